@@ -172,7 +172,7 @@ def _hints(cls: type) -> dict[str, Any]:
     return _HINTS[cls]
 
 
-def _convert(value: Any, tp: Any, where: str) -> Any:  # noqa: C901 - a type switch
+def _convert(value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if tp is Any:
@@ -200,7 +200,8 @@ def _convert(value: Any, tp: Any, where: str) -> Any:  # noqa: C901 - a type swi
             return tuple(_convert(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
         if len(value) != len(args):
             raise MalformedMessage(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_convert(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+        pairs = enumerate(zip(value, args, strict=True))
+        return tuple(_convert(v, a, f"{where}[{i}]") for i, (v, a) in pairs)
     if origin is frozenset:
         if not isinstance(value, list | tuple | set | frozenset):
             raise MalformedMessage(f"{where}: expected a list, got {type(value).__name__}")
@@ -249,16 +250,16 @@ def _convert(value: Any, tp: Any, where: str) -> Any:  # noqa: C901 - a type swi
 # The game protocol
 
 S = TypeVar("S")
-O = TypeVar("O")
+Opt = TypeVar("Opt")
 
 
-class Game(Protocol[O, S]):
+class Game(Protocol[Opt, S]):
     """What every game module provides. All functions are pure."""
 
     name: str
     options_type: type
 
-    def initial_state(self, options: O) -> S:
+    def initial_state(self, options: Opt) -> S:
         """The state before the first action of a match."""
 
     def legal_actions(self, state: S) -> list[Action]:
@@ -274,7 +275,7 @@ class Game(Protocol[O, S]):
         """True when the current game has ended (a new game may still follow)."""
 
 
-def replay(game: Game[O, S], options: O, log: Iterable[Action]) -> S:
+def replay(game: Game[Opt, S], options: Opt, log: Iterable[Action]) -> S:
     """Fold an action log into the state it produces (raises if any action is refused)."""
     state = game.initial_state(options)
     for action in log:
@@ -283,7 +284,7 @@ def replay(game: Game[O, S], options: O, log: Iterable[Action]) -> S:
 
 
 def replay_events(
-    game: Game[O, S], options: O, log: Iterable[Action]
+    game: Game[Opt, S], options: Opt, log: Iterable[Action]
 ) -> tuple[S, list[tuple[Event, ...]]]:
     """Like `replay`, also returning the events of each action, in order."""
     state = game.initial_state(options)

@@ -605,7 +605,7 @@ class HexelGame:
         pile = list(state.options.cards)
         random.Random(a.seed).shuffle(pile)
         line, ks, returned = _draw_line(pile)
-        layout = Layout(tuple(Placement(c, cell, k) for c, cell, k in zip(line, LINE_CELLS, ks)))
+        layout = _line_layout(line, ks)
         base = dataclasses.replace(state, tracked=True, layout=layout, pile=tuple(pile))
         new, dealt = _deal_round(base)
         return new, (LineLaid(line, ks, returned), dealt)
@@ -623,7 +623,7 @@ class HexelGame:
         problems = line_problems(cards, ks)  # type: ignore[arg-type]
         if problems:
             raise IllegalAction("invalid opening line: " + "; ".join(problems))
-        layout = Layout(tuple(Placement(c, cell, k) for c, cell, k in zip(cards, LINE_CELLS, ks)))
+        layout = _line_layout(cards, ks)  # type: ignore[arg-type]
         pile = (None,) * (len(state.options.cards) - 3)
         base = dataclasses.replace(state, tracked=False, layout=layout, pile=pile)
         new, dealt = _deal_round(base)
@@ -722,7 +722,7 @@ class HexelGame:
             new_hand = _remove(hand_cards, card)
         else:
             if a.card is not None:
-                raise MalformedMessage("at a real table the discard is face down: card must be null")
+                raise MalformedMessage("at a real table a discard is face down: card must be null")
             new_hand = _remove(hand_cards, None)
         new = dataclasses.replace(state, hands=_replace_at(state.hands, seat, new_hand),
                                   turns=state.turns + 1, discards=state.discards + 1)
@@ -761,30 +761,49 @@ def _cell(cell: object) -> Cell:
     return (cell[0], cell[1])
 
 
+def _line_layout(cards: Sequence[str], ks: Sequence[int]) -> Layout:
+    """The opening line as a layout on (0,0), (1,0), (2,0)."""
+    return Layout(tuple(Placement(c, cell, k) for c, cell, k in zip(cards, LINE_CELLS, ks,
+                                                                     strict=True)))
+
+
 def _remove(cards: tuple[str | None, ...], card: str | None) -> tuple[str | None, ...]:
     i = cards.index(card)
     return cards[:i] + cards[i + 1:]
 
 
 def _replace_at(hands: tuple, seat: int, value: tuple) -> tuple:
-    return hands[:seat] + (value,) + hands[seat + 1:]
+    return (*hands[:seat], value, *hands[seat + 1:])
 
 
 def _draw_line(pile: list[str]) -> tuple[tuple[str, str, str], tuple[int, int, int], int]:
-    """H3: draw three cards and find rotations, sending cards to the bottom until a line works."""
+    """H3: draw three cards and find rotations, sending cards to the bottom until a line works.
+
+    The third card cycles through the pile first; when every pile card has been tried there,
+    the second card goes to the bottom and the third cycles again; then the first card.
+    """
     line = [pile.pop(0), pile.pop(0), pile.pop(0)]
     returned = 0
-    for position in (2, 1, 0):
-        for _ in range(len(pile) + 1):
-            ks = propose_line((line[0], line[1], line[2]))
-            if ks is not None:
-                return (line[0], line[1], line[2]), ks, returned
-            if not pile:
-                break
-            pile.append(line[position])
-            line[position] = pile.pop(0)
-            returned += 1
+    tries = len(pile) + 1
+    for _first in range(tries):
+        for _second in range(tries):
+            for _third in range(tries):
+                ks = propose_line((line[0], line[1], line[2]))
+                if ks is not None:
+                    return (line[0], line[1], line[2]), ks, returned
+                returned += _to_bottom(pile, line, 2)
+            returned += _to_bottom(pile, line, 1)
+        returned += _to_bottom(pile, line, 0)
     raise IllegalAction("no valid opening line can be made from this deck")
+
+
+def _to_bottom(pile: list[str], line: list[str], position: int) -> int:
+    """Put the line card at `position` under the pile and draw the top card in its place."""
+    if not pile:
+        return 0
+    pile.append(line[position])
+    line[position] = pile.pop(0)
+    return 1
 
 
 def _deal_round(state: HexelState) -> tuple[HexelState, Dealt]:

@@ -82,7 +82,7 @@ def fitting_rotations(card: str, pattern: str) -> tuple[int, ...]:
         if o in seen:
             continue
         seen.add(o)
-        if all(p == "." or p == s for p, s in zip(pattern, o)):
+        if all(p == "." or p == s for p, s in zip(pattern, o, strict=False)):
             out.append(k)
     return tuple(out)
 
@@ -223,7 +223,7 @@ class Layout:
 def line_problems(cards: tuple[str, str, str], rotations: tuple[int, int, int]) -> list[str]:
     """Why a line of three cards at (0,0),(1,0),(2,0) is not a valid opening (empty if valid)."""
     layout = Layout(tuple(Placement(c, cell, k) for c, cell, k in
-                          zip(cards, LINE_CELLS, rotations)))
+                          zip(cards, LINE_CELLS, rotations, strict=False)))
     problems = []
     for a, b in ((0, 1), (1, 2)):
         oa, ob = layout.oriented(LINE_CELLS[a]), layout.oriented(LINE_CELLS[b])

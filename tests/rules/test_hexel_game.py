@@ -1,0 +1,316 @@
+"""RULES.md H3-H6 on hand-built Hex'el positions: stakes, turns, insurance, busts, rounds, ends.
+
+Layout used by most tests (worked by hand): A = RRRRRR at (0,0); B = BBRRBB at (1,0)
+(E=B NE=B NW=R W=R SW=B SE=B). Useful placements:
+* RRBBBB at (1,-1) rotation 4 (SW=R, SE=R): 2 edges and a Hox'la (A, B and it meet in red).
+* BBBBBB at (2,0): 1 edge (Hexba). * RBBBBB at (0,1) rotation 2 (NW=R, NE=B): 2 edges (Hexel).
+* BBBBBB at (2,-1) touches only B's NE (B): 1 edge.
+"""
+
+import dataclasses
+
+import pytest
+
+from companion.rules.core import WrongPhase, WrongSeat, from_json, replay, to_json
+from companion.rules.hexel import GAME, HexelOptions
+from companion.rules.hexel import game as hx
+from companion.rules.hexel.layout import CellDetached, CellOccupied, EdgeMismatch
+from companion.rules.ledger import InsufficientChips
+
+from .hexel_positions import position
+
+A = ("RRRRRR", (0, 0), 0)
+B = ("BBRRBB", (1, 0), 0)
+
+
+def play(state, *actions):
+    events = []
+    for a in actions:
+        state, evs = GAME.apply(state, a)
+        events.extend(evs)
+    return state, events
+
+
+def of(events, cls):
+    return [e for e in events if isinstance(e, cls)]
+
+
+# ---- H3 setup --------------------------------------------------------------------------------
+
+def test_H3_shuffle_lays_a_valid_line_and_deals_three_each_from_the_dealers_left():
+    opts = HexelOptions(seats=3, dealer=1)
+    state, events = play(GAME.initial_state(opts), hx.Shuffle(42))
+    line = of(events, hx.LineLaid)[0]
+    assert [p.cell for p in state.layout.placements] == [(0, 0), (1, 0), (2, 0)]
+    from companion.rules.hexel import line_problems
+    assert line_problems(line.cards, line.rotations) == []
+    assert state.hand_sizes == (3, 3, 3) and len(state.pile) == 36 - 3 - 9
+    assert state.phase == "stake"
+    # deal order: seat 2 (dealer's left) gets the first card from the pile, then 0, then 1
+    again = GAME.initial_state(opts)
+    again2, _ = GAME.apply(again, hx.Shuffle(42))
+    assert again2 == state  # deterministic by seed
+    dealt = of(events, hx.Dealt)[0]
+    assert dealt.counts == (3, 3, 3) and dealt.round == 1
+
+
+def test_H3_deal_order_one_card_at_a_time_from_the_dealers_left():
+    pile = tuple(f"{'RBV'[i % 3]}" * 6 for i in range(9))  # any labels: order is what matters
+    pile = ("RRRRRR", "BBBBBB", "VVVVVV", "RRRRRB", "RRRRBB", "RRRBBB", "RRRRRV", "RRRRVV",
+            "RRRVVV")
+    state = position(seats=3, dealer=1, hands=((), (), ()), table=(A,), pile=pile, phase="stake")
+    state, _dealt = hx._deal_round(state)
+    # seats in deal order 2, 0, 1, 2, 0, 1, ...
+    assert state.hands[2] == ("RRRRRR", "RRRRRB", "RRRRRV")
+    assert state.hands[0] == ("BBBBBB", "RRRRBB", "RRRRVV")
+    assert state.hands[1] == ("VVVVVV", "RRRBBB", "RRRVVV")
+
+
+def test_H3_lay_line_from_real_cards_is_checked():
+    state = GAME.initial_state(HexelOptions(seats=2))
+    with pytest.raises(hx.IllegalAction, match="Hox'la"):
+        GAME.apply(state, hx.LayLine(("RRRRRR", "BBBBRR", "BBBBBB"), (0, 4, 3)))
+    state2, _events = GAME.apply(state, hx.LayLine(("RRRRRR", "BBBBBR", "BRRRRR"), (0, 4, 3)))
+    assert not state2.tracked and state2.hands == ((None,) * 3, (None,) * 3)
+    assert len(state2.pile) == 36 - 9
+
+
+# ---- H4 stake phase --------------------------------------------------------------------------
+
+def test_H4_stake_moves_multiples_of_the_stake_and_play_starts_with_the_dealer():
+    state = position(seats=3, stake=3, dealer=2, hands=(("RRRRRR",),) * 3, table=(A, B),
+                     phase="stake")
+    state = dataclasses.replace(state, hedged=frozenset())
+    state, _events = play(state, hx.Hedge(0, 2), hx.Hedge(1, 0))
+    assert state.ledger["hedge:0"] == 6 and state.ledger["stock:0"] == 94
+    assert state.phase == "stake"
+    state, _ = play(state, hx.Hedge(2, 3))
+    assert state.phase == "play" and state.to_play == 2
+    assert state.ledger["hedge:2"] == 9
+
+
+def test_H4_stake_larger_than_the_chip_stock_is_refused_and_changes_nothing():
+    state = position(seats=2, stake=5, stocks=(12, 100), hands=(("RRRRRR",),) * 2,
+                     table=(A, B), phase="stake")
+    state = dataclasses.replace(state, hedged=frozenset())
+    with pytest.raises(InsufficientChips, match="stake of 15 chips refused: stock:0 holds only 12"):
+        GAME.apply(state, hx.Hedge(0, 3))
+    assert state.ledger["stock:0"] == 12 and state.hedged == frozenset()
+    with pytest.raises(WrongSeat):
+        GAME.apply(play(state, hx.Hedge(0, 1))[0], hx.Hedge(0, 1))  # twice in one round
+
+
+# ---- H4 turns --------------------------------------------------------------------------------
+
+def test_H4_turn_order_is_clockwise_and_skips_seats_that_are_out():
+    hands = (("BBBBBB",), ("BBBBBB", "BBBBBB"), ("RRRRRR",), ("BBBBBB",))
+    state = position(seats=4, dealer=1, hands=hands, table=(A, B), out=(3,))
+    assert state.to_play == 1
+    state, _ = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))
+    assert state.to_play == 2
+    state, _ = play(state, hx.Place(2, "RRRRRR", (0, -1), 0))  # touches only A
+    assert state.to_play == 0  # seat 3 is out
+
+
+def test_H4_wrong_seat_card_not_in_hand_and_bad_cells_are_typed_errors():
+    state = position(seats=2, hands=(("BBBBBB", "RBBBBB"), ("RRRRRR",)), table=(A, B))
+    cases = [
+        (hx.Place(1, "RRRRRR", (0, 1), 0), WrongSeat, "Seat 1's turn"),
+        (hx.Place(0, "RRRRRR", (0, 1), 0), hx.CardNotInHand, "does not hold card RRRRRR"),
+        (hx.Place(0, "BBBBBB", (0, 1), 0), EdgeMismatch, "NW edge shows B against R"),
+        (hx.Place(0, "BBBBBB", (1, 0), 0), CellOccupied, r"\(1, 0\)"),
+        (hx.Place(0, "BBBBBB", (4, 4), 0), CellDetached, "touches no card"),
+        (hx.Hedge(0, 1), WrongPhase, "play phase"),
+        (hx.Place(0, "BBBBBB", (2, 0), 6), hx.MalformedMessage, "rotation"),
+    ]
+    snapshot = to_json(state.ledger.snapshot()), state.hands, state.layout
+    for action, error, message in cases:
+        with pytest.raises(error, match=message):
+            GAME.apply(state, action)
+        assert (to_json(state.ledger.snapshot()), state.hands, state.layout) == snapshot
+
+
+def test_H4_discard_only_when_no_card_fits_and_it_counts_zero():
+    # VVVVVV fits nowhere next to R6 and BBRRBB (every frontier cell needs R or B on an edge)
+    state = position(seats=2, hands=(("VVVVVV", "BBBBBB"), ("VVVVVV",)), table=(A, B),
+                     hedges=(0, 5), stake=2)
+    with pytest.raises(hx.MustPlace):
+        GAME.apply(state, hx.Discard(0, "VVVVVV"))
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))  # count 1
+    assert GAME.legal_actions(state) == [hx.Discard(1, "VVVVVV")]
+    state, events = play(state, hx.Discard(1, "VVVVVV"))
+    paid = of(events, hx.InsurancePaid)[0]
+    assert (paid.payer, paid.receiver, paid.amount) == (1, 0, 2)  # (1 - 0) x stake 2
+    assert state.last_turn == (1, 0) and state.discards == 1
+
+
+# ---- H4.2 insurance --------------------------------------------------------------------------
+
+def test_H4_2_lower_count_pays_stake_times_difference_into_the_hand_pot_holodex():
+    state = position(seats=2, stake=3, hands=(("RBBBBB", "VVVVVV"), ("BBBBBB",)),
+                     table=(A, B), hedges=(0, 10))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))   # Hexel (2)
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))  # Hexba (1)
+    paid = of(events, hx.InsurancePaid)[0]
+    assert (paid.payer, paid.receiver, paid.amount, paid.into) == (1, 0, 3, "hand")
+    assert state.ledger["hedge:1"] == 7 and state.ledger["hand:0"] == 3
+    assert state.ledger["stock:0"] == 100  # never into the stock in the holodex edition
+    assert dict(paid.accounts)["hand:0"] == 3
+
+
+def test_H4_2_web_edition_pays_into_the_chip_stock():
+    state = position(seats=2, stake=3, edition="web", hands=(("RBBBBB",), ("BBBBBB",)),
+                     table=(A, B), hedges=(0, 10))
+    state, _events = play(state, hx.Place(0, "RBBBBB", (0, 1), 2), hx.Place(1, "BBBBBB", (2, 0), 0))
+    assert state.ledger["stock:0"] == 103 and state.ledger["hand:0"] == 0
+
+
+def test_H4_2_equal_or_higher_count_owes_nothing_and_the_first_turn_owes_nothing():
+    state = position(seats=2, hands=(("BBBBBB",), ("RBBBBB",)), table=(A, B), hedges=(5, 5))
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    assert not of(events, hx.InsurancePaid)  # first turn of the game
+    state, events = play(state, hx.Place(1, "RBBBBB", (0, 1), 2))
+    assert not of(events, hx.InsurancePaid)  # 2 >= 1
+
+
+def test_H4_2_insurance_compares_with_the_last_turn_across_rounds():
+    # seat 1 placed a Hexel as the last turn of round 1; seat 0 opens round 2 with a Hexba.
+    state = position(seats=2, hands=(("BBBBBB",), ()), table=(A, B), hedges=(4, 0),
+                     last_turn=(1, 2), stake=2)
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    paid = of(events, hx.InsurancePaid)[0]
+    assert (paid.payer, paid.receiver, paid.amount) == (0, 1, 2)
+
+
+# ---- H4.3 bust -------------------------------------------------------------------------------
+
+def test_H4_3_bust_pays_the_whole_hedge_and_the_seat_is_out():
+    state = position(seats=3, stake=5, hands=(("RBBBBB",), ("BBBBBB", "VVVVVV"), ("BBBBBB",)),
+                     table=(A, B), hedges=(0, 3, 10))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))  # 2 edges
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))  # 1 edge: owes 5, has 3
+    bust = of(events, hx.Busted)[0]
+    assert (bust.seat, bust.receiver, bust.owed, bust.paid) == (1, 0, 5, 3)
+    assert state.ledger["hand:0"] == 3 and state.ledger["hedge:1"] == 0
+    assert 1 in state.out and state.hands[1] == ()  # remaining card discarded
+    assert state.frozen_hand_pots == frozenset({1})
+    assert state.to_play == 2
+    # nothing is owed to a seat that is out
+    state, events = play(state, hx.Place(2, "BBBBBB", (2, -1), 0))
+    assert not of(events, hx.InsurancePaid)
+
+
+def test_H4_3_out_seats_are_not_dealt_and_take_no_turns():
+    state = position(seats=3, hands=(("BBBBBB",), (), ()), table=(A, B), out=(1,),
+                     pile=("RRRRRR",) * 7)
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    dealt = of(events, hx.Dealt)[0]
+    assert dealt.counts == (3, 0, 3) and dealt.round == 2 and state.phase == "stake"
+    state, _ = play(state, hx.Hedge(0, 0), hx.Hedge(2, 0))
+    assert state.phase == "play"
+    with pytest.raises(WrongSeat, match="out of this game"):
+        GAME.apply(dataclasses.replace(state, phase="stake", hedged=frozenset()), hx.Hedge(1, 0))
+
+
+# ---- H5 rounds -------------------------------------------------------------------------------
+
+def test_H5_short_pile_deals_one_card_at_a_time_until_empty():
+    state = position(seats=3, dealer=0, hands=(("BBBBBB",), (), ()), table=(A, B),
+                     pile=("RRRRRB", "RRRRBB", "RRRBBB", "RRRRRV"))
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    assert of(events, hx.Dealt)[0].counts == (1, 2, 1)  # seats 1, 2, 0, 1
+    assert state.hands[1] == ("RRRRRB", "RRRRRV") and state.pile == ()
+
+
+def test_H5_a_seat_with_an_empty_hand_is_skipped():
+    state = position(seats=3, hands=(("BBBBBB",), (), ("BBBBBB",)), table=(A, B))
+    state, _ = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    assert state.to_play == 2
+
+
+# ---- H6 endings ------------------------------------------------------------------------------
+
+def test_H6_hoxla_wins_every_hedge_pot_and_leaves_stocks_and_hand_pots():
+    state = position(seats=3, hands=(("RRBBBB",), ("BBBBBB",), ("BBBBBB",)), table=(A, B),
+                     hedges=(4, 6, 8), stocks=(50, 60, 70))
+    state = dataclasses.replace(state, ledger=state.ledger.transfer("stock:1", "hand:1", 5))
+    state, events = play(state, hx.Place(0, "RRBBBB", (1, -1), 4))
+    placed = of(events, hx.Placed)[0]
+    assert placed.hoxla and placed.name == "Hox'la!" and placed.count == 2
+    won = of(events, hx.GameWon)[0]
+    assert (won.seat, won.reason, won.amount) == (0, "hoxla", 18)
+    assert state.ledger["stock:0"] == 46 + 18
+    assert state.ledger["hand:1"] == 5 and state.ledger["stock:2"] == 62
+    assert state.phase == "over" and GAME.legal_actions(state) == [hx.NextGame()]
+
+
+def test_H6_hoxla_owes_no_insurance_even_with_a_lower_count():
+    state = position(seats=2, hands=(("RRBBBB",), ()), table=(A, B), hedges=(5, 5),
+                     last_turn=(1, 4))
+    state, events = play(state, hx.Place(0, "RRBBBB", (1, -1), 4))
+    assert not of(events, hx.InsurancePaid) and state.ledger["stock:0"] == 105
+
+
+def test_H6_cards_run_out_last_placer_wins():
+    state = position(seats=2, hands=(("BBBBBB",), ("VVVVVV",)), table=(A, B), hedges=(3, 9))
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0), hx.Discard(1, "VVVVVV"))
+    won = of(events, hx.GameWon)[0]
+    # seat 1 discarded (count 0 < 1) and paid 1 insurance; seat 0 placed last and wins both hedges
+    assert (won.seat, won.reason, won.amount) == (0, "cards_out", 3 + 8)
+    assert state.ledger["hand:0"] == 1
+
+
+def test_H6_last_seat_standing_wins():
+    state = position(seats=2, stake=10, hands=(("RBBBBB",), ("BBBBBB",)), table=(A, B),
+                     hedges=(7, 4))
+    state, events = play(state, hx.Place(0, "RBBBBB", (0, 1), 2), hx.Place(1, "BBBBBB", (2, 0), 0))
+    won = of(events, hx.GameWon)[0]
+    assert (won.seat, won.reason, won.amount) == (0, "last_standing", 7)
+    assert state.ledger["hand:0"] == 4  # the bust paid its whole hedge first
+
+
+def test_H6_next_game_moves_the_dealer_clockwise_and_thaws_everyone():
+    state = position(seats=3, dealer=2, hands=(("RRBBBB",), (), ()), table=(A, B),
+                     out=(1,), to_play=0)
+    state, _ = play(state, hx.Place(0, "RRBBBB", (1, -1), 4))
+    state, events = play(state, hx.NextGame())
+    assert state.dealer == 0 and state.out == frozenset() and state.game_no == 2
+    assert state.phase == "setup" and len(state.layout) == 0
+    assert of(events, hx.GameStarted)[0].dealer == 0
+
+
+# ---- announcements ---------------------------------------------------------------------------
+
+def test_events_announce_what_a_referee_says():
+    names = ("Ana", "Ben")
+    assert hx.Placed(0, "R" * 6, (0, 1), 0, 3, False, ()).announce(names) == "Ana: Hexla (3 edges)"
+    assert hx.Placed(1, "R" * 6, (0, 1), 0, 1, False, ()).announce(names) == "Ben: Hexba (1 edge)"
+    assert hx.Placed(1, "R" * 6, (0, 1), 0, 5, False, ()).announce(names) == "Ben: Hexven (5 edges)"
+    assert hx.Placed(0, "R" * 6, (0, 1), 0, 2, True, ()).announce(names) == "Ana: Hox'la!"
+    assert hx.InsurancePaid(
+        1, 0, 4, "hand", ()).announce(names) == "Ben pays 4 insurance to Ana's hand pot"
+
+
+# ---- table mode (real cards, hidden hands) ---------------------------------------------------
+
+def test_table_mode_accepts_seen_cards_and_refuses_cards_already_on_the_table():
+    state = GAME.initial_state(HexelOptions(seats=2))
+    state, _ = play(state, hx.LayLine(("RRRRRR", "BBBBBR", "BRRRRR"), (0, 4, 3)),
+                    hx.Hedge(0, 0), hx.Hedge(1, 2))
+    with pytest.raises(hx.CardUnavailable, match="already on the table"):
+        GAME.apply(state, hx.Place(0, "RRRRRR", (0, 1), 0))
+    with pytest.raises(hx.CardUnavailable):
+        GAME.apply(state, hx.Place(0, "BBRRBR", (0, 1), 0))  # a mirror image: not in the deck
+    state, events = play(state, hx.Place(0, "BBBBRR", (-1, 0), 1))
+    assert state.hand_sizes == (2, 3) and of(events, hx.Placed)[0].count == 1
+    state, events = play(state, hx.Discard(1, None))
+    assert state.hand_sizes == (2, 2) and state.to_play == 0
+    assert of(events, hx.InsurancePaid)[0].amount == 1  # a face-down discard counts 0
+
+
+def test_actions_and_options_survive_json_and_replay():
+    opts = HexelOptions(seats=2, stake=2, names=("Ana", "Ben"))
+    log = [hx.Shuffle(5), hx.Hedge(0, 1), hx.Hedge(1, 2)]
+    state = replay(GAME, opts, [from_json(to_json(a)) for a in log])
+    assert state.phase == "play" and state.ledger["hedge:1"] == 4
+    assert from_json(to_json(opts), HexelOptions) == opts
