@@ -76,10 +76,9 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"Legal placements of a 3-card hand on a 30-card layout ({args.layouts} layouts, "
           f"mean {statistics.mean(counts):.1f} placements found):")
-    print(f"  cold cache: median {1000 * statistics.median(cold):.3f} ms, p95 {ms(cold, 95):.3f} ms,"
-          f" max {ms(cold, 100):.3f} ms")
-    print(f"  warm cache: median {1000 * statistics.median(warm):.3f} ms, p95 {ms(warm, 95):.3f} ms,"
-          f" max {ms(warm, 100):.3f} ms")
+    for label, xs in (("cold", cold), ("warm", warm)):
+        print(f"  {label} cache: median {1000 * statistics.median(xs):.3f} ms, "
+              f"p95 {ms(xs, 95):.3f} ms, max {ms(xs, 100):.3f} ms")
 
     opts = HexelOptions(seats=args.players, stake=2)
 
