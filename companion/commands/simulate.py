@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--edition", choices=["holodex", "web"], default="holodex")
     p.add_argument("--stake", type=int, default=2, help="chips per stake multiple (default 2)")
     p.add_argument("--chips", type=int, default=100, help="buy-in per seat (default 100)")
+    p.add_argument("--deck", type=str, default=None,
+                   help="deck file (JSON with a 'cards' list; default: the standard 36)")
     p.add_argument("--max-hedge", type=int, default=3,
                    help="simulated players hedge 0..N stakes a round (default 3)")
     p.set_defaults(run=run_hexel)
@@ -29,13 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_hexel(args: argparse.Namespace) -> int:
     """Play and print the summary."""
     from ..rules.core import RulesError
-    from ..rules.hexel import GAME, HexelOptions
+    from ..rules.hexel import EDITIONS, GAME, HexelOptions
+    from ..rules.hexel.cards import load_deck
     from ..rules.hexel.game import Busted, Hedge, InsurancePaid, NextGame, Placed
     from ..simulate import play_game
 
     try:
+        deck = load_deck(args.deck, EDITIONS[args.edition].symbols) if args.deck else ()
         options = HexelOptions(seats=args.players, stake=args.stake, edition=args.edition,
-                               chips=(args.chips,) * args.players)
+                               chips=(args.chips,) * args.players, deck=deck)
     except RulesError as exc:
         print(f"error: {exc}")
         return 2

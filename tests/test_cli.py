@@ -1,0 +1,51 @@
+"""The `companion` command line: every subcommand is discoverable and has --help."""
+
+import argparse
+
+import pytest
+
+from companion.cli import build_parser, main
+
+
+def _paths(parser: argparse.ArgumentParser, prefix=()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name)
+                yield from _paths(sub, (*prefix, name))
+
+
+def test_every_subcommand_has_help(capsys):
+    paths = list(_paths(build_parser()))
+    assert ("simulate", "hexel") in paths and ("bench", "rules") in paths
+    for path in paths:
+        with pytest.raises(SystemExit) as exc:
+            main([*path, "--help"])
+        assert exc.value.code == 0, path
+        out = capsys.readouterr().out
+        assert out.startswith("usage: companion " + " ".join(path)), path
+
+
+def test_simulate_prints_a_summary_and_conserves_chips(capsys):
+    assert main(["simulate", "hexel", "--players", "3", "--games", "5", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 seats, 5 games" in out
+    assert "before 300, after 300 (conserved)" in out
+
+
+def test_simulate_rejects_bad_options_with_a_clear_message(capsys):
+    assert main(["simulate", "hexel", "--players", "7"]) == 2
+    assert "seats must be 1 to 6" in capsys.readouterr().out
+
+
+def test_simulate_accepts_a_deck_file_and_refuses_a_bad_one(tmp_path, capsys):
+    import json
+
+    deck = tmp_path / "deck.json"
+    cards = ["RRRRRR", "BBBBBR", "BRRRRR"] + ["RRRBBB", "RRBBBB", "RBBBBB", "BBBBRR"] * 4
+    deck.write_text(json.dumps({"cards": cards}))
+    assert main(["simulate", "hexel", "--players", "2", "--games", "3", "--deck", str(deck)]) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"cards": ["RRRRRR", "BBBBBQ", "RRRRRB"]}))
+    assert main(["simulate", "hexel", "--deck", str(bad)]) == 2
+    assert "outside RBV" in capsys.readouterr().out
