@@ -49,3 +49,17 @@ def test_simulate_accepts_a_deck_file_and_refuses_a_bad_one(tmp_path, capsys):
     bad.write_text(json.dumps({"cards": ["RRRRRR", "BBBBBQ", "RRRRRB"]}))
     assert main(["simulate", "hexel", "--deck", str(bad)]) == 2
     assert "outside RBV" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, path", [
+    ("hexel-deck", "models/hexel-deck-36.json"),
+    ("hexapod-deck", "models/hexapod-deck.json"),
+    ("comet-deck", "models/comet-deck.json"),
+])
+def test_models_are_reproduced_byte_for_byte_by_their_command(name, path, tmp_path):
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[1] / path
+    out = tmp_path / "out.json"
+    assert main(["models", name, "--out", str(out)]) == 0
+    assert out.read_bytes() == shipped.read_bytes()

@@ -1,4 +1,4 @@
-"""`companion models hexel-deck`: regenerate the data files under `models/` reproducibly."""
+"""`companion models …`: regenerate the deck files under `models/`, byte for byte."""
 
 from __future__ import annotations
 
@@ -38,12 +38,39 @@ def register(sub: argparse._SubParsersAction) -> None:
                      description="Write models/hexel-deck-36.json from RULES.md H1.")
     p.add_argument("--out", type=Path, default=DECK_PATH, help=f"output file ({DECK_PATH})")
     p.set_defaults(run=run_hexel_deck)
+    for name, default, what in (
+        ("hexapod-deck", Path("models/hexapod-deck.json"), "the Hexapod deck (RULES.md P1)"),
+        ("comet-deck", Path("models/comet-deck.json"), "the 123-card Seven Card Comet deck (C1)"),
+    ):
+        q = g.add_parser(name, help=f"write {what}", description=f"Write {what} to {default}.")
+        q.add_argument("--out", type=Path, default=default, help=f"output file ({default})")
+        q.set_defaults(run=run_document, document=name)
 
 
 def run_hexel_deck(args: argparse.Namespace) -> int:
     """Write the deck file."""
-    doc = hexel_deck_document()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {len(doc['cards'])} cards to {args.out}")
+    return _write(hexel_deck_document(), args.out)
+
+
+def run_document(args: argparse.Namespace) -> int:
+    """Write the Hexapod or Comet deck file from its rules module."""
+    if args.document == "hexapod-deck":
+        from ..rules.hexapod.deck import deck_document
+    else:
+        from ..rules.comet.cards import deck_document
+    return _write(deck_document(), args.out)
+
+
+def dump_document(doc: dict) -> str:
+    """JSON text of a deck document: indented, one card per line."""
+    cards = doc.get("cards", [])
+    head = json.dumps({k: v for k, v in doc.items() if k != "cards"}, indent=2)
+    lines = ",\n".join("    " + json.dumps(c, separators=(", ", ": ")) for c in cards)
+    return head[:-2] + ',\n  "cards": [\n' + lines + "\n  ]\n}\n"
+
+
+def _write(doc: dict, out: Path) -> int:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(dump_document(doc), encoding="utf-8")
+    print(f"wrote {len(doc['cards'])} cards to {out}")
     return 0
