@@ -116,7 +116,7 @@ def to_jsonable(obj: Any) -> Any:
     """Turn messages, option dataclasses, tuples and frozensets into JSON-ready values."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         out: dict[str, Any] = {}
-        kind = getattr(obj, "kind", "")
+        kind = getattr(type(obj), "kind", "") if isinstance(obj, Message) else ""
         if kind:
             out["type"] = kind
         for f in dataclasses.fields(obj):

@@ -43,3 +43,15 @@ def test_messages_are_frozen():
 def test_malformed_messages_are_rejected_with_the_field_named(text, problem):
     with pytest.raises(MalformedMessage, match=problem):
         from_json(text)
+
+
+def test_a_plain_dataclass_with_a_field_named_kind_gets_no_type_key():
+    from companion.rules.core import to_jsonable
+
+    @dataclasses.dataclass(frozen=True)
+    class Shape:
+        kind: str
+        size: int
+
+    assert to_jsonable(Shape("worm", 3)) == {"kind": "worm", "size": 3}
+    assert to_jsonable(hx.NextGame()) == {"type": "hexel.next_game"}
