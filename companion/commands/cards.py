@@ -1,0 +1,157 @@
+"""`companion cards export`: print-and-play card faces for a game, as one 300-dpi PNG per face
+(transparent outside the card), cut sheets for A4 and Letter (PDF) and a manifest.json that the
+recogniser's tests can use as ground truth. A game is a small plug-in in `GAMES`: a function that
+turns (edition, deck file, dpi) into face images with their physical size, cut outline and
+manifest fields; Hex'el is the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import struct
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cli import group
+
+
+@dataclass(frozen=True)
+class FaceArt:
+    """One face of a game's deck, ready to write: image (BGRA), size, outline, manifest fields."""
+
+    id: str
+    stem: str
+    image: object = field(repr=False, compare=False)  # numpy BGRA uint8
+    width_mm: float = 0.0
+    height_mm: float = 0.0
+    outline_mm: tuple[tuple[float, float], ...] = ()
+    fields: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class GamePrint:
+    """A game's printing plug-in."""
+
+    name: str
+    editions: tuple[str, ...]
+    faces: Callable[[str, str | None, int], list[FaceArt]]  # (edition, deck file, dpi)
+    honeycomb: bool = False  # pack hexagonal cards on a honeycomb
+
+
+def unique_ids(cards: list[str]) -> list[str]:
+    """Card strings as ids, with '#2', '#3'... appended to repeats of the same card."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in cards:
+        seen[c] = seen.get(c, 0) + 1
+        out.append(c if seen[c] == 1 else f"{c}#{seen[c]}")
+    return out
+
+
+def hexel_faces(edition: str, deck: str | None, dpi: int) -> list[FaceArt]:
+    """Hex'el faces of the standard 36-card deck (or a deck file) in `edition`."""
+    from ..faces import HEXEL_FACE
+    from ..rules.hexel import EDITIONS, standard_deck
+    from ..rules.hexel.cards import load_deck
+    from ..synth.cardface import render_face
+    from ..synth.printing import hexagon_outline_mm
+
+    alphabet = EDITIONS[edition].symbols
+    cards = list(load_deck(deck, alphabet) if deck else standard_deck(alphabet))
+    face = HEXEL_FACE
+    px = round(face.flat_to_flat_mm / 25.4 * dpi)
+    outline = hexagon_outline_mm(face.flat_to_flat_mm)
+    return [
+        FaceArt(id=cid, stem=f"hexel-{edition}-{i + 1:02d}-{card}",
+                image=render_face(card, edition, px, face, supersample=3),
+                width_mm=face.flat_to_flat_mm, height_mm=face.height_mm, outline_mm=outline,
+                fields={"flat_to_flat_mm": face.flat_to_flat_mm, "symbols": card})
+        for i, (card, cid) in enumerate(zip(cards, unique_ids(cards), strict=True))
+    ]
+
+
+GAMES: dict[str, GamePrint] = {
+    "hexel": GamePrint("hexel", ("holodex", "web"), hexel_faces, honeycomb=True),
+}
+
+
+def png_with_dpi(png: bytes, dpi: int) -> bytes:
+    """PNG bytes with a pHYs chunk declaring `dpi` (inserted right after IHDR)."""
+    ppm = round(dpi / 0.0254)
+    data = struct.pack(">IIB", ppm, ppm, 1)
+    chunk = struct.pack(">I", len(data)) + b"pHYs" + data
+    chunk += struct.pack(">I", zlib.crc32(b"pHYs" + data) & 0xFFFFFFFF)
+    ihdr_end = 8 + 8 + 13 + 4
+    return png[:ihdr_end] + chunk + png[ihdr_end:]
+
+
+def export(game: GamePrint, edition: str, out: Path, deck: str | None = None,
+           dpi: int = 300) -> dict:
+    """Write PNGs, cut-sheet PDFs and manifest.json into `out`; returns the manifest."""
+    import cv2
+
+    from ..synth.printing import PAGES_MM, PrintFace, write_cut_sheets
+
+    out.mkdir(parents=True, exist_ok=True)
+    arts = game.faces(edition, deck, dpi)
+    entries, prints = [], []
+    for art in arts:
+        ok, buf = cv2.imencode(".png", art.image)
+        if not ok:
+            raise OSError(f"cannot encode {art.stem}.png")
+        path = out / f"{art.stem}.png"
+        path.write_bytes(png_with_dpi(buf.tobytes(), dpi))
+        entries.append({"file": path.name, "id": art.id, **art.fields})
+        prints.append(PrintFace(art.id, path, art.width_mm, art.height_mm, art.outline_mm))
+    title = f"{game.name} {edition} edition, {len(arts)} cards"
+    sheets = {}
+    for page in PAGES_MM:
+        name = f"{game.name}-{edition}-{page}.pdf"
+        sheets[page] = {"file": name,
+                        "pages": write_cut_sheets(out / name, prints, page, title,
+                                                  honeycomb=game.honeycomb)}
+    manifest = {"game": game.name, "edition": edition, "dpi": dpi,
+                "deck": deck or "standard", "sheets": sheets, "faces": entries}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """The `cards export` command."""
+    game = GAMES[args.game]
+    edition = args.edition or game.editions[0]
+    if edition not in game.editions:
+        print(f"error: {args.game} has editions {', '.join(game.editions)}, not {edition!r}")
+        return 2
+    from ..rules.core import RulesError
+
+    try:
+        manifest = export(game, edition, Path(args.out), args.deck, args.dpi)
+    except (OSError, ValueError, RulesError) as exc:  # e.g. an unreadable or malformed deck
+        print(f"error: {exc}")
+        return 2
+    sheets = ", ".join(f"{s['file']} ({s['pages']} pages)" for s in manifest["sheets"].values())
+    print(f"wrote {len(manifest['faces'])} faces, {sheets} and manifest.json to {args.out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `cards export`."""
+    g = group(sub, "cards", "Printable card faces and cut sheets.")
+    p = g.add_parser(
+        "export", help="write card PNGs, A4/Letter cut-sheet PDFs and manifest.json",
+        description="Write one 300-dpi PNG per card face (transparent outside the card), cut "
+                    "sheets for A4 and Letter (print at 100 %, cut on the grey lines) and "
+                    "manifest.json listing each face's file, id, size and symbols (Hex'el: "
+                    "edges E, NE, NW, W, SW, SE of the upright PNG).")
+    p.add_argument("--game", choices=sorted(GAMES), default="hexel", help="game (default hexel)")
+    p.add_argument("--edition", default=None,
+                   help="edition, e.g. holodex or web for hexel (default: the game's first)")
+    p.add_argument("--out", required=True, help="output folder (created if missing)")
+    p.add_argument("--deck", default=None,
+                   help="deck file (JSON with a 'cards' list); default: the standard deck")
+    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    p.set_defaults(run=run_export)

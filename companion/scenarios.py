@@ -1,0 +1,95 @@
+"""Scenarios: Hex'el tables built by legal play and rendered as synthetic camera scenes. This
+module composes the rules engine (which layouts are legal) with `synth` (how they look), so that
+tests, benchmarks and the demo all see tables a real game could produce. Everything is
+deterministic by seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import numpy as np
+
+from .rules.hexel import EDITIONS, Layout, Placement, propose_line, standard_deck
+from .synth.effects import Hand
+from .synth.scene import SceneCard, SceneParams, SceneTruth, render_scene, sample_params
+
+
+def hexel_layout(seed: int, n_cards: int = 20, edition: str = "holodex",
+                 deck: tuple[str, ...] | None = None) -> list[SceneCard]:
+    """`n_cards` cards laid by random legal play (RULES.md H2, H3): a valid opening line of
+    three, then repeatedly a random legal (card, cell, rotation) from the rest of the shuffled
+    deck, favouring placements that touch many cards as players do. Stops early if nothing
+    fits (rare) or the deck runs out."""
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}: choose from {', '.join(EDITIONS)}")
+    rng = random.Random(seed)
+    pile = list(deck or standard_deck(EDITIONS[edition].symbols))
+    if n_cards > len(pile):
+        raise ValueError(f"the deck has {len(pile)} cards, cannot lay {n_cards}")
+    rng.shuffle(pile)
+    layout = _opening(pile, rng) if n_cards >= 3 else Layout()
+    while len(layout) < n_cards and pile:
+        if not layout:
+            layout = layout.with_placement(Placement(pile.pop(), (0, 0), rng.randrange(6)))
+            continue
+        options = list(layout.placements_for(pile))
+        if not options:
+            break
+        # players like placements that match many edges: weight by count cubed (compact tables)
+        card, cell, k, _ = rng.choices(options, weights=[c ** 3 for *_, c in options])[0]
+        pile.remove(card)
+        layout = layout.with_placement(Placement(card, cell, k))
+    return [SceneCard(p.cell, p.card, p.rotation) for p in layout.placements]
+
+
+def _opening(pile: list[str], rng: random.Random) -> Layout:
+    """The H3 opening line from the top of `pile` (cards that do not fit go to the bottom)."""
+    for _ in range(len(pile)):
+        cards = (pile[-1], pile[-2], pile[-3])
+        ks = propose_line(cards)
+        if ks is not None:
+            del pile[-3:]
+            return Layout(tuple(Placement(c, (i, 0), k)
+                                for i, (c, k) in enumerate(zip(cards, ks, strict=True))))
+        pile.insert(0, pile.pop(-3))
+    # no valid line at all: just lay three (never happens with the standard deck)
+    cards = (pile.pop(), pile.pop(), pile.pop())
+    return Layout(tuple(Placement(c, (i, 0), 0) for i, c in enumerate(cards)))
+
+
+def hexel_scene(seed: int, band: str = "easy", n_cards: int = 20, edition: str = "holodex",
+                params: SceneParams | None = None) -> tuple[np.ndarray, SceneTruth]:
+    """A rendered table of `n_cards` legally laid cards: (BGR image, ground truth)."""
+    cards = hexel_layout(seed, n_cards, edition)
+    return render_scene(cards, edition, params or sample_params(seed, band))
+
+
+def hexel_frames(seed: int, band: str = "easy", n_frames: int = 24, n_cards: int = 12,
+                 edition: str = "holodex") -> Iterator[tuple[np.ndarray, SceneTruth]]:
+    """A short clip for the demo and the temporal filter: one camera, a hand reaching in from
+    outside the view with a card, laying it, and withdrawing. The card is on the table from
+    the middle frame on (layout of `n_cards - 1` before, `n_cards` after)."""
+    after = hexel_layout(seed, n_cards, edition)
+    before = after[:-1]
+    params = sample_params(seed, band)
+    if params.band == "topdown":
+        params = SceneParams(seed=seed, band="topdown", width=params.width, height=params.height)
+    from .synth.scene import HEXEL_FACE, lattice_point
+
+    pitch = HEXEL_FACE.flat_to_flat_mm + params.gap_mm
+    pts = np.array([lattice_point(c.cell, pitch) for c in after])
+    area = ((*(pts.min(axis=0) - 60.0),), (*(pts.max(axis=0) + 60.0),))
+    target = lattice_point(after[-1].cell, pitch)
+    rng = np.random.default_rng([seed, 11])
+    ang = rng.uniform(0, 2 * np.pi)
+    far = target + 700.0 * np.array([np.cos(ang), np.sin(ang)])
+    entry = target + 1200.0 * np.array([np.cos(ang), np.sin(ang)])
+    half = n_frames // 2
+    for i in range(n_frames):
+        t = 1.0 - abs(i - half) / max(half, 1)  # 0 -> 1 (laying) -> 0
+        palm = far + (target - far) * t
+        hand = Hand(entry_mm=tuple(entry), palm_mm=tuple(palm))
+        cards = after if i >= half else before
+        yield render_scene(cards, edition, params, hands=(hand,), area_mm=area, frame=i)
