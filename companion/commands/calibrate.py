@@ -1,0 +1,96 @@
+"""`companion calibrate camera|colours`: the two calibrations a table can save under calibration/.
+`camera` computes lens intrinsics and distortion from several photos of the printed ChArUco board
+(`companion markers export` prints it); `colours` learns the three symbol inks from one photo of
+the edition's three single-kind cards, for prints that differ from ours. `companion recognize`
+uses both when present. (The table itself needs no saved calibration: the reader finds the four
+corner markers in every picture.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..cli import group
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `calibrate camera` and `calibrate colours`."""
+    g = group(sub, "calibrate", "Calibrate the camera or the card colours (saved in calibration/).")
+    cam = g.add_parser("camera", help="lens intrinsics from photos of the ChArUco board",
+                       description="Compute the camera matrix and lens distortion from three or "
+                                   "more photos of the printed ChArUco board taken from "
+                                   "different angles; saves calibration/camera.json.")
+    cam.add_argument("images", nargs="+", help="photos of the ChArUco board")
+    cam.add_argument("--out", default="calibration/camera.json",
+                     help="where to save (default calibration/camera.json)")
+    cam.set_defaults(run=run_camera)
+    col = g.add_parser("colours", help="learn the symbol colours from one photo",
+                       description="Learn the three symbol inks from one photo showing the "
+                                   "edition's three single-kind cards (RRRRRR, BBBBBB and VVVVVV "
+                                   "or YYYYYY) whole and flat; saves "
+                                   "calibration/colours-<edition>.json.")
+    col.add_argument("image", help="photo of the three single-kind cards")
+    col.add_argument("--edition", choices=["holodex", "web"], default="holodex")
+    col.add_argument("--out-dir", default="calibration", help="folder (default calibration/)")
+    col.set_defaults(run=run_colours)
+
+
+def _charuco_spec():
+    """The printed board's spec (from synth) if available, else vision's identical default."""
+    try:
+        from ..synth.boards import CHARUCO
+        return CHARUCO
+    except ImportError:  # pragma: no cover - synth is part of the package
+        from ..vision.calibration import CharucoSpec
+        return CharucoSpec()
+
+
+def run_camera(args: argparse.Namespace) -> int:
+    import cv2
+
+    from ..vision.calibration import calibrate_camera, save_json
+
+    images = []
+    for name in args.images:
+        img = cv2.imread(name, cv2.IMREAD_COLOR)
+        if img is None:
+            print(f"error: cannot read {name}", file=sys.stderr)
+            return 2
+        images.append(img)
+    try:
+        cal = calibrate_camera(images, _charuco_spec())
+    except (ValueError, cv2.error) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    path = save_json(cal, args.out)
+    print(f"saved {path}: fx={cal.matrix[0][0]:.1f} fy={cal.matrix[1][1]:.1f} "
+          f"rms={cal.rms_px:.3f} px")
+    return 0
+
+
+def run_colours(args: argparse.Namespace) -> int:
+    import cv2
+
+    from ..vision.calibration import TableView, calibrate_table
+    from ..vision.colour import colours_path
+    from ..vision.reader import learn_colours
+
+    img = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if img is None:
+        print(f"error: cannot read {args.image}", file=sys.stderr)
+        return 2
+    view = TableView(calibrate_table(img))
+    try:
+        model = learn_colours(img, args.edition, view)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    path = colours_path(args.out_dir, args.edition)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(model.to_json(), indent=2) + "\n")
+    print(f"saved {path}")
+    for name, proto in zip(model.names, model.protos, strict=True):
+        print(f"  {name:5s} {' '.join(f'{v:.3f}' for v in proto)}  (relative to paper, RGB)")
+    return 0

@@ -1,0 +1,134 @@
+"""`companion recognize IMAGE|VIDEO|DIR --game hexel`: read Hex'el cards from pictures. An image
+or a folder of images is read frame by frame (each picture calibrated from its own table markers,
+if visible); a video is read with one calibration and the temporal filter, printing the table each
+time its stable reading changes. Colour prototypes saved by `companion calibrate colours` and a
+camera calibration saved by `companion calibrate camera` (calibration/) are used when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+CALIBRATION_DIR = Path("calibration")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `recognize`."""
+    p = sub.add_parser("recognize", help="read the cards on a table from an image or video",
+                       description="Read Hex'el cards from an image, a folder of images or a "
+                                   "video. Prints cell, symbols (E, NE, NW, W, SW, SE as seen in "
+                                   "the image), confidence and occlusion for every card.")
+    p.add_argument("source", help="image file, folder of images, or video file")
+    p.add_argument("--game", choices=["hexel"], default="hexel")
+    p.add_argument("--edition", choices=["holodex", "web"], default="holodex")
+    p.add_argument("--json", action="store_true", help="print JSON (one object per frame)")
+    p.add_argument("--annotate", metavar="OUT.png",
+                   help="write the (last) frame with what was read drawn on it")
+    p.add_argument("--dump-stages", metavar="DIR",
+                   help="write every stage's image (mask, hexagons, lattice, samples, result)")
+    p.add_argument("--calibration", metavar="DIR", default=str(CALIBRATION_DIR),
+                   help="folder with saved colour/camera calibrations (default calibration/)")
+    p.add_argument("--marker-mm", type=float, default=40.0, help="table marker size (default 40)")
+    p.add_argument("--stable-s", type=float, default=1.0,
+                   help="video: seconds a table must look the same to count (default 1.0)")
+    p.set_defaults(run=run)
+
+
+def _frames(source: Path):
+    """(name, frame, time) triples from an image, a folder or a video."""
+    import cv2
+
+    if source.is_dir():
+        files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXT)
+        for i, f in enumerate(files):
+            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if img is not None:
+                yield f.name, img, float(i)
+        return
+    if source.suffix.lower() in IMAGE_EXT:
+        img = cv2.imread(str(source), cv2.IMREAD_COLOR)
+        if img is None:
+            raise ValueError(f"cannot read image {source}")
+        yield source.name, img, 0.0
+        return
+    cap = cv2.VideoCapture(str(source))
+    if not cap.isOpened():
+        raise ValueError(f"cannot open {source} as an image or a video")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
+    i = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        yield f"frame {i}", frame, i / fps
+        i += 1
+
+
+def _print(name: str, obs, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"source": name, **obs.to_json()}))
+        return
+    print(f"{name}: {len(obs.cards)} card(s){'' if obs.calibrated else ' (uncalibrated)'}")
+    for c in obs.cards:
+        flag = "  OCCLUDED" if c.occluded else ""
+        print(f"  ({c.cell[0]:3d},{c.cell[1]:3d})  {c.symbols}  {c.confidence:.2f}{flag}")
+    for n in obs.notes:
+        print(f"  note: {n}")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from ..vision.calibration import load_camera
+    from ..vision.colour import load_model
+    from ..vision.reader import HexelReader
+    from ..vision.temporal import StableFilter
+
+    source = Path(args.source)
+    if not source.exists():
+        print(f"error: {source} does not exist", file=sys.stderr)
+        return 2
+    cal_dir = Path(args.calibration)
+    camera = load_camera(cal_dir / "camera.json")
+    model = load_model(args.edition, cal_dir)
+    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
+    reader = HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
+    filt = StableFilter(args.stable_s) if is_video else None
+    last = None
+    shown = None
+    try:
+        for seq, (name, frame, t) in enumerate(_frames(source)):
+            if not is_video:
+                reader.calibrate(frame, args.marker_mm)   # each picture has its own camera
+            result = reader.read(frame, t, seq, keep_stages=bool(args.dump_stages))
+            last = (frame, result)
+            if filt is None:
+                _print(name, result.observation, args.json)
+            else:
+                stable = filt.update(result.observation, t)
+                if stable is not None and (shown is None or stable.t != shown.t):
+                    _print(f"{name} (stable)", stable, args.json)
+                    shown = stable
+            if args.dump_stages:
+                out = Path(args.dump_stages)
+                out.mkdir(parents=True, exist_ok=True)
+                stem = Path(name).stem.replace(" ", "_")
+                for stage, img in result.stages.items():
+                    cv2.imwrite(str(out / f"{stem}_{stage}.png"), img)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if last is None:
+        print(f"error: no readable image in {source}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        from ..vision.annotate import annotate
+
+        frame, result = last
+        cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
+                                            result.view))
+    return 0

@@ -1,0 +1,177 @@
+"""Stage 1 of the Hex'el reader: find card faces. A printed face is paper (the brightest thing in
+its neighbourhood) enclosed by a dark border band, so `paper_mask` keeps pixels clearly brighter
+than their local mean (any table: wood, felt, cloth, photographs, under any light), `paper_blobs`
+takes the outer contours of that mask, and `fit_hexagons` keeps the blobs whose convex hull, seen
+in the table plane, is a regular hexagon: centre, apothem and orientation by moments and the
+sixth angular harmonic of the hull, and the overlap (IoU) with the fitted hexagon as its score.
+Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..faces import HEXEL_FACE
+from .calibration import TableView
+from .geometry import SQRT3, hexagon, wrap60
+
+
+@dataclass(frozen=True)
+class DetectParams:
+    """Tunables of the detection stage (sizes are fractions of the working image width)."""
+
+    min_card_px: float = 40.0      # detection runs on the frame halved when cards stay this wide
+    window_frac: float = 0.09      # local-mean window
+    gain: float = 1.08             # paper > gain * local mean + offset
+    offset: float = 6.0
+    min_width_frac: float = 0.025  # smallest card (across the flats) in the working image
+    max_width_frac: float = 0.35
+    min_iou: float = 0.88          # a whole card's hull overlaps its fitted hexagon this much
+    min_compactness: float = 0.7   # 4·pi·area / perimeter² of a blob's hull (hexagon: 0.91)
+    min_solidity: float = 0.6      # blob area / hull area
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A paper region: its hull in image pixels and in the table plane."""
+
+    hull_img: np.ndarray
+    hull_plane: np.ndarray
+    area_plane: float
+    touches_edge: bool
+
+
+@dataclass(frozen=True)
+class CardFit:
+    """A blob seen as a whole card: plane centre, card apothem, edge-0 normal angle (wrapped to
+    ±30°), and how well the blob matches a regular hexagon (IoU)."""
+
+    centre: tuple[float, float]
+    apothem: float
+    angle: float
+    iou: float
+    blob: Blob
+
+
+def work_scale(card_px: float | None, params: DetectParams = DetectParams()) -> float:
+    """1/2 when cards (flat-to-flat, in frame pixels) stay at least `min_card_px` wide at half
+    size, else 1: a card's dark border must survive the shrinking or touching cards merge."""
+    if card_px is not None and card_px * 0.5 >= params.min_card_px:
+        return 0.5
+    return 1.0
+
+
+def paper_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = DetectParams()
+               ) -> np.ndarray:
+    """Binary mask (uint8 0/255, at `scale`) of pixels clearly brighter than their surroundings."""
+    small = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
+                                                interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    k = max(3, int(params.window_frac * grey.shape[1]) | 1)
+    mean = cv2.boxFilter(grey, cv2.CV_16U, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
+    thresh = cv2.convertScaleAbs(mean, alpha=params.gain, beta=params.offset)
+    mask = cv2.compare(grey, thresh, cv2.CMP_GT)
+    return mask
+
+
+def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
+                params: DetectParams = DetectParams()) -> list[Blob]:
+    """Outer contours of the mask large enough to be a card (or a good part of one)."""
+    h, w = mask.shape
+    min_w = params.min_width_frac * w
+    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
+    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    outer = hierarchy[0, :, 3] < 0  # outer boundaries only, not the holes the symbols make
+    max_side = params.max_width_frac * w * 1.3
+    blobs = []
+    for c, is_outer in zip(contours, outer, strict=True):
+        if not is_outer or len(c) < 6:
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        if bw * bh < min_area or bw > max_side or bh > max_side:
+            continue
+        area = cv2.contourArea(c)
+        if not min_area <= area <= max_area:
+            continue
+        hull = cv2.convexHull(c)
+        hull_area = cv2.contourArea(hull)
+        perimeter = cv2.arcLength(hull, True)
+        if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
+                or area < params.min_solidity * hull_area):
+            continue
+        hull = hull.reshape(-1, 2).astype(np.float64)
+        touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+        hull_img = (hull + 0.5) / scale - 0.5
+        hull_plane = view.to_plane(hull_img)
+        area_plane = cv2.contourArea(hull_plane.astype(np.float32))
+        blobs.append(Blob(hull_img, hull_plane, area_plane, touches))
+    return blobs
+
+
+def _area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def hexagon_pose(poly: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Centre, apothem and edge-0 normal angle (±30°) of the regular hexagon best matching a
+    convex polygon (N x 2), from its area moments and the sixth harmonic of its outline."""
+    m = cv2.moments(poly.astype(np.float32))
+    area = abs(m["m00"])
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    apothem = math.sqrt(area / (2.0 * SQRT3))
+    z = poly[:, 0] + 1j * poly[:, 1]
+    z = np.append(z, z[0])
+    arc = np.concatenate(([0.0], np.cumsum(np.abs(np.diff(z)))))
+    s = np.linspace(0.0, arc[-1], 96, endpoint=False)
+    w = np.interp(s, arc, z.real) - centre[0] + 1j * (np.interp(s, arc, z.imag) - centre[1])
+    c6 = np.sum(w ** 6 / np.maximum(np.abs(w), 1e-9) ** 5)
+    corner = np.angle(c6) / 6.0
+    return centre, apothem, float(wrap60(corner + math.pi / 6.0))
+
+
+def iou(poly_a: np.ndarray, poly_b: np.ndarray) -> float:
+    """Intersection over union of two convex polygons."""
+    a32, b32 = poly_a.astype(np.float32), poly_b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def fit_card(blob: Blob) -> CardFit:
+    """The whole-card reading of a blob (its hull is the paper inside the border band)."""
+    centre, a_in, angle = hexagon_pose(blob.hull_plane)
+    score = iou(blob.hull_plane, hexagon(centre, a_in, angle))
+    apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
+    return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
+
+
+def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams()
+                 ) -> tuple[list[CardFit], list[Blob]]:
+    """Split blobs into candidate whole cards (regular hexagons not cut by the frame edge) and the
+    rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too)."""
+    whole, rest = [], []
+    for blob in blobs:
+        fit = fit_card(blob)
+        if fit.iou >= params.min_iou and not blob.touches_edge:
+            whole.append(fit)
+        else:
+            rest.append(blob)
+    return whole, rest
+
+
+def consistent_sizes(cards: list[CardFit]) -> tuple[list[CardFit], list[CardFit]]:
+    """Cards of one table share one size: (kept, dropped) around the median apothem."""
+    if len(cards) < 3:
+        return cards, []
+    med = float(np.median([f.apothem for f in cards]))
+    keep = [f for f in cards if 0.8 * med <= f.apothem <= 1.25 * med]
+    drop = [f for f in cards if not 0.8 * med <= f.apothem <= 1.25 * med]
+    return keep, drop

@@ -1,0 +1,148 @@
+"""Colour normalisation and symbol-colour classes. Every colour the reader judges is first divided
+by a white reference taken from the card's own paper (von Kries scaling, exact for channel gains
+in gamma-encoded images too), so kitchen light from 2800 to 6500 K, exposure and a slightly
+different printer all map paper to (1, 1, 1) and each ink to a stable ratio. A `ColourModel`
+holds one prototype per class (paper plus the edition's symbol letters) in that normalised space;
+the built-in one comes from `companion.faces`, a learned one from `companion calibrate colours`
+(saved as JSON under calibration/). Pixels far from every paper-ink line are "other" (a hand,
+glare, a shadow edge) and never vote for a symbol.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..faces import PAPER_RGB, SYMBOLS
+
+PAPER = "paper"
+PAPER_K, OTHER = -1, -2   # kinds of a pixel that is no ink
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """Prototypes in paper-normalised RGB: `names[i]` has prototype `protos[i]` (RGB order)."""
+
+    edition: str
+    names: tuple[str, ...]
+    protos: tuple[tuple[float, float, float], ...]
+    source: str = "built-in"
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """The symbol letters (every class but paper)."""
+        return tuple(n for n in self.names if n != PAPER)
+
+    @property
+    def inks(self) -> np.ndarray:
+        """The letters' prototypes (letters x 3)."""
+        return np.asarray([p for n, p in zip(self.names, self.protos, strict=True)
+                           if n != PAPER], np.float32)
+
+    @property
+    def neutral(self) -> np.ndarray:
+        """Which letters are grey inks (a dark ring): judged by darkness, not by hue."""
+        inks = self.inks
+        return (inks.max(1) - inks.min(1)) < 0.12
+
+    def explain(self, normalised: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every pixel (… x 3, paper-normalised RGB) explained as paper mixed with one ink.
+
+        Returns (kind, alpha, dark): kind is the letter index, PAPER_K or OTHER; alpha the ink
+        fraction of that letter (0 paper … 1 full ink); dark the ink fraction along the
+        paper-to-grey-ink line (for the ring test). A coloured ink is fitted as
+        s·((1-alpha)·paper + alpha·ink), so blur (the mix) and shade (s: a darker rim, a soft
+        shadow) do not change its class; a grey ink, whose mix with paper looks like shade, is
+        fitted as a plain mix.
+        """
+        x = np.asarray(normalised, np.float32)
+        inks, neutral = self.inks, self.neutral
+        paper = np.ones(3, np.float32)
+        n = len(inks)
+        alpha = np.zeros((*x.shape[:-1], n), np.float32)
+        resid = np.full((*x.shape[:-1], n), np.inf, np.float32)
+        shade = np.zeros((*x.shape[:-1], n), np.float32)
+        norm_x = np.sqrt((x * x).sum(-1)) + 0.05
+        for i, ink in enumerate(inks):
+            if neutral[i]:
+                d, u = x - paper, ink - paper
+                length = float(np.linalg.norm(u))
+                proj = d @ (u / length)
+                perp = np.sqrt(np.maximum((d * d).sum(-1) - proj * proj, 0.0))
+                alpha[..., i] = proj / length
+                resid[..., i] = perp / length
+                shade[..., i] = 1.0
+                continue
+            g = np.array([[3.0, ink.sum()], [ink.sum(), ink @ ink]], np.float32)
+            rhs = np.stack([x.sum(-1), x @ ink], -1)
+            ab = rhs @ np.linalg.inv(g).T
+            a, b = np.maximum(ab[..., 0], 0.0), np.maximum(ab[..., 1], 0.0)
+            fit = a[..., None] * paper + b[..., None] * ink
+            resid[..., i] = np.sqrt(((x - fit) ** 2).sum(-1)) / norm_x
+            s = a + b
+            alpha[..., i] = np.where(s > 1e-3, b / np.maximum(s, 1e-3), 0.0)
+            shade[..., i] = s
+        chroma_ok = ~neutral & (alpha >= 0.3) & (resid <= 0.12) & (shade >= 0.55) \
+            & (shade <= 1.4)
+        grey_ok = neutral & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
+        best_c = np.where(chroma_ok, resid, np.inf).argmin(-1)
+        best_g = np.where(grey_ok, resid, np.inf).argmin(-1)
+        kind = np.where(chroma_ok.any(-1), best_c,
+                        np.where(grey_ok.any(-1), best_g, OTHER))
+        lum = x.mean(-1)
+        paperish = (lum > 0.72) & ((x.max(-1) - x.min(-1)) < 0.16 + 0.1 * lum)
+        kind = np.where(kind == OTHER, np.where(paperish, PAPER_K, OTHER), kind)
+        a_kind = np.take_along_axis(alpha, np.maximum(kind, 0)[..., None], -1)[..., 0]
+        dark = alpha[..., neutral].max(-1) if neutral.any() else np.zeros(x.shape[:-1])
+        return kind, np.where(kind >= 0, a_kind, 0.0), dark
+
+    def to_json(self) -> dict:
+        """The saved form (calibration/colours-<edition>.json)."""
+        return {"edition": self.edition, "names": list(self.names),
+                "protos": [[round(v, 4) for v in p] for p in self.protos]}
+
+    @classmethod
+    def from_json(cls, data: dict, source: str = "file") -> ColourModel:
+        """Inverse of `to_json`."""
+        names = tuple(data["names"])
+        if PAPER not in names or len(names) != len(data["protos"]):
+            raise ValueError("a colour model needs a 'paper' class and one prototype per name")
+        return cls(edition=str(data["edition"]), names=names,
+                   protos=tuple(tuple(float(v) for v in p) for p in data["protos"]),
+                   source=source)
+
+
+def builtin_model(edition: str) -> ColourModel:
+    """Prototypes from the printed design (ink / paper per channel)."""
+    if edition not in SYMBOLS:
+        raise ValueError(f"unknown edition {edition!r}: choose from {', '.join(SYMBOLS)}")
+    paper = np.asarray(PAPER_RGB, np.float64)
+    names = [PAPER]
+    protos = [(1.0, 1.0, 1.0)]
+    for letter, (_name, _shape, rgb) in SYMBOLS[edition].items():
+        names.append(letter)
+        protos.append(tuple(float(v) for v in np.asarray(rgb) / paper))
+    return ColourModel(edition, tuple(names), tuple(protos))
+
+
+def colours_path(directory: str | Path, edition: str) -> Path:
+    """Where `companion calibrate colours` saves the model of `edition`."""
+    return Path(directory) / f"colours-{edition}.json"
+
+
+def load_model(edition: str, directory: str | Path | None = None) -> ColourModel:
+    """The saved model for `edition` under `directory` if there is one, else the built-in one."""
+    if directory is not None:
+        path = colours_path(directory, edition)
+        if path.is_file():
+            return ColourModel.from_json(json.loads(path.read_text()), source=str(path))
+    return builtin_model(edition)
+
+
+def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
+    """BGR samples divided by their white reference, returned as RGB (paper ≈ 1, 1, 1)."""
+    white = np.maximum(np.asarray(white_bgr, np.float32), 8.0)
+    return (np.asarray(bgr, np.float32) / white)[..., ::-1]

@@ -1,0 +1,364 @@
+"""The Hex'el reader: one frame in, a `HexelObservation` out, by four named stages — paper mask and
+card hexagons (`cards`), lattice and cells (`lattice`), symbols (`symbols`), and the verdict on
+each card (whole and readable, or occluded). Whole cards are read at their own pose; paper blobs
+that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
+the frame edge) are read at the cell's pose and always reported occluded, with '?' where a symbol
+cannot be read and a confidence no higher than 0.3 — a partly seen card is never guessed.
+`HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from ..faces import HEXEL_FACE
+from .calibration import CameraCalibration, TableCalibration, TableView, calibrate_table
+from .cards import (
+    Blob,
+    CardFit,
+    DetectParams,
+    consistent_sizes,
+    fit_hexagons,
+    paper_blobs,
+    paper_mask,
+)
+from .cards import work_scale as _work_scale
+from .colour import ColourModel, builtin_model
+from .geometry import hexagon
+from .lattice import Lattice, angle_offset, assign_cells, fit_lattice
+from .observation import HexelObservation, SeenCard
+from .symbols import CardRead, Pose, read_cards
+
+OCCLUDED_MAX_CONFIDENCE = 0.3
+
+
+@dataclass(frozen=True)
+class ReaderParams:
+    """Tunables of the verdict stage."""
+
+    detect: DetectParams = field(default_factory=DetectParams)
+    max_offset: float = 0.3        # a card's centre within this many spacings of its cell
+    max_turn_deg: float = 10.0     # and its orientation within this of the lattice's
+    min_card_symbols: int = 4      # a hexagon is a card if it shows this many symbols
+    min_card_paper: float = 0.6    # and this much bare paper
+    min_card_border: float = 0.5   # and this much dark border band
+    min_paper_ok: float = 0.85     # paper samples that must look like paper for a whole card
+    min_border_ok: float = 0.7     # border samples that must look dark
+    min_partial_area: float = 0.2  # a partial blob covers at least this much of a card face
+    min_partial_symbols: int = 2   # and shows at least this many readable symbols
+    min_partial_border: float = 0.35  # and this much of its dark border band
+    min_partial_paper: float = 0.35   # and this much bare paper
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """Everything the reader worked out for one frame (the observation plus its evidence)."""
+
+    observation: HexelObservation
+    view: TableView
+    lattice: Lattice | None = None
+    poses: tuple[Pose, ...] = ()
+    reads: tuple[CardRead, ...] = ()
+    stages: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class HexelReader:
+    """Reads Hex'el tables. Keeps the table calibration between frames (a fixed camera)."""
+
+    def __init__(self, edition: str = "holodex", *, model: ColourModel | None = None,
+                 table: TableCalibration | None = None, camera: CameraCalibration | None = None,
+                 find_markers: bool = True, params: ReaderParams = ReaderParams()) -> None:
+        self.edition = edition
+        self.model = model or builtin_model(edition)
+        if self.model.edition != edition:
+            raise ValueError(f"colour model is for {self.model.edition!r}, not {edition!r}")
+        self.camera = camera
+        self.view = TableView(table, camera)
+        self.find_markers = find_markers
+        self.params = params
+        self._card_px: float | None = None
+        self._own: dict[int, CardRead] = {}
+
+    def card_px(self, shape: tuple[int, ...]) -> float | None:
+        """Expected card width in frame pixels: from the last frame's cards, else from the table
+        calibration and the printed size, else unknown."""
+        if self._card_px is not None:
+            return self._card_px
+        if self.view.calibrated and self.view.table is not None:
+            w, h = self.view.table.play_area_mm
+            c = np.array([[w / 2.0, h / 2.0], [w / 2.0 + HEXEL_FACE.flat_to_flat_mm, h / 2.0]])
+            p = self.view.to_image(c)
+            return float(np.linalg.norm(p[1] - p[0]))
+        return 2.0 * shape[1] / 1280.0 * 60.0   # a first guess; corrected after the frame
+
+    def calibrate(self, frame: np.ndarray, marker_mm: float = 40.0) -> bool:
+        """Look for the four table markers; on success use them from now on."""
+        table = calibrate_table(frame, marker_mm, self.camera)
+        if table is not None:
+            self.view = TableView(table, self.camera)
+            self._card_px = None
+        return table is not None
+
+    def _cards_among(self, frame: np.ndarray, fits: list[CardFit]
+                     ) -> tuple[list[CardFit], list[CardFit]]:
+        """(cards, others): hexagons that show symbols at the symbol places, of one size. Each
+        card's reading at its own pose is kept in `self._own` for the verdict."""
+        poses = [Pose(f.centre, f.apothem, f.angle) for f in fits]
+        reads = read_cards(frame, poses, self.view, self.model)
+        p = self.params
+        cards, others = [], []
+        self._own = {id(f): r for f, r in zip(fits, reads, strict=True)}
+        for f, r in zip(fits, reads, strict=True):
+            shows = sum(ch != "?" for ch in r.symbols) >= p.min_card_symbols
+            ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
+            (cards if ok else others).append(f)
+        cards, dropped = consistent_sizes(cards)
+        return cards, others + dropped
+
+    def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
+             keep_stages: bool = False) -> ReadResult:
+        """Read one BGR frame."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
+        if self.find_markers and not self.view.calibrated:
+            self.calibrate(frame)
+        view, p = self.view, self.params
+        notes = [] if view.calibrated else [
+            "uncalibrated: table markers not found, working in image pixels (assumes a camera "
+            "looking nearly straight down)"]
+        stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
+        scale = _work_scale(self.card_px(frame.shape), p.detect)
+        mask = paper_mask(frame, scale, p.detect)
+        blobs = paper_blobs(mask, scale, view, p.detect)
+        candidates, rest = fit_hexagons(blobs, p.detect)
+        whole, not_cards = self._cards_among(frame, candidates)
+        if scale < 1.0 and _small(whole, view, p.detect):
+            scale = 1.0   # the guess was wrong: cards too small for the halved frame
+            mask = paper_mask(frame, scale, p.detect)
+            blobs = paper_blobs(mask, scale, view, p.detect)
+            candidates, rest = fit_hexagons(blobs, p.detect)
+            whole, not_cards = self._cards_among(frame, candidates)
+        rest = rest + [f.blob for f in not_cards]
+        self._card_px = _card_px(whole, view) or self._card_px
+        if keep_stages:
+            stages["1_paper_mask"] = mask
+            stages["2_hexagons"] = _draw_blobs(frame, whole, rest)
+        if not whole:
+            obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"))
+            return ReadResult(obs, view, stages=stages)
+        lat, whole, off = _fit(whole, view, p)
+        if off:
+            notes.append(f"{off} card(s) off the lattice ignored")
+        cells, _ = assign_cells(lat, np.array([f.centre for f in whole]))
+        apothem = float(np.median([f.apothem for f in whole]))
+        poses = [Pose(f.centre, apothem, lat.angle_e + angle_offset(lat, f.angle), lat.turn)
+                 for f in whole]
+        taken = {tuple(int(v) for v in c) for c in cells}
+        part_cells, part_poses = _partials(rest, lat, apothem, taken, p)
+        reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
+                                                                          strict=True)]
+        reads += read_cards(frame, part_poses, view, self.model)
+        seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
+                for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
+        for c, r, pose in zip(part_cells, reads[len(poses):], part_poses, strict=True):
+            if (sum(ch != "?" for ch in r.symbols) >= p.min_partial_symbols
+                    and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
+                seen.append(_occluded(c, r, pose, view))
+        seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
+        obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes))
+        all_poses = tuple(poses + part_poses)
+        if keep_stages:
+            stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, part_cells)
+            stages["4_samples"] = _draw_samples(frame, all_poses, view)
+            from .annotate import annotate
+
+            stages["5_result"] = annotate(frame, obs, all_poses, view)
+        return ReadResult(obs, view, lat, all_poses, tuple(reads), stages)
+
+
+def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
+    """A card read at its own pose (edge j at fit.angle - 60°·j) re-listed by lattice direction
+    (direction d at pose.angle - turn·60°·d): the poses differ by k steps of 60°."""
+    k = round(math.degrees(pose.angle - fit.angle) / 60.0)
+    order = [((d - k) if pose.turn > 0 else (-k - d)) % 6 for d in range(6)]
+    return replace(read, symbols="".join(read.symbols[j] for j in order),
+                   edge_confidence=tuple(read.edge_confidence[j] for j in order))
+
+
+def _card_px(cards: list[CardFit], view: TableView) -> float | None:
+    """Median flat-to-flat width of the cards in frame pixels."""
+    if not cards:
+        return None
+    widths = []
+    for f in cards:
+        c = np.asarray(f.centre)
+        dx = np.array([f.apothem, 0.0])
+        p = view.to_image(np.array([c - dx, c + dx]))
+        widths.append(float(np.linalg.norm(p[1] - p[0])))
+    return float(np.median(widths))
+
+
+def _small(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
+    """Whether cards found in a halved frame are too small for it (or none were found)."""
+    px = _card_px(cards, view)
+    return px is None or 0.5 * px < params.min_card_px
+
+
+def _fit(whole: list[CardFit], view: TableView, p: ReaderParams
+         ) -> tuple[Lattice, list[CardFit], int]:
+    """Fit the lattice, drop cards off it, refit on the rest; also drop duplicate cells."""
+    def fit(cards: list[CardFit]) -> Lattice:
+        return fit_lattice(np.array([f.centre for f in cards]), np.array([f.angle for f in cards]),
+                           np.array([f.apothem for f in cards]), view,
+                           np.array([f.iou for f in cards]))
+
+    lat = fit(whole)
+    for _ in range(2):
+        cells, resid = assign_cells(lat, np.array([f.centre for f in whole]))
+        turn = np.array([abs(math.degrees(angle_offset(lat, f.angle))) for f in whole])
+        ok = (resid <= p.max_offset) & (turn <= p.max_turn_deg)
+        if ok.all() or not ok.any():
+            break
+        lat = fit([f for f, k in zip(whole, ok, strict=True) if k])
+    cells, resid = assign_cells(lat, np.array([f.centre for f in whole]))
+    turn = np.array([abs(math.degrees(angle_offset(lat, f.angle))) for f in whole])
+    ok = (resid <= p.max_offset) & (turn <= p.max_turn_deg)
+    best: dict[tuple[int, int], int] = {}
+    for i in np.flatnonzero(ok):
+        key = (int(cells[i][0]), int(cells[i][1]))
+        if key not in best or resid[i] < resid[best[key]]:
+            best[key] = int(i)
+    keep = sorted(best.values())
+    return lat, [whole[i] for i in keep], len(whole) - len(keep)
+
+
+def _partials(rest: list[Blob], lat: Lattice, apothem: float, taken: set[tuple[int, int]],
+              p: ReaderParams) -> tuple[list[tuple[int, int]], list[Pose]]:
+    """Free cells holding a paper blob that fits inside the cell's card outline."""
+    from .geometry import SQRT3
+
+    face_area = 2.0 * SQRT3 * apothem * apothem
+    cells, poses = [], []
+    for blob in rest:
+        if blob.area_plane < p.min_partial_area * face_area:
+            continue
+        c = blob.hull_plane.mean(0)
+        cell, _ = assign_cells(lat, c[None])
+        key = (int(cell[0][0]), int(cell[0][1]))
+        if key in taken:
+            continue
+        centre = lat.centres(np.array([key]))[0]
+        outline = hexagon(centre, apothem * 1.04, lat.angle_e)
+        inter, _ = cv2.intersectConvexConvex(blob.hull_plane.astype(np.float32),
+                                             outline.astype(np.float32))
+        if inter < 0.92 * blob.area_plane:
+            continue
+        taken.add(key)
+        cells.append(key)
+        poses.append(Pose((float(centre[0]), float(centre[1])), apothem, lat.angle_e, lat.turn))
+    return cells, poses
+
+
+def _centre_px(pose: Pose, view: TableView) -> tuple[float, float]:
+    x, y = view.to_image(np.array([pose.centre]))[0]
+    return (float(x), float(y))
+
+
+def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, pose: Pose, view: TableView,
+             p: ReaderParams) -> SeenCard:
+    """A whole card: trusted only if every symbol reads and the face looks intact."""
+    whole = (r.complete and r.in_frame and r.paper_ok >= p.min_paper_ok
+             and r.border_ok >= p.min_border_ok)
+    if not whole:
+        return _occluded(cell, r, pose, view)
+    shape = min(1.0, max(0.0, (fit_iou - p.detect.min_iou) / (1.0 - p.detect.min_iou) + 0.5))
+    conf = r.confidence * (0.8 + 0.2 * shape) * (0.9 + 0.1 * r.paper_ok)
+    return SeenCard(cell, r.symbols, float(conf), False, _centre_px(pose, view))
+
+
+def _occluded(cell: tuple[int, int], r: CardRead, pose: Pose, view: TableView) -> SeenCard:
+    conf = min(OCCLUDED_MAX_CONFIDENCE, 0.5 * r.confidence if r.complete else 0.0)
+    return SeenCard(cell, r.symbols, float(conf), True, _centre_px(pose, view))
+
+
+def _draw_blobs(frame: np.ndarray, whole: list[CardFit], rest: list[Blob]) -> np.ndarray:
+    out = frame.copy()
+    for b in rest:
+        cv2.polylines(out, [np.round(b.hull_img).astype(np.int32)], True, (0, 0, 255), 1)
+    for f in whole:
+        cv2.polylines(out, [np.round(f.blob.hull_img).astype(np.int32)], True, (0, 255, 0), 1)
+    return out
+
+
+def _draw_lattice(frame: np.ndarray, lat: Lattice, view: TableView, cells: np.ndarray,
+                  part_cells: list[tuple[int, int]]) -> np.ndarray:
+    out = frame.copy()
+    for c, colour in [(c, (0, 255, 0)) for c in cells] + [(c, (0, 0, 255)) for c in part_cells]:
+        centre = lat.centres(np.array([c]))[0]
+        poly = view.to_image(hexagon(centre, lat.spacing / 2.0, lat.angle_e))
+        cv2.polylines(out, [np.round(poly).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
+        x, y = view.to_image(centre[None])[0]
+        cv2.putText(out, f"{int(c[0])},{int(c[1])}", (int(x) - 14, int(y) + 4),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.35, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def _draw_samples(frame: np.ndarray, poses: tuple[Pose, ...], view: TableView) -> np.ndarray:
+    from .symbols import sample_points
+
+    out = frame.copy()
+    if poses:
+        pts = view.to_image(sample_points(list(poses)).reshape(-1, 2))
+        for x, y in np.round(pts).astype(int):
+            cv2.circle(out, (int(x), int(y)), 1, (255, 0, 255), -1)
+    return out
+
+
+def learn_colours(frame: np.ndarray, edition: str, view: TableView | None = None,
+                  params: ReaderParams = ReaderParams()) -> ColourModel:
+    """Colour prototypes learned from one frame showing the edition's three single-kind cards
+    (RRRRRR, BBBBBB and VVVVVV or YYYYYY): each whole card's ink is the mean paper-normalised
+    colour of its inkiest symbol samples, and the three inks are matched to the letters whose
+    built-in prototypes they are nearest to (the best of all assignments)."""
+    from itertools import permutations
+
+    from .colour import PAPER, normalise
+    from .symbols import N_PAPER, N_SYMBOL, sample, sample_points
+
+    view = view or TableView()
+    base = builtin_model(edition)
+    scale = 1.0
+    blobs = paper_blobs(paper_mask(frame, scale, params.detect), scale, view, params.detect)
+    fits, _ = fit_hexagons(blobs, params.detect)
+    fits, _ = consistent_sizes(fits)
+    inks = []
+    for f in fits:
+        pose = Pose(f.centre, f.apothem, f.angle)
+        pts = view.to_image(sample_points([pose]).reshape(-1, 2))
+        vals, _ = sample(frame, pts.reshape(1, -1, 2))
+        ns = 6 * N_SYMBOL
+        paper = vals[0, ns:ns + N_PAPER]
+        lum = paper.sum(-1)
+        white = paper[lum >= np.median(lum)].mean(0)
+        sym = normalise(vals[0, :ns], white)
+        far = np.linalg.norm(sym - 1.0, axis=-1)
+        inky = sym[far >= np.quantile(far, 0.6)]
+        if len(inky) and far.max() > 0.5:
+            inks.append(inky.mean(0))
+    if len(inks) < len(base.letters):
+        raise ValueError(f"found {len(inks)} card(s) with ink; show the "
+                         f"{len(base.letters)} single-kind cards, whole and flat, in one frame")
+    protos = np.asarray(base.inks)
+    best = None
+    for idx in permutations(range(len(inks)), len(base.letters)):
+        cost = sum(float(np.linalg.norm(inks[i] - protos[k])) for k, i in enumerate(idx))
+        if best is None or cost < best[0]:
+            best = (cost, idx)
+    assert best is not None
+    learned = [tuple(float(v) for v in inks[i]) for i in best[1]]
+    return ColourModel(edition, (PAPER, *base.letters), ((1.0, 1.0, 1.0), *learned),
+                       source="learned")

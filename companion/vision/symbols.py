@@ -1,0 +1,177 @@
+"""Stage 3 of the Hex'el reader: read the six symbols of every card at once. Each card pose
+(plane centre, apothem, angle of its edge facing lattice direction E) places a fixed pattern of
+sample points (19 inside each symbol, 18 on bare paper between the symbols, 18 across the border
+band at three depths), which is mapped to the image and sampled bilinearly, all cards in one
+`cv2.remap`. The card's paper samples give its white reference; every sample is normalised by it
+and explained by the `ColourModel` as paper mixed with one ink. A symbol is read only when its
+samples agree clearly (enough of one ink, almost none of another, few unexplained pixels);
+otherwise it is '?'. Paper and border samples tell whether the card is seen whole.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..faces import HEXEL_FACE
+from .calibration import TableView
+from .colour import OTHER, PAPER_K, ColourModel, normalise
+
+N_SYMBOL = 19
+
+
+def _unit_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sample points for a card of apothem 1 whose edge 0 normal is +x and edge d normal is at
+    angle -60°·d: symbols (6 x 19 x 2), paper (18 x 2), border (18 x 2)."""
+    f = HEXEL_FACE
+    rs = f.symbol_radius_frac
+    ring_a = np.radians(np.arange(6) * 60.0)
+    ring_b = np.radians(np.arange(12) * 30.0)
+    local = np.concatenate([
+        np.zeros((1, 2)),
+        0.35 * rs * np.c_[np.cos(ring_a), np.sin(ring_a)],
+        0.80 * rs * np.c_[np.cos(ring_b), np.sin(ring_b)],
+    ])
+    symbols = []
+    for d in range(6):
+        a = math.radians(-60.0 * d)
+        n, t = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        symbols.append(f.symbol_centre_frac * n + local[:, :1] * n + local[:, 1:] * t)
+    corner = np.radians(-60.0 * np.arange(6) - 30.0)
+    paper = np.concatenate([rho * np.c_[np.cos(corner), np.sin(corner)]
+                            for rho in (0.47, 0.64, 0.80)])
+    border = []
+    for b in (1.0 - 0.9 * f.border_frac, 1.0 - 0.5 * f.border_frac, 1.0 - 0.1 * f.border_frac):
+        for d in range(6):
+            a = math.radians(-60.0 * d)
+            n, t = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+            border += [b * n + s * t for s in (-0.3, 0.0, 0.3)]
+    return np.array(symbols), paper, np.array(border)
+
+
+SYMBOL_PTS, PAPER_PTS, BORDER_PTS = _unit_pattern()
+N_PAPER, N_BORDER = len(PAPER_PTS), len(BORDER_PTS)
+PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where a card lies in the plane: centre, apothem, and the angle of its edge facing E."""
+
+    centre: tuple[float, float]
+    apothem: float
+    angle: float
+    turn: int = 1   # +1 when lattice direction d lies at angle - 60°·d
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """The symbols of one card and the evidence behind them."""
+
+    symbols: str
+    edge_confidence: tuple[float, ...]
+    paper_ok: float       # fraction of paper samples that look like paper
+    border_ok: float      # fraction of border samples that look like the dark band
+    in_frame: bool        # every sample inside the image
+    white_bgr: tuple[float, float, float]
+
+    @property
+    def complete(self) -> bool:
+        return "?" not in self.symbols
+
+    @property
+    def confidence(self) -> float:
+        return float(min(self.edge_confidence)) if self.edge_confidence else 0.0
+
+
+def sample_points(poses: list[Pose]) -> np.ndarray:
+    """Plane coordinates (cards x samples x 2) of the pattern for every pose."""
+    out = np.empty((len(poses), len(PATTERN), 2))
+    for i, p in enumerate(poses):
+        c, s = math.cos(p.angle), math.sin(p.angle)
+        rot = p.apothem * np.array([[c, -p.turn * s], [s, p.turn * c]])
+        out[i] = np.asarray(p.centre) + PATTERN @ rot.T
+    return out
+
+
+def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bilinear BGR samples at image points (… x 2) and whether each lies inside the frame."""
+    shape = image_pts.shape[:-1]
+    pts = image_pts.reshape(1, -1, 2).astype(np.float32)
+    vals = cv2.remap(bgr, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    h, w = bgr.shape[:2]
+    inside = ((pts[0, :, 0] >= 0) & (pts[0, :, 0] <= w - 1) & (pts[0, :, 1] >= 0)
+              & (pts[0, :, 1] <= h - 1))
+    return vals.reshape(*shape, 3).astype(np.float32), inside.reshape(shape)
+
+
+def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel
+               ) -> list[CardRead]:
+    """Read every posed card in one pass."""
+    if not poses:
+        return []
+    plane = sample_points(poses)
+    img_pts = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    vals, inside = sample(bgr, img_pts)
+    ns = 6 * N_SYMBOL
+    paper_vals = vals[:, ns:ns + N_PAPER]
+    white = _white_reference(paper_vals, inside[:, ns:ns + N_PAPER])
+    norm = normalise(vals, white[:, None, :])
+    kind, alpha, dark = model.explain(norm)
+    kind[~inside] = OTHER
+    shape = (len(poses), 6, N_SYMBOL)
+    text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
+                        dark[:, :ns].reshape(shape), model)
+    paper_ok = (kind[:, ns:ns + N_PAPER] == PAPER_K).mean(1)
+    band = norm[:, ns + N_PAPER:].reshape(len(poses), 3, -1, 3)   # 3 radii across the band
+    neutral = band.max(-1) - band.min(-1) < 0.25
+    dark = (band.mean(-1) < 0.7) & neutral & inside[:, ns + N_PAPER:].reshape(len(poses), 3, -1)
+    border_ok = dark.any(1).mean(1)
+    in_frame = inside.all(1)
+    return [CardRead(text[k], tuple(float(c) for c in conf[k]), float(paper_ok[k]),
+                     float(border_ok[k]), bool(in_frame[k]),
+                     (float(white[k, 0]), float(white[k, 1]), float(white[k, 2])))
+            for k in range(len(poses))]
+
+
+def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Per-card paper colour (cards x 3): the mean of the samples ranked 40-90 % by brightness,
+    robust to a few samples under a shadow, a finger, a stain or a glare spot."""
+    lum = np.where(inside, paper_vals.sum(-1), -1.0)
+    order = np.argsort(lum, axis=1)
+    n = paper_vals.shape[1]
+    pick = order[:, int(0.4 * n):int(0.9 * n)]
+    vals = np.take_along_axis(paper_vals, pick[..., None], axis=1)
+    return np.maximum(vals.mean(1), 1.0)
+
+
+def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel
+           ) -> tuple[list[str], np.ndarray]:
+    """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
+    kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
+    ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
+    unexplained samples); a grey ink must also be a ring — paper in its middle — so a shadow or
+    a dark fingertip is not read as one."""
+    letters = model.letters
+    member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
+    a = np.clip(alpha, 0.0, 1.2)[..., None]
+    score = (member * a).sum(-2)                            # cards x 6 x letters
+    peak = (member * a).max(-2)
+    other = (kind == OTHER).sum(-1)
+    srt = np.sort(score, axis=-1)
+    top, second = srt[..., -1], srt[..., -2]
+    best = score.argmax(-1)
+    top_peak = np.take_along_axis(peak, best[..., None], -1)[..., 0]
+    hollow = dark[..., 7:].mean(-1) - dark[..., :7].mean(-1)   # outer ring minus middle
+    ring_ok = ~model.neutral[best] | (hollow >= 0.15)
+    margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
+    ok = (top >= 2.5) & (top_peak >= 0.55) & (second <= 0.12 * top + 0.3) & (other <= 5) \
+        & (margin > 0) & ring_ok
+    conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
+    names = np.array([*letters, "?"])
+    chars = np.where(ok, names[best], "?")
+    return ["".join(row) for row in chars], conf

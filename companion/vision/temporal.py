@@ -1,0 +1,81 @@
+"""The temporal filter: what is on the table is what has looked the same for a while. Frames come
+in with timestamps; a frame is *clean* when no card in it is flagged occluded, other than cards
+already occluded in the stable table (a card half out of the frame for good); a hand over the
+table makes frames unclean, and they are ignored. The stable observation changes only when the
+clean frames have agreed on a new table for `stable_s` seconds without a contradicting clean
+frame in between, so a hand passing over the table, a card still being adjusted, or a single
+misread frame never becomes a change. Two frames agree when they show the same number of cards
+and every card of one has a card of the other within a third of a card width, with the same
+symbols (cells are matched by image position because the lattice origin may move when a card is
+added).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from .observation import HexelObservation, SeenCard
+
+
+def _same(a: HexelObservation, b: HexelObservation, tolerance_px: float) -> bool:
+    if len(a.cards) != len(b.cards):
+        return False
+    return all(any(_match(card, other, tolerance_px) for other in b.cards) for card in a.cards)
+
+
+def _match(a: SeenCard, b: SeenCard, tolerance_px: float) -> bool:
+    if math.dist(a.centre_px, b.centre_px) > tolerance_px or a.occluded != b.occluded:
+        return False
+    return a.occluded or a.symbols == b.symbols
+
+
+def _card_width(obs: HexelObservation) -> float:
+    """A rough card width in pixels: the median nearest-neighbour centre distance."""
+    pts = [c.centre_px for c in obs.cards]
+    if len(pts) < 2:
+        return 60.0
+    nearest = sorted(min(math.dist(p, q) for q in pts if q is not p) for p in pts)
+    return nearest[len(nearest) // 2]
+
+
+class StableFilter:
+    """Feed observations (with their times); read `stable` for the table as it really is."""
+
+    def __init__(self, stable_s: float = 1.0) -> None:
+        if stable_s < 0:
+            raise ValueError("stable_s must not be negative")
+        self.stable_s = stable_s
+        self.stable: HexelObservation | None = None
+        self._candidate: HexelObservation | None = None
+        self._since: float = 0.0
+
+    def update(self, obs: HexelObservation, t: float | None = None) -> HexelObservation | None:
+        """Take one frame's observation (time `t`, default `obs.t`); return the stable one (None
+        until a table has been stable once)."""
+        t = obs.t if t is None else t
+        tol = _card_width(obs) / 3.0
+        if not self._clean(obs, tol):
+            return self.stable                      # a hand is in the way: ignore the frame
+        if self.stable is not None and _same(obs, self.stable, tol):
+            self._candidate = None                  # back to (or still) the stable table
+            self.stable = replace(obs, t=self.stable.t)
+            return self.stable
+        if self._candidate is None or not _same(obs, self._candidate, tol):
+            self._candidate, self._since = obs, t   # something new: start timing it
+        if t - self._since >= self.stable_s:
+            self.stable = replace(obs, t=t)
+            self._candidate = None
+        return self.stable
+
+    def _clean(self, obs: HexelObservation, tol: float) -> bool:
+        """No card is occluded, except ones already occluded in the stable table (a card that
+        lies half out of the frame for good). Before the first stable table every frame counts."""
+        if self.stable is None:
+            return True
+        known = [c for c in self.stable.cards if c.occluded]
+        return all(any(_match(c, k, tol) for k in known) for c in obs.cards if c.occluded)
+
+    def reset(self) -> None:
+        """Forget everything (e.g. the camera was moved)."""
+        self.stable, self._candidate, self._since = None, None, 0.0

@@ -1,0 +1,102 @@
+"""Each reader stage on crafted images: geometry, paper mask and hexagon fit, lattice, symbol
+reading and colour normalisation (see conftest.draw_card / draw_scene)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.faces import HEXEL_FACE
+from companion.vision.calibration import TableView
+from companion.vision.cards import fit_hexagons, hexagon_pose, paper_blobs, paper_mask
+from companion.vision.colour import builtin_model
+from companion.vision.geometry import axial_round, hexagon
+from companion.vision.lattice import fit_lattice
+from companion.vision.symbols import Pose, read_cards
+
+from .crafted import draw_card, texture
+
+
+def test_axial_round_matches_cube_rounding():
+    frac = np.array([[0.1, 0.1], [0.7, -0.2], [-0.2, 0.7], [2.49, -1.0]])
+    assert axial_round(frac).tolist() == [[0, 0], [1, 0], [0, 1], [2, -1]]
+
+
+def test_hexagon_pose_recovers_centre_size_and_angle():
+    poly = hexagon(np.array([50.0, 40.0]), 20.0, math.radians(12.0))
+    centre, apothem, angle = hexagon_pose(poly)
+    assert np.allclose(centre, [50, 40], atol=1e-6)
+    assert apothem == pytest.approx(20.0, rel=1e-6)
+    assert math.degrees(angle) == pytest.approx(12.0, abs=0.5)
+
+
+def card_image(symbols="RBVRBV", edition="holodex", surface="wood", rotation=0.0, seed=0,
+               width_px=80.0):
+    """One card drawn at a known pose on a textured table (px_per_mm chosen for width_px)."""
+    rng = np.random.default_rng(seed)
+    img = texture(surface, (240, 320), rng)
+    ppm = width_px / HEXEL_FACE.flat_to_flat_mm
+    draw_card(img, np.array([160.0, 120.0]), symbols, edition, ppm, rotation)
+    return cv2.GaussianBlur(img, (0, 0), 0.7), width_px / 2.0
+
+
+@pytest.mark.parametrize("surface", ["wood", "felt", "cloth", "photo", "white"])
+def test_paper_mask_and_hexagon_fit_find_the_card(surface):
+    img, apothem = card_image(surface=surface, rotation=17.0)
+    mask = paper_mask(img, 1.0)
+    cands, _ = fit_hexagons(paper_blobs(mask, 1.0, TableView()))
+    near = [f for f in cands if math.dist(f.centre, (160, 120)) < 3]
+    assert near, "the card's paper was not found as a hexagon"
+    f = near[0]
+    assert f.apothem == pytest.approx(apothem, rel=0.06)
+    assert math.degrees(f.angle) == pytest.approx(17.0, abs=2.0)
+
+
+@pytest.mark.parametrize("edition,symbols", [("holodex", "RBVRVB"), ("holodex", "VVVVVV"),
+                                             ("web", "RBYYBR"), ("web", "YYYRRR")])
+def test_symbols_read_at_a_known_pose(edition, symbols):
+    img, apothem = card_image(symbols, edition, rotation=-8.0)
+    read = read_cards(img, [Pose((160.0, 120.0), apothem, math.radians(-8.0))], TableView(),
+                      builtin_model(edition))[0]
+    assert read.symbols == symbols
+    assert read.paper_ok > 0.9 and read.in_frame
+
+
+@pytest.mark.parametrize("gains", [(0.55, 0.8, 1.25), (1.2, 0.95, 0.7), (0.6, 0.6, 0.6)])
+def test_colour_casts_and_dim_light_do_not_change_a_symbol(gains):
+    """2800 K-like (blue gain low) and 6500 K-like casts, and a dim exposure: the card's own
+    paper is the white reference."""
+    img, apothem = card_image("RBVVBR", "holodex", surface="felt")
+    cast = np.clip(img.astype(np.float32) * np.array(gains[::-1], np.float32), 0, 255)
+    read = read_cards(cast.astype(np.uint8), [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
+                      builtin_model("holodex"))[0]
+    assert read.symbols == "RBVVBR"
+
+
+def test_a_covered_symbol_is_unreadable_not_guessed():
+    img, apothem = card_image("RRRBBB", "holodex", surface="felt")
+    centre = (int(160 + 0.6 * apothem), 120)
+    cv2.circle(img, centre, int(0.3 * apothem), (120, 150, 200), -1)   # a fingertip on edge E
+    read = read_cards(img, [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
+                      builtin_model("holodex"))[0]
+    assert read.symbols[0] == "?"
+    assert read.symbols[1:] == "RRBBB"
+
+
+def test_lattice_cells_direction_e_and_origin():
+    pitch = 66.0
+    rot = math.radians(20.0)   # lattice turned 20°: E is the direction at +20°
+    e_q = pitch * np.array([math.cos(rot), math.sin(rot)])
+    e_r = pitch * np.array([math.cos(rot + math.pi / 3), math.sin(rot + math.pi / 3)])
+    cells = [(0, 0), (1, 0), (0, 1), (-1, 1), (2, -1), (1, -1)]
+    centres = np.array([400 + q * e_q + r * e_r for q, r in cells])
+    lat = fit_lattice(centres, np.full(len(cells), rot), np.full(len(cells), 32.0), TableView())
+    got = axial_round(lat.fractional(centres))
+    assert math.degrees(lat.angle_e) == pytest.approx(20.0, abs=0.5)
+    # origin: the card nearest the centroid is (0, 0); the rest keep their offsets
+    origin = np.argmin(np.linalg.norm(centres - centres.mean(0), axis=1))
+    expect = np.array(cells) - np.array(cells[origin])
+    assert got.tolist() == expect.tolist()

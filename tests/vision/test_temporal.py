@@ -1,0 +1,63 @@
+"""The temporal filter: a card counts once stable; a hand passing over changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.vision.observation import HexelObservation, SeenCard
+from companion.vision.temporal import StableFilter
+
+
+def obs(*cards, t=0.0):
+    return HexelObservation(tuple(cards), True, t)
+
+
+A = SeenCard((0, 0), "RRRBBB", 0.99, False, (100.0, 100.0))
+B = SeenCard((1, 0), "RBRBRB", 0.99, False, (166.0, 100.0))
+B_HIDDEN = SeenCard((1, 0), "R??B??", 0.1, True, (166.0, 100.0))
+C = SeenCard((0, 1), "VVVVVV", 0.99, False, (133.0, 157.0))
+
+
+def test_a_table_counts_only_after_it_was_stable():
+    f = StableFilter(stable_s=1.0)
+    assert f.update(obs(A, B), 0.0) is None
+    assert f.update(obs(A, B), 0.5) is None
+    stable = f.update(obs(A, B), 1.0)
+    assert stable is not None and len(stable.cards) == 2
+
+
+def test_a_new_card_counts_after_the_stable_time():
+    f = StableFilter(stable_s=1.0)
+    for t in (0.0, 1.0):
+        f.update(obs(A, B), t)
+    assert len(f.update(obs(A, B, C), 1.5).cards) == 2
+    assert len(f.update(obs(A, B, C), 2.2).cards) == 2
+    assert len(f.update(obs(A, B, C), 2.5).cards) == 3
+
+
+def test_a_hand_passing_over_the_table_changes_nothing():
+    f = StableFilter(stable_s=0.5)
+    for t in (0.0, 0.6):
+        f.update(obs(A, B), t)
+    before = f.stable
+    # the hand hides B for a while, then covers A completely, then leaves
+    for i, frame in enumerate([obs(A, B_HIDDEN), obs(A, B_HIDDEN), obs(B_HIDDEN), obs(B_HIDDEN),
+                               obs(B_HIDDEN), obs(A, B_HIDDEN)]):
+        stable = f.update(frame, 1.0 + 0.3 * i)
+        assert [c.symbols for c in stable.cards] == [c.symbols for c in before.cards]
+    assert [c.symbols for c in f.update(obs(A, B), 3.0).cards] == ["RRRBBB", "RBRBRB"]
+
+
+def test_a_single_misread_frame_is_ignored():
+    f = StableFilter(stable_s=0.5)
+    for t in (0.0, 0.6):
+        f.update(obs(A, B), t)
+    wrong = SeenCard((1, 0), "RBRBRR", 0.9, False, (166.0, 100.0))
+    assert f.update(obs(A, wrong), 0.7).cards[1].symbols == "RBRBRB"
+    assert f.update(obs(A, B), 0.8).cards[1].symbols == "RBRBRB"
+    assert f.update(obs(A, wrong), 1.4).cards[1].symbols == "RBRBRB"
+
+
+def test_negative_time_is_refused():
+    with pytest.raises(ValueError):
+        StableFilter(-1.0)
