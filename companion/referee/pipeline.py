@@ -1,0 +1,245 @@
+"""The camera side of the referee: sense the table, wait for it to settle, let the referee judge.
+
+A `Sensor` turns the newest camera frame into a `Sensed` reading (the observation plus an
+annotated image for the scoreboard). `FrameSensor` does it for real: the latest frame of a
+(supervised) frame source through the vision reader, annotated with what was read.
+`TableSensor` skips the pixels: it observes a `PhysicalTable` directly and draws a schematic
+picture — the demo's fallback while no scene renderer is available. `CameraLoop` runs a sensor in
+its own thread: each new reading goes through the `StabilityFilter`, settled ones to
+`Referee.observe`, and `Referee.tick` runs for auto-confirm; the camera's health is reported to
+the referee. The latest image is kept and JPEG-encoded only when a page asks for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..vision.observation import HexelObservation
+from .referee import Referee
+from .simtable import PhysicalTable
+from .stability import StabilityFilter
+
+__all__ = ["CameraLoop", "FrameSensor", "Sensed", "Sensor", "TableSensor", "encode_jpeg"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, eq=False)
+class Sensed:
+    """One reading of the table: the observation, a picture of it, and the frame's number."""
+
+    observation: HexelObservation
+    image: np.ndarray | None
+    seq: int
+    t: float
+
+
+class Sensor(Protocol):
+    """Something that reads the table (None: no new frame since the last call)."""
+
+    def sense(self) -> Sensed | None: ...
+    def status(self) -> tuple[str, str]: ...
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 75, max_width: int = 960) -> bytes:
+    """JPEG bytes of a BGR image, scaled down to `max_width`."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if w > max_width:
+        image = cv2.resize(image, (max_width, round(h * max_width / w)),
+                           interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return buf.tobytes()
+
+
+class FrameSensor:
+    """The real pipeline: newest frame of `source` → `reader.read` → annotated image."""
+
+    def __init__(self, source: Any, reader: Any, annotate: bool = True) -> None:
+        self.source = source      # SupervisedSource: .latest() and .status()
+        self.reader = reader      # HexelReader: .read(image, t, seq) -> ReadResult
+        self.annotate = annotate
+        self._seq = -1
+
+    def sense(self) -> Sensed | None:
+        """Read the newest frame if it was not read yet."""
+        frame = self.source.latest()
+        if frame is None or frame.seq == self._seq:
+            return None
+        self._seq = frame.seq
+        result = self.reader.read(frame.image, frame.t, frame.seq)
+        image = frame.image
+        if self.annotate and result.poses:
+            from ..vision.annotate import annotate
+
+            image = annotate(frame.image, result.observation, result.poses, result.view)
+        return Sensed(result.observation, image, frame.seq, frame.t)
+
+    def status(self) -> tuple[str, str]:
+        """The source's state and message."""
+        s = self.source.status()
+        return s.state, s.message
+
+
+class TableSensor:
+    """Observes a `PhysicalTable` directly at `fps` (no pixels are read)."""
+
+    def __init__(self, table: PhysicalTable, fps: float = 10.0, draw: bool = True,
+                 edition: str = "holodex") -> None:
+        self.table = table
+        self.period = 1.0 / fps
+        self.draw = draw
+        self.edition = edition
+        self._seq = 0
+        self._next = 0.0
+
+    def sense(self) -> Sensed | None:
+        """A reading per period."""
+        now = time.monotonic()
+        if now < self._next:
+            return None
+        self._next = now + self.period
+        self._seq += 1
+        cards, hand = self.table.snapshot()
+        obs = self.table.observe(now, self._seq)
+        image = draw_table(cards, hand, self.table.camera) if self.draw else None
+        return Sensed(obs, image, self._seq, now)
+
+    def status(self) -> tuple[str, str]:
+        """Always fine: there is no device."""
+        return "ok", "simulated camera (observations straight from the simulated table)"
+
+
+COLOURS_BGR = {"R": (30, 36, 210), "B": (190, 80, 30), "V": (34, 30, 30), "Y": (0, 190, 240)}
+
+
+def draw_table(cards, hand, camera, size: tuple[int, int] = (640, 400)) -> np.ndarray:
+    """A schematic top view of the physical table in camera orientation (the demo's picture)."""
+    import cv2
+
+    w, h = size
+    img = np.full((h, w, 3), (46, 84, 40), np.uint8)
+    if not cards:
+        cv2.putText(img, "empty table", (20, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
+                    (230, 230, 230), 1, cv2.LINE_AA)
+        return img
+    cam = [(camera.camera_cell(c), camera.camera_symbols(s)) for c, s in cards]
+    pts = [(math.sqrt(3) * (q + r / 2), 1.5 * r) for (q, r), _ in cam]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    span = max(max(xs) - min(xs) + 2.2, (max(ys) - min(ys) + 2.4) * w / h)
+    scale = w / span
+    ox = w / 2 - scale * (max(xs) + min(xs)) / 2
+    oy = h / 2 - scale * (max(ys) + min(ys)) / 2
+    for ((q, r), symbols), (x, y) in zip(cam, pts, strict=True):
+        cx, cy = ox + scale * x, oy + scale * y
+        corners = np.array([(cx + 0.95 * scale * math.cos(math.radians(60 * i - 30)),
+                             cy + 0.95 * scale * math.sin(math.radians(60 * i - 30)))
+                            for i in range(6)], np.int32)
+        cv2.fillPoly(img, [corners], (238, 245, 247), cv2.LINE_AA)
+        cv2.polylines(img, [corners], True, (40, 34, 34), 2, cv2.LINE_AA)
+        for d, letter in enumerate(symbols):
+            a = math.radians(-60 * d)
+            mx = int(cx + 0.55 * scale * math.cos(a))
+            my = int(cy + 0.55 * scale * math.sin(a))
+            colour = COLOURS_BGR.get(letter, (128, 128, 128))
+            radius = max(2, int(0.17 * scale))
+            thick = 2 if letter == "V" else -1
+            cv2.circle(img, (mx, my), radius, colour, thick, cv2.LINE_AA)
+        cv2.putText(img, f"{q},{r}", (int(cx) - 12, int(cy) + 4), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.35, (90, 90, 90), 1, cv2.LINE_AA)
+    if hand is not None:
+        hq, hr = camera.camera_cell(hand)
+        hx = ox + scale * math.sqrt(3) * (hq + hr / 2)
+        hy = oy + scale * 1.5 * hr
+        cv2.ellipse(img, (int(hx), int(hy)), (int(1.3 * scale), int(0.9 * scale)), 30, 0, 360,
+                    (120, 160, 215), -1, cv2.LINE_AA)
+    return img
+
+
+class CameraLoop:
+    """Runs a sensor → stability filter → referee in a thread; keeps the latest picture."""
+
+    def __init__(self, referee: Referee, sensor: Sensor, stable: StabilityFilter,
+                 period_s: float = 0.02, on_settled: Callable[[float], None] | None = None):
+        self.referee = referee
+        self.sensor = sensor
+        self.stable = stable
+        self.period_s = period_s
+        self.on_settled = on_settled
+        self._image: np.ndarray | None = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self._image_seq = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
+        self.heartbeat = time.monotonic()  # last time the loop went round (for the watchdog)
+
+    def start(self) -> CameraLoop:
+        """Start the thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the thread."""
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+    def step(self) -> bool:
+        """One round: sense, filter, judge, auto-confirm; True if a new reading came in."""
+        sensed = self.sensor.sense()
+        if sensed is not None:
+            if sensed.image is not None:
+                with self._lock:
+                    self._image, self._image_seq = sensed.image, sensed.seq
+            settled = self.stable.feed(sensed.observation, sensed.t)
+            if settled is not None:
+                self.referee.observe(settled)
+                if self.on_settled is not None and self.stable.settled_at is not None:
+                    self.on_settled(self.stable.settled_at)
+        self.referee.tick()
+        return sensed is not None
+
+    def _run(self) -> None:
+        last_status = 0.0
+        while not self._stop.is_set():
+            self.heartbeat = time.monotonic()
+            try:
+                fresh = self.step()
+            except Exception as exc:  # one bad frame never stops the camera loop
+                log.exception("camera loop step failed")
+                self.referee.set_status("error", f"reading the table failed: {exc}")
+                fresh = False
+            now = time.monotonic()
+            if now - last_status > 0.5:
+                last_status = now
+                try:
+                    state, message = self.sensor.status()
+                    self.referee.set_status(state, message)
+                except Exception:
+                    log.exception("camera status failed")
+            if not fresh:
+                self._stop.wait(self.period_s)
+
+    def jpeg(self) -> bytes | None:
+        """The latest picture as JPEG (encoded once per picture)."""
+        with self._lock:
+            image, seq, cached = self._image, self._image_seq, self._jpeg
+        if image is None:
+            return None
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        data = encode_jpeg(image)
+        with self._lock:
+            self._jpeg = (seq, data)
+        return data

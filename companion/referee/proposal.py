@@ -1,0 +1,205 @@
+"""What the camera says the players did: a stable observation diffed against the committed game.
+
+`propose` is the referee's judgement of one stable `HexelObservation`, as a `Proposal`: nothing
+new (idle), not readable yet (wait: a hand over the table, an unclear card, an unfinished opening
+line), a problem the players must fix (more than one new card, a moved or removed card, symbols no
+deck card shows, a card already on the table), or exactly one candidate move (an opening `LayLine`
+or a `Place` with its cell, deck card and rotation) together with the rules' verdict, obtained by
+applying the action to the committed state (states are immutable, so nothing is changed). It is a
+pure function of the state and the observation; the `Referee` decides what to commit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from ..rules.core import Action, RulesError
+from ..rules.hexel import GAME, HexelState
+from ..rules.hexel.game import LayLine, Place, Placed
+from ..rules.hexgrid import Cell
+from ..vision.observation import HexelObservation, SeenCard
+from .align import Alignment, align, deck_card, diff, line_alignments
+
+__all__ = ["Proposal", "propose"]
+
+Kind = Literal["idle", "wait", "problem", "move"]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The referee's reading of the table; `action` is set only for a candidate move."""
+
+    kind: Kind
+    message: str
+    action: Action | None = None
+    legal: bool = False
+    error: str | None = None          # the rules' message when the candidate is illegal
+    error_code: str | None = None     # the rules' error code (e.g. "edge_mismatch")
+    name: str | None = None           # Hexba/Hexel/Hexla/Hexven/Hox'la! of a legal placement
+    count: int | None = None
+    cells: tuple[Cell, ...] = ()      # game cells the message is about (to highlight)
+    symbols: str | None = None        # seen symbols of the new card, in game directions
+    alignment: Alignment | None = None
+
+    @property
+    def key(self) -> str:
+        """Identity of the proposal, for "is this still the same candidate?"."""
+        return f"{self.kind}|{self.action!r}|{self.message}"
+
+    def to_view(self, names: tuple[str, ...] = ()) -> dict:
+        """JSON-ready form for the scoreboard."""
+        out: dict = {"kind": self.kind, "message": self.message, "legal": self.legal,
+                     "error": self.error, "error_code": self.error_code, "name": self.name,
+                     "count": self.count, "cells": [list(c) for c in self.cells],
+                     "symbols": self.symbols, "action": None}
+        a = self.action
+        if isinstance(a, Place):
+            out["action"] = {"type": "place", "seat": a.seat, "card": a.card,
+                             "cell": list(a.cell), "rotation": a.rotation}
+        elif isinstance(a, LayLine):
+            out["action"] = {"type": "lay_line", "cards": list(a.cards),
+                             "rotations": list(a.rotations)}
+        return out
+
+
+IDLE = Proposal("idle", "No new card on the table.")
+
+
+def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float = 0.6,
+            prefer: Alignment | None = None) -> Proposal:
+    """Judge a stable observation against the committed state (see the module docstring)."""
+    unclear = _unclear(obs, min_confidence)
+    if unclear is not None:
+        return unclear
+    seen = [(c.cell, c.symbols) for c in obs.cards]
+    if state.phase == "setup":
+        return _opening(state, obs.cards, prefer)
+    committed = {p.cell: p.oriented for p in state.layout.placements}
+    if not seen:
+        return Proposal("problem", "The camera sees no cards: is the table in view?")
+    ranked = align(committed, seen)
+    if not ranked:
+        return Proposal("problem", "The cards on the table do not match the committed layout: "
+                                   "was the layout changed? Put it back or use the admin page.")
+    best = ranked[0][0]
+    candidates = [a for n, a in ranked if n == best]
+    chosen = prefer if prefer in candidates else candidates[0]
+    d = diff(committed, seen, chosen)
+    if d.missing or d.changed:
+        return _moved(d.missing, d.changed, chosen)
+    if not d.new:
+        return Proposal("idle", IDLE.message, alignment=chosen)
+    if len(d.new) > 1:
+        cells = tuple(c for c, _, _ in d.new)
+        return Proposal("problem", f"{len(d.new)} new cards on the table "
+                        f"({', '.join(map(_cell, cells))}): lay one card per turn and take "
+                        "the others back.", cells=cells, alignment=chosen)
+    if state.phase == "over":
+        return Proposal("problem", "The game is over: press NEXT to start the next game.",
+                        cells=(d.new[0][0],), alignment=chosen)
+    if state.phase == "stake":
+        return Proposal("problem", "Stakes first: every seat enters its hedge before the first "
+                        "card of the round.", cells=(d.new[0][0],), alignment=chosen)
+    cell, symbols, _ = d.new[0]
+    return _placement(state, cell, symbols, chosen)
+
+
+def _unclear(obs: HexelObservation, min_confidence: float) -> Proposal | None:
+    covered = [c for c in obs.cards if c.occluded]
+    if covered:
+        return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "
+                                "clear view.")
+    faint = [c for c in obs.cards if c.confidence < min_confidence or "?" in c.symbols]
+    if faint:
+        return Proposal("wait", f"{len(faint)} card(s) cannot be read clearly: straighten "
+                                "them or improve the light.")
+    return None
+
+
+def _opening(state: HexelState, cards: tuple[SeenCard, ...],
+             prefer: Alignment | None) -> Proposal:
+    if len(cards) < 3:
+        return Proposal("wait", f"Dealer: lay the opening line of three cards ({len(cards)} "
+                                "seen).")
+    if len(cards) > 3:
+        return Proposal("problem", f"{len(cards)} cards on the table: clear it and lay the "
+                                   "opening line of three cards.")
+    options = state.options
+    choices = line_alignments([c.cell for c in cards])
+    if not choices:
+        return Proposal("problem", "The opening line must be three cards in a straight row.")
+    if prefer in choices:
+        choices.remove(prefer)
+        choices.insert(0, prefer)
+    first: Proposal | None = None
+    for a in choices:
+        by_cell = {a.cell(c.cell): a.symbols(c.symbols) for c in cards}
+        line = [by_cell[(i, 0)] for i in range(3)]
+        found = [deck_card(s, options.cards) for s in line]
+        if None in found:
+            bad = line[found.index(None)]
+            return Proposal("problem", f"Symbols {bad} match no card of the deck: a misread or "
+                                       "foreign card?", symbols=bad, alignment=a)
+        action = LayLine(tuple(f[0] for f in found), tuple(f[1] for f in found))  # type: ignore
+        verdict = _verdict(state, action, "Opening line " + " ".join(action.cards), a, (),
+                           None)
+        if verdict.legal:
+            return verdict
+        first = first or verdict
+    assert first is not None
+    return first
+
+
+def _moved(missing: tuple[Cell, ...], changed: tuple[tuple[Cell, str, str], ...],
+           alignment: Alignment) -> Proposal:
+    parts = []
+    if missing:
+        parts.append("no card where the game has one at " + ", ".join(map(_cell, missing)))
+    for cell, want, got in changed:
+        parts.append(f"the card at {_cell(cell)} shows {got}, the game has {want}")
+    cells = (*missing, *(c for c, _, _ in changed))
+    return Proposal("problem", "A card was moved or removed: " + "; ".join(parts)
+                    + ". Put it back (or undo / override on the admin page).", cells=cells,
+                    alignment=alignment)
+
+
+def _placement(state: HexelState, cell: Cell, symbols: str, alignment: Alignment) -> Proposal:
+    options = state.options
+    found = deck_card(symbols, options.cards)
+    if found is None:
+        return Proposal("problem", f"The new card at {_cell(cell)} shows {symbols}, which no "
+                        "card of the deck shows: a misread or foreign card?", cells=(cell,),
+                        symbols=symbols, alignment=alignment)
+    card, k = found
+    on_table = Counter(state.layout.cards())[card]
+    if on_table >= Counter(options.cards)[card]:
+        return Proposal("problem", f"The new card at {_cell(cell)} reads as {card}, which is "
+                        "already on the table: the deck has no other copy.", cells=(cell,),
+                        symbols=symbols, alignment=alignment)
+    seat = state.to_play if state.to_play is not None else 0
+    action = Place(seat, card, cell, k)
+    who = options.seat_names[seat]
+    return _verdict(state, action, f"{who}: {card} at {_cell(cell)}, rotation {k}", alignment,
+                    (cell,), symbols)
+
+
+def _verdict(state: HexelState, action: Action, what: str, alignment: Alignment,
+             cells: tuple[Cell, ...], symbols: str | None) -> Proposal:
+    try:
+        _, events = GAME.apply(state, action)
+    except RulesError as exc:
+        return Proposal("move", f"{what}: not legal: {exc}", action=action, legal=False,
+                        error=str(exc), error_code=exc.code, cells=cells, symbols=symbols,
+                        alignment=alignment)
+    placed = next((e for e in events if isinstance(e, Placed)), None)
+    name = placed.name if placed else None
+    count = placed.count if placed else None
+    tail = f" — {name} ({count} edge{'s' if count != 1 else ''})" if placed else " — legal"
+    return Proposal("move", what + tail, action=action, legal=True, name=name, count=count,
+                    cells=cells, symbols=symbols, alignment=alignment)
+
+
+def _cell(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"

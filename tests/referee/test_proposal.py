@@ -1,0 +1,136 @@
+"""The referee's judgement of a stable observation (issue 4 "Referee"; RULES.md H2, H3)."""
+
+import dataclasses
+
+import pytest
+
+from companion.referee.align import Alignment
+from companion.referee.proposal import propose
+from companion.referee.simtable import observe
+from companion.rules.hexel import GAME, HexelOptions, orient
+from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
+from companion.rules.hexel.layout import EdgeMismatch
+
+CAMERA = Alignment(2, (3, -1))
+
+
+def playing(seed=5, seats=3):
+    """A tracked game in its play phase, every seat hedged once."""
+    state, _ = GAME.apply(GAME.initial_state(HexelOptions(seats=seats, stake=2)), Shuffle(seed))
+    for s in range(seats):
+        state, _ = GAME.apply(state, Hedge(s, 1))
+    assert state.phase == "play"
+    return state
+
+
+def table(state, extra=(), camera=CAMERA, hand=None):
+    cards = [(p.cell, p.oriented) for p in state.layout.placements] + list(extra)
+    return observe(cards, camera, hand)
+
+
+def a_legal_place(state):
+    return next(a for a in GAME.legal_actions(state) if isinstance(a, Place))
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_one_new_card_becomes_a_legal_place_in_game_coordinates(k):
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))], Alignment(k, (k, -k)))
+    p = propose(state, obs)
+    assert p.kind == "move" and p.legal, p.message
+    assert isinstance(p.action, Place)
+    assert (p.action.seat, p.action.card, p.action.cell) == (move.seat, move.card, move.cell)
+    assert orient(p.action.card, p.action.rotation) == orient(move.card, move.rotation)
+    assert p.name in ("Hexba", "Hexel", "Hexla", "Hexven", "Hox'la!")
+
+
+def wrong_edge(state):
+    """A card from the hand to play, on a legal cell but turned so that an edge mismatches."""
+    for move in GAME.legal_actions(state):
+        if isinstance(move, Place):
+            for k in range(6):
+                try:
+                    state.layout.check(move.card, move.cell, k)
+                except EdgeMismatch:
+                    return move, k
+    raise AssertionError("no wrong rotation found")
+
+
+def test_a_wrong_edge_is_shown_with_the_rules_message_and_not_legal():
+    state = playing()
+    move, k = wrong_edge(state)
+    p = propose(state, table(state, [(move.cell, orient(move.card, k))]))
+    assert p.kind == "move" and not p.legal
+    assert p.error_code == "edge_mismatch"
+    assert "does not match" in p.error and "not legal" in p.message
+
+
+def test_no_change_is_idle_and_two_new_cards_are_a_problem():
+    state = playing()
+    assert propose(state, table(state)).kind == "idle"
+    frontier = state.layout.frontier()
+    p = propose(state, table(state, [(frontier[0], "RRRRRR"), (frontier[1], "BBBBBB")]))
+    assert p.kind == "problem" and "2 new cards" in p.message and p.action is None
+
+
+def test_a_moved_or_removed_card_is_a_problem():
+    state = playing()
+    cards = [(p.cell, p.oriented) for p in state.layout.placements]
+    removed = observe([*cards[:-1], (state.layout.frontier()[0], cards[-1][1])], CAMERA)
+    p = propose(state, removed)
+    assert p.kind == "problem" and "moved or removed" in p.message
+
+
+def test_symbols_of_no_deck_card_and_a_card_already_on_the_table_are_problems():
+    state = playing()
+    cell = state.layout.frontier()[0]
+    chiral = next(c for c in state.options.cards
+                  if all(orient(c, k) != c[::-1] for k in range(6)))
+    p = propose(state, table(state, [(cell, chiral[::-1])]))
+    assert p.kind == "problem" and "no card of the deck" in p.message
+    on_table = state.layout.placements[0].card
+    p = propose(state, table(state, [(cell, on_table)]))
+    assert p.kind == "problem" and "already on the table" in p.message
+
+
+def test_occluded_or_faint_cards_make_the_referee_wait():
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))], hand=move.cell)
+    assert propose(state, obs).kind == "wait"
+    faint = dataclasses.replace(obs, cards=tuple(dataclasses.replace(c, occluded=False,
+                                                 symbols="RRRRRR", confidence=0.2)
+                                                 for c in obs.cards))
+    p = propose(state, faint)
+    assert p.kind == "wait" and "cannot be read" in p.message
+
+
+def test_a_card_during_the_stake_phase_is_refused():
+    state, _ = GAME.apply(GAME.initial_state(HexelOptions(seats=2)), Shuffle(1))
+    p = propose(state, table(state, [(state.layout.frontier()[0], "RRRRRR")]))
+    assert p.kind == "problem" and "Stakes first" in p.message
+
+
+@pytest.mark.parametrize("k", [0, 3, 5])
+def test_the_opening_line_is_read_from_the_camera(k):
+    ref, _ = GAME.apply(GAME.initial_state(HexelOptions(seats=2)), Shuffle(9))
+    setup = GAME.initial_state(HexelOptions(seats=2))
+    obs = table(ref, camera=Alignment(k, (4, 1)))
+    p = propose(setup, obs)
+    assert p.kind == "move" and p.legal, p.message
+    assert isinstance(p.action, LayLine)
+    state, _ = GAME.apply(setup, p.action)
+    assert {(q.cell, q.oriented) for q in state.layout.placements} in (
+        {(q.cell, q.oriented) for q in ref.layout.placements},
+        # the same physical line read from its other end
+        {((2 - q.cell[0], 0), orient(q.oriented, 3)) for q in ref.layout.placements},
+    )
+    two = observe([(c.cell, c.symbols) for c in obs.cards[:2]])
+    assert propose(setup, two).kind == "wait"
+
+
+def test_a_garbage_observation_is_a_problem_not_a_crash():
+    state = playing()
+    obs = observe([((0, 0), "XYZXYZ"), ((9, 9), "RRRRRR")])
+    assert propose(state, obs).kind == "problem"
