@@ -86,8 +86,10 @@ def frame():
 def join():
     """A QR code of the scoreboard's address on the local network."""
     url = current_app.config.get("JOIN_URL") or join_url(request.host)
-    qr = segno.make(url, error="m").svg_inline(scale=8, border=2, dark="#111", light="#fff")
-    return render_template("join.html", url=url, qr=qr)
+    qr = segno.make(url, error="m").svg_inline(border=2, dark="#111", light="#fff",
+                                               omitsize=True)
+    local_only = url.startswith(("http://127.", "http://localhost"))
+    return render_template("join.html", url=url, qr=qr, local_only=local_only)
 
 
 @bp.get("/healthz")

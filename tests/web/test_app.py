@@ -179,3 +179,15 @@ def test_event_stream_starts_with_a_snapshot_and_resumes(client, referee):
     assert "event: state" in got and "event: announce" in got
     ids = [int(i.split(".")[1]) for i in re.findall(r"^id: (\S+)", got, re.M)]
     assert ids == sorted(ids) and ids[0] == int(event_id.split(".")[1]) + 1
+
+
+def test_join_qr_scales_to_its_box_and_warns_when_phones_cannot_reach_it(facade):
+    app = create_app(facade, {"SECRET_KEY": "s", "TABLE_PIN": PIN,
+                              "JOIN_URL": "http://127.0.0.1:8765/"})
+    html = app.test_client().get("/join").get_data(as_text=True)
+    svg = re.search(r"<svg[^>]*>", html).group(0)
+    assert "viewBox" in svg and "width=" not in svg  # sized by CSS, not a fixed pixel box
+    assert 'id="local-only"' in html and "--host 0.0.0.0" in html
+    lan = create_app(facade, {"SECRET_KEY": "s", "TABLE_PIN": PIN,
+                              "JOIN_URL": "http://192.168.1.20:8000/"})
+    assert 'id="local-only"' not in lan.test_client().get("/join").get_data(as_text=True)
