@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules.core import Action, Event, Game
+from .rules.core import Action, Event, Game, RulesError
 
 Policy = Callable[[Any, list[Action], random.Random], Action]
 
@@ -50,3 +50,16 @@ def play_game(game: Game, state: Any, rng: random.Random, policy: Policy = unifo
         log.append(action)
         events.extend(evs)
     raise RuntimeError(f"{game.name}: game did not end within {max_actions} actions")
+
+
+def checked_options(build: Callable[[], Any], games: int) -> Any | None:
+    """Options from `build()`, or None after printing why they (or `games`) are unusable."""
+    try:
+        options = build()
+    except RulesError as exc:
+        print(f"error: {exc}")
+        return None
+    if games < 1:
+        print("error: --games must be at least 1")
+        return None
+    return options

@@ -30,21 +30,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_hexel(args: argparse.Namespace) -> int:
     """Play and print the summary."""
-    from ..rules.core import RulesError
     from ..rules.hexel import EDITIONS, GAME, HexelOptions
     from ..rules.hexel.cards import load_deck
     from ..rules.hexel.game import Busted, Hedge, InsurancePaid, NextGame, Placed
-    from ..simulate import play_game
+    from ..simulate import checked_options, play_game
 
-    try:
-        deck = load_deck(args.deck, EDITIONS[args.edition].symbols) if args.deck else ()
-        options = HexelOptions(seats=args.players, stake=args.stake, edition=args.edition,
-                               chips=(args.chips,) * args.players, deck=deck)
-    except RulesError as exc:
-        print(f"error: {exc}")
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1")
+    options = checked_options(lambda: HexelOptions(
+        seats=args.players, stake=args.stake, edition=args.edition,
+        chips=(args.chips,) * args.players,
+        deck=load_deck(args.deck, EDITIONS[args.edition].symbols) if args.deck else ()),
+        args.games)
+    if options is None:
         return 2
 
     def policy(state, actions, rng):

@@ -63,17 +63,12 @@ def run_comet(args: argparse.Namespace) -> int:
     """Play and print the summary."""
     from ..rules.comet import GAME, CometOptions
     from ..rules.comet.game import Eliminated, PotRevealed, TailCalled
-    from ..rules.core import RulesError
-    from ..simulate import play_game, uniform
+    from ..simulate import checked_options, play_game, uniform
 
-    try:
-        options = CometOptions(seats=args.players, chips=(args.chips,) * args.players,
-                               rounds=args.rounds or args.players, bonus_per=args.bonus_per)
-    except RulesError as exc:
-        print(f"error: {exc}")
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1")
+    options = checked_options(lambda: CometOptions(
+        seats=args.players, chips=(args.chips,) * args.players,
+        rounds=args.rounds or args.players, bonus_per=args.bonus_per), args.games)
+    if options is None:
         return 2
     rng = random.Random(args.seed)
     policy = uniform if args.uniform else keen

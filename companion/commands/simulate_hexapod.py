@@ -44,17 +44,11 @@ def keen(state, actions, rng):
 
 def run_hexapod(args: argparse.Namespace) -> int:
     """Play and print the summary."""
-    from ..rules.core import RulesError
     from ..rules.hexapod import GAME, HexapodOptions, load_deck
-    from ..simulate import play_game, uniform
+    from ..simulate import checked_options, play_game, uniform
 
-    try:
-        options = HexapodOptions(deck=load_deck(args.deck))
-    except RulesError as exc:
-        print(f"error: {exc}")
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1")
+    options = checked_options(lambda: HexapodOptions(deck=load_deck(args.deck)), args.games)
+    if options is None:
         return 2
     rng = random.Random(args.seed)
     policy = uniform if args.uniform else keen

@@ -31,20 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_hexdragon(args: argparse.Namespace) -> int:
     """Play and print the summary."""
-    from ..rules.core import RulesError
     from ..rules.hexdragon import GAME, HexDragonOptions
     from ..rules.hexdragon.chains import SHAPES
     from ..rules.hexdragon.game import GameOver, Skipped, StarPlaced
-    from ..simulate import play_game
+    from ..simulate import checked_options, play_game
 
-    try:
-        options = HexDragonOptions(seats=args.players, radius=args.radius, bags=args.bags,
-                                   heads=args.heads)
-    except RulesError as exc:
-        print(f"error: {exc}")
-        return 2
-    if args.games < 1:
-        print("error: --games must be at least 1")
+    options = checked_options(lambda: HexDragonOptions(
+        seats=args.players, radius=args.radius, bags=args.bags, heads=args.heads), args.games)
+    if options is None:
         return 2
     rng = random.Random(args.seed)
     n, seats = args.games, args.players

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 __all__ = [
     "Action",
+    "CardNotInHand",
     "Event",
     "Game",
     "IllegalAction",
@@ -70,6 +71,12 @@ class WrongSeat(IllegalAction):
     """The action names a seat whose turn it is not."""
 
     code = "wrong_seat"
+
+
+class CardNotInHand(IllegalAction):
+    """The seat does not hold the card the action names."""
+
+    code = "card_not_in_hand"
 
 
 # --------------------------------------------------------------------------------------------

@@ -33,7 +33,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..core import Action, Event, IllegalAction, MalformedMessage, WrongPhase, WrongSeat, message
+from ..core import (
+    Action,
+    CardNotInHand,
+    Event,
+    IllegalAction,
+    MalformedMessage,
+    WrongPhase,
+    WrongSeat,
+    message,
+)
 from ..ledger import InsufficientChips, Ledger
 from .cards import Card, check_card, standard_deck
 from .scoring import check_set, score_set
@@ -75,12 +84,6 @@ TAIL = "Tail"
 Phase = Literal["setup", "tail", "deal", "play", "between", "over"]
 EndReason = Literal["stopped", "rounds", "last_standing"]
 Accounts = tuple[tuple[str, int], ...]
-
-
-class CardNotInHand(IllegalAction):
-    """The seat does not hold that card."""
-
-    code = "card_not_in_hand"
 
 
 class PotUnavailable(IllegalAction):

@@ -27,7 +27,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..core import Action, Event, IllegalAction, MalformedMessage, WrongPhase, WrongSeat, message
+from ..core import (
+    Action,
+    CardNotInHand,
+    Event,
+    IllegalAction,
+    MalformedMessage,
+    WrongPhase,
+    WrongSeat,
+    message,
+)
 from ..hexgrid import Cell
 from ..ledger import InsufficientChips, Ledger
 from .cards import EDITIONS, check_card, standard_deck
@@ -68,12 +77,6 @@ Phase = Literal["setup", "stake", "play", "over"]
 EndReason = Literal["hoxla", "cards_out", "last_standing", "no_winner"]
 Accounts = tuple[tuple[str, int], ...]
 HAND_SIZE = 3
-
-
-class CardNotInHand(IllegalAction):
-    """The seat does not hold that card."""
-
-    code = "card_not_in_hand"
 
 
 class CardUnavailable(IllegalAction):
