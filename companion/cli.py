@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -54,9 +55,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(run(args) or 0)
+        code = int(run(args) or 0)
+        sys.stdout.flush()  # surface a closed pipe here, not at interpreter exit
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`companion … | head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -63,3 +63,15 @@ def test_models_are_reproduced_byte_for_byte_by_their_command(name, path, tmp_pa
     out = tmp_path / "out.json"
     assert main(["models", name, "--out", str(out)]) == 0
     assert out.read_bytes() == shipped.read_bytes()
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "simulate", "hexel", "--games",
+                             "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line, like `| head -0`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
