@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     for band in [b.strip() for b in args.bands.split(",") if b.strip()]:
         totals: dict[str, float] = {}
         exact = 0
-        read_ms, cal_ms, failures = [], [], []
+        read_ms, cal_ms, failures, card_px = [], [], [], []
         for i in range(args.scenes):
             seed = args.seed + i
             edition = (("holodex", "web")[i % 2] if args.edition == "both" else args.edition)
@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
             result = reader.read(image)
             t2 = time.perf_counter()
             cal_ms.append(1000 * (t1 - t0))
+            card_px.extend(_card_widths(truth))
             read_ms.append(1000 * (t2 - t1))
             s = score_table(result.observation.cards,
                             [TruthCard(c.image_cell, c.image_symbols, c.visible)
@@ -87,11 +88,15 @@ def run(args: argparse.Namespace) -> int:
             "median_ms_read": statistics.median(read_ms),
             "p90_ms_read": sorted(read_ms)[int(0.9 * (len(read_ms) - 1))],
             "median_ms_calibrate": statistics.median(cal_ms),
+            "card_px_median": statistics.median(card_px),
+            "card_px_p10": sorted(card_px)[int(0.1 * (len(card_px) - 1))],
         }
         report[band] = figures
         if not args.json:
             print(f"band {band}: {args.scenes} scenes x {args.cards} cards "
                   f"(edition {args.edition}, seeds {args.seed}..{args.seed + args.scenes - 1})")
+            print(f"  card width  {figures['card_px_median']:.0f} px median across the flats "
+                  f"(10 % of cards below {figures['card_px_p10']:.0f} px)")
             print(f"  per card    {100 * figures['per_card']:7.3f} %  "
                   f"({int(totals['correct'])}/{int(totals['full'])} fully visible cards, position "
                   f"and all six symbols right)")
@@ -114,3 +119,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     return 0
+
+
+def _card_widths(truth) -> list[float]:
+    """Flat-to-flat width in image pixels of every card (from its true polygon's area)."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    return [math.sqrt(abs(cv2.contourArea(np.float32(c.polygon))) * 2.0 / math.sqrt(3.0))
+            for c in truth.cards]

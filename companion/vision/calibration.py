@@ -166,13 +166,23 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = 3
     detector = cv2.aruco.ArucoDetector(_dictionary(), params)
-    corners, ids, _ = detector.detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
-    if ids is None:
-        return found
-    for c, i in zip(corners, ids.ravel(), strict=True):
-        if int(i) in MARKER_IDS and int(i) not in found:
-            found[int(i)] = refine_corners(grey, np.asarray(c, np.float64).reshape(4, 2))
+    # as seen; then, for markers still missing, on a sharpened copy (motion blur and defocus
+    # soften the module edges) and on a copy upsampled 2x (small markers at a high camera)
+    for view, scale in ((grey, 1.0), (None, 1.0), (None, 2.0)):
+        if all(i in found for i in MARKER_IDS):
+            break
+        if view is None and scale == 1.0:
+            view = cv2.addWeighted(grey, 2.0, cv2.GaussianBlur(grey, (0, 0), 2.0), -1.0, 0)
+        elif view is None:
+            view = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        corners, ids, _ = detector.detectMarkers(view)
+        if ids is None:
+            continue
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            if int(i) in MARKER_IDS and int(i) not in found:
+                c = (np.asarray(c, np.float64).reshape(4, 2) + 0.5) / scale - 0.5
+                found[int(i)] = refine_corners(grey, c)
     return found
 
 

@@ -85,7 +85,7 @@ class ColourModel:
             s = a + b
             alpha[..., i] = np.where(s > 1e-3, b / np.maximum(s, 1e-3), 0.0)
             shade[..., i] = s
-        chroma_ok = ~neutral & (alpha >= 0.3) & (resid <= 0.12) & (shade >= 0.55) \
+        chroma_ok = ~neutral & (alpha >= 0.3) & (resid <= 0.2) & (shade >= 0.55) \
             & (shade <= 1.4)
         grey_ok = neutral & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
         best_c = np.where(chroma_ok, resid, np.inf).argmin(-1)

@@ -34,6 +34,7 @@ from .observation import HexelObservation, SeenCard
 from .symbols import CardRead, Pose, read_cards
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
+MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class HexelReader:
         self.params = params
         self._card_px: float | None = None
         self._own: dict[int, CardRead] = {}
+        self._since_search = 0
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -125,7 +127,10 @@ class HexelReader:
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
         if self.find_markers and not self.view.calibrated:
-            self.calibrate(frame)
+            # marker search costs more than a read: on the first frame, then every 30th
+            if self._since_search % MARKER_RETRY_FRAMES == 0:
+                self.calibrate(frame)
+            self._since_search += 1
         view, p = self.view, self.params
         notes = [] if view.calibrated else [
             "uncalibrated: table markers not found, working in image pixels (assumes a camera "

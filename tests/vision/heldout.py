@@ -1,0 +1,192 @@
+"""A held-out check for the reader (not a test module), independent of `companion.synth.scene`:
+the printed card faces (`render_face`, the same PNGs `companion cards export` writes) pasted onto
+real photographs bundled with scikit-image, on a hex lattice with random in-plane rotation, card
+size (60-140 px across the flats), gaps and placement jitter, seen through a random mild
+perspective homography (a camera looking nearly straight down, no markers), then a colour cast, a
+light gradient, blur, noise and JPEG. Truth is given as the reader reports: cells and symbols by
+the image lattice whose E is the direction nearest to image-right.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.faces import SYMBOLS
+from companion.synth.cardface import face_centre, render_face
+from companion.vision.scoring import TruthCard
+
+DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel",
+               "immunohistochemistry", "hubble_deep_field", "camera")
+FACE_PX = 192
+SIZE = (1280, 720)
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    image: np.ndarray
+    truth: tuple[TruthCard, ...]
+    e_angle_deg: float
+    edition: str
+    card_px: float
+
+
+@lru_cache(maxsize=16)
+def _photo(name: str) -> np.ndarray:
+    import skimage.data
+
+    img = getattr(skimage.data, name)()
+    if img.ndim == 2:
+        img = np.stack([img] * 3, -1)
+    return cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_RGB2BGR)
+
+
+@lru_cache(maxsize=512)
+def _face(symbols: str, edition: str) -> np.ndarray:
+    return render_face(symbols, edition, FACE_PX)
+
+
+def _background(rng: np.random.Generator) -> np.ndarray:
+    """A random crop of a photograph, scaled up to fill the frame, maybe tinted."""
+    img = _photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
+    h, w = img.shape[:2]
+    frac = rng.uniform(0.5, 1.0)
+    cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
+    x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
+    out = cv2.resize(img[y0:y0 + ch, x0:x0 + cw], SIZE, interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        out = np.clip(out * rng.uniform(0.6, 1.2, 3), 0, 255).astype(np.uint8)
+    return out
+
+
+def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
+    """A connected set of n cells grown from (0, 0), favouring cells with many neighbours."""
+    cells = [(0, 0)]
+    while len(cells) < n:
+        have = set(cells)
+        free = sorted({(q + dq, r + dr) for q, r in cells for dq, dr in DIRS} - have)
+        touch = np.array([sum((q + dq, r + dr) in have for dq, dr in DIRS) for q, r in free])
+        w = touch.astype(float) ** 3
+        cells.append(free[int(rng.choice(len(free), p=w / w.sum()))])
+    return cells
+
+
+def _homography(rng: np.random.Generator) -> np.ndarray:
+    """Plane px -> image px: a mild perspective about the frame centre."""
+    cx, cy = SIZE[0] / 2.0, SIZE[1] / 2.0
+    p = rng.uniform(-1, 1, 2) * 1.2e-4
+    shear = np.array([[1.0 + rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.0],
+                      [rng.uniform(-0.04, 0.04), 1.0 + rng.uniform(-0.04, 0.04), 0.0],
+                      [p[0], p[1], 1.0]])
+    t = np.array([[1, 0, cx], [0, 1, cy], [0, 0, 1.0]])
+    return t @ shear @ np.linalg.inv(t)
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    q = np.c_[pts, np.ones(len(pts))] @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def _rotate_cell(cell: tuple[int, int], k: int) -> tuple[int, int]:
+    q, r = cell
+    for _ in range(k % 6):
+        q, r = q + r, -q
+    return (q, r)
+
+
+def heldout_scene(seed: int, max_cards: int = 20) -> HeldOut:
+    """One held-out table, deterministic by seed."""
+    rng = np.random.default_rng([seed, 424242])
+    edition = ("holodex", "web")[seed % 2]
+    letters = list(SYMBOLS[edition])
+    card_px = float(rng.uniform(60, 140))
+    pitch = card_px * (1.0 + rng.uniform(0.02, 0.06))
+    theta = rng.uniform(-math.pi, math.pi)
+    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
+    hom = _homography(rng)
+    # lattice centre somewhere near the frame centre; keep the cards whose corners stay inside
+    origin = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
+    margin = 0.2 * card_px + 8
+    circum = card_px / math.sqrt(3.0)
+    corner_ang = np.radians(-60.0 * np.arange(6) - 30.0)
+
+    def centre_of(cell):
+        q, r = cell
+        return origin + rot @ (pitch * np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]))
+
+    def fits(cell):
+        c = centre_of(cell)
+        pts = _apply(hom, c + 1.05 * circum * np.c_[np.cos(corner_ang), np.sin(corner_ang)])
+        return bool(((pts >= margin) & (pts <= np.array(SIZE) - margin)).all())
+
+    cells = [c for c in _layout(rng, 200) if fits(c)]
+    # keep a connected part through the first fitting cell, up to max_cards
+    cells = _connected(cells)[:max_cards]
+    img = _background(rng).astype(np.float32)
+    truth_table = {}
+    for cell in cells:
+        symbols = "".join(rng.choice(letters, 6))
+        k = int(rng.integers(6))
+        jitter = rng.uniform(-1, 1, 2) * 0.02 * card_px
+        ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-2.5, 2.5))
+        face = _face(symbols, edition)
+        s = card_px / FACE_PX
+        a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+        t = centre_of(cell) + jitter - a @ face_centre(FACE_PX)
+        m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
+        warped = cv2.warpPerspective(face, m, SIZE, flags=cv2.INTER_AREA,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        alpha = warped[..., 3:4].astype(np.float32) / 255.0
+        img += (warped[..., :3].astype(np.float32) - img) * alpha
+        truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
+    # the lattice direction nearest image-right at the layout's centre
+    mid = np.mean([centre_of(c) for c in cells], axis=0)
+    angles = []
+    for dq, dr in DIRS:
+        step = rot @ (pitch * np.array([dq + dr / 2.0, dr * math.sqrt(3.0) / 2.0]))
+        a, b = _apply(hom, np.array([mid, mid + step]))
+        angles.append(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
+    d0 = int(np.argmin(np.abs(angles)))
+    truth = tuple(TruthCard(_rotate_cell(c, -d0), s[d0:] + s[:d0])
+                  for c, s in truth_table.items())
+    img = _camera(img, rng)
+    return HeldOut(img, truth, float(angles[d0]), edition, card_px)
+
+
+def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Cells reachable from the first one, in breadth-first order."""
+    if not cells:
+        return []
+    have, out, todo = set(cells), [cells[0]], [cells[0]]
+    seen = {cells[0]}
+    while todo:
+        q, r = todo.pop(0)
+        for dq, dr in DIRS:
+            n = (q + dq, r + dr)
+            if n in have and n not in seen:
+                seen.add(n)
+                out.append(n)
+                todo.append(n)
+    return out
+
+
+def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour cast, light gradient, blur, noise, JPEG."""
+    h, w = img.shape[:2]
+    cast = rng.uniform(0.75, 1.15, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, 2 * math.pi)
+    ramp = (math.cos(ang) * (xx / w - 0.5) + math.sin(ang) * (yy / h - 0.5))
+    gain = rng.uniform(0.8, 1.1) * (1.0 + rng.uniform(0, 0.4) * ramp)
+    img = img * gain[..., None] * cast
+    sigma = rng.uniform(0.3, 1.0)
+    img = cv2.GaussianBlur(img, (0, 0), sigma)
+    img += rng.normal(0, rng.uniform(1.0, 4.0), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
