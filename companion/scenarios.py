@@ -1,18 +1,24 @@
-"""Scenarios: Hex'el tables built by legal play and rendered as synthetic camera scenes. This
-module composes the rules engine (which layouts are legal) with `synth` (how they look), so that
-tests, benchmarks and the demo all see tables a real game could produce. Everything is
-deterministic by seed.
+"""Scenarios: Hex'el tables and Hexapod display cases built by legal play and rendered as
+synthetic camera scenes. This module composes the rules engine (which layouts are legal) with
+`synth` (how they look), so that tests, benchmarks and the demo all see tables a real game could
+produce. Everything is deterministic by seed.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
+from .rules.hexapod import Card as HexapodCard
+from .rules.hexapod import empty_case, legal_positions, place, score_case
+from .rules.hexapod import load_deck as load_hexapod_deck
 from .rules.hexel import EDITIONS, Layout, Placement, propose_line, standard_deck
 from .synth.effects import Hand
+from .synth.hexapod_scene import CaseCard, HexapodTruth, SceneCase, render_cases
 from .synth.scene import SceneCard, SceneParams, SceneTruth, render_scene, sample_params
 
 
@@ -93,3 +99,67 @@ def hexel_frames(seed: int, band: str = "easy", n_frames: int = 24, n_cards: int
         hand = Hand(entry_mm=tuple(entry), palm_mm=tuple(palm))
         cards = after if i >= half else before
         yield render_scene(cards, edition, params, hands=(hand,), area_mm=area, frame=i)
+
+
+# -- Hexapod -----------------------------------------------------------------------------------
+
+HEXAPOD_DECK = Path(__file__).resolve().parent.parent / "models" / "hexapod-deck.json"
+
+
+def hexapod_cases(seed: int, n_cards: int = 12, players: int = 2,
+                  deck: tuple[HexapodCard, ...] | None = None) -> tuple[SceneCase, ...]:
+    """Display cases (6 x 6) of `players` players, built by legal play (RULES.md P2): the
+    players take turns drawing from one shuffled deck (so no card is in two cases) and each
+    places the drawn card at a random legal position, favouring positions that raise the case's
+    P4 score most and cover most cells, as players do; a card with no legal position goes
+    under the pile. Stops at `n_cards` per case or when no card fits. Deterministic by seed."""
+    cards = list(deck or load_hexapod_deck(HEXAPOD_DECK))
+    if n_cards < 0 or players < 1 or n_cards * players > len(cards):
+        raise ValueError(f"the deck has {len(cards)} cards: cannot lay {n_cards} in each of "
+                         f"{players} cases")
+    rng = random.Random(seed)
+    rng.shuffle(cards)
+    grids = [empty_case(6, 6) for _ in range(players)]
+    laid: list[list[CaseCard]] = [[] for _ in range(players)]
+    stuck = [False] * players
+    while not all(stuck):
+        for p in range(players):
+            if stuck[p] or len(laid[p]) >= n_cards:
+                stuck[p] = True
+                continue
+            for _ in range(len(cards)):
+                card = cards.pop(0)
+                options = legal_positions(grids[p], card)
+                if options:
+                    break
+                cards.append(card)
+            else:
+                stuck[p] = True
+                continue
+            before = score_case(grids[p]).total
+            weights = []
+            for col, row in options:
+                after = place(grids[p], card, col, row)
+                covered = sum(grids[p][row + r][col + c] != "."
+                              for r in range(card.height) for c in range(card.cols))
+                weights.append((1.0 + max(score_case(after).total - before, 0)) ** 2
+                               * (1.0 + covered))
+            col, row = rng.choices(options, weights)[0]
+            grids[p] = place(grids[p], card, col, row)
+            laid[p].append(CaseCard(card.name, card.rows, col, row))
+    return tuple(SceneCase(p + 1, tuple(laid[p])) for p in range(players))
+
+
+def hexapod_scene(seed: int, band: str = "easy", n_cards: int | None = None,
+                  players: int | None = None, params: SceneParams | None = None
+                  ) -> tuple[np.ndarray, HexapodTruth]:
+    """A rendered table of `players` display cases (default: 2, sometimes 1) with `n_cards`
+    legally placed cards each (default: 3-16 by seed): (BGR image, ground truth)."""
+    rng = random.Random(seed * 7919 + 5)
+    players = players or (1 if rng.random() < 0.2 else 2)
+    n_cards = rng.randint(3, 16) if n_cards is None else n_cards
+    cases = hexapod_cases(seed, n_cards, players)
+    # Framing stays fitted to the boards (no fixed lens): two 6x6 cases seen through a real
+    # 62-102 degree lens at 0.6-1.2 m give ~24 px cells at 1280x720, under the 25 px the faces
+    # are designed for; Vision II settles this (tighter framing or the 2304x1296 mode).
+    return render_cases(cases, params or replace(sample_params(seed, band), hfov_deg=0.0))

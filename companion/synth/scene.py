@@ -78,6 +78,7 @@ class SceneParams:
     tilt_azimuth_deg: float = 0.0
     yaw_deg: float = 0.0
     fill: float = 0.8
+    hfov_deg: float = 0.0  # lens horizontal field of view; 0: focal length fitted to the area
     distortion: float = 0.0  # relative radial displacement at the image corner (< 0 barrel)
     target_jitter: float = 0.0
     # table and print
@@ -155,7 +156,20 @@ def sample_params(seed: int, band: str = "easy", width: int = 1280, height: int 
         hands=int(rng.choice([0, 1, 1, 2])) if hard else 0,
         crosstalk=u(0, 0.12) if hard else u(0, 0.03),
         sharpen=u(0, 0.8) if hard else u(0, 0.3),
+        hfov_deg=_lens(seed, band),
     )
+
+
+# Horizontal fields of view of the cameras a table would use: Pi Camera Module 2 (62.2 deg),
+# Module 3 (66 deg) and Module 3 Wide (102 deg).
+LENSES_DEG = (62.2, 66.0, 102.0)
+LENS_WEIGHTS = (0.3, 0.5, 0.2)
+
+
+def _lens(seed: int, band: str) -> float:
+    """The lens of a scene, drawn from its own stream so the other choices stay as they were."""
+    rng = np.random.default_rng([int(seed), BANDS.index(band), 2])
+    return float(rng.choice(LENSES_DEG, p=LENS_WEIGHTS))
 
 
 # -- ground truth ---------------------------------------------------------------------------
@@ -536,9 +550,26 @@ def _camera(params: SceneParams, box: np.ndarray, markers, rng: np.random.Genera
     span = pts.max(axis=0) - pts.min(axis=0)
     target = (pts.min(axis=0) + pts.max(axis=0)) / 2.0 + \
         rng.uniform(-1, 1, 2) * span * params.target_jitter
-    return fit_camera(pts, (params.width, params.height), params.height_mm, params.tilt_deg,
-                      params.tilt_azimuth_deg, params.yaw_deg, params.fill, params.distortion,
-                      target)
+    fitted = fit_camera(pts, (params.width, params.height), params.height_mm, params.tilt_deg,
+                        params.tilt_azimuth_deg, params.yaw_deg, params.fill, params.distortion,
+                        target)
+    return fitted if not params.hfov_deg else _with_lens(pts, params, target, fitted)
+
+
+def _with_lens(pts: np.ndarray, params: SceneParams, target: np.ndarray, fitted: Camera
+               ) -> Camera:
+    """A real lens (fixed field of view) at the height that frames the play area as `fitted`
+    does, kept within the 0.6-1.2 m a camera arm allows: a small layout from high up shows
+    small cards, a large one from low down may leave the frame, as at a real table."""
+    w, h = params.width, params.height
+    f_lens = (w / 2.0) / math.tan(math.radians(params.hfov_deg) / 2.0)
+    height = float(np.clip(params.height_mm * f_lens / fitted.K[0, 0], 600.0, 1200.0))
+    cam = fit_camera(pts, (w, h), height, params.tilt_deg, params.tilt_azimuth_deg,
+                     params.yaw_deg, params.fill, params.distortion, target)
+    K = cam.K.copy()
+    K[0, 0] = K[1, 1] = f_lens
+    r_corner2 = ((w / 2.0) ** 2 + (h / 2.0) ** 2) / f_lens ** 2
+    return replace(cam, K=K, k1=params.distortion / r_corner2)
 
 
 def _distortion_maps(cam: Camera):
