@@ -2,7 +2,8 @@
 (transparent outside the card), cut sheets for A4 and Letter (PDF) and a manifest.json that the
 recogniser's tests can use as ground truth. A game is a small plug-in in `GAMES`: a function that
 turns (edition, deck file, dpi) into face images with their physical size, cut outline and
-manifest fields; Hex'el is the first.
+manifest fields, and optionally more printables (`extras`). Hex'el is the first; Hexapod adds
+its display-case boards.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class GamePrint:
     editions: tuple[str, ...]
     faces: Callable[[str, str | None, int], list[FaceArt]]  # (edition, deck file, dpi)
     honeycomb: bool = False  # pack hexagonal cards on a honeycomb
+    extras: Callable[[Path, int], dict] | None = None  # (out, dpi) -> more manifest entries
 
 
 def unique_ids(cards: list[str]) -> list[str]:
@@ -73,8 +75,68 @@ def hexel_faces(edition: str, deck: str | None, dpi: int) -> list[FaceArt]:
     ]
 
 
+HEXAPOD_DECK = Path(__file__).resolve().parents[2] / "models" / "hexapod-deck.json"
+
+
+def hexapod_faces(edition: str, deck: str | None, dpi: int) -> list[FaceArt]:
+    """Hexapod faces: the 41 insect cards of models/hexapod-deck.json (or a deck file) and the
+    Spider, portrait, `cells` giving each face's rows of cell codes top to bottom."""
+    from ..rules.hexapod import SPIDER, load_deck
+    from ..synth.hexapod_face import CARD, render_card, render_spider
+
+    cards = load_deck(deck or HEXAPOD_DECK)
+    px = round(CARD.cell_mm / 25.4 * dpi)
+    w, h = CARD.width_mm, CARD.height_mm
+    outline = ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
+    size = {"width_mm": w, "height_mm": h, "cell_mm": CARD.cell_mm}
+    arts = [FaceArt(id=card.name, stem=f"hexapod-{edition}-{i + 1:02d}-{card.name}",
+                    image=render_card(card.rows, px, supersample=3), width_mm=w, height_mm=h,
+                    outline_mm=outline, fields={**size, "cells": [list(r) for r in card.rows]})
+            for i, card in enumerate(cards)]
+    arts.append(FaceArt(id=SPIDER, stem=f"hexapod-{edition}-{len(cards) + 1:02d}-{SPIDER}",
+                        image=render_spider(px, supersample=3), width_mm=w, height_mm=h,
+                        outline_mm=outline, fields={**size, "cells": None, "spider": True}))
+    return arts
+
+
+def hexapod_boards(out: Path, dpi: int) -> dict:
+    """The display-case boards of players 1 and 2: a PNG each and a PDF per page size."""
+    import cv2
+
+    from ..synth.hexapod_board import BOARD, CORNERS, board_image, marker_ids, write_board_pdf
+    from ..synth.printing import PAGES_MM
+
+    players = (1, 2)
+    boards = []
+    for player in players:
+        name = f"hexapod-case-p{player}.png"
+        ok, buf = cv2.imencode(".png", board_image(player, dpi / 25.4))
+        if not ok:
+            raise OSError(f"cannot encode {name}")
+        (out / name).write_bytes(png_with_dpi(buf.tobytes(), dpi))
+        x0, y0, sw, sh = BOARD.sheet_mm
+        boards.append({
+            "file": name, "player": player, "cols": BOARD.cols, "rows": BOARD.rows,
+            "cell_mm": BOARD.cell_mm, "marker_mm": BOARD.marker_mm,
+            "dictionary": BOARD.dictionary,
+            "markers": {corner: mid for corner, mid in zip(CORNERS, marker_ids(player),
+                                                           strict=True)},
+            "marker_corners_mm": {str(mid): c.tolist()
+                                  for mid, c in BOARD.marker_corners(player).items()},
+            "sheet_mm": [x0, y0, sw, sh],
+        })
+    sheets = {}
+    for page in PAGES_MM:
+        name = f"hexapod-cases-{page}.pdf"
+        sheets[page] = {"file": name, "pages": write_board_pdf(out / name, players, page)}
+    return {"boards": boards, "board_sheets": sheets,
+            "board_frame": "mm, origin at the grid's top-left corner, x right, y down; marker "
+                           "corners in ArUco order (TL, TR, BR, BL of the upright marker)"}
+
+
 GAMES: dict[str, GamePrint] = {
     "hexel": GamePrint("hexel", ("holodex", "web"), hexel_faces, honeycomb=True),
+    "hexapod": GamePrint("hexapod", ("standard",), hexapod_faces, extras=hexapod_boards),
 }
 
 
@@ -115,6 +177,8 @@ def export(game: GamePrint, edition: str, out: Path, deck: str | None = None,
                                                   honeycomb=game.honeycomb)}
     manifest = {"game": game.name, "edition": edition, "dpi": dpi,
                 "deck": deck or "standard", "sheets": sheets, "faces": entries}
+    if game.extras is not None:
+        manifest.update(game.extras(out, dpi))
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
 
@@ -146,7 +210,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write one 300-dpi PNG per card face (transparent outside the card), cut "
                     "sheets for A4 and Letter (print at 100 %, cut on the grey lines) and "
                     "manifest.json listing each face's file, id, size and symbols (Hex'el: "
-                    "edges E, NE, NW, W, SW, SE of the upright PNG).")
+                    "edges E, NE, NW, W, SW, SE of the upright PNG) or cells (Hexapod: rows "
+                    "of cell codes, top to bottom; plus the display-case boards of players 1 "
+                    "and 2 as PNG and A4/Letter PDF).")
     p.add_argument("--game", choices=sorted(GAMES), default="hexel", help="game (default hexel)")
     p.add_argument("--edition", default=None,
                    help="edition, e.g. holodex or web for hexel (default: the game's first)")
