@@ -30,12 +30,12 @@ def annotate(frame: np.ndarray, obs: HexelObservation, poses: tuple[Pose, ...] |
         i = int(np.argmin(np.linalg.norm(centres - np.asarray(card.centre_px), axis=1)))
         pose = poses[i]
         colour = OCCLUDED if card.occluded else GOOD
-        poly = view.to_image(hexagon(np.asarray(pose.centre), pose.apothem, pose.angle))
+        poly = view.to_image(pose.to_plane(hexagon(np.zeros(2), 1.0, 0.0)))
         cv2.polylines(out, [np.round(poly).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
         scale = max(0.3, pose.apothem / 60.0)
         for d, letter in enumerate(card.symbols):
-            a = pose.angle - pose.turn * math.radians(60.0) * d
-            p = np.asarray(pose.centre) + 0.3 * pose.apothem * np.array([math.cos(a), math.sin(a)])
+            a = -math.radians(60.0) * d
+            p = pose.to_plane(0.3 * np.array([math.cos(a), math.sin(a)]))[0]
             x, y = view.to_image(p[None])[0]
             cv2.putText(out, letter, (int(x) - 4, int(y) + 4), cv2.FONT_HERSHEY_SIMPLEX, scale,
                         (0, 0, 0), 2, cv2.LINE_AA)

@@ -33,6 +33,7 @@ class DetectParams:
     min_iou: float = 0.88          # a whole card's hull overlaps its fitted hexagon this much
     min_compactness: float = 0.7   # 4·pi·area / perimeter² of a blob's hull (hexagon: 0.91)
     min_solidity: float = 0.6      # blob area / hull area
+    min_aspect: float = 0.55       # a card's hull, however foreshortened: minor / major axis
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,24 @@ class Blob:
 @dataclass(frozen=True)
 class CardFit:
     """A blob seen as a whole card: plane centre, card apothem, edge-0 normal angle (wrapped to
-    ±30°), and how well the blob matches a regular hexagon (IoU)."""
+    ±30°), and how well the blob matches a regular hexagon (IoU). Under perspective or lens
+    distortion a card is an affinely squashed hexagon in the plane (always, when the plane is the
+    image): `shape` (2 x 2, symmetric, determinant 1) maps the regular card onto it, and `angle`
+    and `iou` are measured in that rectified frame (`shape` is about the identity for a card seen
+    straight on)."""
 
     centre: tuple[float, float]
     apothem: float
     angle: float
     iou: float
     blob: Blob
+    shape: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.0), (0.0, 1.0))
+
+    @property
+    def aspect(self) -> float:
+        """Minor / major axis of the card's squash (1: seen straight on)."""
+        w = np.linalg.eigvalsh(np.asarray(self.shape))
+        return float(w[0] / w[1]) if w[1] > 0 else 0.0
 
 
 def work_scale(card_px: float | None, params: DetectParams = DetectParams()) -> float:
@@ -145,33 +157,68 @@ def iou(poly_a: np.ndarray, poly_b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def fit_card(blob: Blob) -> CardFit:
-    """The whole-card reading of a blob (its hull is the paper inside the border band)."""
-    centre, a_in, angle = hexagon_pose(blob.hull_plane)
-    score = iou(blob.hull_plane, hexagon(centre, a_in, angle))
+_HEX_VAR = 5.0 / 18.0   # per-axis second moment / area of a regular hexagon of apothem 1
+
+
+def affine_shape(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(centre, shape): the symmetric determinant-1 map that, applied to a regular hexagon,
+    gives the second moments of the convex polygon (a regular hexagon's are isotropic)."""
+    m = cv2.moments(poly.astype(np.float32))
+    if abs(m["m00"]) < 1e-9:
+        return np.asarray(poly, np.float64).mean(0), np.eye(2)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / abs(m["m00"])
+    w, v = np.linalg.eigh(cov)
+    if w[0] <= 0:
+        return centre, np.eye(2)
+    shape = v @ np.diag(np.sqrt(w)) @ v.T
+    return centre, shape / math.sqrt(np.linalg.det(shape))
+
+
+def fit_card(blob: Blob, affine: bool = False) -> CardFit:
+    """The whole-card reading of a blob (its hull is the paper inside the border band). With
+    `affine` (the plane is not metric: uncalibrated, the image itself), in the frame where the
+    hull's second moments are isotropic (see `CardFit`); else as a regular hexagon."""
+    if not affine:
+        centre, a_in, angle = hexagon_pose(blob.hull_plane)
+        score = iou(blob.hull_plane, hexagon(centre, a_in, angle))
+        apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
+        return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
+    centre, shape = affine_shape(blob.hull_plane)
+    rect = (blob.hull_plane - centre) @ np.linalg.inv(shape).T
+    c_rect, a_in, angle = hexagon_pose(rect)
+    score = iou(rect, hexagon(c_rect, a_in, angle))
     apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
-    return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
+    return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob,
+                   ((float(shape[0, 0]), float(shape[0, 1])), (float(shape[1, 0]),
+                                                               float(shape[1, 1]))))
 
 
-def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams()
+def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affine: bool = False
                  ) -> tuple[list[CardFit], list[Blob]]:
     """Split blobs into candidate whole cards (regular hexagons not cut by the frame edge) and the
     rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too)."""
     whole, rest = [], []
     for blob in blobs:
-        fit = fit_card(blob)
-        if fit.iou >= params.min_iou and not blob.touches_edge:
+        fit = fit_card(blob, affine)
+        if fit.iou >= params.min_iou and fit.aspect >= params.min_aspect and not blob.touches_edge:
             whole.append(fit)
         else:
             rest.append(blob)
     return whole, rest
 
 
-def consistent_sizes(cards: list[CardFit]) -> tuple[list[CardFit], list[CardFit]]:
-    """Cards of one table share one size: (kept, dropped) around the median apothem."""
+def consistent_sizes(cards: list[CardFit], near: int = 4) -> tuple[list[CardFit], list[CardFit]]:
+    """Cards of one table share one size, but perspective makes far cards smaller: (kept,
+    dropped) by each card's apothem against the median of its `near` nearest cards'."""
     if len(cards) < 3:
         return cards, []
-    med = float(np.median([f.apothem for f in cards]))
-    keep = [f for f in cards if 0.8 * med <= f.apothem <= 1.25 * med]
-    drop = [f for f in cards if not 0.8 * med <= f.apothem <= 1.25 * med]
-    return keep, drop
+    c = np.array([f.centre for f in cards])
+    a = np.array([f.apothem for f in cards])
+    d = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nearest = np.argsort(d, axis=1)[:, :min(near, len(cards) - 1)]
+    med = np.median(a[nearest], axis=1)
+    ok = (a >= 0.8 * med) & (a <= 1.25 * med)
+    return ([f for f, k in zip(cards, ok, strict=True) if k],
+            [f for f, k in zip(cards, ok, strict=True) if not k])

@@ -6,17 +6,21 @@ clockwise of it on screen, so cells read as RULES.md's shared notation does on t
 NE (+1,-1), NW (0,-1), W (-1,0), SW (-1,+1), SE (0,+1). Origin: the card nearest the centroid of
 all the cards is (0, 0) (ties broken by position: top, then left). With three or more cards the
 lattice is then re-fitted (affine least squares) to absorb a small residual tilt.
+
+The reader itself no longer fits one lattice: it uses `grow_lattice` (below), which places cards
+card-to-card in each card's own frame and so follows perspective and lens distortion; the global
+`fit_lattice` stays as the reference for a flat, straight-on view.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .calibration import TableView
-from .geometry import axial_round, wrap60
+from .geometry import SQRT3, axial_round, wrap60
 
 
 @dataclass(frozen=True)
@@ -135,3 +139,243 @@ def assign_cells(lat: Lattice, centres: np.ndarray) -> tuple[np.ndarray, np.ndar
 def angle_offset(lat: Lattice, angle: float) -> float:
     """How far (radians, ±30°) a card's orientation is from the lattice's."""
     return float(wrap60(angle - lat.angle_e))
+
+
+# --- local lattice growth ---------------------------------------------------------------------
+#
+# Under strong perspective or lens distortion, and always when the table is not calibrated (the
+# plane is then the image), one lattice cannot fit every card: the spacing and the directions
+# drift across the frame. `grow_lattice` therefore never fits a global lattice. Each card's hull
+# gives its own local frame — the affine map `S` (from its second moments: a regular hexagon's
+# are isotropic) that turns the hull back into a regular hexagon, and the card's orientation in
+# that rectified frame (sixth harmonic). The card nearest the centroid is (0, 0); from every
+# placed card, the vector to an unplaced one, measured in the placed card's frame, is a whole
+# number of lattice steps along its six directions (or it is not on the lattice). Cards are placed
+# best-first (shortest, best-fitting hop first) and each placement must agree with every placed
+# card around it — the cell predicted from their frames, the cell not taken, the card turned like
+# its neighbour — or the card is left out (never guessed). Image-E and the handedness are decided
+# at the end from the cards' own directions seen in the image (averaged over the cards).
+
+_PROV = np.array([(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)])  # at +60°·k (provisional)
+
+
+@dataclass(frozen=True)
+class CardFrame:
+    """A card's local frame in the plane: centre, affine map `s` from the rectified frame (card
+    apothem 1) to the plane, and the rectified angle of one of its edge normals (±30°)."""
+
+    centre: np.ndarray
+    s: np.ndarray
+    phi: float
+
+
+def card_frame(centre: tuple[float, float], apothem: float, angle: float,
+               shape: tuple[tuple[float, float], tuple[float, float]] | np.ndarray) -> CardFrame:
+    """A card's local frame from its fit (`cards.CardFit`: rectified angle and shape)."""
+    return CardFrame(np.asarray(centre, np.float64), apothem * np.asarray(shape, np.float64),
+                     float(angle))
+
+
+@dataclass(frozen=True)
+class GrownLattice:
+    """The result of `grow_lattice`: a cell for every placed card (index into the cards given),
+    each placed card's plane vectors of lattice directions E and SE (one step), and `turn` (+1:
+    lattice direction d at angle_e - 60°·d in the plane, as `Lattice.turn`)."""
+
+    cells: dict[int, tuple[int, int]]
+    e_q: dict[int, np.ndarray]
+    e_r: dict[int, np.ndarray]
+    centres: np.ndarray
+    frames: tuple[CardFrame, ...]
+    turn: int
+    spacing: float   # lattice step in card apothems
+    _idx: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _binv: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _sinv: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        idx = np.array(sorted(self.cells), np.int64)
+        basis = [np.array([self.e_q[i], self.e_r[i]]).T for i in idx]
+        object.__setattr__(self, "_idx", idx)
+        object.__setattr__(self, "_binv", np.linalg.inv(np.stack(basis)) if len(idx) else None)
+        object.__setattr__(self, "_sinv", np.linalg.inv(np.stack([self.frames[i].s for i in idx]))
+                           if len(idx) else None)
+
+    def angle_e(self, i: int) -> float:
+        """Plane angle of lattice direction E at placed card i."""
+        return float(math.atan2(self.e_q[i][1], self.e_q[i][0]))
+
+    def rect_angle_e(self, i: int) -> float:
+        """Angle of lattice direction E at placed card i in the card's rectified frame."""
+        v = np.linalg.solve(self.frames[i].s, self.e_q[i])
+        return float(math.atan2(v[1], v[0]))
+
+    def locate(self, point: np.ndarray, near: int = 3, tolerance: float = 0.3
+               ) -> tuple[tuple[int, int], np.ndarray, int] | None:
+        """(cell, its plane centre, the placed card whose frame gave it) for a plane point, when
+        the `near` nearest placed cards agree on the cell and the point lies within `tolerance`
+        steps of it; else None."""
+        idx, binv, sinv = self._idx, self._binv, self._sinv
+        if not len(idx):
+            return None
+        v = np.asarray(point, np.float64).reshape(1, 2) - self.centres[idx]
+        d = np.linalg.norm(np.einsum("kab,kb->ka", sinv, v), axis=1)
+        pick = np.argsort(d)[:near]
+        frac = np.einsum("kab,kb->ka", binv[pick], v[pick])
+        step = axial_round(frac)
+        cells = {(self.cells[int(idx[k])][0] + int(st[0]), self.cells[int(idx[k])][1] + int(st[1]))
+                 for k, st in zip(pick, step, strict=True)}
+        if len(cells) != 1:
+            return None
+        k0 = int(pick[0])
+        i = int(idx[k0])
+        b = np.array([self.e_q[i], self.e_r[i]]).T
+        centre = self.centres[i] + b @ step[0]
+        du = frac[0] - step[0]
+        resid = math.hypot(du[0] + 0.5 * du[1], SQRT3 / 2.0 * du[1])   # in steps
+        if resid > tolerance:
+            return None
+        return cells.pop(), centre, i
+
+
+def _unit(a: float) -> np.ndarray:
+    return np.array([math.cos(a), math.sin(a)])
+
+
+def _angle_diff(a: float, b: float) -> float:
+    return float((a - b + math.pi) % (2.0 * math.pi) - math.pi)
+
+
+def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableView,
+                 max_offset: float = 0.3, max_turn_deg: float = 10.0,
+                 max_steps: int = 4) -> GrownLattice:
+    """Cells of cards by local lattice growth (see the comment above)."""
+    frames = tuple(frames)
+    centres = np.array([f.centre for f in frames], np.float64).reshape(-1, 2)
+    n = len(centres)
+    apothems = np.array([math.sqrt(abs(np.linalg.det(f.s))) for f in frames])
+    sinv = np.array([np.linalg.inv(f.s) for f in frames])
+    # w[i, j]: card j's centre seen from card i, in card i's rectified frame (apothems)
+    w = np.einsum("iab,ijb->ija", sinv, centres[None, :, :] - centres[:, None, :])
+    dist = np.linalg.norm(w, axis=2)
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.min(1) if n > 1 else np.array([np.inf])
+    near = nearest[(nearest > 1.7) & (nearest < 2.6)]
+    rho = float(np.median(near)) if len(near) else 2.0
+    max_turn = math.radians(max_turn_deg)
+
+    centroid = centres.mean(0)
+    dc = np.linalg.norm(centres - centroid, axis=1)
+    order = np.lexsort((centres[:, 0], centres[:, 1], np.round(dc / (0.1 * rho * np.median(
+        apothems)))))
+    origin = int(order[0])
+    beta: dict[int, float] = {}                    # rectified angle of provisional direction 0
+    turns: dict[int, int] = {}                     # beta = phi + 60°·turns
+    cells: dict[int, tuple[int, int]] = {}
+    taken: dict[tuple[int, int], int] = {}
+    # every card seen from every card, in the frame where provisional direction 0 is the card's
+    # own phi: steps (n x n x 2), misfit in steps, hop length; a card whose direction 0 is turned
+    # by k·60° sees the same vector at the steps turned by -k·60° (same misfit)
+    phi = np.array([f.phi for f in frames])
+    basis = np.stack([np.stack([np.cos(phi), np.sin(phi)], 1),
+                      np.stack([np.cos(phi + math.pi / 3.0), np.sin(phi + math.pi / 3.0)], 1)],
+                     2)                                   # n x 2 x 2, columns e1, e2
+    frac = np.einsum("iab,ijb->ija", np.linalg.inv(basis), w) / rho
+    step0 = axial_round(frac.reshape(-1, 2)).reshape(n, n, 2)
+    resid = np.linalg.norm(np.einsum("iab,ijb->ija", basis, frac - step0), axis=2)
+    n_steps = (np.abs(step0[..., 0]) + np.abs(step0[..., 1]) + np.abs(step0.sum(2))) // 2
+    reach = (dist <= (max_steps + 0.5) * rho) & (n_steps >= 1) & (resid <= max_offset)
+
+    def cell_of(i: int, j: int, k: int | None = None, at: tuple[int, int] | None = None
+                ) -> tuple[int, int]:
+        """Provisional cell of j seen from card i (turned k, at cell `at`; default: placed)."""
+        a, b = (int(v) for v in step0[i, j])
+        for _ in range((turns[i] if k is None else k) % 6):
+            a, b = a + b, -a                              # turn the steps by -60°
+        c = cells[i] if at is None else at
+        return (c[0] + a, c[1] + b)
+
+    def place(j: int, k: int, cell: tuple[int, int]) -> None:
+        turns[j] = k % 6
+        beta[j] = float(phi[j] + k * math.pi / 3.0)
+        cells[j] = cell
+        taken[cell] = j
+
+    import heapq
+
+    heap: list[tuple[float, int, int]] = []
+
+    def push(i: int) -> None:
+        for j in np.flatnonzero(reach[i]):
+            if int(j) not in cells:
+                heapq.heappush(heap, (float(resid[i, j] + 0.15 * (n_steps[i, j] - 1)), i, int(j)))
+
+    place(origin, 0, (0, 0))
+    push(origin)
+    while heap:
+        _, i, j = heapq.heappop(heap)
+        if j in cells:
+            continue
+        cell = cell_of(i, j)
+        if cell in taken:
+            continue
+        # j's own orientation must match i's direction 0 carried into j's frame
+        carried = sinv[j] @ frames[i].s @ _unit(beta[i])
+        tau = math.atan2(carried[1], carried[0])
+        k = round(_angle_diff(tau, phi[j]) / (math.pi / 3.0))
+        if abs(_angle_diff(tau, phi[j] + k * math.pi / 3.0)) > max_turn:
+            continue
+        # every placed card around j must predict the same cell (and j them)
+        ok = True
+        for q in np.flatnonzero(dist[:, j] <= 2.5 * rho):
+            q = int(q)
+            if q not in cells:
+                continue
+            if ((cell_of(q, j) != cell and resid[q, j] <= 0.5)
+                    or (cell_of(j, q, k, cell) != cells[q] and resid[j, q] <= 0.5)):
+                ok = False
+                break
+        if not ok:
+            continue
+        place(j, k, cell)
+        push(j)
+
+    # image-E: the provisional direction whose image direction, averaged over the cards, is
+    # nearest to image-right; SE the one 60° clockwise of it on screen. Where two placed cards
+    # are adjacent, the direction is the one between their centres as the camera shows them
+    # (the projection of one lattice step, as the convention is stated); along an axis with no
+    # adjacent pair, the cards' own hexagon orientations
+    placed = sorted(cells)
+    ks = np.arange(6) * math.pi / 3.0
+    dirs = np.array([[frames[i].s @ _unit(beta[i] + a) for a in ks] for i in placed])
+    step = 0.25 * rho
+    ends = view.to_image((centres[placed][:, None, :] + step * dirs).reshape(-1, 2))
+    v = ends.reshape(len(placed), 6, 2) - view.to_image(centres[placed])[:, None, :]
+    mean = (v / np.maximum(np.linalg.norm(v, axis=2, keepdims=True), 1e-9)).sum(0)
+    img_c = view.to_image(centres)
+    pairs = np.zeros((6, 2))
+    count = np.zeros(3)
+    for i in placed:
+        for k in range(3):
+            j = taken.get((cells[i][0] + int(_PROV[k][0]), cells[i][1] + int(_PROV[k][1])))
+            if j is None:
+                continue
+            v = img_c[j] - img_c[i]
+            v = v / max(float(np.linalg.norm(v)), 1e-9)
+            pairs[k] += v
+            pairs[k + 3] -= v
+            count[k] += 1
+    for k in range(6):
+        if count[k % 3]:
+            mean[k] = pairs[k]
+    ang = np.arctan2(mean[:, 1], mean[:, 0])
+    k_e = int(np.argmax(np.cos(ang)))
+    cw = math.sin(ang[(k_e + 1) % 6] - ang[k_e]) > 0
+    k_se = (k_e + 1) % 6 if cw else (k_e - 1) % 6
+    turn = 1 if k_se == (k_e + 1) % 6 else -1
+    m = np.array([_PROV[k_e], _PROV[k_se]]).T                 # final (q, r) -> provisional
+    minv = np.linalg.inv(m)
+    final = {i: tuple(int(v) for v in np.rint(minv @ np.array(cells[i]))) for i in placed}
+    e_q = {i: rho * frames[i].s @ _unit(beta[i] + k_e * math.pi / 3.0) for i in placed}
+    e_r = {i: rho * frames[i].s @ _unit(beta[i] + k_se * math.pi / 3.0) for i in placed}
+    return GrownLattice(final, e_q, e_r, centres, frames, turn, rho)

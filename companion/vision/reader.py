@@ -29,7 +29,7 @@ from .cards import (
 from .cards import work_scale as _work_scale
 from .colour import ColourModel, builtin_model
 from .geometry import hexagon
-from .lattice import Lattice, angle_offset, assign_cells, fit_lattice
+from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard
 from .symbols import CardRead, Pose, read_cards
 
@@ -61,7 +61,7 @@ class ReadResult:
 
     observation: HexelObservation
     view: TableView
-    lattice: Lattice | None = None
+    lattice: GrownLattice | None = None
     poses: tuple[Pose, ...] = ()
     reads: tuple[CardRead, ...] = ()
     stages: dict[str, np.ndarray] = field(default_factory=dict)
@@ -109,7 +109,7 @@ class HexelReader:
                      ) -> tuple[list[CardFit], list[CardFit]]:
         """(cards, others): hexagons that show symbols at the symbol places, of one size. Each
         card's reading at its own pose is kept in `self._own` for the verdict."""
-        poses = [Pose(f.centre, f.apothem, f.angle) for f in fits]
+        poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
         reads = read_cards(frame, poses, self.view, self.model)
         p = self.params
         cards, others = [], []
@@ -139,13 +139,13 @@ class HexelReader:
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         mask = paper_mask(frame, scale, p.detect)
         blobs = paper_blobs(mask, scale, view, p.detect)
-        candidates, rest = fit_hexagons(blobs, p.detect)
+        candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated)
         whole, not_cards = self._cards_among(frame, candidates)
         if scale < 1.0 and _small(whole, view, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask = paper_mask(frame, scale, p.detect)
             blobs = paper_blobs(mask, scale, view, p.detect)
-            candidates, rest = fit_hexagons(blobs, p.detect)
+            candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated)
             whole, not_cards = self._cards_among(frame, candidates)
         rest = rest + [f.blob for f in not_cards]
         self._card_px = _card_px(whole, view) or self._card_px
@@ -155,15 +155,14 @@ class HexelReader:
         if not whole:
             obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"))
             return ReadResult(obs, view, stages=stages)
-        lat, whole, off = _fit(whole, view, p)
+        lat, whole, off = _grow(whole, view, p)
         if off:
             notes.append(f"{off} card(s) off the lattice ignored")
-        cells, _ = assign_cells(lat, np.array([f.centre for f in whole]))
-        apothem = float(np.median([f.apothem for f in whole]))
-        poses = [Pose(f.centre, apothem, lat.angle_e + angle_offset(lat, f.angle), lat.turn)
-                 for f in whole]
-        taken = {tuple(int(v) for v in c) for c in cells}
-        part_cells, part_poses = _partials(rest, lat, apothem, taken, p)
+        cells = [lat.cells[i] for i in range(len(whole))]
+        poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
+                      f.shape) for i, f in enumerate(whole)]
+        taken = set(cells)
+        part_cells, part_poses = _partials(rest, lat, taken, p)
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
         reads += read_cards(frame, part_poses, view, self.model)
@@ -177,7 +176,8 @@ class HexelReader:
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes))
         all_poses = tuple(poses + part_poses)
         if keep_stages:
-            stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, part_cells)
+            stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
+                                                 part_poses)
             stages["4_samples"] = _draw_samples(frame, all_poses, view)
             from .annotate import annotate
 
@@ -213,58 +213,65 @@ def _small(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
     return px is None or 0.5 * px < params.min_card_px
 
 
-def _fit(whole: list[CardFit], view: TableView, p: ReaderParams
-         ) -> tuple[Lattice, list[CardFit], int]:
-    """Fit the lattice, drop cards off it, refit on the rest; also drop duplicate cells."""
-    def fit(cards: list[CardFit]) -> Lattice:
-        return fit_lattice(np.array([f.centre for f in cards]), np.array([f.angle for f in cards]),
-                           np.array([f.apothem for f in cards]), view,
-                           np.array([f.iou for f in cards]))
+def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
+          ) -> tuple[GrownLattice, list[CardFit], int]:
+    """Cells by local lattice growth; cards it could not place consistently are left out. The
+    lattice is re-grown on the kept cards so its indices follow the returned list."""
+    def grow(cards: list[CardFit]) -> GrownLattice:
+        return grow_lattice([card_frame(f.centre, f.apothem, f.angle, f.shape) for f in cards],
+                            view, p.max_offset, p.max_turn_deg)
 
-    lat = fit(whole)
-    for _ in range(2):
-        cells, resid = assign_cells(lat, np.array([f.centre for f in whole]))
-        turn = np.array([abs(math.degrees(angle_offset(lat, f.angle))) for f in whole])
-        ok = (resid <= p.max_offset) & (turn <= p.max_turn_deg)
-        if ok.all() or not ok.any():
-            break
-        lat = fit([f for f, k in zip(whole, ok, strict=True) if k])
-    cells, resid = assign_cells(lat, np.array([f.centre for f in whole]))
-    turn = np.array([abs(math.degrees(angle_offset(lat, f.angle))) for f in whole])
-    ok = (resid <= p.max_offset) & (turn <= p.max_turn_deg)
-    best: dict[tuple[int, int], int] = {}
-    for i in np.flatnonzero(ok):
-        key = (int(cells[i][0]), int(cells[i][1]))
-        if key not in best or resid[i] < resid[best[key]]:
-            best[key] = int(i)
-    keep = sorted(best.values())
-    return lat, [whole[i] for i in keep], len(whole) - len(keep)
+    lat = grow(whole)
+    if len(lat.cells) == len(whole):
+        return lat, whole, 0
+    keep = [whole[i] for i in sorted(lat.cells)]
+    lat = grow(keep)
+    if len(lat.cells) != len(keep):   # a different origin placed fewer: keep only those
+        keep = [keep[i] for i in sorted(lat.cells)]
+        lat = grow(keep)
+    return lat, keep, len(whole) - len(keep)
 
 
-def _partials(rest: list[Blob], lat: Lattice, apothem: float, taken: set[tuple[int, int]],
+def _facing(own: float, e_angle: float) -> float:
+    """The card's own edge-normal angle turned by whole 60° steps to face lattice E."""
+    step = math.pi / 3.0
+    diff = (e_angle - own + math.pi) % (2.0 * math.pi) - math.pi
+    return own + step * round(diff / step)
+
+
+def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
               p: ReaderParams) -> tuple[list[tuple[int, int]], list[Pose]]:
-    """Free cells holding a paper blob that fits inside the cell's card outline."""
+    """Free cells holding a paper blob that fits inside the cell's card outline (the outline of
+    the nearest placed card, moved to the cell, so perspective is followed)."""
     from .geometry import SQRT3
 
-    face_area = 2.0 * SQRT3 * apothem * apothem
     cells, poses = [], []
+    smallest = min(math.sqrt(abs(np.linalg.det(f.s))) for f in lat.frames)
     for blob in rest:
-        if blob.area_plane < p.min_partial_area * face_area:
+        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
         c = blob.hull_plane.mean(0)
-        cell, _ = assign_cells(lat, c[None])
-        key = (int(cell[0][0]), int(cell[0][1]))
+        found = lat.locate(c)
+        if found is None:
+            continue
+        key, centre, i = found
+        frame = lat.frames[i]
+        apothem = math.sqrt(abs(np.linalg.det(frame.s)))
+        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * apothem * apothem:
+            continue
         if key in taken:
             continue
-        centre = lat.centres(np.array([key]))[0]
-        outline = hexagon(centre, apothem * 1.04, lat.angle_e)
+        shape = frame.s / apothem
+        pose = Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i), lat.turn,
+                    ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
+        outline = pose.to_plane(hexagon(np.zeros(2), 1.04, 0.0))
         inter, _ = cv2.intersectConvexConvex(blob.hull_plane.astype(np.float32),
                                              outline.astype(np.float32))
         if inter < 0.92 * blob.area_plane:
             continue
         taken.add(key)
         cells.append(key)
-        poses.append(Pose((float(centre[0]), float(centre[1])), apothem, lat.angle_e, lat.turn))
+        poses.append(pose)
     return cells, poses
 
 
@@ -299,12 +306,15 @@ def _draw_blobs(frame: np.ndarray, whole: list[CardFit], rest: list[Blob]) -> np
     return out
 
 
-def _draw_lattice(frame: np.ndarray, lat: Lattice, view: TableView, cells: np.ndarray,
-                  part_cells: list[tuple[int, int]]) -> np.ndarray:
+def _draw_lattice(frame: np.ndarray, lat: GrownLattice, view: TableView,
+                  cells: list[tuple[int, int]], poses: list[Pose],
+                  part_cells: list[tuple[int, int]], part_poses: list[Pose]) -> np.ndarray:
     out = frame.copy()
-    for c, colour in [(c, (0, 255, 0)) for c in cells] + [(c, (0, 0, 255)) for c in part_cells]:
-        centre = lat.centres(np.array([c]))[0]
-        poly = view.to_image(hexagon(centre, lat.spacing / 2.0, lat.angle_e))
+    items = [(c, q, (0, 255, 0)) for c, q in zip(cells, poses, strict=True)]
+    items += [(c, q, (0, 0, 255)) for c, q in zip(part_cells, part_poses, strict=True)]
+    for c, pose, colour in items:
+        centre = np.asarray(pose.centre)
+        poly = view.to_image(pose.to_plane(hexagon(np.zeros(2), lat.spacing / 2.0, 0.0)))
         cv2.polylines(out, [np.round(poly).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
         x, y = view.to_image(centre[None])[0]
         cv2.putText(out, f"{int(c[0])},{int(c[1])}", (int(x) - 14, int(y) + 4),
@@ -338,11 +348,11 @@ def learn_colours(frame: np.ndarray, edition: str, view: TableView | None = None
     base = builtin_model(edition)
     scale = 1.0
     blobs = paper_blobs(paper_mask(frame, scale, params.detect), scale, view, params.detect)
-    fits, _ = fit_hexagons(blobs, params.detect)
+    fits, _ = fit_hexagons(blobs, params.detect, not view.calibrated)
     fits, _ = consistent_sizes(fits)
     inks = []
     for f in fits:
-        pose = Pose(f.centre, f.apothem, f.angle)
+        pose = Pose(f.centre, f.apothem, f.angle, 1, f.shape)
         pts = view.to_image(sample_points([pose]).reshape(-1, 2))
         vals, _ = sample(frame, pts.reshape(1, -1, 2))
         ns = 6 * N_SYMBOL

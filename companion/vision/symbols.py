@@ -65,6 +65,16 @@ class Pose:
     apothem: float
     angle: float
     turn: int = 1   # +1 when lattice direction d lies at angle - 60°·d
+    shape: tuple[tuple[float, float], tuple[float, float]] | None = None  # see CardFit.shape
+
+    def to_plane(self, local: np.ndarray) -> np.ndarray:
+        """Plane points of card-frame points (apothem 1, edge 0 normal along +x, edge d normal
+        at -60°·d)."""
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        m = self.apothem * np.array([[c, -self.turn * s], [s, self.turn * c]])
+        if self.shape is not None:
+            m = np.asarray(self.shape) @ m
+        return np.asarray(self.centre) + np.asarray(local, np.float64).reshape(-1, 2) @ m.T
 
 
 @dataclass(frozen=True)
@@ -91,9 +101,7 @@ def sample_points(poses: list[Pose]) -> np.ndarray:
     """Plane coordinates (cards x samples x 2) of the pattern for every pose."""
     out = np.empty((len(poses), len(PATTERN), 2))
     for i, p in enumerate(poses):
-        c, s = math.cos(p.angle), math.sin(p.angle)
-        rot = p.apothem * np.array([[c, -p.turn * s], [s, p.turn * c]])
-        out[i] = np.asarray(p.centre) + PATTERN @ rot.T
+        out[i] = p.to_plane(PATTERN)
     return out
 
 

@@ -100,3 +100,73 @@ def test_lattice_cells_direction_e_and_origin():
     origin = np.argmin(np.linalg.norm(centres - centres.mean(0), axis=1))
     expect = np.array(cells) - np.array(cells[origin])
     assert got.tolist() == expect.tolist()
+
+
+def _perspective_fits(cells, h, shift=None, moved=-1):
+    """Whole-card fits of cards on a regular plane lattice seen through homography `h` (the
+    plane is the image: uncalibrated), as the reader's hexagon stage gives them."""
+    from companion.vision.cards import Blob, fit_card
+    from companion.vision.geometry import transform
+
+    pitch, apothem = 66.0, 30.0
+    e_q, e_r = pitch * np.array([1.0, 0.0]), pitch * np.array([0.5, math.sqrt(3) / 2])
+    fits = []
+    for k, (q, r) in enumerate(cells):
+        c = q * e_q + r * e_r + (shift if shift is not None and k == moved % len(cells)
+                                 else 0.0)
+        hull = transform(hexagon(c, apothem * (1 - HEXEL_FACE.border_frac), 0.0), h)
+        blob = Blob(hull, hull, cv2.contourArea(hull.astype(np.float32)), False)
+        fits.append(fit_card(blob, affine=True))
+    return fits
+
+
+def _grow(fits):
+    from companion.vision.lattice import card_frame, grow_lattice
+
+    return grow_lattice([card_frame(f.centre, f.apothem, f.angle, f.shape) for f in fits],
+                        TableView())
+
+
+# strong perspective: cards twice as wide at the near edge as at the far edge, and sheared
+PERSPECTIVE = np.array([[1.0, 0.2, 640.0], [0.0, 0.9, 150.0], [0.0, 0.0008, 1.0]])
+
+
+def _layout(n=30, seed=1):
+    from companion.vision.geometry import DIRECTIONS
+
+    rng = np.random.default_rng(seed)
+    cells = [(0, 0)]
+    while len(cells) < n:
+        q, r = cells[rng.integers(len(cells))]
+        dq, dr = DIRECTIONS[rng.integers(6)]
+        if (q + dq, r + dr) not in cells:
+            cells.append((q + dq, r + dr))
+    return cells
+
+
+def test_lattice_growth_follows_strong_perspective():
+    """One global lattice cannot fit cards whose spacing halves across the image; growing the
+    lattice card to card in each card's own frame places every card, and the cells keep every
+    pairwise distance of the true layout."""
+    from companion.vision.geometry import axial_distance
+
+    cells = _layout()
+    fits = _perspective_fits(cells, PERSPECTIVE)
+    sizes = [f.apothem for f in fits]
+    assert max(sizes) > 1.8 * min(sizes)
+    lat = _grow(fits)
+    assert sorted(lat.cells) == list(range(len(cells)))
+    got = [lat.cells[i] for i in range(len(cells))]
+    assert all(axial_distance(got[i], got[j]) == axial_distance(cells[i], cells[j])
+               for i in range(len(cells)) for j in range(i))
+    assert len(set(got)) == len(got)
+
+
+def test_lattice_growth_leaves_out_a_card_off_the_lattice():
+    """A card half a step off its cell is inconsistent with its placed neighbours: it gets no
+    cell (reported nowhere) instead of a guessed one."""
+    cells = _layout(12, seed=2)
+    fits = _perspective_fits(cells, PERSPECTIVE, shift=np.array([33.0, 0.0]), moved=5)
+    lat = _grow(fits)
+    assert 5 not in lat.cells
+    assert len(lat.cells) == len(cells) - 1
