@@ -32,8 +32,10 @@ __all__ = [
     "from_json",
     "from_jsonable",
     "message",
+    "replace_at",
     "replay",
     "replay_events",
+    "require_phase",
     "to_json",
     "to_jsonable",
 ]
@@ -77,6 +79,20 @@ class CardNotInHand(IllegalAction):
     """The seat does not hold the card the action names."""
 
     code = "card_not_in_hand"
+
+
+def require_phase(phase: str, action: object, *phases: str, what: str = "game") -> None:
+    """Raise `WrongPhase` unless `phase` is one of `phases` (the `what` is the game or match)."""
+    if phase not in phases:
+        raise WrongPhase(
+            f"{type(action).__name__} is not possible now: the {what} is in its "
+            f"{phase} phase (allowed in: {', '.join(phases)})"
+        )
+
+
+def replace_at(items: tuple, index: int, value: object) -> tuple:
+    """A copy of `items` with the entry at `index` replaced (per-seat tuples in states)."""
+    return (*items[:index], value, *items[index + 1:])
 
 
 # --------------------------------------------------------------------------------------------

@@ -39,9 +39,10 @@ from ..core import (
     Event,
     IllegalAction,
     MalformedMessage,
-    WrongPhase,
     WrongSeat,
     message,
+    replace_at,
+    require_phase,
 )
 from ..ledger import InsufficientChips, Ledger
 from .cards import Card, check_card, standard_deck
@@ -463,11 +464,7 @@ class MatchOver(Event):
 
 
 def _require_phase(state: CometState, action: Action, *phases: str) -> None:
-    if state.phase not in phases:
-        raise WrongPhase(
-            f"{type(action).__name__} is not possible now: the match is in its "
-            f"{state.phase} phase (allowed in: {', '.join(phases)})"
-        )
+    require_phase(state.phase, action, *phases, what="match")
 
 
 def _check_seat(state: CometState, seat: object, expected: int | None) -> int:
@@ -477,10 +474,6 @@ def _check_seat(state: CometState, seat: object, expected: int | None) -> int:
         names = state.options.seat_names
         raise WrongSeat(f"it is {names[expected or 0]}'s turn, not {names[seat]}'s")
     return seat
-
-
-def _replace_at(items: tuple, index: int, value: object) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
 
 
 def _remove(hand: tuple[Card, ...], cards: Sequence[Card], who: str) -> tuple[Card, ...]:
@@ -645,7 +638,7 @@ class CometGame:
             raise PotUnavailable(self._pot_problem(state, seat, a.pot))
         hand = _remove(state.hands[seat], cards, state.options.seat_names[seat])
         new = dataclasses.replace(
-            state, hands=_replace_at(state.hands, seat, hand),
+            state, hands=replace_at(state.hands, seat, hand),
             sets=(*state.sets, PlayedSet(seat, a.pot, cards)),
         )
         return new, (SetPlayed(seat, a.pot, len(cards)),)
@@ -666,8 +659,8 @@ class CometGame:
             raise IllegalAction("only one card may be reserved in a turn")
         hand = _remove(state.hands[seat], [card], state.options.seat_names[seat])
         reserves = (*state.reserves[seat], card)
-        new = dataclasses.replace(state, hands=_replace_at(state.hands, seat, hand),
-                                  reserves=_replace_at(state.reserves, seat, reserves),
+        new = dataclasses.replace(state, hands=replace_at(state.hands, seat, hand),
+                                  reserves=replace_at(state.reserves, seat, reserves),
                                   reserved=True)
         return new, (Reserved(seat, len(reserves)),)
 

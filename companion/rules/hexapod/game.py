@@ -29,7 +29,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from ..core import Action, Event, IllegalAction, MalformedMessage, WrongPhase, WrongSeat, message
+from ..core import (
+    Action,
+    Event,
+    IllegalAction,
+    MalformedMessage,
+    WrongSeat,
+    message,
+    replace_at,
+    require_phase,
+)
 from .cards import SPIDER, Card, Grid, unique_names
 from .case import check_placement, empty_case, legal_positions, place
 from .scoring import CaseScore, score_case
@@ -378,15 +387,7 @@ def _whole(value: object, what: str) -> int:
 
 
 def _require_phase(state: HexapodState, action: Action, *phases: str) -> None:
-    if state.phase not in phases:
-        raise WrongPhase(
-            f"{type(action).__name__} is not possible now: the game is in its "
-            f"{state.phase} phase (allowed in: {', '.join(phases)})"
-        )
-
-
-def _replace_at(items: tuple, index: int, value: object) -> tuple:
-    return (*items[:index], value, *items[index + 1:])
+    require_phase(state.phase, action, *phases)
 
 
 class HexapodGame:
@@ -488,8 +489,8 @@ class HexapodGame:
         card = state.stacks[stack][0]
         new = dataclasses.replace(
             state,
-            stacks=_replace_at(state.stacks, stack, state.stacks[stack][1:]),
-            hands=_replace_at(state.hands, seat, (card,)),
+            stacks=replace_at(state.stacks, stack, state.stacks[stack][1:]),
+            hands=replace_at(state.hands, seat, (card,)),
         )
         new, revealed = _check_spider(new)
         new = dataclasses.replace(new, to_play=1 - seat if seat == state.options.first else None)
@@ -516,10 +517,10 @@ class HexapodGame:
         rest.remove(a.card)
         new = dataclasses.replace(
             state,
-            stacks=_replace_at(state.stacks, stack, state.stacks[stack][1:]),
-            hands=_replace_at(state.hands, seat, tuple(rest)),
-            cases=_replace_at(state.cases, seat, place(state.cases[seat], card, col, row)),
-            placed=_replace_at(state.placed, seat, state.placed[seat] + 1),
+            stacks=replace_at(state.stacks, stack, state.stacks[stack][1:]),
+            hands=replace_at(state.hands, seat, tuple(rest)),
+            cases=replace_at(state.cases, seat, place(state.cases[seat], card, col, row)),
+            placed=replace_at(state.placed, seat, state.placed[seat] + 1),
         )
         played = Played(seat, stack, drawn, a.card, col, row, new.score(seat).total)
         new, revealed = _check_spider(new)
@@ -539,9 +540,9 @@ class HexapodGame:
         if not state.stacks[source]:
             raise EmptyStack(f"stack {source + 1} is empty: there is no card to move")
         card = state.stacks[source][0]
-        stacks = _replace_at(state.stacks, source, state.stacks[source][1:])
-        stacks = _replace_at(stacks, target, (card, *stacks[target]))
-        coins = _replace_at(state.coins, seat, state.coins[seat] - 1)
+        stacks = replace_at(state.stacks, source, state.stacks[source][1:])
+        stacks = replace_at(stacks, target, (card, *stacks[target]))
+        coins = replace_at(state.coins, seat, state.coins[seat] - 1)
         new = dataclasses.replace(state, stacks=stacks, coins=coins, coin_spent=True)
         new, revealed = _check_spider(new)
         return new, (CoinSpent(seat, source, target, card, coins[seat]), *revealed)

@@ -34,7 +34,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-from ..core import Action, Event, IllegalAction, MalformedMessage, WrongPhase, WrongSeat, message
+from ..core import (
+    Action,
+    Event,
+    IllegalAction,
+    MalformedMessage,
+    WrongSeat,
+    message,
+    replace_at,
+    require_phase,
+)
 from ..hexgrid import Cell, hexagon
 from .chains import Board, CellOccupied, Connection, Placement
 from .pieces import (
@@ -410,9 +419,7 @@ def winners(scores: Sequence[int],
 
 
 def _require_phase(state: HexDragonState, action: Action, phase: Phase) -> None:
-    if state.phase != phase:
-        raise WrongPhase(f"{type(action).__name__} is not possible now: the game is in its "
-                         f"{state.phase} phase (allowed in: {phase})")
+    require_phase(state.phase, action, phase)
 
 
 def _require_turn(state: HexDragonState, seat: object) -> int:
@@ -440,10 +447,6 @@ def _rotation(k: object) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 5:
         raise MalformedMessage(f"rotation must be 0..5, got {k!r}")
     return k
-
-
-def _replace_at(items: tuple, seat: int, value: object) -> tuple:
-    return (*items[:seat], value, *items[seat + 1:])
 
 
 def _remove(names: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -545,7 +548,7 @@ class HexDragonGame:
         )
         events: list[Event] = [Placed(seat, name, cell, rotation)]
         if is_head(name):
-            new = dataclasses.replace(new, heads=_replace_at(new.heads, seat,
+            new = dataclasses.replace(new, heads=replace_at(new.heads, seat,
                                                              _remove(hand, name)))
         else:
             new, drew = _draw(new, seat, _remove(hand, name))
@@ -563,7 +566,7 @@ class HexDragonGame:
                            "this game: place a piece instead")
         if cell in state.stars:
             raise CellReserved(f"a star token already lies on {cell}: choose another cell")
-        new = dataclasses.replace(state, stars=_replace_at(state.stars, seat, cell),
+        new = dataclasses.replace(state, stars=replace_at(state.stars, seat, cell),
                                   stars_used=state.stars_used | {seat}, turns=state.turns + 1)
         new, after = _after_turn(new, seat)
         return new, (StarPlaced(seat, cell), *after)
@@ -640,8 +643,8 @@ def _draw(state: HexDragonState, seat: int,
           hand: tuple[str, ...]) -> tuple[HexDragonState, tuple[Event, ...]]:
     """D3: after a body piece, draw the top of the (shuffled) bag if it has any."""
     if not state.bag:
-        return dataclasses.replace(state, bodies=_replace_at(state.bodies, seat, hand)), ()
-    new = dataclasses.replace(state, bodies=_replace_at(state.bodies, seat,
+        return dataclasses.replace(state, bodies=replace_at(state.bodies, seat, hand)), ()
+    new = dataclasses.replace(state, bodies=replace_at(state.bodies, seat,
                                                         (*hand, state.bag[0])),
                               bag=state.bag[1:])
     return new, (Drew(seat, len(new.bag)),)

@@ -33,9 +33,10 @@ from ..core import (
     Event,
     IllegalAction,
     MalformedMessage,
-    WrongPhase,
     WrongSeat,
     message,
+    replace_at,
+    require_phase,
 )
 from ..hexgrid import Cell
 from ..ledger import InsufficientChips, Ledger
@@ -493,11 +494,7 @@ def _require_seat(state: HexelState, seat: object) -> int:
 
 
 def _require_phase(state: HexelState, action: Action, *phases: str) -> None:
-    if state.phase not in phases:
-        raise WrongPhase(
-            f"{type(action).__name__} is not possible now: the game is in its "
-            f"{state.phase} phase (allowed in: {', '.join(phases)})"
-        )
+    require_phase(state.phase, action, *phases)
 
 
 def _positive(value: object, what: str) -> int:
@@ -696,7 +693,7 @@ class HexelGame:
             state,
             layout=state.layout.with_placement(placement),
             placed_by=(*state.placed_by, seat),
-            hands=_replace_at(state.hands, seat, new_hand),
+            hands=replace_at(state.hands, seat, new_hand),
             turns=state.turns + 1,
         )
         if hoxla:
@@ -727,7 +724,7 @@ class HexelGame:
             if a.card is not None:
                 raise MalformedMessage("at a real table a discard is face down: card must be null")
             new_hand = _remove(hand_cards, None)
-        new = dataclasses.replace(state, hands=_replace_at(state.hands, seat, new_hand),
+        new = dataclasses.replace(state, hands=replace_at(state.hands, seat, new_hand),
                                   turns=state.turns + 1, discards=state.discards + 1)
         new, paid = _settle_insurance(new, seat, 0)
         new, after = _after_turn(new, seat)
@@ -773,10 +770,6 @@ def _line_layout(cards: Sequence[str], ks: Sequence[int]) -> Layout:
 def _remove(cards: tuple[str | None, ...], card: str | None) -> tuple[str | None, ...]:
     i = cards.index(card)
     return cards[:i] + cards[i + 1:]
-
-
-def _replace_at(hands: tuple, seat: int, value: tuple) -> tuple:
-    return (*hands[:seat], value, *hands[seat + 1:])
 
 
 def _draw_line(pile: list[str]) -> tuple[tuple[str, str, str], tuple[int, int, int], int]:
@@ -855,7 +848,7 @@ def _settle_insurance(state: HexelState, seat: int, count: int) -> tuple[HexelSt
         new = dataclasses.replace(new, ledger=ledger)
         return new, [InsurancePaid(seat, receiver, owed, into, new.accounts())]
     ledger, paid = state.ledger.sweep(hedge(seat), target)
-    hands = _replace_at(state.hands, seat, ())
+    hands = replace_at(state.hands, seat, ())
     new = dataclasses.replace(new, ledger=ledger, out=state.out | {seat}, hands=hands,
                               discards=state.discards + len(state.hands[seat]))
     return new, [Busted(seat, receiver, owed, paid, new.accounts())]
