@@ -7,6 +7,11 @@ as they appear in the image. The lattice origin is arbitrary (the referee aligns
 lattice to the game's layout by a translation and a multiple of 60 degrees). A card the reader
 cannot see whole (a hand over it, out of frame) is reported with `occluded=True` and its symbols
 are not to be trusted: unreadable edges are written '?'.
+
+For Hexapod the reader reports display cases instead (`HexapodObservation`): per case the player
+its corner markers name, the visible code of every cell (rows top to bottom of the board as the
+player sees it, the rules' codes `.`, `B`, `St`...) and per cell whether it was hidden (a hand, out
+of frame): an occluded cell's code is `?` and is never a guess.
 """
 
 from __future__ import annotations
@@ -44,5 +49,50 @@ class HexelObservation:
                 for c in self.cards
             ],
             "calibrated": self.calibrated,
+            "notes": list(self.notes),
+        }
+
+
+UNKNOWN = "?"
+
+
+@dataclass(frozen=True)
+class SeenCase:
+    """One Hexapod display case as read from the image."""
+
+    player: int
+    grid: tuple[tuple[str, ...], ...]
+    occluded: tuple[tuple[bool, ...], ...]
+    confidence: float = 1.0
+    corners_px: tuple[tuple[float, float], ...] = ()   # grid TL, TR, BR, BL in the image
+
+    @property
+    def complete(self) -> bool:
+        """True when every cell was read (none occluded)."""
+        return not any(any(row) for row in self.occluded)
+
+
+@dataclass(frozen=True)
+class HexapodObservation:
+    """Every Hexapod display case read from one frame."""
+
+    cases: tuple[SeenCase, ...] = ()
+    t: float = 0.0
+    frame_seq: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def case(self, player: int) -> SeenCase | None:
+        """The case of `player`, if it was seen."""
+        return next((c for c in self.cases if c.player == player), None)
+
+    def to_json(self) -> dict:
+        """The `companion recognize --game hexapod --json` form."""
+        return {
+            "cases": [
+                {"player": c.player, "grid": [list(r) for r in c.grid],
+                 "occluded": [list(r) for r in c.occluded],
+                 "confidence": round(c.confidence, 4)}
+                for c in self.cases
+            ],
             "notes": list(self.notes),
         }
