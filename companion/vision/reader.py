@@ -165,7 +165,7 @@ class HexelReader:
         part_cells, part_poses = _partials(rest, lat, taken, p)
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
-        reads += read_cards(frame, part_poses, view, self.model)
+        reads += read_cards(frame, part_poses, view, self.model, blurred_rings=False)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
                 for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
         for c, r, pose in zip(part_cells, reads[len(poses):], part_poses, strict=True):

@@ -1,11 +1,12 @@
 """Stage 3 of the Hex'el reader: read the six symbols of every card at once. Each card pose
 (plane centre, apothem, angle of its edge facing lattice direction E) places a fixed pattern of
-sample points (19 inside each symbol, 18 on bare paper between the symbols, 18 across the border
-band at three depths), which is mapped to the image and sampled bilinearly, all cards in one
-`cv2.remap`. The card's paper samples give its white reference; every sample is normalised by it
-and explained by the `ColourModel` as paper mixed with one ink. A symbol is read only when its
-samples agree clearly (enough of one ink, almost none of another, few unexplained pixels);
-otherwise it is '?'. Paper and border samples tell whether the card is seen whole.
+sample points (19 inside each symbol, 18 on bare paper between the symbols, 18 at each of five
+depths across the border band and just beyond it), which is mapped to the image and sampled
+bilinearly, all cards in one `cv2.remap`. The card's paper samples give its white reference;
+every sample is normalised by it and explained by the `ColourModel` as paper mixed with one
+ink. A symbol is read only when its samples agree clearly (enough of one ink, almost none of
+another, few unexplained pixels); otherwise it is '?'. Paper and border samples tell whether the
+card is seen whole.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ from .calibration import TableView
 from .colour import OTHER, PAPER_K, ColourModel, normalise
 
 N_SYMBOL = 19
+
+
+# Depths (fractions of the apothem) of the border samples: across the dark band and a little
+# beyond it either way, so a pose a pixel off still finds the band.
+BORDER_DEPTHS = tuple(1.0 - k * HEXEL_FACE.border_frac for k in (1.5, 0.9, 0.5, 0.1, -0.3))
 
 
 def _unit_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -44,7 +50,7 @@ def _unit_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     paper = np.concatenate([rho * np.c_[np.cos(corner), np.sin(corner)]
                             for rho in (0.47, 0.64, 0.80)])
     border = []
-    for b in (1.0 - 0.9 * f.border_frac, 1.0 - 0.5 * f.border_frac, 1.0 - 0.1 * f.border_frac):
+    for b in BORDER_DEPTHS:
         for d in range(6):
             a = math.radians(-60.0 * d)
             n, t = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
@@ -54,6 +60,14 @@ def _unit_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 SYMBOL_PTS, PAPER_PTS, BORDER_PTS = _unit_pattern()
 N_PAPER, N_BORDER = len(PAPER_PTS), len(BORDER_PTS)
+# The paper samples beside symbol d (the two corners either side of its edge, all three radii):
+# paper sample index = radius * 6 + corner, corner j at angle -60°·j - 30°.
+FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for d in range(6)])
+# A grey ring blurred into a blob: the ink it spreads over the symbol's samples. A sharp ring
+# covers ~0.63 of them and blur only lowers that; a solid dark blob (a shadow, a dark object)
+# covers nearly all of them.
+BLURRED_RING_DARK = (0.2, 0.6)
+BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
 
 
@@ -117,9 +131,11 @@ def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return vals.reshape(*shape, 3).astype(np.float32), inside.reshape(shape)
 
 
-def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel
-               ) -> list[CardRead]:
-    """Read every posed card in one pass."""
+def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+               blurred_rings: bool = True) -> list[CardRead]:
+    """Read every posed card in one pass. `blurred_rings` lets a grey blob read as a blurred
+    ring (see `decide`): right for whole hexagons, which are cards; not for a partial paper
+    blob, where a dark gap between pale stones would do."""
     if not poses:
         return []
     plane = sample_points(poses)
@@ -132,12 +148,16 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     kind, alpha, dark = model.explain(norm)
     kind[~inside] = OTHER
     shape = (len(poses), 6, N_SYMBOL)
+    is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
+    flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
-                        dark[:, :ns].reshape(shape), model)
-    paper_ok = (kind[:, ns:ns + N_PAPER] == PAPER_K).mean(1)
-    band = norm[:, ns + N_PAPER:].reshape(len(poses), 3, -1, 3)   # 3 radii across the band
+                        dark[:, :ns].reshape(shape), model,
+                        flank_dark if blurred_rings else None)
+    paper_ok = is_paper.mean(1)
+    band = norm[:, ns + N_PAPER:].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
     neutral = band.max(-1) - band.min(-1) < 0.25
-    dark = (band.mean(-1) < 0.7) & neutral & inside[:, ns + N_PAPER:].reshape(len(poses), 3, -1)
+    in_band = inside[:, ns + N_PAPER:].reshape(band.shape[:-1])
+    dark = (band.mean(-1) < 0.7) & neutral & in_band
     border_ok = dark.any(1).mean(1)
     in_frame = inside.all(1)
     return [CardRead(text[k], tuple(float(c) for c in conf[k]), float(paper_ok[k]),
@@ -157,13 +177,16 @@ def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
     return np.maximum(vals.mean(1), 1.0)
 
 
-def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel
-           ) -> tuple[list[str], np.ndarray]:
+def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel,
+           flank_dark: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
     unexplained samples); a grey ink must also be a ring — paper in its middle — so a shadow or
-    a dark fingertip is not read as one."""
+    a dark fingertip is not read as one. Blur (defocus, motion) fills a small ring's middle: a
+    grey blob is still read as the ring when it stands out from the paper beside it
+    (`flank_dark`, cards x 6: a shadow darkens both), is no darker in the middle than around it,
+    and holds about as much ink as a ring and far less than a solid blob (`BLURRED_RING_DARK`)."""
     letters = model.letters
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
     a = np.clip(alpha, 0.0, 1.2)[..., None]
@@ -175,9 +198,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     best = score.argmax(-1)
     top_peak = np.take_along_axis(peak, best[..., None], -1)[..., 0]
     hollow = dark[..., 7:].mean(-1) - dark[..., :7].mean(-1)   # outer ring minus middle
-    ring_ok = ~model.neutral[best] | (hollow >= 0.15)
+    ring = hollow >= 0.15
+    blurred = np.zeros_like(ring)
+    if flank_dark is not None:
+        lo, hi = BLURRED_RING_DARK
+        mean_dark = dark.mean(-1)
+        blurred = (~ring & (mean_dark - flank_dark >= BLURRED_RING_CONTRAST)
+                   & (hollow >= -0.08) & (mean_dark >= lo) & (mean_dark <= hi))
+    grey = model.neutral[best]
+    ring_ok = ~grey | ring | blurred
+    # a blurred ring's ink is spread thin: its core is paler than a sharp ring's
+    peak_ok = top_peak >= np.where(grey & blurred, 0.45, 0.55)
     margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
-    ok = (top >= 2.5) & (top_peak >= 0.55) & (second <= 0.12 * top + 0.3) & (other <= 5) \
+    ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
     names = np.array([*letters, "?"])
