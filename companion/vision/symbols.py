@@ -64,9 +64,9 @@ N_PAPER, N_BORDER = len(PAPER_PTS), len(BORDER_PTS)
 # paper sample index = radius * 6 + corner, corner j at angle -60°·j - 30°.
 FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for d in range(6)])
 # A grey ring blurred into a blob: the ink it spreads over the symbol's samples. A sharp ring
-# covers ~0.63 of them and blur only lowers that; a solid dark blob (a shadow, a dark object)
-# covers nearly all of them.
-BLURRED_RING_DARK = (0.2, 0.6)
+# covers ~0.63 of them (up to ~0.75 on a small card, where the pixels round its hole) and blur
+# only lowers that; a solid dark blob (a shadow, a dark object) covers nearly all of them.
+BLURRED_RING_DARK = (0.2, 0.8)
 BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
 
@@ -204,7 +204,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         lo, hi = BLURRED_RING_DARK
         mean_dark = dark.mean(-1)
         blurred = (~ring & (mean_dark - flank_dark >= BLURRED_RING_CONTRAST)
-                   & (hollow >= -0.08) & (mean_dark >= lo) & (mean_dark <= hi))
+                   & (hollow >= -0.2) & (mean_dark >= lo) & (mean_dark <= hi))
     grey = model.neutral[best]
     ring_ok = ~grey | ring | blurred
     # a blurred ring's ink is spread thin: its core is paler than a sharp ring's

@@ -75,7 +75,8 @@ def draw_card(canvas: np.ndarray, centre: np.ndarray, symbols: str, edition: str
         if shape == "disc":
             cv2.circle(canvas, ci, int(r * 16), bgr(rgb), -1, cv2.LINE_AA, 4)
         elif shape == "ring":
-            cv2.circle(canvas, ci, int(r * 0.79 * 16), bgr(rgb), int(r * 0.42), cv2.LINE_AA, 4)
+            cv2.circle(canvas, ci, int(r * (1 - f.ring_width_frac / 2) * 16), bgr(rgb),
+                       max(1, round(r * f.ring_width_frac)), cv2.LINE_AA, 4)
         elif shape == "diamond":
             poly = np.array([c + 1.08 * r * n, c + 0.78 * r * t, c - 1.08 * r * n,
                              c - 0.78 * r * t])

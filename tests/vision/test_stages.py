@@ -86,6 +86,34 @@ def test_a_covered_symbol_is_unreadable_not_guessed():
     assert read.symbols[1:] == "RRBBB"
 
 
+@pytest.mark.parametrize("blur", ["defocus", "motion"])
+def test_a_blurred_grey_ring_still_reads_but_a_solid_grey_blob_does_not(blur):
+    """Blur fills a small ring's middle (a 44 px card, 2.5 px defocus or 6 px of motion): it
+    is still read as the ring. A solid grey blob of a symbol's size (a shadow, a dark stud) on
+    one symbol place is never read as the ring: that edge stays '?'."""
+    img, apothem = card_image("VRVBVV", "holodex", surface="felt", width_px=44.0)
+    if blur == "defocus":
+        img = cv2.GaussianBlur(img, (0, 0), 2.5)
+    else:
+        kernel = np.full((1, 7), 1.0 / 7.0, np.float32)
+        img = cv2.filter2D(img, -1, kernel)
+    pose = Pose((160.0, 120.0), apothem, 0.0)
+    model = builtin_model("holodex")
+    assert read_cards(img, [pose], TableView(), model)[0].symbols == "VRVBVV"
+    # without the blur allowance (a partial blob's reading) the blurred rings are not trusted
+    strict = read_cards(img, [pose], TableView(), model, blurred_rings=False)[0].symbols
+    assert strict[1] == "R" and strict[3] == "B" and "?" in strict
+
+    solid, _ = card_image("RRRBBB", "holodex", surface="felt", width_px=44.0)
+    centre = (round(160 + HEXEL_FACE.symbol_centre_frac * apothem), 120)
+    cv2.circle(solid, centre, round(0.9 * HEXEL_FACE.symbol_radius_frac * apothem),
+               (40, 40, 44), -1, cv2.LINE_AA)
+    solid = cv2.GaussianBlur(solid, (0, 0), 1.0)
+    read = read_cards(solid, [pose], TableView(), model)[0]
+    assert read.symbols[0] == "?"
+    assert read.symbols[1:] == "RRBBB"
+
+
 def test_lattice_cells_direction_e_and_origin():
     pitch = 66.0
     rot = math.radians(20.0)   # lattice turned 20°: E is the direction at +20°
