@@ -47,7 +47,8 @@ class ReaderParams:
     min_card_symbols: int = 4      # a hexagon is a card if it shows this many symbols
     min_card_paper: float = 0.6    # and this much bare paper
     min_card_border: float = 0.5   # and this much dark border band
-    min_paper_ok: float = 0.85     # paper samples that must look like paper for a whole card
+    min_paper_ok: float = 0.65     # paper samples that must look like paper for a whole card
+                                   # (each symbol also needs paper beside it: `symbols`)
     min_border_ok: float = 0.7     # border samples that must look dark
     min_partial_area: float = 0.2  # a partial blob covers at least this much of a card face
     min_partial_symbols: int = 2   # and shows at least this many readable symbols

@@ -68,6 +68,7 @@ FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for
 # only lowers that; a solid dark blob (a shadow, a dark object) covers nearly all of them.
 BLURRED_RING_DARK = (0.2, 0.8)
 BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
+MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
 
 
@@ -153,6 +154,13 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if blurred_rings else None)
+    # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
+    # of its flanking paper gone is not trusted, whatever its colour says.
+    covered = is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER
+    if covered.any():
+        conf = np.where(covered, 0.0, conf)
+        text = ["".join("?" if covered[k, d] else ch for d, ch in enumerate(t))
+                for k, t in enumerate(text)]
     paper_ok = is_paper.mean(1)
     band = norm[:, ns + N_PAPER:].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
     neutral = band.max(-1) - band.min(-1) < 0.25

@@ -114,6 +114,22 @@ def test_a_blurred_grey_ring_still_reads_but_a_solid_grey_blob_does_not(blur):
     assert read.symbols[1:] == "RRBBB"
 
 
+def test_a_finger_over_a_symbol_and_the_paper_beside_it_makes_that_symbol_unreadable():
+    """A reddish-brown fingertip in shadow lying over a grey ring and the paper either side of
+    it: the colour alone could pass for red ink, but a symbol without paper around it is '?'."""
+    img, apothem = card_image("RRRVBB", "holodex", surface="felt")
+    a = math.radians(-60.0 * 3)   # edge 3 (W)
+    c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem * np.array(
+        [math.cos(a), math.sin(a)])
+    axes = (round(0.42 * apothem), round(0.3 * apothem))
+    cv2.ellipse(img, (round(c[0]), round(c[1])), axes, 90.0, 0, 360, (70, 80, 170), -1,
+                cv2.LINE_AA)
+    read = read_cards(img, [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
+                      builtin_model("holodex"))[0]
+    assert read.symbols[3] == "?"
+    assert read.symbols[:3] + read.symbols[4:] == "RRRBB"
+
+
 def test_lattice_cells_direction_e_and_origin():
     pitch = 66.0
     rot = math.radians(20.0)   # lattice turned 20°: E is the direction at +20°
