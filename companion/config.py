@@ -226,6 +226,17 @@ def _names(value: Any) -> tuple[str, ...]:
     return tuple(v.strip() for v in value)
 
 
+GAMES = ("hexel", "hexapod")
+
+
+def _game_name(value: Any) -> str:
+    name = _text(value)
+    if name not in GAMES:
+        raise _Bad(f"expected one of {', '.join(repr(g) for g in GAMES)} (the games the camera "
+                   f"referee plays), got {_got(value)}")
+    return name
+
+
 def _path(value: Any) -> Path:
     return Path(_text(value)).expanduser()
 
@@ -247,7 +258,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check]]] = {
     }),
     "store": (StoreConfig, {"path": _path}),
     "game": (GameConfig, {
-        "name": _text, "seats": _integer(1, 12, "a number of seats"), "names": _names,
+        "name": _game_name, "seats": _integer(1, 12, "a number of seats"), "names": _names,
         "stake": _integer(1, 1_000_000, "a stake of chips"), "edition": _text,
     }),
     "referee": (RefereeConfig, {"stable_s": _number(), "auto_confirm_s": _number()}),
@@ -341,6 +352,8 @@ def _cross_checks(config: Config) -> list[str]:
     if config.buttons.debounce_s >= config.buttons.hold_s:
         problems.append(f"buttons.debounce_s: must be shorter than buttons.hold_s "
                         f"({config.buttons.debounce_s} >= {config.buttons.hold_s})")
+    if config.game.name == "hexapod" and config.game.seats != 2:
+        problems.append(f"game.seats: Hexapod is for 2 players, got {config.game.seats}")
     if config.game.names and len(config.game.names) != config.game.seats:
         problems.append(f"game.names: lists {len(config.game.names)} names for "
                         f"{config.game.seats} seats")

@@ -46,10 +46,6 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(f"{args.config}: OK")
         return 0
-    if config.game.name != "hexel":
-        print(f"error: game.name: the camera referee plays 'hexel', not {config.game.name!r}",
-              file=sys.stderr)
-        return 2
     return Table(config, mock_pins=args.pin_factory == "mock").serve()
 
 
@@ -69,14 +65,12 @@ class Table:
         from ..referee.buttons import ButtonLoop
         from ..referee.compose import WebStack, table_pin
         from ..referee.outputs import Outputs, Speaker
-        from ..referee.pipeline import CameraLoop, FrameSensor
+        from ..referee.pipeline import CameraLoop, GameSensor
         from ..referee.referee import Referee, RefereeError
         from ..referee.stability import StabilityFilter
         from ..rules.core import RulesError
-        from ..rules.hexel import HexelOptions
         from ..sources import SourceError, SupervisedSource, open_source
         from ..store import GameStore, StoreError
-        from ..vision.reader import HexelReader
 
         c = self.config
         try:
@@ -86,15 +80,13 @@ class Table:
             print(f"error: store {c.store.path}: {exc}", file=sys.stderr)
             return 2
         try:
-            referee = Referee(store, auto_confirm_s=c.referee.auto_confirm_s)
+            referee = Referee(store, game=c.game.name, auto_confirm_s=c.referee.auto_confirm_s)
         except RefereeError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         if referee.state is None:
             try:
-                n = c.game.seats
-                options = HexelOptions(seats=n, stake=c.game.stake, edition=c.game.edition,
-                                       names=c.game.names or ())
+                options = game_options(c.game)
             except RulesError as exc:
                 print(f"error: game: {exc}", file=sys.stderr)
                 return 2
@@ -109,9 +101,8 @@ class Table:
             print(f"error: camera.source: {exc}", file=sys.stderr)
             return 2
         source = SupervisedSource(make_source, stall_s=c.camera.stall_s)
-        reader = HexelReader(referee.options.edition if referee.options else c.game.edition)
-        camera = CameraLoop(referee, FrameSensor(source, reader),
-                            StabilityFilter(c.referee.stable_s))
+        sensor = GameSensor(referee, lambda game: make_sensor(game, source, referee, c.game))
+        camera = CameraLoop(referee, sensor, StabilityFilter(c.referee.stable_s))
 
         factory = None
         if self.mock_pins:
@@ -172,3 +163,30 @@ class Table:
             except Exception:
                 log.exception("stopping %s failed", part)
         return 0
+
+
+def game_options(game):
+    """The options of a new match from the `[game]` section (raises `RulesError`)."""
+    if game.name == "hexapod":
+        from ..referee.judges import hexapod_options
+
+        return hexapod_options(game.names or ())
+    from ..rules.hexel import HexelOptions
+
+    return HexelOptions(seats=game.seats, stake=game.stake, edition=game.edition,
+                        names=game.names or ())
+
+
+def make_sensor(game: str, source, referee, config):
+    """The camera reader for `game` on `source` (raises if it is not available)."""
+    if game == "hexapod":
+        from ..referee.hexapod_table import CasesFrameSensor
+        from ..vision.hexapod import HexapodReader  # type: ignore[import-not-found]
+
+        return CasesFrameSensor(source, HexapodReader())
+    from ..referee.pipeline import FrameSensor
+    from ..vision.reader import HexelReader
+
+    edition = referee.options.edition if referee.options is not None and \
+        hasattr(referee.options, "edition") else config.edition
+    return FrameSensor(source, HexelReader(edition))

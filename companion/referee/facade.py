@@ -2,7 +2,11 @@
 
 `TableFacade` hands the web layer JSON views, live subscriptions and the latest camera JPEG, and
 turns admin commands (a name plus the strings of a form) into referee calls and rules actions,
-with a clear message for every malformed field. The web layer never sees a rules object.
+with a clear message for every malformed field. CONFIRM, UNDO, NEXT and a new match work for
+every game; the other commands belong to the game being refereed (Hex'el: stakes, chips,
+discards, a card placed by hand; Hexapod: coin, end of turn, pass, the Spider, a card placed by
+hand) and are refused, with the reason, for the other game. The web layer never sees a rules
+object.
 """
 
 from __future__ import annotations
@@ -11,14 +15,20 @@ import logging
 from collections.abc import Callable, Mapping
 
 from ..rules.core import RulesError
+from ..rules.hexapod import HexapodOptions
+from ..rules.hexapod.game import EndTurn, Pass, TableCoin, TablePlay, TableSpider
 from ..rules.hexel import HexelOptions
 from ..rules.hexel.game import BuyIn, CashOut, Hedge, NextGame, SetStake
 from .bus import Subscription
+from .judges import hexapod_options
 from .referee import Outcome, Referee
 
 __all__ = ["TableFacade"]
 
 log = logging.getLogger(__name__)
+
+
+HEXAPOD_COMMANDS = ("coin", "end_turn", "pass", "spider", "place")
 
 
 class BadField(ValueError):
@@ -88,6 +98,19 @@ class TableFacade:
             return r.undo(who)
         if name == "next":
             return r.next(who)
+        if name == "new_match":
+            game = (p.get("game") or r.game).strip()
+            if game == "hexapod":
+                return r.new_match(self._hexapod_options(p), start="camera", source=who)
+            if game != "hexel":
+                raise BadField(f"game must be hexel or hexapod, got {game!r}")
+            return r.new_match(self._options(p), start=self._start(p),
+                               seed=_int(p, "seed", -1) if p.get("seed") else None, source=who)
+        if r.game == "hexapod":
+            return self._hexapod(name, p, who)
+        if name in HEXAPOD_COMMANDS:
+            return Outcome(False, f"{name.replace('_', ' ')} is a Hexapod command; this table "
+                                  "plays Hex'el.")
         if name == "hedge":
             return r.submit(Hedge(_int(p, "seat"), _int(p, "multiple")), who)
         if name == "buy_in":
@@ -109,10 +132,44 @@ class TableFacade:
             return r.override((_int(p, "q"), _int(p, "r")), card, _int(p, "rotation"), who)
         if name == "next_game":
             return r.submit(NextGame(), who)
-        if name == "new_match":
-            return r.new_match(self._options(p), start=self._start(p),
-                               seed=_int(p, "seed", -1) if p.get("seed") else None, source=who)
         return Outcome(False, f"Unknown action {name!r}.")
+
+    def _hexapod(self, name: str, p: Mapping[str, str], who: str) -> Outcome:
+        """The Hexapod commands; each acts for the seat to play unless `seat` is given."""
+        r = self.referee
+        if name not in HEXAPOD_COMMANDS:
+            return Outcome(False, f"{name.replace('_', ' ')} is not a Hexapod command.")
+        state = r.state
+        to_play = state.to_play if state is not None else None
+        seat = _int(p, "seat", -1) if (p.get("seat") or "").strip() else to_play
+        if seat is None or seat == -1:
+            return Outcome(False, "No seat is to play now.")
+        if name == "coin":
+            return r.submit(TableCoin(seat), who)
+        if name == "end_turn":
+            return r.submit(EndTurn(seat), who)
+        if name == "pass":
+            return r.submit(Pass(seat), who)
+        if name == "spider":
+            return r.submit(TableSpider(seat), who)
+        card = (p.get("card") or "").strip()
+        cards = state.options.cards if state is not None else {}
+        if card not in cards:
+            raise BadField(f"card: no card named {card!r} in the deck")
+        col, row = _int(p, "col"), _int(p, "row")  # counted from 1, as the players see them
+        return r.submit(TablePlay(seat, cards[card].rows, col - 1, row - 1), who)
+
+    @staticmethod
+    def _hexapod_options(p: Mapping[str, str]) -> HexapodOptions:
+        names = tuple(n.strip() for n in (p.get("names") or "").split(",") if n.strip())
+        if len(names) != 2:
+            raise BadField("names: Hexapod is for two players, separated by a comma")
+        if any(len(n) > 24 for n in names):
+            raise BadField("names: at most 24 characters each")
+        first = _int(p, "first", 1)
+        if first not in (1, 2):
+            raise BadField("first: player 1 or 2")
+        return hexapod_options(names, coins=_int(p, "coins", 3), first=first - 1)
 
     @staticmethod
     def _start(p: Mapping[str, str]):

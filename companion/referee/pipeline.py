@@ -22,12 +22,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..vision.observation import HexelObservation
+from ..vision.observation import HexapodObservation, HexelObservation
 from .referee import Referee
 from .simtable import PhysicalTable
 from .stability import StabilityFilter
 
-__all__ = ["CameraLoop", "FrameSensor", "Sensed", "Sensor", "TableSensor", "encode_jpeg"]
+__all__ = ["CameraLoop", "FrameSensor", "GameSensor", "Sensed", "Sensor", "TableSensor",
+           "encode_jpeg"]
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 class Sensed:
     """One reading of the table: the observation, a picture of it, and the frame's number."""
 
-    observation: HexelObservation
+    observation: HexelObservation | HexapodObservation
     image: np.ndarray | None
     seq: int
     t: float
@@ -165,6 +166,48 @@ def draw_table(cards, hand, camera, size: tuple[int, int] = (640, 400)) -> np.nd
         cv2.ellipse(img, (int(hx), int(hy)), (int(1.3 * scale), int(0.9 * scale)), 30, 0, 360,
                     (120, 160, 215), -1, cv2.LINE_AA)
     return img
+
+
+class GameSensor:
+    """The sensor for the game being refereed: `make(game)` builds one per game name on first
+    use (the admin page may start a match of another game). A game whose reader cannot be built
+    is reported through `status` and senses nothing; it is retried every `retry_s`."""
+
+    def __init__(self, referee: Referee, make: Callable[[str], Sensor],
+                 retry_s: float = 30.0) -> None:
+        self.referee = referee
+        self.make = make
+        self.retry_s = retry_s
+        self._sensors: dict[str, Sensor] = {}
+        self._failed: dict[str, tuple[float, str]] = {}
+
+    def _current(self) -> Sensor | None:
+        game = self.referee.game
+        if game in self._sensors:
+            return self._sensors[game]
+        failed = self._failed.get(game)
+        if failed is not None and time.monotonic() - failed[0] < self.retry_s:
+            return None
+        try:
+            self._sensors[game] = self.make(game)
+        except Exception as exc:
+            log.warning("no camera reader for %s: %s", game, exc)
+            self._failed[game] = (time.monotonic(), f"no camera reader for {game}: {exc}")
+            return None
+        self._failed.pop(game, None)
+        return self._sensors[game]
+
+    def sense(self) -> Sensed | None:
+        """The current game's reading."""
+        sensor = self._current()
+        return sensor.sense() if sensor is not None else None
+
+    def status(self) -> tuple[str, str]:
+        """The current game's sensor status, or why there is none."""
+        sensor = self._current()
+        if sensor is None:
+            return "error", self._failed.get(self.referee.game, (0.0, "no camera reader"))[1]
+        return sensor.status()
 
 
 class CameraLoop:

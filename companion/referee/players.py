@@ -82,8 +82,8 @@ class SimulatedPlayers:
     def step(self) -> None:
         """One gesture of the table, depending on the phase."""
         state = self.referee.state
-        if state is None:
-            self._pause()
+        if state is None or getattr(self.referee, "game", "hexel") != "hexel":
+            self._pause()  # no match, or the admin page started another game
             return
         if state.phase == "setup":
             self.table.clear()

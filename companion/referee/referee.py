@@ -1,15 +1,16 @@
-"""The referee: the committed Hex'el match, the move the camera proposes, and every change to it.
+"""The referee: the committed match, the move the camera proposes, and every change to it.
 
-A `Referee` owns one match at a time. Its options and action log live in the store; its state is
-the replay of that log through the rules engine, so a restart (or an undo) is a replay. It judges
-each stable observation (`observe`) into a `Proposal`, commits the candidate move on a confirm
-(button, web, or automatically once a legal candidate has been stable for `auto_confirm_s`),
-undoes the last committed action, and takes every other action (stakes, buy-ins, discards, next
-game, a manual placement) through the same path: the rules check it on the current state, the
-store makes it durable, and only then is the new state published. Every change is published on
-`bus` with an increasing id (the scoreboard's Server-Sent Events). All public methods are
-thread-safe (camera, buttons and web threads call them) and turn errors into an `Outcome` instead
-of raising: one bad frame or request never takes the referee down.
+A `Referee` owns one match at a time, of any game it has a `Judge` for (`judges`: Hex'el and
+Hexapod). Its options and action log live in the store; its state is the replay of that log
+through the rules engine, so a restart (or an undo) is a replay, and a restart resumes whichever
+game the store holds. The judge turns each stable observation (`observe`) into a proposal; the
+referee commits the candidate move on a confirm (button, web, or automatically once a legal
+candidate has been stable for `auto_confirm_s`), undoes the last committed action, and takes every
+other action (stakes, coins, passes, next game, a manual placement) through the same path: the
+rules check it on the current state, the store makes it durable, and only then is the new state
+published. Every change is published on `bus` with an increasing id (the scoreboard's Server-Sent
+Events). All public methods are thread-safe (camera, buttons and web threads call them) and turn
+errors into an `Outcome` instead of raising: one bad frame or request never takes it down.
 """
 
 from __future__ import annotations
@@ -22,18 +23,15 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from ..rules.core import Action, RulesError, from_json, replay_events, to_json
-from ..rules.hexel import GAME, HexelOptions, HexelState
-from ..rules.hexel.game import Discard, Hedge, NextGame, Place, Shuffle
-from ..vision.observation import HexelObservation
-from .align import Alignment
+from ..rules.hexel.game import Place
 from .bus import Broadcaster
-from .proposal import Proposal, propose
-from .view import game_view, history_entry
+from .judges import NEW_MATCH, Judge, ProposalLike, judge_for, judge_for_options
+from .proposal import Proposal
+from .view import history_entry
 
 __all__ = ["GameStoreLike", "Outcome", "Referee", "RefereeError"]
 
 log = logging.getLogger(__name__)
-GAME_NAME = "hexel"
 
 
 class RefereeError(Exception):
@@ -61,11 +59,17 @@ class Outcome:
 class Referee:
     """The committed match plus the live proposal; see the module docstring."""
 
-    def __init__(self, store: GameStoreLike, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, store: GameStoreLike, *, game: str = "hexel",
+                 clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, min_confidence: float = 0.6,
                  auto_confirm_s: float | None = None, default_hedge: int = 1,
                  history: int = 200, buffer: int = 256) -> None:
+        """`game` is the game of a fresh store; a store with a match resumes that match."""
         self._store = store
+        try:
+            self.judge: Judge = judge_for(game)
+        except ValueError as exc:
+            raise RefereeError(str(exc)) from None
         self._clock = clock
         self._wall = wall
         self.min_confidence = min_confidence
@@ -75,14 +79,13 @@ class Referee:
         self._lock = threading.RLock()
         self.bus = Broadcaster(self.snapshot, buffer=buffer)
         self.game_id: int | None = None
-        self.options: HexelOptions | None = None
-        self.state: HexelState | None = None
+        self.options: Any = None
+        self.state: Any = None
         self.log: list[Action] = []
         self.history: list[dict] = []
-        self._proposal: Proposal = Proposal("idle", "Waiting for the camera.")
+        self._proposal: ProposalLike = Proposal("idle", "Waiting for the camera.")
         self._proposal_since = clock()
-        self._observation: HexelObservation | None = None
-        self._alignment: Alignment | None = None
+        self._observation: Any = None
         self._status: dict = {"state": "none", "message": "no camera"}
         self._notice: dict | None = None
         self._no_auto_key: str | None = None  # a candidate that was just undone: no auto-confirm
@@ -94,25 +97,35 @@ class Referee:
         record = self._store.latest_game()
         if record is None:
             return
-        if record.game != GAME_NAME:
-            raise RefereeError(f"the store's latest match is a game of {record.game!r}; this "
-                               "referee plays Hex'el")
         try:
-            options = from_json(record.options_json, HexelOptions)
+            judge = judge_for(record.game)
+        except ValueError as exc:
+            raise RefereeError(f"the store's latest match (#{record.id}) cannot be resumed: "
+                               f"{exc}") from None
+        if judge.name != self.judge.name:
+            log.info("the store holds a match of %s: resuming it", judge.title)
+        try:
+            options = from_json(record.options_json, judge.options_type)
             actions = [from_json(a) for a in self._store.actions(record.id)]
-            state, events = replay_events(GAME, options, actions)
+            state, events = replay_events(judge.game, options, actions)
         except RulesError as exc:
             raise RefereeError(f"match {record.id} in the store does not replay: {exc}") from exc
+        self.judge = judge
         self.game_id, self.options, self.state, self.log = record.id, options, state, actions
         names = options.seat_names
-        entries = [history_entry(i + 1, a, ev, names, "log")
+        entries = [history_entry(i + 1, a, ev, names, "log", headline_of=judge.headline)
                    for i, (a, ev) in enumerate(zip(actions, events, strict=True))]
         self.history = entries[-self._history_max:]
 
     # -- reading ----------------------------------------------------------------------------
 
     @property
-    def proposal(self) -> Proposal:
+    def game(self) -> str:
+        """The name of the game being refereed ("hexel", "hexapod")."""
+        return self.judge.name
+
+    @property
+    def proposal(self) -> ProposalLike:
         """The current judgement of the table."""
         return self._proposal
 
@@ -121,7 +134,9 @@ class Referee:
         with self._lock:
             names = self.options.seat_names if self.options else ()
             return {
-                "game": game_view(self.state, self.game_id) if self.state else None,
+                "game_name": self.judge.name, "game_title": self.judge.title,
+                "game": (self.judge.game_view(self.state, self.game_id)
+                         if self.state is not None else None),
                 "candidate": self._candidate_view(),
                 "history": list(reversed(self.history[-40:])),
                 "last": self.history[-1] if self.history else None,
@@ -139,7 +154,7 @@ class Referee:
 
     # -- the camera -------------------------------------------------------------------------
 
-    def observe(self, observation: HexelObservation) -> Proposal:
+    def observe(self, observation: Any) -> ProposalLike:
         """Judge a stable observation and publish the proposal if it changed."""
         with self._lock:
             self._observation = observation
@@ -154,17 +169,14 @@ class Referee:
             p = Proposal("idle", "Waiting for the camera.")
         else:
             try:
-                p = propose(self.state, obs, min_confidence=self.min_confidence,
-                            prefer=self._alignment)
+                p = self.judge.propose(self.state, obs, self.min_confidence)
             except Exception as exc:  # a bad observation must never stop the referee
                 log.exception("could not judge observation")
                 p = Proposal("problem", f"Could not read the table ({exc}); waiting for the "
                                         "next view.")
-        if p.alignment is not None:
-            self._alignment = p.alignment
         self._set_proposal(p)
 
-    def _set_proposal(self, p: Proposal) -> None:
+    def _set_proposal(self, p: ProposalLike) -> None:
         if p.key == self._proposal.key:
             return
         self._proposal = p
@@ -215,7 +227,7 @@ class Referee:
                     return self._refuse("Nothing to undo.")
                 actions = [from_json(a) for a in self._store.actions(self.game_id)]
                 assert self.options is not None
-                state, _ = replay_events(GAME, self.options, actions)
+                state, _ = replay_events(self.judge.game, self.options, actions)
             except Exception as exc:
                 log.exception("undo failed")
                 return self._refuse(f"Undo failed: {exc}")
@@ -230,39 +242,28 @@ class Referee:
             return Outcome(True, f"Undone: {what}")
 
     def next(self, source: str = "button") -> Outcome:
-        """The NEXT button: discard for a seat that cannot place, default stakes, next game."""
+        """The NEXT button; what it does depends on the game (see the judges)."""
         with self._lock:
-            state = self.state
-            if state is None:
+            if self.state is None:
                 return self._refuse("No match yet: start one on the admin page.")
-            names = state.options.seat_names
-            if state.phase == "play":
-                seat = state.to_play
-                assert seat is not None
-                if not state.tracked:
-                    return self._commit(Discard(seat, None), source)
-                legal = GAME.legal_actions(state)
-                if any(isinstance(a, Place) for a in legal):
-                    return self._refuse(f"{names[seat]} holds a card that fits: no discard.")
-                return self._commit(legal[0], source)
-            if state.phase == "stake":
-                outcome = Outcome(False, "Nobody left to stake.")
-                for s in state.in_game:
-                    if s in state.hedged or self.state is None:
-                        continue
-                    have = self.state.ledger[f"stock:{s}"] // self.state.stake
-                    outcome = self._commit(Hedge(s, min(self.default_hedge, have)), source)
-                    if not outcome.ok:
-                        break
-                return outcome
-            if state.phase == "over":
-                return self._commit(NextGame(), source)
-            return self._refuse("Lay the opening line and press CONFIRM.")
+            todo = self.judge.next_actions(self.state, self.default_hedge)
+            if todo == NEW_MATCH:
+                return self.new_match(self.options, start="camera", source=source)
+            if isinstance(todo, str):
+                return self._refuse(todo)
+            outcome = Outcome(False, "Nothing to do.")
+            for action in todo:
+                outcome = self._commit(action, source)
+                if not outcome.ok:
+                    break
+            return outcome
 
     def override(self, cell: tuple[int, int], card: str, rotation: int,
                  source: str = "admin") -> Outcome:
         """Commit a placement typed in by hand (when the camera cannot see)."""
         with self._lock:
+            if self.judge.name != "hexel":
+                return self._refuse(f"{self.judge.title}: place a card by hand with its own form.")
             if self.state is None or self.state.to_play is None:
                 return self._refuse("No seat is to play now.")
             return self._commit(Place(self.state.to_play, card, cell, rotation), source)
@@ -272,26 +273,34 @@ class Referee:
         with self._lock:
             return self._commit(action, source)
 
-    def new_match(self, options: HexelOptions, start: Literal["camera", "shuffle"] = "camera",
+    def new_match(self, options: Any, start: Literal["camera", "shuffle"] = "camera",
                   seed: int | None = None, source: str = "admin") -> Outcome:
-        """Start a new match in the store; `shuffle` lets the engine shuffle and deal at once."""
+        """Start a new match in the store (its game follows from the options); `shuffle` lets
+        the engine shuffle and deal at once (Hex'el), `camera` leaves the table to the players."""
         with self._lock:
             try:
-                game_id = self._store.create_game(GAME_NAME, to_json(options))
+                judge = judge_for_options(options)
+                seed = seed if seed is not None else int(self._wall() * 1000) & 0x7FFFFFFF
+                opening, message = judge.opening(options, start, seed)
+                game_id = self._store.create_game(judge.name, to_json(options))
             except Exception as exc:
                 log.exception("could not create a match")
                 return self._refuse(f"Could not start a match: {exc}")
+            if judge.name != self.judge.name:
+                self.judge = judge
+            self.judge.reset()
             self.game_id, self.options = game_id, options
-            self.state, self.log, self.history = GAME.initial_state(options), [], []
-            self._alignment = None
+            self.state, self.log, self.history = self.judge.game.initial_state(options), [], []
             entry = {"n": 0, "headline": "New match", "who": None, "action": None,
-                     "lines": [f"New match: {', '.join(options.seat_names)}; stake "
-                               f"{options.stake}"], "source": source, "t": self._wall()}
+                     "lines": [self.judge.match_line(options)], "source": source,
+                     "t": self._wall()}
             self._after_change(entry)
-            if start == "shuffle":
-                return self._commit(Shuffle(seed if seed is not None else
-                                            int(self._wall() * 1000) & 0x7FFFFFFF), source)
-            return Outcome(True, "New match: dealer, lay the opening line.")
+            outcome = Outcome(True, message or "New match.")
+            for action in opening:
+                outcome = self._commit(action, source)
+                if not outcome.ok:
+                    break
+            return outcome
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -304,7 +313,7 @@ class Referee:
         if self.state is None or self.game_id is None or self.options is None:
             return self._refuse("No match yet: start one on the admin page.")
         try:
-            new, events = GAME.apply(self.state, action)
+            new, events = self.judge.game.apply(self.state, action)
         except RulesError as exc:
             return self._refuse(f"Refused: {exc}")
         except Exception as exc:  # a malformed action from a request
@@ -318,7 +327,7 @@ class Referee:
         self.log.append(action)
         self.state = new
         entry = history_entry(len(self.log), action, events, self.options.seat_names, source,
-                              self._wall())
+                              self._wall(), headline_of=self.judge.headline)
         self.history.append(entry)
         del self.history[:-self._history_max]
         self._after_change(entry)

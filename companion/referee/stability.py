@@ -4,21 +4,25 @@ Readings of single frames flicker while a hand moves a card in; the referee must
 has settled. `StabilityFilter.feed` compares each observation's content (cards, symbols and
 occlusion, independent of where the reader put the lattice origin that frame) with the previous
 ones and passes an observation on once the content has been unchanged for `stable_s` seconds —
-once per settled content, so an unchanged table costs the referee nothing.
+once per settled content, so an unchanged table costs the referee nothing. A Hexapod observation's
+content is each display case's player, codes and hidden cells.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
-from ..vision.observation import HexelObservation
+from ..vision.observation import HexapodObservation, HexelObservation
 
 __all__ = ["StabilityFilter", "content_key"]
 
 
-def content_key(obs: HexelObservation) -> tuple:
-    """What the table shows, up to a translation of the camera lattice."""
+def content_key(obs: HexelObservation | HexapodObservation) -> tuple:
+    """What the table shows, up to a translation of the camera lattice (Hex'el)."""
+    if isinstance(obs, HexapodObservation):
+        return ("cases", *sorted((c.player, c.grid, c.occluded) for c in obs.cases))
     if not obs.cards:
         return ()
     q0 = min(c.cell[0] for c in obs.cards)
@@ -38,7 +42,7 @@ class StabilityFilter:
         self._emitted: tuple | None = None
         self.settled_at: float | None = None  # when the last passed-on content first appeared
 
-    def feed(self, obs: HexelObservation, now: float | None = None) -> HexelObservation | None:
+    def feed(self, obs: Any, now: float | None = None) -> Any:
         """The observation if it is newly stable, else None."""
         now = self._clock() if now is None else now
         key = content_key(obs)

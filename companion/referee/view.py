@@ -9,7 +9,7 @@ layer only renders these dicts; it never sees a rules object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules.core import Action, Event, to_jsonable
 from ..rules.hexel import HexelState
@@ -112,9 +112,12 @@ def headline(events: Sequence[Event], names: Sequence[str]) -> tuple[str, str | 
 
 
 def history_entry(n: int, action: Action, events: Sequence[Event], names: Sequence[str],
-                  source: str = "", t: float | None = None) -> dict:
-    """One line of the move history (n = position in the log, from 1)."""
-    word, who = headline(events, names)
+                  source: str = "", t: float | None = None,
+                  headline_of: Callable[[Sequence[Event], Sequence[str]],
+                                        tuple[str, str | None]] | None = None) -> dict:
+    """One line of the move history (n = position in the log, from 1); `headline_of` picks the
+    big word (default: Hex'el's `headline`)."""
+    word, who = (headline_of or headline)(events, names)
     lines = [e.announce(names) for e in events]
     return {"n": n, "action": to_jsonable(action), "headline": word, "who": who,
             "lines": lines, "source": source, "t": t}

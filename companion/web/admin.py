@@ -35,7 +35,7 @@ from .security import (
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 COMMANDS = ("confirm", "undo", "next", "hedge", "buy_in", "cash_out", "stake", "discard",
-            "override", "next_game", "new_match")
+            "override", "next_game", "new_match", "coin", "end_turn", "pass", "spider", "place")
 
 
 def throttle() -> Throttle:

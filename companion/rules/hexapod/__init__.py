@@ -2,7 +2,9 @@
 
 `cards` owns cell codes, cards and deck files (RULES.md P1), `case` the display case and placement
 legality (P2), `scoring` the P4 score with its breakdown per kind (usable on its own), `deck` the
-design of the shipped deck, and `game` the two-seat game as a state machine (P3).
+design of the shipped deck, and `game` the two-seat game as a state machine (P3), either with
+full knowledge of the stacks (simulation) or in table mode, where real cards were shuffled and
+only the display cases are known (the camera referee).
 """
 
 from .cards import CODES, EMPTY, KINDS, SPIDER, Card, Grid, load_deck, parse_deck, parse_rows

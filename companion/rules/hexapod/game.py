@@ -18,6 +18,28 @@ or `EndTurn`, or `Pass`. Settled here where RULES.md is silent:
   finishes; the other seat then takes the final turn.
 * A seat that has passed takes no final turn. A seat whose opponent has passed keeps taking turns.
 * The higher P4 total wins; equal totals share the win (`winners` lists both seats).
+
+Table mode (the camera referee): real cards were shuffled and stacked at the table, so the engine
+knows neither the stacks nor the hands, only what lands in the display cases. `TableStart` opens
+such a game; a turn is then `TablePlay(seat, rows, col, row)` (a card read by its cells, checked
+against P2, against the deck — some card showing exactly these cells must still be unplaced — and
+against the turn order), `TableCoin(seat)` (a coin spent; which stacks it touched is not tracked)
+followed by `TablePlay` or `EndTurn`, or `Pass`; `TableSpider(seat)` reports that the Spider
+showed during `seat`'s turn. Settled for this mode where RULES.md is silent:
+
+* The starting picks (P3) change nothing the referee can check, so play opens at once with the
+  first seat to play; stacks, hands and draws are the players' business (whether the card placed
+  was the one drawn or the one held cannot be checked, and is not).
+* The game ends only as P3 says: both seats passed, or the Spider reported and its turns played.
+* A card is identified by its cells; if two deck cards showed the same cells, the first unplaced
+  one in deck order is recorded (they are indistinguishable to the camera and to P4).
+* `TableSpider(seat)` during `seat`'s turn means that seat finishes the turn and the opponent
+  (unless passed) takes the final turn (P3). Reported right after `seat`'s turn ended (a placement
+  ends a turn before anyone can press a button), the finishing turn is the one just played and
+  the seat now to play takes the final turn. When the opponent has passed, the seat to play is
+  also the one that played last: the report then counts for the current turn.
+* Tracked actions (`Shuffle`/`Deal` excepted, which start a tracked game) are refused in table
+  mode and table actions in a tracked game, each with the reason.
 """
 
 from __future__ import annotations
@@ -39,14 +61,17 @@ from ..core import (
     replace_at,
     require_phase,
 )
-from .cards import SPIDER, Card, Grid, unique_names
+from .cards import SPIDER, Card, Grid, check_grid, unique_names
 from .case import check_placement, empty_case, legal_positions, place
 from .scoring import CaseScore, score_case
 
 __all__ = [
+    "CardAlreadyPlaced",
+    "CardLaid",
     "CardNotAvailable",
     "CoinAlreadySpent",
     "CoinSpent",
+    "CoinUsed",
     "Deal",
     "EmptyStack",
     "EndTurn",
@@ -61,12 +86,21 @@ __all__ = [
     "Played",
     "Shuffle",
     "SpendCoin",
+    "SpiderAlreadyShown",
+    "SpiderCalled",
     "SpiderNotPlayable",
     "SpiderRevealed",
     "StacksLaid",
     "StartTaken",
+    "TableCoin",
+    "TableOpened",
+    "TablePlay",
+    "TableSpider",
+    "TableStart",
     "TakeStart",
     "TurnEnded",
+    "UnknownCard",
+    "WrongMode",
 ]
 
 SEATS = 2
@@ -106,6 +140,30 @@ class CoinAlreadySpent(IllegalAction):
     """A second coin in one turn, or a pass after spending one."""
 
     code = "coin_already_spent"
+
+
+class WrongMode(IllegalAction):
+    """A table-mode action in a tracked game, or a tracked action in a table-mode game."""
+
+    code = "wrong_mode"
+
+
+class UnknownCard(IllegalAction):
+    """Table mode: no card of the deck shows these cells (a misread or a foreign card)."""
+
+    code = "unknown_card"
+
+
+class CardAlreadyPlaced(IllegalAction):
+    """Table mode: every deck card showing these cells already lies in a case."""
+
+    code = "card_placed"
+
+
+class SpiderAlreadyShown(IllegalAction):
+    """Table mode: the Spider was reported once already."""
+
+    code = "spider_shown"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +240,14 @@ class HexapodState:
     placed: tuple[int, ...] = (0, 0)
     end: EndReason | None = None
     winners: tuple[int, ...] = ()
+    tracked: bool = True
+    laid: tuple[tuple[tuple[str, int, int], ...], ...] = ((), ())  # per seat (card, col, row)
+    last: int | None = None  # the seat whose turn ended last
+
+    def unplaced(self) -> tuple[str, ...]:
+        """Names of the deck cards in no case, in deck order."""
+        used = {name for seat in self.laid for name, _, _ in seat}
+        return tuple(card.name for card in self.options.deck if card.name not in used)
 
     def score(self, seat: int) -> CaseScore:
         """The P4 score of a seat's case with its unspent coins, at this moment."""
@@ -257,6 +323,36 @@ class EndTurn(Action):
 @message("hexapod.pass")
 class Pass(Action):
     """Pass: out for the rest of the game."""
+
+    seat: int
+
+
+@message("hexapod.table_start")
+class TableStart(Action):
+    """Table mode: the players shuffled and laid real stacks; the engine tracks the cases only."""
+
+
+@message("hexapod.table_play")
+class TablePlay(Action):
+    """Table mode: `seat` placed the card showing `rows` (top to bottom) with its top-left at
+    col, row (a whole turn)."""
+
+    seat: int
+    rows: tuple[tuple[str, ...], ...]
+    col: int
+    row: int
+
+
+@message("hexapod.table_coin")
+class TableCoin(Action):
+    """Table mode: `seat` spent a coin to move a stack's top card (then plays or ends the turn)."""
+
+    seat: int
+
+
+@message("hexapod.table_spider")
+class TableSpider(Action):
+    """Table mode: the Spider showed in `seat`'s turn (the current one or the one just ended)."""
 
     seat: int
 
@@ -361,6 +457,64 @@ class SpiderRevealed(Event):
                 f"finishes this turn{then}")
 
 
+@message("hexapod.table_opened")
+class TableOpened(Event):
+    """A table-mode game began: the stacks are on the table, `first` plays first."""
+
+    first: int
+
+    def announce(self, names: Sequence[str]) -> str:
+        return (f"Hexapod at the table: take your starting cards; {_n(names, self.first)} "
+                "plays first")
+
+
+@message("hexapod.card_laid")
+class CardLaid(Event):
+    """Table mode: a card landed in a case; `score` is the seat's total now, `gain` the change."""
+
+    seat: int
+    card: str
+    col: int
+    row: int
+    score: int
+    gain: int
+
+    def announce(self, names: Sequence[str]) -> str:
+        change = f"+{self.gain}" if self.gain >= 0 else f"{self.gain}"
+        return (f"{_n(names, self.seat)} places {self.card} at column {self.col + 1}, row "
+                f"{self.row + 1}: {change}, {self.score} points")
+
+
+@message("hexapod.coin_used")
+class CoinUsed(Event):
+    """Table mode: a seat spent a coin."""
+
+    seat: int
+    coins_left: int
+
+    def announce(self, names: Sequence[str]) -> str:
+        return f"{_n(names, self.seat)} spends a coin ({self.coins_left} left)"
+
+
+@message("hexapod.spider_called")
+class SpiderCalled(Event):
+    """Table mode: the Spider showed in `seat`'s turn; `final` takes the last turn (if any)."""
+
+    seat: int
+    finished: bool   # True: that turn has already ended
+    final: int | None
+
+    def announce(self, names: Sequence[str]) -> str:
+        who = _n(names, self.seat)
+        if self.finished:
+            then = (f"{_n(names, self.final)} takes a final turn" if self.final is not None
+                    else "the game ends")
+            return f"The Spider showed in {who}'s turn: {then}"
+        then = (f", then {_n(names, self.final)} takes a final turn"
+                if self.final is not None else "")
+        return f"The Spider shows! {who} finishes this turn{then}"
+
+
 @message("hexapod.game_over")
 class GameOver(Event):
     """The game has ended; the P4 totals and the winning seat(s)."""
@@ -422,12 +576,29 @@ class HexapodGame:
             return [TakeStart(seat, s) for s in state.drawable()]
         if state.phase != "play":
             return []
+        if not state.tracked:
+            return self._table_actions(state, seat)
         out: list[Action] = list(self._plays(state, seat))
         if state.coin_spent:
             return [*out, EndTurn(seat)]
         if state.coins[seat] > 0:
             out.extend(SpendCoin(seat, a, b) for a in range(STACKS) for b in range(STACKS)
                        if a != b and state.stacks[a])
+        return [*out, Pass(seat)]
+
+    def _table_actions(self, state: HexapodState, seat: int) -> list[Action]:
+        cards = state.options.cards
+        out: list[Action] = [
+            TablePlay(seat, cards[name].rows, col, row)
+            for name in state.unplaced()
+            for col, row in legal_positions(state.cases[seat], cards[name])
+        ]
+        if not state.spider:
+            out.append(TableSpider(seat))
+        if state.coin_spent:
+            return [*out, EndTurn(seat)]
+        if state.coins[seat] > 0:
+            out.append(TableCoin(seat))
         return [*out, Pass(seat)]
 
     def _plays(self, state: HexapodState, seat: int):
@@ -501,6 +672,7 @@ class HexapodGame:
 
     def _play(self, state: HexapodState, a: Play):
         _require_phase(state, a, "play")
+        _require_tracked(state, a, True)
         seat = _check_seat(state, a.seat)
         stack = _drawable_stack(state, a.stack)
         drawn = state.stacks[stack][0]
@@ -521,6 +693,7 @@ class HexapodGame:
             hands=replace_at(state.hands, seat, tuple(rest)),
             cases=replace_at(state.cases, seat, place(state.cases[seat], card, col, row)),
             placed=replace_at(state.placed, seat, state.placed[seat] + 1),
+            laid=replace_at(state.laid, seat, (*state.laid[seat], (a.card, col, row))),
         )
         played = Played(seat, stack, drawn, a.card, col, row, new.score(seat).total)
         new, revealed = _check_spider(new)
@@ -529,6 +702,7 @@ class HexapodGame:
 
     def _spend_coin(self, state: HexapodState, a: SpendCoin):
         _require_phase(state, a, "play")
+        _require_tracked(state, a, True)
         seat = _check_seat(state, a.seat)
         if state.coin_spent:
             raise CoinAlreadySpent("one coin per turn: now draw and play, or end the turn")
@@ -566,6 +740,68 @@ class HexapodGame:
         return new, (Passed(seat), *after)
 
 
+    # -- table mode ----------------------------------------------------------------------------
+
+    def _table_start(self, state: HexapodState, a: TableStart):
+        _require_phase(state, a, "setup")
+        first = state.options.first
+        new = dataclasses.replace(state, phase="play", tracked=False, to_play=first)
+        return new, (TableOpened(first),)
+
+    def _table_play(self, state: HexapodState, a: TablePlay):
+        _require_phase(state, a, "play")
+        _require_tracked(state, a, False)
+        seat = _check_seat(state, a.seat)
+        card = _unplaced_card(state, a.rows)
+        col, row = _whole(a.col, "col"), _whole(a.row, "row")
+        check_placement(state.cases[seat], card, col, row)
+        before = state.score(seat).total
+        new = dataclasses.replace(
+            state,
+            cases=replace_at(state.cases, seat, place(state.cases[seat], card, col, row)),
+            placed=replace_at(state.placed, seat, state.placed[seat] + 1),
+            laid=replace_at(state.laid, seat, (*state.laid[seat], (card.name, col, row))),
+        )
+        after = new.score(seat).total
+        new, ended = _end_turn(new, seat)
+        return new, (CardLaid(seat, card.name, col, row, after, after - before), *ended)
+
+    def _table_coin(self, state: HexapodState, a: TableCoin):
+        _require_phase(state, a, "play")
+        _require_tracked(state, a, False)
+        seat = _check_seat(state, a.seat)
+        if state.coin_spent:
+            raise CoinAlreadySpent("one coin per turn: now place a card or end the turn")
+        if state.coins[seat] <= 0:
+            raise NoCoins(f"{state.options.seat_names[seat]} has no coin left: play or pass")
+        coins = replace_at(state.coins, seat, state.coins[seat] - 1)
+        new = dataclasses.replace(state, coins=coins, coin_spent=True)
+        return new, (CoinUsed(seat, coins[seat]),)
+
+    def _table_spider(self, state: HexapodState, a: TableSpider):
+        _require_phase(state, a, "play")
+        _require_tracked(state, a, False)
+        seat = a.seat
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise MalformedMessage(f"seat must be 0 or 1, got {seat!r}")
+        if state.spider:
+            raise SpiderAlreadyShown("the Spider has already been reported in this game")
+        other = 1 - seat
+        final = None if other in state.passed else other
+        if seat == state.to_play:
+            new = dataclasses.replace(state, spider=True, ending="finish")
+            return new, (SpiderCalled(seat, False, final),)
+        if seat == state.last:
+            # The finishing turn is the one just ended: the seat now to play takes the last turn.
+            new = dataclasses.replace(state, spider=True, ending="final")
+            return new, (SpiderCalled(seat, True, final),)
+        names = state.options.seat_names
+        raise IllegalAction(
+            f"report the Spider during the turn it showed in or right after it: it is "
+            f"{names[state.to_play or 0]}'s turn and {names[seat]} has not played since"
+        )
+
+
 _HANDLERS = {
     Shuffle: HexapodGame._shuffle,
     Deal: HexapodGame._deal,
@@ -574,6 +810,10 @@ _HANDLERS = {
     SpendCoin: HexapodGame._spend_coin,
     EndTurn: HexapodGame._end_turn,
     Pass: HexapodGame._pass,
+    TableStart: HexapodGame._table_start,
+    TablePlay: HexapodGame._table_play,
+    TableCoin: HexapodGame._table_coin,
+    TableSpider: HexapodGame._table_spider,
 }
 
 
@@ -588,6 +828,39 @@ def _check_seat(state: HexapodState, seat: object) -> int:
         names = state.options.seat_names
         raise WrongSeat(f"it is {names[state.to_play or 0]}'s turn, not {names[seat]}'s")
     return seat
+
+
+def _require_tracked(state: HexapodState, action: Action, tracked: bool) -> None:
+    if state.tracked == tracked:
+        return
+    name = type(action).__name__
+    if tracked:
+        raise WrongMode(f"{name} needs the stacks, but this game is played at the table (the "
+                        "engine sees only the cases): use TablePlay, TableCoin, EndTurn or Pass")
+    raise WrongMode(f"{name} is for games played at the table; in this game the engine tracks "
+                    "the stacks: use Play, SpendCoin, EndTurn or Pass")
+
+
+def _unplaced_card(state: HexapodState, rows: object) -> Card:
+    """The first deck card showing exactly `rows` that lies in no case yet."""
+    if not isinstance(rows, tuple) or not all(
+            isinstance(r, tuple) and all(isinstance(c, str) for c in r) for r in rows):
+        raise MalformedMessage(f"rows must be rows of cell codes, got {rows!r}")
+    opts = state.options
+    check_grid(rows, "the card placed", allow_empty=False)
+    if (len(rows[0]), len(rows)) != (opts.card_cols, opts.card_rows):
+        raise MalformedMessage(f"a card is {opts.card_cols}x{opts.card_rows} cells, these rows "
+                               f"are {len(rows[0])}x{len(rows)}")
+    matches = [card for card in opts.deck if card.rows == rows]
+    text = "/".join(" ".join(r) for r in rows)
+    if not matches:
+        raise UnknownCard(f"no card of the deck shows {text}: a misread or a foreign card?")
+    free = set(state.unplaced())
+    card = next((c for c in matches if c.name in free), None)
+    if card is None:
+        raise CardAlreadyPlaced(f"{matches[0].name} ({text}) already lies in a case and the deck "
+                                "has no other card like it")
+    return card
 
 
 def _stack_index(stack: object) -> int:
@@ -631,7 +904,7 @@ def _start_picker(state: HexapodState) -> tuple[HexapodState, tuple[Event, ...]]
 def _end_turn(state: HexapodState, seat: int) -> tuple[HexapodState, tuple[Event, ...]]:
     """Who plays next, or the end of the game (P3)."""
     other = 1 - seat
-    state = dataclasses.replace(state, coin_spent=False, turns=state.turns + 1)
+    state = dataclasses.replace(state, coin_spent=False, turns=state.turns + 1, last=seat)
     if state.ending == "finish" and other not in state.passed:
         return dataclasses.replace(state, to_play=other, ending="final"), ()
     if state.ending is not None:

@@ -21,6 +21,7 @@
         });
         const data = await r.json().catch(() => ({ ok: false, message: "HTTP " + r.status }));
         show(data.ok, data.message);
+        form.querySelectorAll("select.to-play-default").forEach((sel) => { delete sel.dataset.touched; });
       } catch (e) {
         show(false, "The table did not answer: " + e);
       }
@@ -30,6 +31,7 @@
   function fillSelects(snap) {
     const g = snap.game;
     if (!g) return;
+    const hexapod = g.game === "hexapod";
     document.querySelectorAll("select.seat-select").forEach((sel) => {
       const keep = sel.value;
       sel.textContent = "";
@@ -39,14 +41,28 @@
         o.textContent = s.name;
         sel.appendChild(o);
       }
-      if (keep !== "") sel.value = keep;
+      if (sel.classList.contains("to-play-default") && !sel.dataset.touched && g.to_play != null) sel.value = g.to_play;
+      else if (keep !== "") sel.value = keep;
     });
     document.querySelectorAll("select.deck-select").forEach((sel) => {
-      if (sel.options.length === g.deck.length) return;
+      if (hexapod || sel.options.length === g.deck.length) return;
       sel.textContent = "";
       for (const c of g.deck) { const o = document.createElement("option"); o.textContent = c; sel.appendChild(o); }
     });
+    document.querySelectorAll("select.hx-deck-select").forEach((sel) => {
+      if (!hexapod || sel.options.length === g.deck.length) return;
+      sel.textContent = "";
+      for (const c of g.deck) {
+        const o = document.createElement("option");
+        o.value = c.name;
+        o.textContent = c.name + " · " + c.text;
+        sel.appendChild(o);
+      }
+    });
   }
+  document.querySelectorAll("select.to-play-default").forEach((sel) => {
+    sel.addEventListener("change", () => { sel.dataset.touched = "1"; });
+  });
   document.addEventListener("tc:render", (e) => fillSelects(e.detail));
   if (window.TC) fillSelects(window.TC.snap);
 })();

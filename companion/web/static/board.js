@@ -139,18 +139,25 @@
     }
   }
 
+  const hexapod = () => window.TCHexapod && TC.snap && TC.snap.game_name === "hexapod";
+
   function render(snap) {
     TC.snap = snap;
     const g = snap.game;
-    text("turn", g ? (g.to_play_name ? g.to_play_name + " to play" : g.phase_text) : "No match yet: start one on the admin page");
-    text("stake", g ? g.stake : "–");
-    text("round", g ? g.round : "–");
-    text("cards-left", g ? g.cards_left : "–");
-    text("game-no", g ? g.game_no : "–");
+    document.body.dataset.game = snap.game_name || "";
+    text("turn", g ? (g.turn_text || (g.to_play_name ? g.to_play_name + " to play" : g.phase_text)) : "No match yet: start one on the admin page");
     renderAnnounce(snap.last);
     renderCandidate(snap.candidate);
-    renderSeats(g);
-    renderBoard(snap);
+    if (hexapod()) {
+      window.TCHexapod.render(snap);
+    } else {
+      text("stake", g ? g.stake : "–");
+      text("round", g ? g.round : "–");
+      text("cards-left", g ? g.cards_left : "–");
+      text("game-no", g ? g.game_no : "–");
+      renderSeats(g);
+      renderBoard(snap);
+    }
     renderHistory(snap.history);
     if (snap.status) text("status", snap.status.message);
     document.body.dataset.actions = g ? String(snap.last ? snap.last.n : 0) : "";
@@ -195,7 +202,7 @@
       track(e);
       TC.snap.candidate = JSON.parse(e.data);
       renderCandidate(TC.snap.candidate);
-      renderBoard(TC.snap);
+      if (hexapod()) window.TCHexapod.render(TC.snap); else renderBoard(TC.snap);
     });
     es.addEventListener("announce", (e) => { track(e); flash(); });
     es.addEventListener("status", (e) => { track(e); const s = JSON.parse(e.data); TC.snap.status = s; text("status", s.message); });
