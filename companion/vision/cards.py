@@ -65,8 +65,9 @@ class CardFit:
     @property
     def aspect(self) -> float:
         """Minor / major axis of the card's squash (1: seen straight on)."""
-        w = np.linalg.eigvalsh(np.asarray(self.shape))
-        return float(w[0] / w[1]) if w[1] > 0 else 0.0
+        (a, b), (_, c) = self.shape
+        mid, half = 0.5 * (a + c), math.hypot(0.5 * (a - c), b)
+        return (mid - half) / (mid + half) if mid + half > 0 else 0.0
 
 
 def work_scale(card_px: float | None, params: DetectParams = DetectParams()) -> float:
@@ -141,6 +142,9 @@ def _area(poly: np.ndarray) -> float:
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
 
 
+_RESAMPLE = np.arange(96) / 96.0
+
+
 def hexagon_pose(poly: np.ndarray) -> tuple[np.ndarray, float, float]:
     """Centre, apothem and edge-0 normal angle (±30°) of the regular hexagon best matching a
     convex polygon (N x 2), from its area moments and the sixth harmonic of its outline."""
@@ -148,12 +152,15 @@ def hexagon_pose(poly: np.ndarray) -> tuple[np.ndarray, float, float]:
     area = abs(m["m00"])
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     apothem = math.sqrt(area / (2.0 * SQRT3))
-    z = poly[:, 0] + 1j * poly[:, 1]
-    z = np.append(z, z[0])
-    arc = np.concatenate(([0.0], np.cumsum(np.abs(np.diff(z)))))
-    s = np.linspace(0.0, arc[-1], 96, endpoint=False)
-    w = np.interp(s, arc, z.real) - centre[0] + 1j * (np.interp(s, arc, z.imag) - centre[1])
-    c6 = np.sum(w ** 6 / np.maximum(np.abs(w), 1e-9) ** 5)
+    z = np.empty(len(poly) + 1, np.complex128)
+    z[:-1] = (poly[:, 0] - centre[0]) + 1j * (poly[:, 1] - centre[1])
+    z[-1] = z[0]
+    arc = np.empty(len(z))
+    arc[0] = 0.0
+    np.cumsum(np.abs(z[1:] - z[:-1]), out=arc[1:])
+    w = np.interp(_RESAMPLE * arc[-1], arc, z)     # 96 points evenly along the outline
+    r = np.maximum(np.abs(w), 1e-9)
+    c6 = np.sum(w ** 6 / (r * r * r * r * r))
     corner = np.angle(c6) / 6.0
     return centre, apothem, float(wrap60(corner + math.pi / 6.0))
 
@@ -176,12 +183,14 @@ def affine_shape(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if abs(m["m00"]) < 1e-9:
         return np.asarray(poly, np.float64).mean(0), np.eye(2)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / abs(m["m00"])
-    w, v = np.linalg.eigh(cov)
-    if w[0] <= 0:
+    a, b, c = m["mu20"] / abs(m["m00"]), m["mu11"] / abs(m["m00"]), m["mu02"] / abs(m["m00"])
+    det = a * c - b * b
+    if det <= 0 or a <= 0:
         return centre, np.eye(2)
-    shape = v @ np.diag(np.sqrt(w)) @ v.T
-    return centre, shape / math.sqrt(np.linalg.det(shape))
+    # the square root of the 2 x 2 covariance in closed form, scaled to determinant 1
+    sd = math.sqrt(det)
+    root = np.array([[a + sd, b], [b, c + sd]]) / math.sqrt(a + c + 2.0 * sd)
+    return centre, root / math.sqrt(math.sqrt(det))
 
 
 def fit_card(blob: Blob, affine: bool = False) -> CardFit:
@@ -194,7 +203,9 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
         apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
         return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
     centre, shape = affine_shape(blob.hull_plane)
-    rect = (blob.hull_plane - centre) @ np.linalg.inv(shape).T
+    (a, b), (_, c) = shape
+    inv = np.array([[c, -b], [-b, a]]) / (a * c - b * b)
+    rect = (blob.hull_plane - centre) @ inv.T
     c_rect, a_in, angle = hexagon_pose(rect)
     score = iou(rect, hexagon(c_rect, a_in, angle))
     apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
