@@ -151,15 +151,18 @@ def hexapod_cases(seed: int, n_cards: int = 12, players: int = 2,
 
 
 def hexapod_scene(seed: int, band: str = "easy", n_cards: int | None = None,
-                  players: int | None = None, params: SceneParams | None = None
-                  ) -> tuple[np.ndarray, HexapodTruth]:
+                  players: int | None = None, params: SceneParams | None = None,
+                  frame: int = 0) -> tuple[np.ndarray, HexapodTruth]:
     """A rendered table of `players` display cases (default: 2, sometimes 1) with `n_cards`
-    legally placed cards each (default: 3-16 by seed): (BGR image, ground truth)."""
+    legally placed cards each (default: 3-16 by seed): (BGR image, ground truth). `frame` > 0
+    renders the same table again with fresh sensor noise (the next video frame)."""
     rng = random.Random(seed * 7919 + 5)
     players = players or (1 if rng.random() < 0.2 else 2)
     n_cards = rng.randint(3, 16) if n_cards is None else n_cards
     cases = hexapod_cases(seed, n_cards, players)
-    # Framing stays fitted to the boards (no fixed lens): two 6x6 cases seen through a real
-    # 62-102 degree lens at 0.6-1.2 m give ~24 px cells at 1280x720, under the 25 px the faces
-    # are designed for; Vision II settles this (tighter framing or the 2304x1296 mode).
-    return render_cases(cases, params or replace(sample_params(seed, band), hfov_deg=0.0))
+    # Framing stays fitted to the boards (the camera frames the two boards, 25-40 px cells at
+    # 1280 x 720): the decision in companion.vision.hexapod, "Framing". A real lens from
+    # 0.6-1.2 m (pass params, or `bench vision --game hexapod --lens [--size 2304x1296]`) gives
+    # 20-35 px cells at 1280 x 720.
+    return render_cases(cases, params or replace(sample_params(seed, band), hfov_deg=0.0),
+                        frame=frame)

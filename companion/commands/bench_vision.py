@@ -3,6 +3,15 @@
 per-card and per-edge accuracy, whole-table exact rate, misreads, false cards, how occluded
 cards were handled, and the median time per frame (reading; the once-per-camera marker
 calibration is timed separately). Scoring rules: `companion.vision.scoring`.
+
+`--game hexapod` renders display cases (`companion.scenarios.hexapod_scene`) and scores the
+Hexapod reader per band (topdown, easy, hard): per-cell accuracy (a cell is right when its code
+is the truth's, or when it is '?' and a hand covers part of it in truth), whole-case exact rate,
+score exact rate (the P4 score of the read grid equals the truth's; a case with a '?' has no
+score), misread and false cells, how hand-covered cells were reported, cases not found, and the
+median and p95 time per frame on one thread — cold (markers searched over the whole frame, as for
+a single picture) and, with --tracked, for the next frame of the same table (markers searched
+about the last ones). A case counts when at least three of its markers are wholly in view.
 """
 
 from __future__ import annotations
@@ -21,20 +30,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = g.add_parser("vision", help="accuracy and speed of the card reader on synthetic tables",
                      description="Render synthetic Hex'el tables (easy: tilt < 10°, no hands; "
                                  "hard: every effect) and score the reader on them.")
-    p.add_argument("--game", choices=["hexel"], default="hexel")
+    p.add_argument("--game", choices=["hexel", "hexapod"], default="hexel")
     p.add_argument("--edition", choices=["holodex", "web", "both"], default="both",
                    help="card edition (default both, alternating by scene)")
     p.add_argument("--scenes", type=int, default=100, help="scenes per band (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first scene seed (default 0)")
     p.add_argument("--cards", type=int, default=20, help="cards per table (default 20)")
-    p.add_argument("--bands", default="easy,hard", help="comma-separated bands (default easy,hard)")
+    p.add_argument("--bands", default=None,
+                   help="comma-separated bands (default easy,hard; hexapod: topdown,easy,hard)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--size", default="1280x720",
+                   help="hexapod: frame size WxH (default 1280x720; the Pi camera's binned "
+                        "mode is 2304x1296)")
+    p.add_argument("--lens", action="store_true",
+                   help="hexapod: see the boards through the band's real lens (62-102 degrees, "
+                        "0.6-1.2 m up) instead of framing them to fill the picture")
+    p.add_argument("--tracked", action="store_true",
+                   help="hexapod: also time the next frame of each table, markers tracked")
     p.add_argument("--show-failures", action="store_true",
                    help="list the scenes that were not read exactly")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapod":
+        return run_hexapod(args)
+    if args.bands is None:
+        args.bands = "easy,hard"
     import cv2
 
     from ..scenarios import hexel_scene
@@ -130,3 +152,151 @@ def _card_widths(truth) -> list[float]:
 
     return [math.sqrt(abs(cv2.contourArea(np.float32(c.polygon))) * 2.0 / math.sqrt(3.0))
             for c in truth.cards]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    import numpy as np
+
+    return float(np.percentile(values, q)) if values else 0.0
+
+
+def run_hexapod(args: argparse.Namespace) -> int:
+    """`bench vision --game hexapod`."""
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    from ..rules.hexapod import score_case
+    from ..scenarios import hexapod_scene
+    from ..synth.scene import sample_params
+    from ..vision.hexapod import HexapodReader
+    from ..vision.observation import UNKNOWN
+
+    cv2.setNumThreads(1)
+    if args.scenes < 1:
+        print("error: --scenes must be at least 1")
+        return 2
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"error: --size must look like 1280x720, got {args.size!r}")
+        return 2
+    report = {}
+    bands = [b.strip() for b in (args.bands or "topdown,easy,hard").split(",") if b.strip()]
+    for band in bands:
+        n = dict.fromkeys(("cells", "right", "visible", "visible_right", "misread",
+                           "visible_unread", "hidden", "hidden_flagged", "hidden_right",
+                           "hidden_wrong", "false_cells", "cases", "found", "exact",
+                           "score_exact", "false_cases", "unexpected_found"), 0)
+        cold, tracked, cell_px, failures = [], [], [], []
+        for i in range(args.scenes):
+            seed = args.seed + i
+            params = sample_params(seed, band, width, height)
+            if not args.lens:
+                params = replace(params, hfov_deg=0.0)
+            image, truth = hexapod_scene(seed, band, params=params)
+            reader = HexapodReader(track=True)
+            t0 = time.perf_counter()
+            result = reader.read_full(image, 0.0, 0)
+            cold.append(1000 * (time.perf_counter() - t0))
+            if args.tracked:
+                again, _ = hexapod_scene(seed, band, params=params, frame=1)
+                t0 = time.perf_counter()
+                reader.read_full(again, 0.04, 1)
+                tracked.append(1000 * (time.perf_counter() - t0))
+            seen = {c.player: c for c in result.observation.cases}
+            players = {c.player for c in truth.cases}
+            n["false_cases"] += sum(p not in players for p in seen)
+            for case in truth.cases:
+                tl, tr, _, bl = (np.asarray(p) for p in case.corners)
+                cell_px.append(float(min(np.linalg.norm(tr - tl), np.linalg.norm(bl - tl)) / 6))
+                if sum(m.visible >= 0.999 for m in case.markers) < 3:
+                    n["unexpected_found"] += case.player in seen
+                    continue
+                n["cases"] += 1
+                got = seen.get(case.player)
+                n["found"] += got is not None
+                wrong = 0
+                for r, row in enumerate(case.grid):
+                    for c, code in enumerate(row):
+                        read = got.grid[r][c] if got else UNKNOWN
+                        n["cells"] += 1
+                        if case.visible[r][c] >= 1.0:
+                            n["visible"] += 1
+                            n["visible_right"] += read == code
+                            n["misread"] += read not in (code, UNKNOWN)
+                            n["visible_unread"] += read == UNKNOWN
+                            n["false_cells"] += code == "." and read not in (".", UNKNOWN)
+                            ok = read == code
+                        else:
+                            n["hidden"] += 1
+                            n["hidden_flagged"] += read == UNKNOWN
+                            n["hidden_right"] += read == code
+                            n["hidden_wrong"] += read not in (code, UNKNOWN)
+                            ok = read in (code, UNKNOWN)
+                        n["right"] += ok
+                        wrong += not ok
+                n["exact"] += got is not None and wrong == 0
+                score = _score(score_case, got.grid) if got is not None else None
+                n["score_exact"] += score is not None and score == _score(score_case, case.grid)
+                if got is None or wrong:
+                    failures.append((seed, case.player, got is not None, wrong))
+        cases = max(n["cases"], 1)
+        figures = {
+            "scenes": args.scenes, **n,
+            "per_cell": n["right"] / max(n["cells"], 1),
+            "per_visible_cell": n["visible_right"] / max(n["visible"], 1),
+            "cases_exact": n["exact"] / cases,
+            "score_exact": n["score_exact"] / cases,
+            "median_ms": statistics.median(cold),
+            "p95_ms": _percentile(cold, 95),
+            "median_ms_tracked": statistics.median(tracked) if tracked else None,
+            "p95_ms_tracked": _percentile(tracked, 95) if tracked else None,
+            "cell_px_median": statistics.median(cell_px) if cell_px else 0.0,
+            "cell_px_p10": _percentile(cell_px, 10),
+        }
+        report[band] = figures
+        if not args.json:
+            _print_hexapod(band, args, figures, failures)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+def _score(score_case, grid) -> int | None:
+    """The P4 total of a grid, None if it cannot be scored (a '?', a split insect)."""
+    from ..rules.core import MalformedMessage
+
+    if any(code == "?" for row in grid for code in row):
+        return None
+    try:
+        return score_case(tuple(tuple(r) for r in grid)).total
+    except (MalformedMessage, ValueError):
+        return None
+
+
+def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list) -> None:
+    framing = "real lens" if args.lens else "boards framed to fill the picture"
+    print(f"band {band}: {args.scenes} scenes (seeds {args.seed}..{args.seed + args.scenes - 1}),"
+          f" {args.size}, {framing}; {f['cases']} display cases with 3+ markers in view")
+    print(f"  cell size   {f['cell_px_median']:.0f} px median (10 % below "
+          f"{f['cell_px_p10']:.0f} px)")
+    print(f"  per cell    {100 * f['per_cell']:7.3f} %  ({f['right']}/{f['cells']}; a hidden "
+          "cell counts as right when reported '?')")
+    print(f"  visible     {100 * f['per_visible_cell']:7.3f} %  ({f['visible_right']}/"
+          f"{f['visible']} fully visible cells read right; {f['visible_unread']} reported '?', "
+          f"{f['misread']} misread, {f['false_cells']} of them empty cells read as a card)")
+    print(f"  hidden      {f['hidden']} cells partly under a hand: {f['hidden_flagged']} "
+          f"reported '?', {f['hidden_right']} read right, {f['hidden_wrong']} read wrong")
+    print(f"  cases       {100 * f['cases_exact']:7.3f} % exact, score exact "
+          f"{100 * f['score_exact']:.3f} %  (found {f['found']}/{f['cases']}, false cases "
+          f"{f['false_cases']})")
+    line = f"  time        {f['median_ms']:.2f} ms median per frame (p95 {f['p95_ms']:.2f}) cold"
+    if f["median_ms_tracked"] is not None:
+        line += f", {f['median_ms_tracked']:.2f} ms (p95 {f['p95_ms_tracked']:.2f}) tracked"
+    print(line + "; one thread")
+    if args.show_failures:
+        for seed, player, found, wrong in failures:
+            print(f"    seed {seed} player {player}: " +
+                  (f"{wrong} cell(s) wrong or unread" if found else "case not found"))

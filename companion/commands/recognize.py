@@ -3,6 +3,11 @@ or a folder of images is read frame by frame (each picture calibrated from its o
 if visible); a video is read with one calibration and the temporal filter, printing the table each
 time its stable reading changes. Colour prototypes saved by `companion calibrate colours` and a
 camera calibration saved by `companion calibrate camera` (calibration/) are used when present.
+
+`--game hexapod` reads Hexapod display cases instead (`companion.vision.hexapod`): per case the
+player its board's markers name and the code of every cell, '?' where hidden. Pictures are read
+one by one; a video with the case poses tracked from frame to frame, printing the reading each
+time it changes.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "video. Prints cell, symbols (E, NE, NW, W, SW, SE as seen in "
                                    "the image), confidence and occlusion for every card.")
     p.add_argument("source", help="image file, folder of images, or video file")
-    p.add_argument("--game", choices=["hexel"], default="hexel")
+    p.add_argument("--game", choices=["hexel", "hexapod"], default="hexel",
+                   help="hexel (default) or hexapod (display cases with corner markers)")
     p.add_argument("--edition", choices=["holodex", "web"], default="holodex")
     p.add_argument("--json", action="store_true", help="print JSON (one object per frame)")
     p.add_argument("--annotate", metavar="OUT.png",
@@ -81,6 +87,8 @@ def _print(name: str, obs, as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapod":
+        return run_hexapod(args)
     import cv2
 
     from ..vision.calibration import load_camera
@@ -131,4 +139,62 @@ def run(args: argparse.Namespace) -> int:
         frame, result = last
         cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
                                             result.view))
+    return 0
+
+
+def _print_hexapod(name: str, obs, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"source": name, **obs.to_json()}))
+        return
+    print(f"{name}: {len(obs.cases)} display case(s)")
+    for case in obs.cases:
+        hidden = sum(sum(row) for row in case.occluded)
+        print(f"  player {case.player}  confidence {case.confidence:.2f}"
+              f"{f'  {hidden} cell(s) hidden' if hidden else ''}")
+        for row in case.grid:
+            print("    " + " ".join(f"{code:2s}" for code in row).rstrip())
+    for n in obs.notes:
+        print(f"  note: {n}")
+
+
+def run_hexapod(args: argparse.Namespace) -> int:
+    """`recognize --game hexapod`: print the display cases of every frame."""
+    import cv2
+
+    from ..vision.hexapod import HexapodReader, annotate
+
+    source = Path(args.source)
+    if not source.exists():
+        print(f"error: {source} does not exist", file=sys.stderr)
+        return 2
+    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
+    reader = HexapodReader(track=is_video)
+    last = None
+    shown = None
+    try:
+        for seq, (name, frame, t) in enumerate(_frames(source)):
+            result = reader.read_full(frame, t, seq)
+            last = (frame, result)
+            reading = [(c.player, c.grid) for c in result.observation.cases]
+            if not is_video or reading != shown:
+                _print_hexapod(name, result.observation, args.json)
+                shown = reading
+            if args.dump_stages:
+                out = Path(args.dump_stages)
+                out.mkdir(parents=True, exist_ok=True)
+                stem = Path(name).stem.replace(" ", "_")
+                for read, case in zip(result.reads, result.observation.cases, strict=True):
+                    canvas = read.canvas.clip(0, 255).astype("uint8")
+                    cv2.imwrite(str(out / f"{stem}_p{case.player}_canvas.png"), canvas)
+                    cv2.imwrite(str(out / f"{stem}_p{case.player}_labels.png"),
+                                (read.labels.astype("uint16") * 255 // 21).astype("uint8"))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if last is None:
+        print(f"error: no readable image in {source}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        frame, result = last
+        cv2.imwrite(args.annotate, annotate(frame, result))
     return 0

@@ -1,0 +1,129 @@
+"""The Hexapod reader: one frame in, a `HexapodObservation` out — for each display case whose
+board shows at least three of its four corner markers, the player the markers name and the code
+of every cell of its 6 x 6 grid (rows top to bottom as the player sees the board), '?' for a cell
+that is hidden or unreadable (a hand, glare, the frame edge), never a guess.
+
+Stages: the case markers are found and checked against the printed board (`hexapod_markers`);
+each case's grid is rectified through its homography, its pixels labelled against the board's
+own white (`hexapod_colour`), and its cells judged and its two-cell insects named half by half
+(`hexapod_cells`). The reader keeps the last frame's case poses, so a video is searched only about
+the markers it saw (`track=True`); pictures from different cameras want `track=False`.
+
+Framing (measured with `companion bench vision --game hexapod`, 50-100 synthetic tables a band).
+The printed cell is 28 mm and the reader resamples every case to 24 px per cell, so it takes any
+resolution; what matters is the cell size in the picture and the markers' (22 mm) sharpness. We
+frame the two boards (about 0.45 x 0.26 m side by side) to fill a 1280 x 720 picture — a Camera
+Module 3 (66 degrees) about 0.45 m above them — which gives 25-40 px cells: clean and easy tables
+are read exactly and the hard band (tilt, hands, blur, glare, 2800-6500 K) at about 94 % of cells
+with no wrong code. A camera that must hang higher (0.6-1.2 m) through the same lenses sees
+20-35 px cells at 1280 x 720: easy tables stay exact, hard ones drop to about 88 % of cells;
+there, use the sensor's 2304 x 1296 mode (cells ~50 px; hard tables about 95 % of cells), which
+costs about 1.7 times the time per frame (the marker search grows with the frame, the cells do
+not). The synthetic scenes (`companion.scenarios.hexapod_scene`) keep the fitted framing. A
+camera calibration is not used: lens distortion over one board is absorbed by reading each cell
+at its own centre with tolerant windows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .hexapod_cells import CaseRead, CellParams, read_case
+from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
+from .observation import UNKNOWN, HexapodObservation, SeenCase
+
+
+@dataclass(frozen=True, eq=False)
+class HexapodRead:
+    """Everything the reader worked out for one frame (the observation plus its evidence)."""
+
+    observation: HexapodObservation
+    poses: tuple[CasePose, ...] = ()
+    reads: tuple[CaseRead, ...] = ()
+    full_search: bool = True
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+def case_confidence(read: CaseRead) -> float:
+    """A case's confidence: the share of cells read times their mean confidence."""
+    known = np.array([[code != UNKNOWN for code in row] for row in read.grid])
+    if not known.any():
+        return 0.0
+    return float(known.mean() * read.confidence[known].mean())
+
+
+class HexapodReader:
+    """Reads Hexapod display cases from camera frames (see the module docstring)."""
+
+    def __init__(self, *, layout: CaseLayout = LAYOUT, params: CellParams | None = None,
+                 track: bool = True) -> None:
+        self.layout = layout
+        self.params = params or CellParams()
+        self.tracker = MarkerTracker(layout, track=track)
+
+    def read(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
+             ) -> HexapodObservation:
+        """The display cases seen in `frame_bgr` (BGR uint8)."""
+        return self.read_full(frame_bgr, t, frame_seq).observation
+
+    def read_full(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
+                  ) -> HexapodRead:
+        """Like `read`, with the poses, per-case evidence and stage timings."""
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("the Hexapod reader takes a BGR colour image")
+        t0 = time.perf_counter()
+        grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        poses, full = self.tracker.find(grey)
+        t1 = time.perf_counter()
+        cases, reads, notes = [], [], []
+        for pose in sorted(poses, key=lambda p: p.player):
+            read = read_case(frame_bgr, pose, self.params, self.layout)
+            reads.append(read)
+            corners = tuple((float(x), float(y)) for x, y in pose.grid_corners(self.layout))
+            cases.append(SeenCase(
+                pose.player, read.grid,
+                tuple(tuple(code == UNKNOWN for code in row) for row in read.grid),
+                round(case_confidence(read), 4), corners))
+            missing = [i for i in self.layout.marker_ids(pose.player) if i not in pose.markers]
+            if missing:
+                notes.append(f"player {pose.player}: marker {missing[0]} not seen, case located "
+                             "by the other three")
+        if not poses:
+            notes.append("no display case found: each board needs three of its four markers "
+                         "in view")
+        t2 = time.perf_counter()
+        obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes))
+        return HexapodRead(obs, tuple(sorted(poses, key=lambda p: p.player)), tuple(reads), full,
+                           {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)})
+
+
+GOOD = (60, 200, 60)
+HIDDEN = (0, 140, 255)
+
+
+def annotate(frame: np.ndarray, result: HexapodRead, layout: CaseLayout = LAYOUT) -> np.ndarray:
+    """A copy of `frame` with each case's grid outline and every cell's code drawn on it
+    (green when read, orange '?' when hidden)."""
+    out = frame.copy()
+    s = layout.cell_mm
+    for pose, case in zip(result.poses, result.observation.cases, strict=True):
+        corners = np.round(pose.grid_corners(layout)).astype(np.int32)
+        cv2.polylines(out, [corners], True, GOOD, 2, cv2.LINE_AA)
+        centres = pose.to_image(np.array([((c + 0.5) * s, (r + 0.5) * s)
+                                          for r in range(layout.rows)
+                                          for c in range(layout.cols)]))
+        scale = max(0.3, pose.cell_px(layout) / 60.0)
+        for (x, y), code in zip(centres, (c for row in case.grid for c in row), strict=True):
+            colour = HIDDEN if code == UNKNOWN else GOOD
+            org = (int(x) - int(8 * scale * len(code)), int(y) + int(8 * scale))
+            cv2.putText(out, code, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3,
+                        cv2.LINE_AA)
+            cv2.putText(out, code, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+        x, y = corners[0]
+        cv2.putText(out, f"player {case.player}  {case.confidence:.2f}", (int(x), int(y) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, max(0.4, scale), GOOD, 1, cv2.LINE_AA)
+    return out

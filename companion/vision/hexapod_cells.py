@@ -1,0 +1,301 @@
+"""Reading the 6 x 6 cells of one located Hexapod display case. The grid (plus half a cell of
+margin) is resampled through the case's homography onto a square canvas of `px_per_cell` pixels
+per cell (warped at a multiple and shrunk with area averaging when the camera sees the cells
+much bigger), labelled pixel by pixel (`hexapod_colour`), and every cell is judged at once from
+label counts and brightness quantiles in two windows about its centre (`decide`): a small one
+(0.45 cell) that stays on the top card even when cards lie a third of a cell off the grid, and a
+large one (0.8 cell) for the tile's structure. A kind needs its hue over most of the small window,
+both its ink and its dark insect body in the large one (a sleeve of one flat colour has no
+insect), and little else; a dung beetle needs black with its grey beetle in it; an empty cell
+the light board fill. A cell undecided at its centre (a card edge there) is tried with the small
+window nudged 0.15 cell each way and takes a code only when two nudges agree and none differs.
+A cell that a hand or sleeve covers (`occluder_mask`) is '?', as is anything else unclear —
+never a guess.
+Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
+pairs from the top, a run of moth cells along a row from the left, when the run is closed by
+known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
+few pale wing-case highlights, a moth's body lies on its partner's side) or the run stays '?'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .hexapod_colour import (
+    BODY,
+    DARK,
+    DIM,
+    INK,
+    KINDS,
+    LIGHT,
+    MID,
+    N_LABELS,
+    NK,
+    OTHER,
+    PALE,
+    ColourParams,
+    Pixels,
+    case_white,
+    label_pixels,
+    normalise,
+    occluder_mask,
+)
+from .hexapod_markers import LAYOUT, CaseLayout, CasePose
+from .observation import UNKNOWN
+
+EMPTY = "."
+STAG, MOTH = KINDS.index("S"), KINDS.index("M")
+
+
+@dataclass(frozen=True)
+class CellParams:
+    """Tunables of the cell reader."""
+
+    px_per_cell: int = 24
+    margin_cells: float = 0.5
+    small: float = 0.45            # window sides, in cells
+    large: float = 0.8
+    kind_share: float = 0.6        # a kind's share of the small window
+    max_foreign: float = 0.2       # other kinds and OTHER in the small window
+    min_ink: float = 0.1           # ink and body shares in the large window
+    min_body: float = 0.03
+    nudge: float = 0.15            # undecided cells are tried this far off their centre
+    max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
+    max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
+    half_margin: float = 0.08      # evidence needed to name a half without the run's parity
+    colour: ColourParams = field(default_factory=ColourParams)
+
+
+DEFAULT = CellParams()
+
+
+@dataclass(frozen=True, eq=False)
+class CaseRead:
+    """One case's cells as read, with the evidence."""
+
+    grid: tuple[tuple[str, ...], ...]
+    confidence: np.ndarray          # (rows, cols) 0..1, 0 where '?'
+    canvas: np.ndarray              # BGR float32 canvas as seen
+    labels: np.ndarray              # uint8 labels of the canvas
+    px: int
+    margin: int
+    white: np.ndarray               # the case's white (BGR)
+
+
+def canvas_to_image(pose: CasePose, px: float, margin_cells: float,
+                    layout: CaseLayout = LAYOUT) -> np.ndarray:
+    """3 x 3 homography: canvas px (`px` per cell, `margin_cells` around the grid) -> image."""
+    k = layout.cell_mm / px
+    off = (0.5 - margin_cells * px) * k
+    return pose.homography @ np.array([[k, 0.0, off], [0.0, k, off], [0.0, 0.0, 1.0]])
+
+
+def rectify(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
+            layout: CaseLayout = LAYOUT) -> np.ndarray:
+    """The case's grid plus its margin as a float32 BGR canvas of `px_per_cell` px per cell."""
+    px = params.px_per_cell
+    m = round(params.margin_cells * px)
+    n_x, n_y = layout.cols * px + 2 * m, layout.rows * px + 2 * m
+    f = int(min(3, max(1, round(pose.cell_px(layout) / (1.6 * px) + 0.4))))
+    H = canvas_to_image(pose, px * f, params.margin_cells, layout)
+    out = cv2.warpPerspective(frame, H, (n_x * f, n_y * f),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    if f > 1:
+        out = cv2.resize(out, (n_x, n_y), interpolation=cv2.INTER_AREA)
+    return out.astype(np.float32)
+
+
+def cell_windows(img: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
+                 shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """(cells, size * size) values of `img` in a size x size window about each cell's centre
+    (moved by `shift` pixels, x then y), for every cell or the flat indices `cells`."""
+    half = size // 2
+    idx = np.arange(rows * cols) if cells is None else np.asarray(cells)
+    r, c = idx // cols, idx % cols
+    y0 = np.clip(np.round(margin + (r + 0.5) * px - half).astype(int) + shift[1], 0,
+                 img.shape[0] - size)
+    x0 = np.clip(np.round(margin + (c + 0.5) * px - half).astype(int) + shift[0], 0,
+                 img.shape[1] - size)
+    d = np.arange(size)
+    win = img[(y0[:, None] + d)[:, :, None], (x0[:, None] + d)[:, None, :]]
+    return win.reshape(len(idx), size * size)
+
+
+def cell_histograms(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                    size: int, shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
+                    ) -> np.ndarray:
+    """(cells, N_LABELS) shares of each label in a size x size window about each cell's centre
+    (see `cell_windows`)."""
+    win = cell_windows(labels, px, margin, rows, cols, size, shift, cells)
+    n = len(win)
+    idx = win.astype(np.int64) + (np.arange(n) * N_LABELS)[:, None]
+    counts = np.bincount(idx.ravel(), minlength=n * N_LABELS)
+    return counts.reshape(n, N_LABELS).astype(np.float32) / float(size * size)
+
+
+def cell_quantiles(v: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
+                   shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
+                   ) -> np.ndarray:
+    """(cells, 3): the 15th, 50th and 85th percentile of brightness in each cell's window."""
+    win = cell_windows(v, px, margin, rows, cols, size, shift, cells)
+    n = win.shape[1]
+    ks = [int(0.15 * (n - 1)), int(0.5 * (n - 1)), int(0.85 * (n - 1))]
+    return np.partition(win, ks, axis=1)[:, ks]
+
+
+CODES = (*KINDS, "K", EMPTY, UNKNOWN)
+K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
+
+
+def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
+           params: CellParams = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+    """(code index into CODES, confidence) of every cell (any leading shape) from its
+    small-window (h) and large-window (hl) label shares and brightness quantiles (qs, ql: 15th,
+    50th, 85th percentile). A kind needs its hue over most of the small window, little else,
+    and both ink and dark insect body in the large window. A dung beetle's cell is dark (its
+    black tile) with light in it (the grey beetle, the paper gutter): in the large window the
+    15th percentile is at most 0.45 of the 85th, and its grey beetle in the middle is darker
+    than paper or board fill. An empty cell is light board fill. Anything else is '?'."""
+    chroma = h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
+    k = chroma.argmax(axis=-1)
+    same = np.take_along_axis(chroma, k[..., None], -1)[..., 0]
+    all_chroma = chroma.sum(axis=-1)
+    neutral = h[..., DARK] + h[..., DIM] + h[..., MID] + h[..., LIGHT]
+    foreign = 1.0 - same - neutral
+    ink_l = np.take_along_axis(hl[..., INK:INK + NK], k[..., None], -1)[..., 0]
+    body_l = np.take_along_axis(hl[..., BODY:BODY + NK], k[..., None], -1)[..., 0]
+    is_kind = (same >= params.kind_share) & (foreign <= params.max_foreign) & \
+        (ink_l >= params.min_ink) & (body_l >= params.min_body)
+    chroma_l = (hl[..., INK:INK + NK] + hl[..., BODY:BODY + NK] + hl[..., PALE:PALE + NK]
+                ).sum(axis=-1)
+    q15, q85 = ql[..., 0], ql[..., 2]
+    contrast = q15 / np.maximum(q85, 1e-3)
+    is_dung = (all_chroma <= 0.2) & (h[..., OTHER] <= 0.15) & (chroma_l <= 0.35) & \
+        (hl[..., OTHER] <= 0.15) & (q15 <= 0.4) & (contrast <= 0.45) & (q85 >= 0.45) & \
+        (qs[..., 1] <= params.max_grey)
+    is_empty = (h[..., LIGHT] >= 0.75) & (h[..., LIGHT] + h[..., MID] >= 0.8) & \
+        (all_chroma <= 0.2) & (h[..., OTHER] <= 0.1) & (h[..., DARK] + h[..., DIM] <= 0.05) & \
+        (qs[..., 1] > params.max_grey)
+    code = np.where(is_kind, k, np.where(is_dung, K_CODE, np.where(is_empty, EMPTY_CODE,
+                                                                   UNKNOWN_CODE)))
+    conf = np.where(is_kind, np.minimum(same, 1.0), np.where(
+        is_dung, np.clip((0.55 - contrast) / 0.2, 0.0, 1.0),
+        np.where(is_empty, h[..., LIGHT], 0.0)))
+    return code, conf
+
+
+def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
+    highlights), < 0 like wing cases; moth > 0 has its body on the right (a left half), < 0 on
+    the left."""
+    inset = max(1, px // 8)
+    size = px - 2 * inset
+    half = size // 2
+    grid = labels[margin:margin + rows * px, margin:margin + cols * px]
+    cells = grid.reshape(rows, px, cols, px).transpose(0, 2, 1, 3)
+    w = cells[:, :, inset:inset + size, inset:inset + size]
+    stag = (w == INK + STAG).mean(axis=(2, 3)) - (w == PALE + STAG).mean(axis=(2, 3)) - 0.3
+    body = w == BODY + MOTH
+    moth = body[..., size - half:].mean(axis=(2, 3)) - body[..., :half].mean(axis=(2, 3))
+    return stag, moth
+
+
+def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
+                margin: float = 0.08) -> None:
+    """Replace the 'S' and 'M' cells of `grid` (in place) by St/Sb and Ml/Mr, or '?'."""
+    rows, cols = len(grid), len(grid[0])
+    for c in range(cols):
+        line = [grid[r][c] for r in range(rows)]
+        for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin):
+            grid[r][c] = code
+    for r in range(rows):
+        for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
+            grid[r][c] = code
+
+
+def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
+          margin: float) -> list[tuple[int, str]]:
+    """(index, code) for every `kind` cell of one column or row: runs pair up from their start
+    (first name, second name, ...); a run next to '?' may start or end with a half whose partner
+    is hidden, and then the cells' scores (> 0: first name) must pick one pairing clearly."""
+    out = []
+    n = len(line)
+    i = 0
+    while i < n:
+        if line[i] != kind:
+            i += 1
+            continue
+        j = i
+        while j < n and line[j] == kind:
+            j += 1
+        length = j - i
+        open_start = i > 0 and line[i - 1] == UNKNOWN
+        open_end = j < n and line[j] == UNKNOWN
+        options = []
+        for shift in (0, 1):                       # 1: the first cell's partner is hidden
+            if shift and not open_start:
+                continue
+            odd_end = (length - shift) % 2 == 1    # the last cell's partner is hidden
+            if odd_end and not open_end:
+                continue
+            options.append([names[(k + shift) % 2] for k in range(length)])
+        pick = None
+        if len(options) == 1:
+            pick = options[0]
+        elif len(options) == 2:
+            votes = [sum(score[i + k] * (1.0 if name == names[0] else -1.0)
+                         for k, name in enumerate(opt)) for opt in options]
+            if abs(votes[0] - votes[1]) >= 2.0 * margin * length:
+                pick = options[int(np.argmax(votes))]
+        out += [(i + k, pick[k] if pick else UNKNOWN) for k in range(length)]
+        i = j
+    return out
+
+
+def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
+              layout: CaseLayout = LAYOUT) -> CaseRead:
+    """Every cell of the case located by `pose` in `frame`."""
+    px = params.px_per_cell
+    m = round(params.margin_cells * px)
+    canvas = rectify(frame, pose, params, layout)
+    white = case_white(frame, pose, layout)
+    pix = Pixels.of(normalise(canvas, white, px))
+    labels, v = label_pixels(pix, px, params.colour), pix.v
+    hand = occluder_mask(pix, labels, px)
+    rows, cols = layout.rows, layout.cols
+    small, large = round(params.small * px), round(params.large * px)
+    hl = cell_histograms(labels, px, m, rows, cols, large)
+    ql = cell_quantiles(v, px, m, rows, cols, large)
+    code, conf = decide(cell_histograms(labels, px, m, rows, cols, small), hl,
+                        cell_quantiles(v, px, m, rows, cols, small), ql, params)
+    # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
+    # nudged a little each way when at least two agree and none says otherwise
+    todo = np.flatnonzero(code == UNKNOWN_CODE)
+    if len(todo):
+        step = round(params.nudge * px)
+        tries = np.stack([decide(cell_histograms(labels, px, m, rows, cols, small, shift, todo),
+                                 hl[todo], cell_quantiles(v, px, m, rows, cols, small, shift,
+                                                          todo), ql[todo], params)[0]
+                          for shift in ((step, 0), (-step, 0), (0, step), (0, -step))])
+        known = tries != UNKNOWN_CODE
+        first = np.where(known, tries, -1).max(axis=0)
+        fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)
+        code[todo[fix]] = first[fix]
+        conf[todo[fix]] = 0.5
+    code = code.reshape(rows, cols)
+    conf = conf.reshape(rows, cols)
+    grid = [[CODES[i] for i in row] for row in code]
+    if hand.any():
+        cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
+        for i in np.flatnonzero(cover >= params.max_hand):
+            grid[i // cols][i % cols] = UNKNOWN
+    stag, moth = half_evidence(labels, px, m, rows, cols)
+    name_halves(grid, stag, moth, params.half_margin)
+    conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
+    return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white)

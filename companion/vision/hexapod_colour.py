@@ -1,0 +1,266 @@
+"""What each pixel of a rectified Hexapod case shows, independent of the light. The board's own
+white paper is the reference: its colour (the light's cast) comes from the quiet zones around the
+markers that located the case, refined by the near-neutral paper and fill of the case; a channel
+that the light clips (warm light over-exposes red first) is recovered from the grey things of the
+case. A local grey gain (gradients, soft shadows, a hand's shadow) is the mean brightness of the
+paper-like pixels within a cell and a half. Each pixel then gets one label (`label_pixels`): one
+of the six inked kinds (blue, green, gold, red, violet stag, teal moth) at ink level, in the
+insect's dark body or pale (highlights, blur); neutral DARK / DIM / MID / LIGHT (a dung beetle's
+black tile, its grey beetle, paper and board fill); or OTHER, a colour that is no kind's (skin,
+wood, a sleeve's odd hue). Hue ranges were measured on rendered scenes; red and gold stop short
+of skin tones (20-30 degrees). Everything is vectorised (NumPy / OpenCV), no per-pixel loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from ..faces import PAPER_RGB
+from .hexapod_markers import LAYOUT, CaseLayout, CasePose
+
+# The printed inks (sRGB) re-stated from companion.synth.hexapod_face.INKS (a test compares).
+INKS: dict[str, tuple[int, int, int]] = {
+    "B": (30, 92, 222), "G": (38, 160, 64), "Y": (246, 186, 0), "R": (216, 38, 44),
+    "S": (138, 62, 182), "M": (0, 168, 160),
+}
+KINDS = tuple(INKS)
+NK = len(KINDS)
+INK, BODY, PALE = 0, NK, 2 * NK       # a chromatic label is level + kind index
+DARK, DIM, MID, LIGHT, OTHER = (3 * NK + i for i in range(5))
+N_LABELS = 3 * NK + 5
+CLIP = 250.0
+CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
+SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
+PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
+
+
+def hue_deg(rgb: np.ndarray) -> np.ndarray:
+    """Hue angle (degrees, -180..180) of RGB colours in the opponent plane."""
+    rgb = np.asarray(rgb, np.float64)
+    a = rgb[..., 0] - 0.5 * (rgb[..., 1] + rgb[..., 2])
+    b = 0.8660254 * (rgb[..., 1] - rgb[..., 2])
+    return np.degrees(np.arctan2(b, a))
+
+
+_PROTO = np.array([INKS[k] for k in KINDS], np.float64) / 255.0
+INK_HUES = hue_deg(_PROTO).astype(np.float32)
+INK_V = _PROTO.max(axis=1).astype(np.float32)
+HUE_LO = np.array([-25.0, -25.0, -14.0, -18.0, -25.0, -22.0], np.float32)
+HUE_HI = np.array([25.0, 25.0, 20.0, 15.0, 45.0, 22.0], np.float32)
+
+
+HUE_BINS = 256
+
+
+def _hue_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per hue bin (256 over 360 degrees): the nearest kind, and 1 where the hue is within
+    that kind's range."""
+    deg = (np.arange(HUE_BINS, dtype=np.float32) + 0.5) * 360.0 / HUE_BINS
+    d = (deg[:, None] - INK_HUES + 180.0) % 360.0 - 180.0
+    kind = np.abs(d).argmin(axis=1)
+    dk = d[np.arange(HUE_BINS), kind]
+    return kind.astype(np.uint8), ((dk >= HUE_LO[kind]) & (dk <= HUE_HI[kind])).astype(np.uint8)
+
+
+HUE_KIND, HUE_NEAR = _hue_tables()
+INV_INK_V = np.zeros(256, np.float32)
+INV_INK_V[:NK] = 1.0 / INK_V
+
+
+@dataclass(frozen=True)
+class ColourParams:
+    """Thresholds of the pixel labels (colours normalised so that white paper is 1)."""
+
+    min_chroma: float = 0.06      # neutral below this chroma (plus 6 % of the brightness)
+    min_sat: float = 0.2          # a kind's hue needs this saturation
+    ink_sat: float = 0.45         # ink level needs this saturation...
+    ink_level: float = 0.62       # ...and this share of the brightest same-kind pixel nearby
+    body_level: float = 0.55      # the insect's body is at most this share
+    dark_v: float = 0.3           # neutral DARK below, then DIM, MID, LIGHT
+    dim_v: float = 0.5
+    light_v: float = 0.72
+
+
+@lru_cache(maxsize=8)
+def _quiet_offsets(layout: CaseLayout) -> np.ndarray:
+    """(n, 2) sample points (mm) in a marker's quiet zone, relative to its top-left corner."""
+    m, q = layout.marker_mm, layout.quiet_mm
+    t = np.linspace(0.1, 0.9, 5)
+    pts = []
+    for d in (0.3 * q, 0.7 * q):
+        span = -d + t * (m + 2 * d)
+        pts += [np.c_[span, np.full(5, -d)], np.c_[span, np.full(5, m + d)],
+                np.c_[np.full(5, -d), span], np.c_[np.full(5, m + d), span]]
+    return np.vstack(pts)
+
+
+def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
+    """The board's white (BGR) from the quiet zones around the markers that located the case
+    (seen, so not under a hand): the median of the brighter 60 % of samples; zeros when fewer
+    than 12 samples fall inside the frame."""
+    printed = layout.marker_corners(pose.player)
+    offsets = _quiet_offsets(layout)
+    pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
+    img = pose.to_image(pts).astype(np.float32)
+    h, w = frame.shape[:2]
+    ok = (img[:, 0] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] >= 0) & (img[:, 1] <= h - 1)
+    if ok.sum() < 12:
+        return np.zeros(3, np.float32)
+    s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
+    s = s.astype(np.float32)
+    lum = s.sum(axis=1)
+    return np.median(s[lum >= np.percentile(lum, 40)], axis=0).astype(np.float32)
+
+
+def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
+    """`white` (BGR) with its one clipped channel recovered from the grey things of the case:
+    unclipped pixels whose other two channels stand in the white's ratio are neutral, and their
+    median ratio of the clipped channel gives the white's (never below the clipped value)."""
+    white = np.asarray(white, np.float64).copy()
+    hot = np.flatnonzero(white >= CLIP - 5.0)
+    if len(hot) != 1 or white.min() < 8.0:
+        return white.astype(np.float32)
+    ch = int(hot[0])
+    a, b = (i for i in range(3) if i != ch)
+    px = canvas.reshape(-1, 3)
+    px = px[(px.max(axis=1) < CLIP) & (px[:, a] > 15.0) & (px[:, b] > 15.0)].astype(np.float64)
+    grey = np.abs(np.log(px[:, a] / px[:, b]) - np.log(white[a] / white[b])) < 0.04
+    ratio = px[grey, ch] / px[grey, a]
+    ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
+    if len(ratio) >= 100:
+        white[ch] = max(white[ch], float(np.median(ratio)) * white[a])
+    return white.astype(np.float32)
+
+
+def _box(img: np.ndarray, k: int) -> np.ndarray:
+    return cv2.blur(img, (k, k), borderType=cv2.BORDER_REFLECT)
+
+
+Planes = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def normalise(canvas: np.ndarray, white: np.ndarray, px: int) -> Planes:
+    """The canvas (BGR float32) divided by the paper's colour and by a local grey gain, so that
+    white paper is (1, 1, 1) wherever it lies, as its B, G, R planes; `px` is the canvas's
+    pixels per cell."""
+    cb, cg, cr = cv2.split(canvas)
+    raw_v = cv2.max(cv2.max(cb, cg), cr)
+    clipped = raw_v >= CLIP
+    if white.max() < 16.0:
+        white = np.full(3, float(np.percentile(raw_v, 95)), np.float32)
+    white = unclip_white(white, canvas)
+    # paper and board fill, unclipped and near-neutral, refine the cast (design: paper tint)
+    inv = 1.0 / np.maximum(white, 4.0)
+    b0, g0, r0 = cb * inv[0], cg * inv[1], cr * inv[2]
+    v0 = cv2.max(cv2.max(b0, g0), r0)
+    c0 = v0 - cv2.min(cv2.min(b0, g0), r0)
+    ok = (c0 < 0.15 * v0) & ~clipped
+    if ok.sum() > 0.02 * ok.size:
+        ok &= v0 >= 0.8 * np.percentile(v0[ok], 90)
+        tint = np.array([np.median(b0[ok]), np.median(g0[ok]), np.median(r0[ok])])
+        white = white * tint / PAPER_TINT
+    inv = (1.0 / np.maximum(white, 4.0)).astype(np.float32)
+    b, g, r = cb * inv[0], cg * inv[1], cr * inv[2]
+    v = cv2.max(cv2.max(b, g), r)
+    c = v - cv2.min(cv2.min(b, g), r)
+    neutral = (c < 0.1 * v + 0.02) & ~clipped
+    vn = np.where(neutral, v, 0.0).astype(np.float32)
+    peak = cv2.dilate(vn, cv2.getStructuringElement(cv2.MORPH_RECT, (px | 1, px | 1)))
+    cand = (neutral & (vn >= 0.85 * peak) & (vn > 0.05)).astype(np.float32)
+    wv = vn * cand
+    k1, k4 = round(1.5 * px) | 1, round(4 * px) | 1
+    n1, n4 = _box(cand, k1), _box(cand, k4)
+    fallback = float(np.median(vn[cand > 0])) if cand.any() else 1.0
+    g4 = np.where(n4 > 1e-3, _box(wv, k4) / np.maximum(n4, 1e-3), fallback)
+    g1 = np.where(n1 > 0.02, _box(wv, k1) / np.maximum(n1, 1e-3), g4)
+    gain = np.maximum(np.maximum(g1, 0.5 * g4), 0.02).astype(np.float32)
+    inv_gain = 1.0 / gain
+    return b * inv_gain, g * inv_gain, r * inv_gain
+
+
+@dataclass(frozen=True, eq=False)
+class Pixels:
+    """Per-pixel colour measures of a normalised canvas: brightness (largest channel), chroma
+    (largest minus smallest), saturation (chroma / brightness) and hue in 256 bins."""
+
+    v: np.ndarray
+    c: np.ndarray
+    sat: np.ndarray
+    hue: np.ndarray
+
+    @classmethod
+    def of(cls, planes: Planes) -> Pixels:
+        """The measures of normalised B, G, R planes."""
+        b, g, r = planes
+        v = cv2.max(cv2.max(b, g), r)
+        c = v - cv2.min(cv2.min(b, g), r)
+        sat = c / cv2.max(v, 1e-3)
+        deg = cv2.phase(r - 0.5 * (g + b), 0.8660254 * (g - b), angleInDegrees=True)
+        hue = cv2.convertScaleAbs(deg, alpha=HUE_BINS / 360.0)   # uint8, rounds, saturates
+        return cls(v, c, sat, hue)
+
+
+_U8 = {name: np.uint8(value) for name, value in
+       (("INK", INK), ("BODY", BODY), ("PALE", PALE), ("DARK", DARK), ("DIM", DIM),
+        ("MID", MID), ("LIGHT", LIGHT), ("OTHER", OTHER))}
+
+
+def label_pixels(pix: Pixels, px: int, params: ColourParams | None = None) -> np.ndarray:
+    """A uint8 label per pixel (see the module docstring). Ink and body are told apart by
+    contrast with the brightest pixel of the same relative brightness within 0.3 cell, so blur
+    and a wrong gain shift both alike."""
+    params = params or ColourParams()
+    v, c, sat = pix.v, pix.c, pix.sat
+    kind = cv2.LUT(pix.hue, HUE_KIND)
+    neutral = (c < params.min_chroma + 0.06 * v) | (sat < 0.15)
+    grey = np.where(v < params.dark_v, _U8["DARK"], np.where(
+        v < params.dim_v, _U8["DIM"], np.where(v < params.light_v, _U8["MID"], _U8["LIGHT"])))
+    hued = ~neutral & (cv2.LUT(pix.hue, HUE_NEAR) > 0) & (sat >= params.min_sat)
+    vr = v * cv2.LUT(kind, INV_INK_V)          # brightness relative to the kind's own ink
+    k = round(0.6 * px) | 1
+    top = cv2.dilate(vr * hued, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    level = np.where((sat >= params.ink_sat) & (vr >= params.ink_level * top), _U8["INK"],
+                     np.where(vr <= params.body_level * top, _U8["BODY"], _U8["PALE"]))
+    return np.where(neutral, grey, np.where(hued, level + kind, _U8["OTHER"]))
+
+
+def _big_regions(mask: np.ndarray, min_area: float) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) of at least `min_area`
+    pixels."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
+    big = big[big > 0]
+    return np.isin(lab, big).astype(np.uint8) if len(big) else np.zeros_like(mask)
+
+
+def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5
+                  ) -> np.ndarray:
+    """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
+    skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at
+    0.15-0.55: paler than red and gold ink, whose tiles are saturated) of at least `min_cells`
+    cells' area, and regions of one kind's ink larger than four tiles of that kind (a tile is
+    0.9 cell, a stag or moth 1.9, and paper gutters part them: a sleeve of a tile's colour has
+    none); gaps of up to two cells between them (an arm's lit middle clipped to white lies
+    between its shaded edges) are covered too."""
+    skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
+            (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
+                                 (pix.sat >= 0.15) & (pix.sat <= 0.55))
+    skin = skin.astype(np.uint8)
+    hand = _big_regions(skin, min_cells * px * px) if int(skin.sum()) >= min_cells * px * px \
+        else np.zeros_like(skin)
+    for k, name in enumerate(KINDS):
+        if not SLEEVE_KINDS:
+            break
+        tile = 1.9 if name in "SM" else 0.9
+        kind = (labels == INK + k) | (labels == BODY + k)
+        if int(kind.sum()) >= SLEEVE_KINDS * tile * px * px:
+            hand |= _big_regions(kind.astype(np.uint8), SLEEVE_KINDS * tile * px * px)
+    if not hand.any():
+        return hand
+    k = round(CLOSE_CELLS * px) | 1
+    return cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))

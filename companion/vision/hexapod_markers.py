@@ -1,0 +1,279 @@
+"""Finding Hexapod display cases by their corner markers. A case board (printed by
+`companion cards export --game hexapod`) carries four ArUco markers (DICT_4X4_50) that name its
+player p and corner: ids 10p..10p+3 at the top-left, top-right, bottom-right and bottom-left,
+above and below the grid (`CaseLayout` re-states the printed geometry, because vision imports no
+synth; a test checks it against the printed board). Markers are detected with one adaptive
+threshold window and a permissive bit decoder (blur and JPEG flip bits); a wrongly decoded id is
+caught by geometry: a case is accepted only when at least three of its markers agree, through
+one homography, with the printed layout. A marker the decoder gave up on (motion blur) is
+recovered from the quads it rejected, where the case's decoded markers say it must be
+(`recover`). Corners stay as the detector finds them: refining them on the straight edges
+(`calibration.refine_corners`, `refine=True`) halves their error but did not change what the
+cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses, so that a video
+frame is searched only about the markers it saw last (a full search when one goes missing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+from .calibration import refine_corners
+from .geometry import transform
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+PLAYERS = (1, 2, 3, 4)
+MARKER_DICT = "DICT_4X4_50"
+
+
+@dataclass(frozen=True)
+class CaseLayout:
+    """The printed display-case board, in board millimetres (origin at the grid's top-left
+    corner, x right, y down). Defaults equal `companion.synth.hexapod_board.BOARD`."""
+
+    cols: int = 6
+    rows: int = 6
+    cell_mm: float = 28.0
+    marker_mm: float = 22.0
+    gap_mm: float = 10.0          # grid edge to a marker's quiet zone
+    quiet_modules: float = 1.5    # quiet zone around a marker, in marker modules
+    marker_modules: int = 6       # a 4x4 marker with its one-module black border
+
+    @property
+    def width_mm(self) -> float:
+        """Grid width."""
+        return self.cols * self.cell_mm
+
+    @property
+    def height_mm(self) -> float:
+        """Grid height."""
+        return self.rows * self.cell_mm
+
+    @property
+    def quiet_mm(self) -> float:
+        """White margin around each marker."""
+        return self.quiet_modules * self.marker_mm / self.marker_modules
+
+    def marker_ids(self, player: int) -> tuple[int, int, int, int]:
+        """Ids of a player's markers, TL, TR, BR, BL."""
+        return tuple(10 * player + i for i in range(4))
+
+    def marker_corners(self, player: int) -> dict[int, np.ndarray]:
+        """id -> (4, 2) corners (board mm) in ArUco order (the upright marker's TL, TR, BR, BL)."""
+        m, q, g = self.marker_mm, self.quiet_mm, self.gap_mm
+        xs = (0.0, self.width_mm - m, self.width_mm - m, 0.0)
+        top, bottom = -(g + q + m), self.height_mm + g + q
+        ys = (top, top, bottom, bottom)
+        square = np.array([(0, 0), (m, 0), (m, m), (0, m)], float)
+        return {mid: square + np.array((xs[i], ys[i]))
+                for i, mid in enumerate(self.marker_ids(player))}
+
+    @cached_property
+    def _owners(self) -> dict[int, tuple[int, int]]:
+        return {10 * p + i: (p, i) for p in PLAYERS for i in range(4)}
+
+    def owner(self, marker_id: int) -> tuple[int, int] | None:
+        """(player, corner index 0-3) of a case marker id, None for any other id."""
+        return self._owners.get(int(marker_id))
+
+
+LAYOUT = CaseLayout()
+
+
+@dataclass(frozen=True, eq=False)
+class CasePose:
+    """Where one case lies in the image: board mm -> image px homography and its evidence."""
+
+    player: int
+    homography: np.ndarray                 # board mm -> image px (3 x 3)
+    markers: tuple[int, ...]               # the ids that located it
+    rms_px: float                          # marker corners' reprojection error
+    marker_px: float                       # mean marker side in the image
+
+    def to_image(self, board_mm: np.ndarray) -> np.ndarray:
+        """Board points (N, 2) mm -> image px."""
+        return transform(board_mm, self.homography)
+
+    def grid_corners(self, layout: CaseLayout = LAYOUT) -> np.ndarray:
+        """The grid's TL, TR, BR, BL in the image (4, 2)."""
+        w, h = layout.width_mm, layout.height_mm
+        return self.to_image(np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]))
+
+    def cell_px(self, layout: CaseLayout = LAYOUT) -> float:
+        """Mean side of a grid cell in the image."""
+        c = self.grid_corners(layout)
+        sides = np.linalg.norm(np.roll(c, -1, 0) - c, axis=1)
+        return float(sides.mean() / ((layout.cols + layout.rows) / 2.0))
+
+
+def make_detector() -> cv2.aruco.ArucoDetector:
+    """The ArUco detector for case markers: one adaptive-threshold window (the markers are
+    15-60 px; one pass costs a third of the default three), a tolerant polygon fit and bit
+    decoder (blur and JPEG flip bits; geometry rejects a wrong id), no corner refinement."""
+    params = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshWinSizeMin = 15
+    params.adaptiveThreshWinSizeMax = 15
+    params.polygonalApproxAccuracyRate = 0.05
+    params.errorCorrectionRate = 1.0
+    params.maxErroneousBitsInBorderRate = 0.5
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.3
+    params.minOtsuStdDev = 2.0
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICT))
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+Quad = np.ndarray   # (4, 2) corners in frame px
+
+
+def detect(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayout = LAYOUT,
+           origin: tuple[int, int] = (0, 0)) -> tuple[list[tuple[int, Quad]], list[Quad]]:
+    """Case markers in `grey` (a crop whose top-left is `origin` in the frame): (id, corners) for
+    every decoded quad with a case id (an id may appear twice), and the quads the detector found
+    but could not decode (blur, glare)."""
+    corners, ids, rejected = detector.detectMarkers(grey)
+    off = np.asarray(origin, np.float64)
+    out = []
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            if layout.owner(int(i)) is not None:
+                out.append((int(i), np.asarray(c, np.float64).reshape(4, 2) + off))
+    quads = [np.asarray(c, np.float64).reshape(4, 2) + off for c in rejected]
+    return out, quads
+
+
+def _side(quad: Quad) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
+
+
+def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLayout = LAYOUT,
+            min_markers: int = 3) -> list[tuple[int, Quad]]:
+    """`found` plus undecoded quads that sit where a case's missing markers must be. For a
+    player with one or two decoded markers, the printed layout through those markers (an affine
+    map from two, a similarity from one: perspective is not well seen on one side of a board)
+    predicts the others roughly; the undecoded quad of about the right size nearest to a
+    prediction (within 1.2 marker sides) is taken as that marker, in the turn that fits best.
+    `fit_cases` then checks the whole case through one homography, to a third of a side."""
+    if not rejected:
+        return found
+    quads = np.array(rejected)                                   # (n, 4, 2)
+    centres = quads.mean(axis=1)
+    out = list(found)
+    for player in {layout.owner(i)[0] for i, _ in found}:
+        printed = layout.marker_corners(player)
+        have = {i: c for i, c in found if i in printed}
+        if not 0 < len(have) < min_markers:
+            continue
+        src = np.vstack([printed[i] for i in have]).astype(np.float32)
+        dst = np.vstack(list(have.values())).astype(np.float32)
+        fit = cv2.estimateAffine2D if len(have) >= 2 else cv2.estimateAffinePartial2D
+        A, _ = fit(src, dst, method=cv2.LMEDS)
+        if A is None:
+            continue
+        H = np.vstack([A, (0.0, 0.0, 1.0)])
+        side = float(np.mean([_side(c) for c in have.values()]))
+        for mid, mm in printed.items():
+            if mid in have:
+                continue
+            want = transform(mm, H)
+            d = np.linalg.norm(centres - want.mean(axis=0), axis=1)
+            k = int(np.argmin(d))
+            if d[k] > 1.2 * side or not 0.6 < _side(quads[k]) / side < 1.6:
+                continue
+            errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max() for t in range(4)]
+            t = int(np.argmin(errs))
+            if errs[t] < 1.5 * side:
+                out.append((mid, np.roll(quads[k], -t, 0)))
+    return out
+
+
+def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
+              min_markers: int = 3) -> list[CasePose]:
+    """One `CasePose` per player with at least `min_markers` markers that fit the printed
+    layout through one homography (a marker off by more than a third of its side is dropped)."""
+    poses = []
+    for player in PLAYERS:
+        printed = layout.marker_corners(player)
+        cand = [(i, c) for i, c in found if i in printed]
+        if len({i for i, _ in cand}) < min_markers:
+            continue
+        src = np.vstack([printed[i] for i, _ in cand]).astype(np.float32)
+        dst = np.vstack([c for _, c in cand]).astype(np.float32)
+        side = float(np.mean([_side(c) for _, c in cand]))
+        tol = max(1.5, 0.3 * side)
+        H, _ = cv2.findHomography(src, dst, cv2.RANSAC, tol)
+        if H is None:
+            continue
+        err = np.linalg.norm(transform(src, H) - dst, axis=1).reshape(-1, 4).max(1)
+        best: dict[int, tuple[float, np.ndarray]] = {}
+        for (i, c), e in zip(cand, err, strict=True):
+            if e < tol and (i not in best or e < best[i][0]):
+                best[i] = (float(e), c)
+        if len(best) < min_markers:
+            continue
+        ids = tuple(sorted(best))
+        src = np.vstack([printed[i] for i in ids])
+        dst = np.vstack([best[i][1] for i in ids])
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            continue
+        res = np.linalg.norm(transform(src, H) - dst, axis=1)
+        side = float(np.mean([_side(best[i][1]) for i in ids]))
+        poses.append(CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side))
+    return poses
+
+
+class MarkerTracker:
+    """Finds the cases in successive frames of one camera: a full-frame search when needed, else
+    a search in small windows around the markers of the last frame's cases."""
+
+    def __init__(self, layout: CaseLayout = LAYOUT, track: bool = True,
+                 refine: bool = False) -> None:
+        self.layout = layout
+        self.track = track
+        self.refine = refine
+        self.detector = make_detector()
+        self.last: list[CasePose] = []
+
+    def find(self, grey: np.ndarray) -> tuple[list[CasePose], bool]:
+        """(case poses, whether the whole frame was searched)."""
+        if self.track and self.last:
+            found = self._near_last(grey)
+            poses = fit_cases(found, self.layout)
+            seen = {p.player: p for p in poses}
+            # keep the windowed result only if every tracked case is still whole
+            if all(p.player in seen and len(seen[p.player].markers) >= len(p.markers)
+                   for p in self.last):
+                self.last = poses
+                return poses, False
+        found, rejected = detect(grey, self.detector, self.layout)
+        found = self._refined(grey, recover(found, rejected, self.layout))
+        poses = fit_cases(found, self.layout)
+        self.last = poses
+        return poses, True
+
+    def _near_last(self, grey: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        h, w = grey.shape[:2]
+        found = []
+        for pose in self.last:
+            printed = self.layout.marker_corners(pose.player)
+            for mid in pose.markers:
+                quad = pose.to_image(printed[mid])
+                pad = 0.9 * pose.marker_px + 6.0
+                x0, y0 = (np.floor(quad.min(0) - pad)).astype(int)
+                x1, y1 = (np.ceil(quad.max(0) + pad)).astype(int)
+                x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+                if x1 - x0 < 8 or y1 - y0 < 8:
+                    continue
+                hits, _ = detect(grey[y0:y1, x0:x1], self.detector, self.layout, (x0, y0))
+                found += [(i, c) for i, c in hits if i == mid]
+        return self._refined(grey, found)
+
+    def _refined(self, grey: np.ndarray, found: list[tuple[int, np.ndarray]]
+                 ) -> list[tuple[int, np.ndarray]]:
+        if not self.refine:
+            return found
+        return [(i, refine_corners(grey, c)) for i, c in found]
