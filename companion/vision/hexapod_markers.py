@@ -226,21 +226,32 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
     return poses
 
 
+FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
+
+
 class MarkerTracker:
     """Finds the cases in successive frames of one camera: a full-frame search when needed, else
     a search in small windows around the markers of the last frame's cases."""
 
     def __init__(self, layout: CaseLayout = LAYOUT, track: bool = True,
-                 refine: bool = False) -> None:
+                 refine: bool = False, full_every: int = FULL_SEARCH_EVERY) -> None:
         self.layout = layout
         self.track = track
         self.refine = refine
+        self.full_every = full_every
         self.detector = make_detector()
         self.last: list[CasePose] = []
+        self.known: set[int] = set()   # every player whose case was ever seen
+        self._since_full = 0
 
     def find(self, grey: np.ndarray) -> tuple[list[CasePose], bool]:
-        """(case poses, whether the whole frame was searched)."""
-        if self.track and self.last:
+        """(case poses, whether the whole frame was searched). The windows only follow the
+        cases of the last frame, so the whole frame is searched whenever a case seen before is
+        missing (a hand hid its markers for a moment) and every `full_every` frames (a case
+        brought into view)."""
+        self._since_full += 1
+        if (self.track and self.last and self._since_full < self.full_every
+                and {p.player for p in self.last} >= self.known):
             found = self._near_last(grey)
             poses = fit_cases(found, self.layout)
             seen = {p.player: p for p in poses}
@@ -253,6 +264,8 @@ class MarkerTracker:
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = fit_cases(found, self.layout)
         self.last = poses
+        self.known |= {p.player for p in poses}
+        self._since_full = 0
         return poses, True
 
     def _near_last(self, grey: np.ndarray) -> list[tuple[int, np.ndarray]]:

@@ -337,3 +337,35 @@ def test_read_case_keeps_its_evidence():
     assert read.canvas.shape[:2] == read.labels.shape == (7 * read.px, 7 * read.px)
     assert read.grid == truth.cases[0].grid
     assert (read.confidence > 0.5).all()
+
+
+def _hide_markers(image: np.ndarray, case) -> np.ndarray:
+    """The frame with every marker of `case` painted over (a hand, a sleeve, a coffee cup)."""
+    out = image.copy()
+    for m in case.markers:
+        quad = np.array(m.corners, np.float32)
+        centre = quad.mean(0)
+        cv2.fillConvexPoly(out, np.round(centre + 1.6 * (quad - centre)).astype(np.int32),
+                           (60, 70, 90))
+    return out
+
+
+def test_a_tracked_reader_finds_a_case_again_after_its_markers_were_hidden():
+    """Video: case 1's markers vanish for a frame, then come back — the tracker must not keep
+    following case 2 alone; and a case that comes into view later is found within
+    FULL_SEARCH_EVERY frames."""
+    from companion.vision.hexapod_markers import FULL_SEARCH_EVERY
+
+    image, truth = hexapod_scene(3, "topdown", players=2)
+    one = next(c for c in truth.cases if c.player == 1)
+    hidden = _hide_markers(image, one)
+    reader = HexapodReader()
+    assert sorted(c.player for c in reader.read(image).cases) == [1, 2]
+    assert [c.player for c in reader.read(hidden).cases] == [2]
+    assert sorted(c.player for c in reader.read(image).cases) == [1, 2]
+
+    late = HexapodReader()
+    assert [c.player for c in late.read(hidden).cases] == [2]
+    seen = [sorted(c.player for c in late.read(image).cases)
+            for _ in range(FULL_SEARCH_EVERY)]
+    assert seen[-1] == [1, 2]
