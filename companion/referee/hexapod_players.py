@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
-import time
-from collections.abc import Callable
 
 from ..rules.core import IllegalAction
 from ..rules.hexapod import SPIDER, HexapodState, check_placement, legal_positions, place
 from ..rules.hexapod.game import Pass, TableCoin, TableSpider
 from ..rules.hexapod.scoring import score_case
 from .hexapod_table import LaidCard, PhysicalCases
+from .players import PlayerLoop
 from .referee import Referee
 
 __all__ = ["SimulatedHexapodPlayers"]
@@ -33,8 +31,10 @@ log = logging.getLogger(__name__)
 SPIDER_GROUP = 8
 
 
-class SimulatedHexapodPlayers:
+class SimulatedHexapodPlayers(PlayerLoop):
     """Plays the referee's Hexapod game on `cases` in a thread (see the module docstring)."""
+
+    name = "hexapod-players"
 
     def __init__(self, referee: Referee, cases: PhysicalCases, seed: int = 1,
                  pace_s: float = 1.0, illegal_rate: float = 0.15, coin_rate: float = 0.1,
@@ -53,31 +53,7 @@ class SimulatedHexapodPlayers:
         self.stacks: list[list[str]] = []
         self.hands: dict[int, list[str]] = {0: [], 1: []}
         self._game_id: int | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="hexapod-players", daemon=True)
-
-    def start(self) -> SimulatedHexapodPlayers:
-        """Start playing."""
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the current gesture (harmless if never started)."""
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
-
-    def _pause(self, factor: float = 1.0) -> bool:
-        """Wait; False if asked to stop."""
-        return not self._stop.wait(self.pace_s * factor)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.step()
-            except Exception:  # a simulated player must not take the demo down
-                log.exception("simulated Hexapod player failed")
-                self._pause(2)
+        super().__init__()
 
     # -- the table ----------------------------------------------------------------------------
 
@@ -241,18 +217,3 @@ class SimulatedHexapodPlayers:
             return
         self.cases.hover(None)
 
-    def _wait_for_commit(self, n: int) -> None:
-        deadline = None if self.wait_for_commit_s is None else \
-            time.monotonic() + self.wait_for_commit_s
-        while len(self.referee.log) == n and not self._stop.is_set():
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            self._stop.wait(0.05)
-
-    def _wait_for(self, predicate: Callable[[object], bool], timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and not self._stop.is_set():
-            if predicate(self.referee.proposal):
-                return True
-            self._stop.wait(0.05)
-        return False

@@ -16,6 +16,8 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ..rules.hexel import GAME
 from ..rules.hexel.game import Hedge, Place, Shuffle
@@ -23,12 +25,72 @@ from ..rules.hexel.layout import EdgeMismatch
 from .referee import Referee
 from .simtable import PhysicalTable
 
-__all__ = ["SimulatedPlayers"]
+__all__ = ["PlayerLoop", "SimulatedPlayers"]
 
 log = logging.getLogger(__name__)
 
 
-class SimulatedPlayers:
+class PlayerLoop:
+    """The thread every simulated table runs in: `step()` again and again at `pace_s`, until
+    `stop()`; a failing step is logged and retried, never taking the demo down. Subclasses set
+    `referee`, `pace_s` and `wait_for_commit_s`, and implement `step()`."""
+
+    referee: Referee
+    pace_s: float = 1.0
+    wait_for_commit_s: float | None = 30.0
+    name = "players"
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+
+    def step(self) -> None:
+        """One gesture of the players."""
+        raise NotImplementedError
+
+    def start(self) -> PlayerLoop:
+        """Start playing."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop after the current gesture (harmless if never started)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _pause(self, factor: float = 1.0) -> bool:
+        """Wait; False if asked to stop."""
+        return not self._stop.wait(self.pace_s * factor)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:  # a simulated player must not take the demo down
+                log.exception("simulated %s failed", self.name)
+                self._pause(2)
+
+    def _wait_for_commit(self, n: int) -> None:
+        """Wait until the referee's log grows past `n` actions (or `wait_for_commit_s`)."""
+        deadline = None if self.wait_for_commit_s is None else \
+            time.monotonic() + self.wait_for_commit_s
+        while len(self.referee.log) == n and not self._stop.is_set():
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            self._stop.wait(0.05)
+
+    def _wait_for(self, predicate: Callable[[Any], bool], timeout: float) -> bool:
+        """Wait until `predicate(referee.proposal)` holds; False after `timeout`."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not self._stop.is_set():
+            if predicate(self.referee.proposal):
+                return True
+            self._stop.wait(0.05)
+        return False
+
+
+class SimulatedPlayers(PlayerLoop):
     """Plays the referee's match on `table` in a thread (see the module docstring)."""
 
     def __init__(self, referee: Referee, table: PhysicalTable, seed: int = 1,
@@ -45,30 +107,7 @@ class SimulatedPlayers:
         self.illegal_caught = 0
         self.illegal_missed = 0  # judged "not illegal" or never flagged within the wait
         self.moves = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="players", daemon=True)
-
-    def start(self) -> SimulatedPlayers:
-        """Start playing."""
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop after the current gesture."""
-        self._stop.set()
-        self._thread.join(timeout=5)
-
-    def _pause(self, factor: float = 1.0) -> bool:
-        """Wait; False if asked to stop."""
-        return not self._stop.wait(self.pace_s * factor)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.step()
-            except Exception:  # a simulated player must not take the demo down
-                log.exception("simulated player failed")
-                self._pause(2)
+        super().__init__()
 
     def square_table(self) -> None:
         """Make the physical table show exactly the committed layout."""
@@ -151,12 +190,7 @@ class SimulatedPlayers:
             self.table.pick_up(move.cell)
         self._gesture(move, move.rotation)
         self.moves += 1
-        deadline = None if self.wait_for_commit_s is None else \
-            time.monotonic() + self.wait_for_commit_s
-        while len(self.referee.log) == n and not self._stop.is_set():
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            self._stop.wait(0.05)
+        self._wait_for_commit(n)
 
     def _gesture(self, move: Place, rotation: int) -> None:
         """Reach over the cell, lay the card, withdraw."""
@@ -167,14 +201,6 @@ class SimulatedPlayers:
         if not self._pause(0.3):
             return
         self.table.hover(None)
-
-    def _wait_for(self, predicate, timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and not self._stop.is_set():
-            if predicate(self.referee.proposal):
-                return True
-            self._stop.wait(0.05)
-        return False
 
     def _wrong_rotation(self, state, move: Place) -> int | None:
         """A rotation of the same card on the same cell that breaks an edge (H2), if any."""
