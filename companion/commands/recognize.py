@@ -122,11 +122,7 @@ def run(args: argparse.Namespace) -> int:
                     _print(f"{name} (stable)", stable, args.json)
                     shown = stable
             if args.dump_stages:
-                out = Path(args.dump_stages)
-                out.mkdir(parents=True, exist_ok=True)
-                stem = Path(name).stem.replace(" ", "_")
-                for stage, img in result.stages.items():
-                    cv2.imwrite(str(out / f"{stem}_{stage}.png"), img)
+                _dump(args.dump_stages, name, result.stages)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -140,6 +136,17 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
                                             result.view))
     return 0
+
+
+def _dump(directory: str, name: str, stages: dict) -> None:
+    """Write each stage image of frame `name` as DIR/<stem>_<stage>.png."""
+    import cv2
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = Path(name).stem.replace(" ", "_")
+    for stage, img in stages.items():
+        cv2.imwrite(str(out / f"{stem}_{stage}.png"), img)
 
 
 def _print_hexapod(name: str, obs, as_json: bool) -> None:
@@ -180,14 +187,12 @@ def run_hexapod(args: argparse.Namespace) -> int:
                 _print_hexapod(name, result.observation, args.json)
                 shown = reading
             if args.dump_stages:
-                out = Path(args.dump_stages)
-                out.mkdir(parents=True, exist_ok=True)
-                stem = Path(name).stem.replace(" ", "_")
+                stages = {}
                 for read, case in zip(result.reads, result.observation.cases, strict=True):
-                    canvas = read.canvas.clip(0, 255).astype("uint8")
-                    cv2.imwrite(str(out / f"{stem}_p{case.player}_canvas.png"), canvas)
-                    cv2.imwrite(str(out / f"{stem}_p{case.player}_labels.png"),
-                                (read.labels.astype("uint16") * 255 // 21).astype("uint8"))
+                    stages[f"p{case.player}_canvas"] = read.canvas.clip(0, 255).astype("uint8")
+                    stages[f"p{case.player}_labels"] = (
+                        read.labels.astype("uint16") * 255 // 21).astype("uint8")
+                _dump(args.dump_stages, name, stages)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,5 @@
-"""Fixtures for the web tests: a real store and referee behind the facade, and the Flask app."""
+"""Fixtures for the web tests: a real store and referee behind the facade, the Flask app, and
+Debian's Chromium for the browser tests (launched once per module)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from companion.store import GameStore
 from companion.web import create_app
 
 PIN = "424242"
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -42,3 +44,16 @@ def app(facade):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
