@@ -1,7 +1,8 @@
 """The shared rules engine: pure Python, no I/O, one protocol for every game.
 
 `core` defines the protocol, JSON round-trip of actions and events, and `replay`; `hexgrid` the
-axial hex coordinates; `ledger` the chip accounts. Each game lives in its own subpackage that
+axial hex coordinates; `ledger` the chip accounts; `options` the option checks (seats, names,
+buy-ins, dealer) and display names every game shares. Each game lives in its own subpackage that
 exposes `GAME` (an object following `core.Game`); `games()` finds them all by name.
 """
 

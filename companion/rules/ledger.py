@@ -16,7 +16,12 @@ from types import MappingProxyType
 
 from .core import IllegalAction, RulesError
 
-__all__ = ["InsufficientChips", "Ledger", "LedgerError", "Transfer"]
+__all__ = ["InsufficientChips", "Ledger", "LedgerError", "Transfer", "stock"]
+
+
+def stock(seat: int) -> str:
+    """The account of a seat's chip stock (`stock:<seat>`), the same in every game."""
+    return f"stock:{seat}"
 
 
 class LedgerError(RulesError):

@@ -44,7 +44,9 @@ from ..core import (
     replace_at,
     require_phase,
 )
-from ..ledger import InsufficientChips, Ledger
+from ..ledger import InsufficientChips, Ledger, stock
+from ..options import check_buy_ins, check_names, check_seat, display_names, is_whole
+from ..options import display_name as _n
 from .cards import Card, check_card, standard_deck
 from .scoring import check_set, score_set
 
@@ -93,11 +95,6 @@ class PotUnavailable(IllegalAction):
     code = "pot_unavailable"
 
 
-def stock(seat: int) -> str:
-    """Ledger account of a seat's chips."""
-    return f"stock:{seat}"
-
-
 def pot(name: str) -> str:
     """Ledger account of a pot (a table pot or the Tail)."""
     return f"pot:{name}"
@@ -126,12 +123,14 @@ class CometOptions:
     rounds: int = 0
 
     def __post_init__(self) -> None:
+        where = "Comet options"
+
         def bad(msg: str) -> None:
-            raise MalformedMessage(f"Comet options: {msg}")
+            raise MalformedMessage(f"{where}: {msg}")
 
         def whole(name: str, low: int) -> None:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            if not is_whole(value) or value < low:
                 bad(f"{name} must be a whole number, at least {low}, got {value!r}")
 
         whole("seats", 2)
@@ -139,15 +138,9 @@ class CometOptions:
             bad(f"at most 8 seats can be dealt from one deck, got {self.seats}")
         for name, low in (("ante_pot", 0), ("ante_tail", 0), ("hand_size", 1), ("rounds", 0)):
             whole(name, low)
-        if self.chips and len(self.chips) != self.seats:
-            bad(f"chips lists {len(self.chips)} buy-ins for {self.seats} seats")
-        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.chips):
-            bad("buy-ins must be whole numbers of chips, 0 or more")
-        if self.names and len(self.names) != self.seats:
-            bad(f"names lists {len(self.names)} names for {self.seats} seats")
-        if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) \
-                or not 0 <= self.dealer < self.seats:
-            bad(f"dealer must be a seat 0..{self.seats - 1}, got {self.dealer!r}")
+        check_buy_ins(where, self.chips, self.seats)
+        check_names(where, self.names, self.seats)
+        check_seat(where, "dealer", self.dealer, self.seats)
         if len(self.pots) != 6 or len(set(self.pots)) != 6 or TAIL in self.pots:
             bad(f"give six different table pot names (not {TAIL!r}), got {list(self.pots)}")
         if self.bonus_per not in ("pot_won", "valid_set"):
@@ -174,7 +167,7 @@ class CometOptions:
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Display names (default "Seat 1", "Seat 2", ...)."""
-        return self.names or tuple(f"Seat {i + 1}" for i in range(self.seats))
+        return display_names(self.names, self.seats)
 
     @property
     def ante(self) -> int:
@@ -323,10 +316,6 @@ class Stop(Action):
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-def _n(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 @message("comet.round_began")

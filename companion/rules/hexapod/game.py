@@ -61,6 +61,8 @@ from ..core import (
     replace_at,
     require_phase,
 )
+from ..options import check_names, check_seat, display_names, is_whole
+from ..options import display_name as _n
 from .cards import SPIDER, Card, Grid, check_grid, unique_names
 from .case import check_placement, empty_case, legal_positions, place
 from .scoring import CaseScore, score_case
@@ -184,21 +186,21 @@ class HexapodOptions:
     names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        where = "Hexapod options"
+
         def bad(msg: str) -> None:
-            raise MalformedMessage(f"Hexapod options: {msg}")
+            raise MalformedMessage(f"{where}: {msg}")
 
         for name in ("card_cols", "card_rows", "case_cols", "case_rows"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_whole(value) or value < 1:
                 bad(f"{name} must be a positive whole number, got {value!r}")
         if self.case_cols < self.card_cols or self.case_rows < self.card_rows:
             bad("the display case must be at least as large as a card")
-        if isinstance(self.coins, bool) or not isinstance(self.coins, int) or self.coins < 0:
+        if not is_whole(self.coins) or self.coins < 0:
             bad(f"coins must be 0 or more, got {self.coins!r}")
-        if self.first not in (0, 1) or isinstance(self.first, bool):
-            bad(f"first must be seat 0 or 1, got {self.first!r}")
-        if self.names and len(self.names) != SEATS:
-            bad(f"names lists {len(self.names)} names for {SEATS} seats")
+        check_seat(where, "first", self.first, SEATS)
+        check_names(where, self.names, SEATS)
         if not self.deck:
             bad("no deck: pass deck=load_deck('models/hexapod-deck.json') or your own cards")
         if len(self.deck) < SPIDER_GROUP + STACKS or (len(self.deck) - SPIDER_GROUP) % STACKS:
@@ -218,7 +220,7 @@ class HexapodOptions:
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Display names (default "Seat 1", "Seat 2")."""
-        return self.names or tuple(f"Seat {i + 1}" for i in range(SEATS))
+        return display_names(self.names, SEATS)
 
 
 @dataclass(frozen=True)
@@ -359,10 +361,6 @@ class TableSpider(Action):
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-def _n(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 @message("hexapod.stacks_laid")

@@ -45,6 +45,14 @@ from ..core import (
     require_phase,
 )
 from ..hexgrid import Cell, hexagon
+from ..options import (
+    check_names,
+    check_seat,
+    check_seat_count,
+    display_name,
+    display_names,
+    is_whole,
+)
 from .chains import Board, CellOccupied, Connection, Placement
 from .pieces import (
     BAG,
@@ -130,10 +138,6 @@ def head_names(position: TailPosition | None = None) -> tuple[str, ...]:
     return tuple(n for n in names if position is None or tail_position(n) == position)
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # ---------------------------------------------------------------------------------------------
 # Options and state
 
@@ -150,11 +154,12 @@ class HexDragonOptions:
     first: int = 0
 
     def __post_init__(self) -> None:
-        def bad(msg: str) -> None:
-            raise MalformedMessage(f"HexDragon options: {msg}")
+        where = "HexDragon options"
 
-        if not _whole(self.seats) or not 2 <= self.seats <= 4:
-            bad(f"seats must be 2 to 4, got {self.seats!r}")
+        def bad(msg: str) -> None:
+            raise MalformedMessage(f"{where}: {msg}")
+
+        check_seat_count(where, self.seats, 2, 4)
         if self.radius is not None and self.radius not in (2, 3):
             bad(f"radius must be 2 or 3 (or null: 2 for two seats, 3 for more), got "
                 f"{self.radius!r}")
@@ -162,10 +167,8 @@ class HexDragonOptions:
             bad(f"bags must be 1 or 2 (or null: 1 for two seats, 2 for more), got {self.bags!r}")
         if self.heads not in ("random", "varied", "next", "across", "opposing"):
             bad(f"heads must be random, varied, next, across or opposing, got {self.heads!r}")
-        if self.names and len(self.names) != self.seats:
-            bad(f"names lists {len(self.names)} names for {self.seats} seats")
-        if not _whole(self.first) or not 0 <= self.first < self.seats:
-            bad(f"first must be a seat 0..{self.seats - 1}, got {self.first!r}")
+        check_names(where, self.names, self.seats)
+        check_seat(where, "first", self.first, self.seats)
         pieces = self.seats * HAND_HEADS + self.bag_count * sum(BAG.values())
         free = len(board_cells(self.board_radius)) - 1
         if pieces < free:
@@ -190,7 +193,7 @@ class HexDragonOptions:
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Display names (default "Seat 1", "Seat 2", ...)."""
-        return self.names or tuple(f"Seat {i + 1}" for i in range(self.seats))
+        return display_names(self.names, self.seats)
 
     def bag_contents(self) -> Counter[str]:
         """Every body piece of the game, by type."""
@@ -297,9 +300,7 @@ class PlaceStar(Action):
 
 
 def _n(names: Sequence[str], seat: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return "nobody" if seat is None else display_name(names, seat)
 
 
 @message("hexdragon.dealt")
@@ -433,7 +434,7 @@ def _require_turn(state: HexDragonState, seat: object) -> int:
 
 def _require_cell(state: HexDragonState, cell: object) -> Cell:
     if (not isinstance(cell, tuple | list) or len(cell) != 2
-            or not all(_whole(v) for v in cell)):
+            or not all(is_whole(v) for v in cell)):
         raise MalformedMessage(f"cell must be two integers (q, r), got {cell!r}")
     c = (cell[0], cell[1])
     if c not in state.options.cells:
@@ -505,7 +506,7 @@ class HexDragonGame:
 
     def _shuffle(self, state: HexDragonState, a: Shuffle):
         _require_phase(state, a, "setup")
-        if not _whole(a.seed):
+        if not is_whole(a.seed):
             raise MalformedMessage(f"seed must be an integer, got {a.seed!r}")
         rng = random.Random(a.seed)
         bag = sorted(state.options.bag_contents().elements())

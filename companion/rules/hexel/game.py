@@ -39,7 +39,16 @@ from ..core import (
     require_phase,
 )
 from ..hexgrid import Cell
-from ..ledger import InsufficientChips, Ledger
+from ..ledger import InsufficientChips, Ledger, stock
+from ..options import (
+    check_buy_ins,
+    check_names,
+    check_seat,
+    check_seat_count,
+    display_names,
+    is_whole,
+)
+from ..options import display_name as _n
 from .cards import EDITIONS, check_card, standard_deck
 from .layout import LINE_CELLS, Layout, Placement, count_name, line_problems, propose_line
 
@@ -92,11 +101,6 @@ class MustPlace(IllegalAction):
     code = "must_place"
 
 
-def stock(seat: int) -> str:
-    """Ledger account of a seat's chip stock."""
-    return f"stock:{seat}"
-
-
 def hedge(seat: int) -> str:
     """Ledger account of a seat's hedge pot."""
     return f"hedge:{seat}"
@@ -124,24 +128,19 @@ class HexelOptions:
     dealer: int = 0
 
     def __post_init__(self) -> None:
-        def bad(msg: str) -> None:
-            raise MalformedMessage(f"Hex'el options: {msg}")
+        where = "Hex'el options"
 
-        if isinstance(self.seats, bool) or not isinstance(self.seats, int) \
-                or not 1 <= self.seats <= 6:
-            bad(f"seats must be 1 to 6, got {self.seats!r}")
-        if isinstance(self.stake, bool) or not isinstance(self.stake, int) or self.stake < 1:
+        def bad(msg: str) -> None:
+            raise MalformedMessage(f"{where}: {msg}")
+
+        check_seat_count(where, self.seats, 1, 6)
+        if not is_whole(self.stake) or self.stake < 1:
             bad(f"stake must be a positive whole number, got {self.stake!r}")
         if self.edition not in EDITIONS:
             bad(f"edition must be one of {sorted(EDITIONS)}, got {self.edition!r}")
-        if self.chips and len(self.chips) != self.seats:
-            bad(f"chips lists {len(self.chips)} buy-ins for {self.seats} seats")
-        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.chips):
-            bad("buy-ins must be whole numbers of chips, 0 or more")
-        if self.names and len(self.names) != self.seats:
-            bad(f"names lists {len(self.names)} names for {self.seats} seats")
-        if not 0 <= self.dealer < self.seats:
-            bad(f"dealer must be a seat 0..{self.seats - 1}, got {self.dealer}")
+        check_buy_ins(where, self.chips, self.seats)
+        check_names(where, self.names, self.seats)
+        check_seat(where, "dealer", self.dealer, self.seats)
         alphabet = EDITIONS[self.edition].symbols
         for c in self.deck:
             check_card(c, alphabet)
@@ -161,7 +160,7 @@ class HexelOptions:
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Display names (default "Seat 1", "Seat 2", ...)."""
-        return self.names or tuple(f"Seat {i + 1}" for i in range(self.seats))
+        return display_names(self.names, self.seats)
 
 
 @dataclass(frozen=True)
@@ -298,10 +297,6 @@ class NextGame(Action):
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-def _n(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 @message("hexel.game_started")
