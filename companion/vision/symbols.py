@@ -68,6 +68,10 @@ FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for
 # only lowers that; a solid dark blob (a shadow, a dark object) covers nearly all of them.
 BLURRED_RING_DARK = (0.2, 0.8)
 BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
+# A coloured symbol read by its mean colour (see `decide`): the mean's ink fraction, and how much
+# stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
+FALLBACK_ALPHA = 0.3
+FALLBACK_CENTRED = 0.08
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
 
@@ -151,9 +155,11 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     shape = (len(poses), 6, N_SYMBOL)
     is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
     flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
+    mean_kind, mean_alpha, _ = model.explain(norm[:, :ns].reshape(*shape, 3).mean(2))
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
-                        flank_dark if blurred_rings else None)
+                        flank_dark if blurred_rings else None,
+                        (mean_kind, mean_alpha) if blurred_rings else None)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     covered = is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER
@@ -186,7 +192,8 @@ def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
 
 
 def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel,
-           flank_dark: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
+           flank_dark: np.ndarray | None = None,
+           mean_fit: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -221,6 +228,28 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
+    if mean_fit is not None:
+        # Blur, noise and JPEG spread a small coloured symbol: its samples fall below the ink
+        # threshold or drift towards grey (dark blue under dim light), though the symbol's mean
+        # colour still lies clearly on one ink's line. Read it then, if its samples do not
+        # contradict that ink: no rival colour ink, and grey samples only as a solid symbol's
+        # darkened ones (a grey ring is told by its mean, which is grey, not coloured).
+        mk, ma = mean_fit
+        mk0 = np.maximum(mk, 0)
+        chroma = (mk >= 0) & ~model.neutral[mk0]
+        own = np.take_along_axis(score, mk0[..., None], -1)[..., 0]
+        greys = (score * model.neutral).sum(-1)
+        rival = score.sum(-1) - own - greys
+        # and the ink must peak where the symbol's middle is: blur keeps a printed symbol's
+        # centre strongest, while a fingertip or a stain lying over it tints it evenly
+        own_alpha = np.where(kind == mk0[..., None], np.clip(alpha, 0.0, 1.0), 0.0)
+        centred = own_alpha[..., :7].mean(-1) - own_alpha[..., 7:].mean(-1) >= FALLBACK_CENTRED
+        own_peak = own_alpha.max(-1)
+        fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0) & (own_peak >= 0.5)
+              & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
+        best = np.where(fb, mk0, best)
+        conf = np.where(fb, 0.5, conf)
+        ok = ok | fb
     names = np.array([*letters, "?"])
     chars = np.where(ok, names[best], "?")
     return ["".join(row) for row in chars], conf

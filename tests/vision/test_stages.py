@@ -214,3 +214,48 @@ def test_lattice_growth_leaves_out_a_card_off_the_lattice():
     lat = _grow(fits)
     assert 5 not in lat.cells
     assert len(lat.cells) == len(cells) - 1
+
+
+def _warm_crosstalk_jpeg(img: np.ndarray, crosstalk: float) -> np.ndarray:
+    """A dim warm lamp (blue gain 0.5), a sensor whose channels leak into each other and JPEG:
+    dark blue ink drifts towards grey."""
+    mix = np.full((3, 3), crosstalk, np.float32)
+    np.fill_diagonal(mix, 1.0 - 2.0 * crosstalk)
+    seen = img.astype(np.float32) @ mix.T * np.float32((0.5, 0.7, 1.0))   # BGR gains
+    _ok, enc = cv2.imencode(".jpg", np.clip(seen, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, 60])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
+def test_a_washed_out_coloured_symbol_reads_by_its_mean_colour():
+    """Under a warm lamp, with channel crosstalk and JPEG, many samples of a blue disc look grey
+    and the per-sample vote is no longer clear; the disc's mean colour still lies on the blue
+    ink's line and its ink is strongest in its middle, so it reads B (whole cards only)."""
+    img, apothem = card_image("RBVRBB", "holodex", surface="wood", width_px=50.0)
+    seen = _warm_crosstalk_jpeg(img, 0.1)
+    pose = Pose((160.0, 120.0), apothem, 0.0)
+    model = builtin_model("holodex")
+    assert read_cards(seen, [pose], TableView(), model)[0].symbols == "RBVRBB"
+    strict = read_cards(seen, [pose], TableView(), model, blurred_rings=False)[0].symbols
+    # the per-sample vote alone (a partial blob's reading) leaves blue discs unread
+    assert strict[0] + strict[2] + strict[3] == "RVR"
+    assert "?" in strict and set(strict[1] + strict[4] + strict[5]) <= {"B", "?"}
+
+
+@pytest.mark.parametrize("skin_bgr", [(150, 170, 215), (170, 190, 230), (120, 140, 190)])
+def test_a_skin_tint_over_a_symbol_is_not_read_as_red(skin_bgr):
+    """A fingertip just the size of a symbol lying over a blue disc, the paper beside it left
+    bare: its even pinkish tint sits on the red ink's line, but no printed symbol looks like
+    that (ink peaks in a symbol's middle), so the edge is '?', never R."""
+    img, apothem = card_image("BBBBBB", "holodex", surface="felt", width_px=60.0)
+    a = math.radians(-60.0 * 5)   # edge 5 (SE)
+    c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem * np.array(
+        [math.cos(a), math.sin(a)])
+    cv2.circle(img, (round(c[0]), round(c[1])),
+               round(1.25 * HEXEL_FACE.symbol_radius_frac * apothem), skin_bgr, -1,
+               cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    read = read_cards(img, [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
+                      builtin_model("holodex"))[0]
+    assert read.symbols[:5] == "BBBBB"
+    assert read.symbols[5] == "?"
