@@ -59,45 +59,53 @@ class ColourModel:
         fitted as a plain mix.
         """
         x = np.asarray(normalised, np.float32)
+        shape = x.shape[:-1]
+        # channel planes: reductions over a trailing axis of 3 are slow in NumPy, so every sum
+        # over channels below is written out
+        r, g, b = np.ascontiguousarray(x.reshape(-1, 3).T)
         inks, neutral = self.inks, self.neutral
-        paper = np.ones(3, np.float32)
-        n = len(inks)
-        alpha = np.zeros((*x.shape[:-1], n), np.float32)
-        resid = np.full((*x.shape[:-1], n), np.inf, np.float32)
-        shade = np.zeros((*x.shape[:-1], n), np.float32)
-        norm_x = np.sqrt((x * x).sum(-1)) + 0.05
+        n, size = len(inks), r.size
+        alpha = np.zeros((n, size), np.float32)
+        resid = np.full((n, size), np.inf, np.float32)
+        shade = np.ones((n, size), np.float32)
+        total = r + g + b
+        norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
+        dr, dg, db = r - 1.0, g - 1.0, b - 1.0
+        d2 = dr * dr + dg * dg + db * db
         for i, ink in enumerate(inks):
+            i0, i1, i2 = (float(v) for v in ink)
             if neutral[i]:
-                d, u = x - paper, ink - paper
+                u = np.array([i0 - 1.0, i1 - 1.0, i2 - 1.0])
                 length = float(np.linalg.norm(u))
-                proj = d @ (u / length)
-                perp = np.sqrt(np.maximum((d * d).sum(-1) - proj * proj, 0.0))
-                alpha[..., i] = proj / length
-                resid[..., i] = perp / length
-                shade[..., i] = 1.0
+                u0, u1, u2 = (float(v) / length for v in u)
+                proj = dr * u0 + dg * u1 + db * u2
+                alpha[i] = proj / length
+                resid[i] = np.sqrt(np.maximum(d2 - proj * proj, 0.0)) / length
                 continue
-            g = np.array([[3.0, ink.sum()], [ink.sum(), ink @ ink]], np.float32)
-            rhs = np.stack([x.sum(-1), x @ ink], -1)
-            ab = rhs @ np.linalg.inv(g).T
-            a, b = np.maximum(ab[..., 0], 0.0), np.maximum(ab[..., 1], 0.0)
-            fit = a[..., None] * paper + b[..., None] * ink
-            resid[..., i] = np.sqrt(((x - fit) ** 2).sum(-1)) / norm_x
-            s = a + b
-            alpha[..., i] = np.where(s > 1e-3, b / np.maximum(s, 1e-3), 0.0)
-            shade[..., i] = s
-        chroma_ok = ~neutral & (alpha >= 0.3) & (resid <= 0.2) & (shade >= 0.55) \
-            & (shade <= 1.4)
-        grey_ok = neutral & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
-        best_c = np.where(chroma_ok, resid, np.inf).argmin(-1)
-        best_g = np.where(grey_ok, resid, np.inf).argmin(-1)
-        kind = np.where(chroma_ok.any(-1), best_c,
-                        np.where(grey_ok.any(-1), best_g, OTHER))
-        lum = x.mean(-1)
-        paperish = (lum > 0.72) & ((x.max(-1) - x.min(-1)) < 0.16 + 0.1 * lum)
+            isum = i0 + i1 + i2
+            inv = np.linalg.inv(np.array([[3.0, isum], [isum, i0 * i0 + i1 * i1 + i2 * i2]]))
+            along = r * i0 + g * i1 + b * i2
+            pa = np.maximum(float(inv[0, 0]) * total + float(inv[0, 1]) * along, 0.0)
+            pb = np.maximum(float(inv[1, 0]) * total + float(inv[1, 1]) * along, 0.0)
+            er, eg, eb = r - (pa + pb * i0), g - (pa + pb * i1), b - (pa + pb * i2)
+            resid[i] = np.sqrt(er * er + eg * eg + eb * eb) / norm_x
+            s = pa + pb
+            alpha[i] = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
+            shade[i] = s
+        chroma = ~neutral[:, None]
+        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= 0.55) & (shade <= 1.4)
+        grey_ok = ~chroma & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
+        best_c = np.where(chroma_ok, resid, np.inf).argmin(0)
+        best_g = np.where(grey_ok, resid, np.inf).argmin(0)
+        kind = np.where(chroma_ok.any(0), best_c, np.where(grey_ok.any(0), best_g, OTHER))
+        lum = total / 3.0
+        spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
+        paperish = (lum > 0.72) & (spread < 0.16 + 0.1 * lum)
         kind = np.where(kind == OTHER, np.where(paperish, PAPER_K, OTHER), kind)
-        a_kind = np.take_along_axis(alpha, np.maximum(kind, 0)[..., None], -1)[..., 0]
-        dark = alpha[..., neutral].max(-1) if neutral.any() else np.zeros(x.shape[:-1])
-        return kind, np.where(kind >= 0, a_kind, 0.0), dark
+        a_kind = alpha[np.maximum(kind, 0), np.arange(size)]
+        dark = alpha[neutral].max(0) if neutral.any() else np.zeros(size, np.float32)
+        return (kind.reshape(shape), np.where(kind >= 0, a_kind, 0.0).reshape(shape),
+                dark.reshape(shape))
 
     def to_json(self) -> dict:
         """The saved form (calibration/colours-<edition>.json)."""

@@ -31,7 +31,7 @@ from .colour import ColourModel, builtin_model
 from .geometry import hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard
-from .symbols import CardRead, Pose, read_cards
+from .symbols import PAPER_PTS, CardRead, Pose, pose_points, read_cards
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
@@ -54,6 +54,12 @@ class ReaderParams:
     min_partial_symbols: int = 2   # and shows at least this many readable symbols
     min_partial_border: float = 0.35  # and this much of its dark border band
     min_partial_paper: float = 0.35   # and this much bare paper
+    probe_paper: float = 0.5       # a free cell next to the cards is searched for a card whose
+                                   # outline was lost (merged with the table) when the cell's
+                                   # predicted pose shows this much paper and border, 4 symbols
+    probe_mask: float = 0.3        # (read only where this much of its paper is on the mask)
+    min_probe_ok: float = 0.85     # a probed card is whole when this much of its paper and of
+                                   # its border band look right at the best pose, all six read
 
 
 @dataclass(frozen=True)
@@ -163,19 +169,25 @@ class HexelReader:
         poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
                       f.shape) for i, f in enumerate(whole)]
         taken = set(cells)
+        found_cells, found_poses, found_reads = _probe(frame, mask, scale, lat, taken, view,
+                                                       self.model, p)
         part_cells, part_poses = _partials(rest, lat, taken, p)
+        if found_cells:
+            notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
         reads += read_cards(frame, part_poses, view, self.model, blurred_rings=False)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
                 for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
+        seen += [_verdict(c, p.detect.min_iou, r, pose, view, p)
+                 for c, r, pose in zip(found_cells, found_reads, found_poses, strict=True)]
         for c, r, pose in zip(part_cells, reads[len(poses):], part_poses, strict=True):
             if (sum(ch != "?" for ch in r.symbols) >= p.min_partial_symbols
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
                 seen.append(_occluded(c, r, pose, view))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes))
-        all_poses = tuple(poses + part_poses)
+        all_poses = tuple(poses + found_poses + part_poses)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                  part_poses)
@@ -183,7 +195,8 @@ class HexelReader:
             from .annotate import annotate
 
             stages["5_result"] = annotate(frame, obs, all_poses, view)
-        return ReadResult(obs, view, lat, all_poses, tuple(reads), stages)
+        all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
+        return ReadResult(obs, view, lat, all_poses, all_reads, stages)
 
 
 def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
@@ -274,6 +287,81 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         cells.append(key)
         poses.append(pose)
     return cells, poses
+
+
+AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# the pose search around a probed cell's predicted pose: offsets (apothems) and turns (degrees)
+_PROBE_SHIFTS = tuple((dx, dy, 0.0) for dx in (-0.08, 0.0, 0.08) for dy in (-0.08, 0.0, 0.08))
+_PROBE_FINE = ((0.0, 0.0, -2.5), (0.0, 0.0, 2.5), (0.04, 0.0, 0.0), (-0.04, 0.0, 0.0),
+               (0.0, 0.04, 0.0), (0.0, -0.04, 0.0))
+
+
+def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+           taken: set[tuple[int, int]], view: TableView, model: ColourModel, p: ReaderParams
+           ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+    """Cards whose outline the paper mask lost — their paper merged with a bright table or a
+    neighbour through a gap the blur closed — found at the free cells next to placed cards.
+    Each such cell is read at the pose its neighbour's lattice step predicts; where that shows
+    paper and some symbols, poses a little shifted and turned are tried, and the best one is
+    kept when the card reads whole there (every symbol, its paper and border band all but
+    intact). Returns (cells, poses, reads) of the cards found; `taken` gains their cells."""
+    order = sorted(lat.cells)
+    cand: dict[tuple[int, int], Pose] = {}
+    for i in order:
+        q, r = lat.cells[i]
+        f = lat.frames[i]
+        apothem = math.sqrt(abs(np.linalg.det(f.s)))
+        shape = f.s / apothem
+        for dq, dr in AXIAL_DIRS:
+            key = (q + dq, r + dr)
+            if key in taken or key in cand:
+                continue
+            centre = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
+            cand[key] = Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i),
+                             lat.turn, ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
+    if not cand:
+        return [], [], []
+    # only cells whose paper places lie mostly on the paper mask are read
+    keys = list(cand)
+    pts = pose_points([cand[k] for k in keys], PAPER_PTS)
+    img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
+    ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
+    h, w = mask.shape
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    on = np.zeros(len(ix), bool)
+    on[inside] = mask[iy[inside], ix[inside]] > 0
+    papery = on.reshape(len(keys), -1).mean(1) >= p.probe_mask
+    keys = [k for k, ok in zip(keys, papery, strict=True) if ok]
+    if not keys:
+        return [], [], []
+    first = read_cards(frame, [cand[k] for k in keys], view, model)
+    hopeful = [k for k, r in zip(keys, first, strict=True)
+               if r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
+               and sum(ch != "?" for ch in r.symbols) >= 4]
+    if not hopeful:
+        return [], [], []
+    # coarse to fine: the best of nine shifts, then turns and half shifts about it
+    best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
+    for steps in (_PROBE_SHIFTS, _PROBE_FINE):
+        tries: list[tuple[tuple[int, int], Pose]] = []
+        for k in hopeful:
+            base = best[k][1] if k in best else cand[k]
+            m = np.asarray(base.shape) * base.apothem
+            for dx, dy, turn in steps:
+                c = np.asarray(base.centre) + m @ np.array([dx, dy])
+                tries.append((k, replace(base, centre=(float(c[0]), float(c[1])),
+                                         angle=base.angle + math.radians(turn))))
+        reads = read_cards(frame, [t[1] for t in tries], view, model)
+        for (k, pose), r in zip(tries, reads, strict=True):
+            score = r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0
+            if k not in best or score > best[k][0]:
+                best[k] = (score, pose, r)
+    best = {k: v for k, v in best.items()
+            if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
+            and v[2].border_ok >= p.min_probe_ok}
+    cells = sorted(best, key=lambda k: (k[1], k[0]))
+    taken.update(cells)
+    return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
 
 
 def _centre_px(pose: Pose, view: TableView) -> tuple[float, float]:

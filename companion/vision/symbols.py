@@ -118,22 +118,46 @@ class CardRead:
 
 def sample_points(poses: list[Pose]) -> np.ndarray:
     """Plane coordinates (cards x samples x 2) of the pattern for every pose."""
-    out = np.empty((len(poses), len(PATTERN), 2))
-    for i, p in enumerate(poses):
-        out[i] = p.to_plane(PATTERN)
-    return out
+    return pose_points(poses, PATTERN)
+
+
+def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
+    """Plane coordinates (poses x points x 2) of card-frame points for every pose at once
+    (`Pose.to_plane` for many poses)."""
+    n = len(poses)
+    ang = np.array([p.angle for p in poses])
+    turn = np.array([p.turn for p in poses], np.float64)
+    scale = np.array([p.apothem for p in poses])
+    c, s = np.cos(ang) * scale, np.sin(ang) * scale
+    m = np.empty((n, 2, 2))
+    m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = c, -turn * s, s, turn * c
+    shaped = [i for i, p in enumerate(poses) if p.shape is not None]
+    if shaped:
+        m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
+    centres = np.array([p.centre for p in poses], np.float64).reshape(n, 1, 2)
+    return centres + np.einsum("pk,nck->npc", np.asarray(local, np.float64).reshape(-1, 2), m)
 
 
 def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bilinear BGR samples at image points (… x 2) and whether each lies inside the frame."""
     shape = image_pts.shape[:-1]
-    pts = image_pts.reshape(1, -1, 2).astype(np.float32)
+    flat = image_pts.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
+    # remap wants maps narrower than 32767: lay the points out in rows of _ROW
+    rows = -(-n // _ROW)
+    pts = np.full((rows * _ROW, 2), -1.0, np.float32)
+    pts[:n] = flat
+    pts = pts.reshape(rows, _ROW, 2)
     vals = cv2.remap(bgr, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     h, w = bgr.shape[:2]
-    inside = ((pts[0, :, 0] >= 0) & (pts[0, :, 0] <= w - 1) & (pts[0, :, 1] >= 0)
-              & (pts[0, :, 1] <= h - 1))
-    return vals.reshape(*shape, 3).astype(np.float32), inside.reshape(shape)
+    inside = ((flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0)
+              & (flat[:, 1] <= h - 1))
+    return (vals.reshape(-1, 3)[:n].reshape(*shape, 3).astype(np.float32),
+            inside.reshape(shape))
+
+
+_ROW = 4096
 
 
 def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,

@@ -4,9 +4,12 @@ reported occluded and never read wrong."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
-from companion.vision.reader import HexelReader
+from companion.faces import HEXEL_FACE
+from companion.vision.reader import HexelReader, ReaderParams
 from companion.vision.scoring import TruthCard, score_table
 
 from .crafted import draw_scene
@@ -91,3 +94,41 @@ def test_strong_perspective_without_markers_places_cards_by_local_lattice():
     s = score_table(result.observation.cards, _truth(truth), truth.image_e_angle_deg)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= s.full // 2, s
+
+
+def _plane_poly(scene, pts_mm) -> np.ndarray:
+    return cv2.perspectiveTransform(np.float32(pts_mm)[None], scene.plane_to_image)[0]
+
+
+@pytest.mark.parametrize("edition", ["holodex", "web"])
+def test_a_card_whose_paper_merges_with_the_table_is_found_by_probing_the_lattice(edition):
+    """A sheet of white paper lies against the outer edge of one card and a glare streak
+    crosses that card's dark border band into it: the card's paper and the sheet make one
+    blob that is no hexagon, so the card has no outline of its own. The free cell next to the
+    placed cards is read at the pose the lattice predicts and the card is found, whole and
+    right; with probing switched off it is missing."""
+    layout = {(0, 0): "RBVRBV", (1, 0): "RRBBVV", (0, 1): "BVRRVB", (-1, 1): "VVBRRB",
+              (-1, 0): "RVBVRB", (0, -1): "BBRVVR", (1, -1): "VRBBRV"}
+    if edition == "web":
+        layout = {c: s.replace("V", "Y") for c, s in layout.items()}
+    scene = draw_scene(3, layout=layout, edition=edition, surface="felt")
+    img = scene.image.copy()
+    spacing = HEXEL_FACE.flat_to_flat_mm + 1.0
+    a = HEXEL_FACE.flat_to_flat_mm / 2.0
+    cx, cy = 450.0 + spacing, 280.0   # card (1, 0), its E edge facing +x on the plane
+    sheet = _plane_poly(scene, [(cx + a + 1.5, cy - 45), (cx + a + 60, cy - 45),
+                                (cx + a + 60, cy + 45), (cx + a + 1.5, cy + 45)])
+    cv2.fillConvexPoly(img, np.round(sheet).astype(np.int32), (236, 240, 242), cv2.LINE_AA)
+    y0, y1 = cy + 0.42 * a, cy + 0.42 * a + 3
+    streak = _plane_poly(scene, [(cx + 0.8 * a, y0), (cx + a + 3, y0), (cx + a + 3, y1),
+                                 (cx + 0.8 * a, y1)])
+    cv2.fillConvexPoly(img, np.round(streak).astype(np.int32), (240, 242, 244), cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+
+    res = HexelReader(edition).read(img)
+    assert _exact(res.observation, layout)
+    assert any("probing" in n for n in res.observation.notes)
+
+    off = ReaderParams(min_probe_ok=2.0)   # no pose can pass: probing switched off
+    missed = HexelReader(edition, params=off).read(img).observation
+    assert (1, 0) not in {c.cell for c in missed.cards if not c.occluded}
