@@ -26,6 +26,7 @@ import numpy as np
 
 from .hexapod_colour import (
     BODY,
+    CLIP,
     DARK,
     DIM,
     INK,
@@ -267,7 +268,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     white = case_white(frame, pose, layout)
     pix = Pixels.of(normalise(canvas, white, px))
     labels, v = label_pixels(pix, px, params.colour), pix.v
-    hand = occluder_mask(pix, labels, px)
+    # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper
+    clipped = (canvas.max(axis=2) >= CLIP).astype(np.uint8) \
+        if int((white >= CLIP - 5.0).sum()) == 2 else None
+    hand = occluder_mask(pix, labels, px, clipped=clipped)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     hl = cell_histograms(labels, px, m, rows, cols, large)

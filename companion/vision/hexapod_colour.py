@@ -33,6 +33,9 @@ INK, BODY, PALE = 0, NK, 2 * NK       # a chromatic label is level + kind index
 DARK, DIM, MID, LIGHT, OTHER = (3 * NK + i for i in range(5))
 N_LABELS = 3 * NK + 5
 CLIP = 250.0
+PAPER_REF = 0.6      # paper is at least this share of the white in an unclipped channel
+UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) above the white's
+CHROMA_BIN = 0.02
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
 PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
@@ -117,22 +120,48 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
 
 
 def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
-    """`white` (BGR) with its one clipped channel recovered from the grey things of the case:
-    unclipped pixels whose other two channels stand in the white's ratio are neutral, and their
-    median ratio of the clipped channel gives the white's (never below the clipped value)."""
+    """`white` (BGR) with its clipped channels recovered from the case's paper (warm light
+    over-exposes red first, then green). With one channel clipped, unclipped pixels whose other
+    two channels stand in the white's ratio are neutral, and their median ratio of the clipped
+    channel gives the white's. With two clipped, the one unclipped channel finds the paper: the
+    same sheet under the same light is about as bright in it as the quiet zones (ink, fill and
+    skin are darker there), and the densest pair of ratios of such pixels, each at least the
+    clipped white's, gives the white. The white never drops below its clipped values; with
+    all three clipped nothing is known and it stays as it is."""
     white = np.asarray(white, np.float64).copy()
     hot = np.flatnonzero(white >= CLIP - 5.0)
-    if len(hot) != 1 or white.min() < 8.0:
+    if not 1 <= len(hot) <= 2 or white.min() < 8.0:
         return white.astype(np.float32)
-    ch = int(hot[0])
-    a, b = (i for i in range(3) if i != ch)
     px = canvas.reshape(-1, 3)
-    px = px[(px.max(axis=1) < CLIP) & (px[:, a] > 15.0) & (px[:, b] > 15.0)].astype(np.float64)
-    grey = np.abs(np.log(px[:, a] / px[:, b]) - np.log(white[a] / white[b])) < 0.04
-    ratio = px[grey, ch] / px[grey, a]
-    ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
-    if len(ratio) >= 100:
-        white[ch] = max(white[ch], float(np.median(ratio)) * white[a])
+    px = px[px.max(axis=1) < CLIP].astype(np.float64)
+    if len(hot) == 1:
+        ch = int(hot[0])
+        a, b = (i for i in range(3) if i != ch)
+        px = px[(px[:, a] > 15.0) & (px[:, b] > 15.0)]
+        grey = np.abs(np.log(px[:, a] / px[:, b]) - np.log(white[a] / white[b])) < 0.04
+        ratio = px[grey, ch] / px[grey, a]
+        ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
+        if len(ratio) >= 100:
+            white[ch] = max(white[ch], float(np.median(ratio)) * white[a])
+        return white.astype(np.float32)
+    a = int(next(i for i in range(3) if i not in hot))
+    c1, c2 = (int(i) for i in hot)
+    px = px[(px[:, a] >= PAPER_REF * white[a]) & (px.min(axis=1) >= 1.0)]
+    lr = np.log(px[:, [c1, c2]] / px[:, [a]]) - np.log(white[[c1, c2]] / white[a])
+    lr = lr[(lr >= -0.05).all(axis=1) & (lr <= UNCLIP_SPAN).all(axis=1)]
+    if len(lr) < 100:
+        return white.astype(np.float32)
+    nb = round(UNCLIP_SPAN / CHROMA_BIN) + 1
+    idx = np.clip(np.round(lr / CHROMA_BIN), 0, nb - 1).astype(np.int64)
+    hist = np.bincount(idx[:, 0] * nb + idx[:, 1], minlength=nb * nb).astype(np.float32)
+    hist = cv2.GaussianBlur(hist.reshape(nb, nb), (5, 5), 1.0)
+    i1, i2 = np.unravel_index(int(hist.argmax()), hist.shape)
+    near = (np.abs(idx[:, 0] - i1) <= 2) & (np.abs(idx[:, 1] - i2) <= 2)
+    if near.sum() < 50:
+        return white.astype(np.float32)
+    m1, m2 = np.median(lr[near], axis=0)
+    white[c1] = max(white[c1], white[c1] * float(np.exp(m1)))
+    white[c2] = max(white[c2], white[c2] * float(np.exp(m2)))
     return white.astype(np.float32)
 
 
@@ -238,15 +267,17 @@ def _big_regions(mask: np.ndarray, min_area: float) -> np.ndarray:
     return np.isin(lab, big).astype(np.uint8) if len(big) else np.zeros_like(mask)
 
 
-def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5
-                  ) -> np.ndarray:
+def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
+                  clipped: np.ndarray | None = None) -> np.ndarray:
     """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
     skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at
     0.15-0.55: paler than red and gold ink, whose tiles are saturated) of at least `min_cells`
     cells' area, and regions of one kind's ink larger than four tiles of that kind (a tile is
     0.9 cell, a stag or moth 1.9, and paper gutters part them: a sleeve of a tile's colour has
     none); gaps of up to two cells between them (an arm's lit middle clipped to white lies
-    between its shaded edges) are covered too."""
+    between its shaded edges) are covered too, and so is any region of `clipped` pixels that
+    touches them (pass it when the white itself clipped in two channels: an arm clipped under
+    that warm light looks as neutral as the clipped paper)."""
     skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
             (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
                                  (pix.sat >= 0.15) & (pix.sat <= 0.55))
@@ -262,5 +293,9 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
             hand |= _big_regions(kind.astype(np.uint8), SLEEVE_KINDS * tile * px * px)
     if not hand.any():
         return hand
+    if clipped is not None and clipped.any():
+        _, lab = cv2.connectedComponents((hand | clipped).astype(np.uint8), connectivity=8)
+        touched = np.unique(lab[hand > 0])
+        hand = np.isin(lab, touched[touched > 0]).astype(np.uint8)
     k = round(CLOSE_CELLS * px) | 1
     return cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))

@@ -171,6 +171,28 @@ def test_a_warm_cast_with_a_clipped_red_channel_does_not_change_the_reading():
     assert [list(r) for r in case.grid] == _expected(cards)
 
 
+def _warm_falloff(img: np.ndarray, gains=(0.8, 1.15, 1.45)) -> np.ndarray:
+    """A warm light (BGR `gains`) over-exposed at the top of the picture and falling to 0.55 at
+    the bottom: the white paper near the top clips in green and red (not blue), lower down it
+    does not."""
+    fall = np.linspace(1.0, 0.55, img.shape[0], dtype=np.float32)[:, None, None]
+    return np.clip(img.astype(np.float32) * fall * np.array(gains, np.float32), 0, 255)
+
+
+def test_a_warm_light_clipping_red_and_green_on_the_white_does_not_hide_the_case():
+    # the quiet zones' white clips in two channels: only the unclipped paper lower down tells
+    # the light's colour (the old reader saw orange paper everywhere and answered '?')
+    cards = [(CARDS[1], 0, 0, 0.0, 0.0), (CARDS[0], 3, 1, 0.1, -0.1), (CARDS[2], 1, 3, 0.0, 0.0)]
+    img, _ = _photo(_sheet(1, cards), 0.0, 30.0, (0.0, 0.0))
+    warm = _warm_falloff(img)
+    reader = HexapodReader(track=False)
+    result = reader.read_full(warm.astype(np.uint8))
+    white = result.reads[0].white
+    assert white[0] < 245 and (white[1:] >= 245).all(), white   # green and red clipped
+    case = result.observation.cases[0]
+    assert [list(r) for r in case.grid] == _expected(cards)
+
+
 # -- halves -------------------------------------------------------------------------------------
 
 
