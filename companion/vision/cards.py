@@ -78,14 +78,31 @@ def work_scale(card_px: float | None, params: DetectParams = DetectParams()) -> 
     return 1.0
 
 
-def paper_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = DetectParams()
-               ) -> np.ndarray:
+def paper_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = DetectParams(),
+               roi: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """Binary mask (uint8 0/255, at `scale`) of pixels clearly brighter than their surroundings,
-    without the specks far from any region at least 3 x 3 pixels wide."""
+    without the specks far from any region at least 3 x 3 pixels wide. With `roi` (x0, y0, x1,
+    y1 in frame pixels) only that part is worked out; the rest of the mask is 0."""
+    if roi is not None:
+        h, w = bgr.shape[:2]
+        x0, y0 = max(0, roi[0]) & ~1, max(0, roi[1]) & ~1   # even: halving stays aligned
+        x1, y1 = min(w, roi[2]), min(h, roi[3])
+        out = np.zeros((round(h * scale), round(w * scale)), np.uint8)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return out
+        part = _mask(bgr[y0:y1, x0:x1], scale, params, w)
+        ox, oy = round(x0 * scale), round(y0 * scale)
+        ph, pw = min(part.shape[0], out.shape[0] - oy), min(part.shape[1], out.shape[1] - ox)
+        out[oy:oy + ph, ox:ox + pw] = part[:ph, :pw]
+        return out
+    return _mask(bgr, scale, params, bgr.shape[1])
+
+
+def _mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> np.ndarray:
     small = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    k = max(3, int(params.window_frac * grey.shape[1]) | 1)
+    k = max(3, int(params.window_frac * frame_w * scale) | 1)
     mean = cv2.boxFilter(grey, cv2.CV_16U, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
     thresh = cv2.convertScaleAbs(mean, alpha=params.gain, beta=params.offset)
     mask = cv2.compare(grey, thresh, cv2.CMP_GT)
@@ -214,12 +231,22 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
                                                                float(shape[1, 1]))))
 
 
-def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affine: bool = False
-                 ) -> tuple[list[CardFit], list[Blob]]:
+def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affine: bool = False,
+                 card_area: float | None = None) -> tuple[list[CardFit], list[Blob]]:
     """Split blobs into candidate whole cards (regular hexagons not cut by the frame edge) and the
-    rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too)."""
+    rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too).
+    With `card_area` (a card face's area in plane units, known on a calibrated table), a blob
+    whose area is far from a card's paper (below 0.45 or above 2.2 times: a card printed at
+    another scale still passes) is no whole card and is not fitted."""
     whole, rest = [], []
+    lo = hi = None
+    if card_area is not None:
+        paper = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+        lo, hi = 0.45 * paper, 2.2 * paper
     for blob in blobs:
+        if lo is not None and not lo <= blob.area_plane <= hi:
+            rest.append(blob)
+            continue
         fit = fit_card(blob, affine)
         if fit.iou >= params.min_iou and fit.aspect >= params.min_aspect and not blob.touches_edge:
             whole.append(fit)

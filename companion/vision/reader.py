@@ -9,6 +9,7 @@ cannot be read and a confidence no higher than 0.3 — a partly seen card is nev
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -34,6 +35,8 @@ from .observation import HexelObservation, SeenCard
 from .symbols import PAPER_PTS, CardRead, Pose, pose_points, read_cards
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
+PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
+                           # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 
 
@@ -144,15 +147,17 @@ class HexelReader:
             "looking nearly straight down)"]
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
-        mask = paper_mask(frame, scale, p.detect)
+        roi = _play_roi(view, frame.shape)
+        mask = paper_mask(frame, scale, p.detect, roi)
         blobs = paper_blobs(mask, scale, view, p.detect)
-        candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated)
+        card_area = _card_area_plane(view)
+        candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
         whole, not_cards = self._cards_among(frame, candidates)
         if scale < 1.0 and _small(whole, view, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
-            mask = paper_mask(frame, scale, p.detect)
+            mask = paper_mask(frame, scale, p.detect, roi)
             blobs = paper_blobs(mask, scale, view, p.detect)
-            candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated)
+            candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
             whole, not_cards = self._cards_among(frame, candidates)
         rest = rest + [f.blob for f in not_cards]
         self._card_px = _card_px(whole, view) or self._card_px
@@ -206,6 +211,34 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
     order = [((d - k) if pose.turn > 0 else (-k - d)) % 6 for d in range(6)]
     return replace(read, symbols="".join(read.symbols[j] for j in order),
                    edge_confidence=tuple(read.edge_confidence[j] for j in order))
+
+
+def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """The frame rectangle (x0, y0, x1, y1) holding the play area the table markers mark out,
+    with a margin of PLAY_MARGIN of its longer side plus one card all round: cards lie in the
+    play area, so on a calibrated table the rest of the frame is not searched. None when
+    uncalibrated (the whole frame is searched)."""
+    if not view.calibrated or view.table is None:
+        return None
+    w, h = view.table.play_area_mm
+    m = PLAY_MARGIN * max(w, h) + HEXEL_FACE.flat_to_flat_mm
+    t = np.linspace(0.0, 1.0, 9)[:, None]   # points along each side follow lens distortion
+    corners = np.array([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m], [-m, -m]])
+    edge = np.concatenate([a + t * (b - a) for a, b in itertools.pairwise(corners)])
+    pts = view.to_image(edge)
+    if not np.isfinite(pts).all():
+        return None
+    x0, y0 = np.floor(pts.min(0)).astype(int)
+    x1, y1 = np.ceil(pts.max(0)).astype(int) + 1
+    return (int(x0), int(y0), int(x1), int(y1))
+
+
+def _card_area_plane(view: TableView) -> float | None:
+    """A card face's area in plane units when the plane is the table in millimetres."""
+    if not view.calibrated:
+        return None
+    apothem = HEXEL_FACE.flat_to_flat_mm / 2.0
+    return 2.0 * math.sqrt(3.0) * apothem * apothem
 
 
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:

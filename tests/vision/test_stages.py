@@ -259,3 +259,25 @@ def test_a_skin_tint_over_a_symbol_is_not_read_as_red(skin_bgr):
                       builtin_model("holodex"))[0]
     assert read.symbols[:5] == "BBBBB"
     assert read.symbols[5] == "?"
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_paper_mask_of_a_region_matches_the_whole_frame_mask_there(scale):
+    """On a calibrated table only the play area is searched: the mask worked out for a region
+    is the whole frame's mask inside it (same local-mean window) and empty outside."""
+    rng = np.random.default_rng(5)
+    img = texture("wood", (360, 640), rng)
+    for k, x in enumerate((150.0, 330.0, 480.0)):
+        draw_card(img, np.array([x, 170.0 + 20 * k]), "RBVRBV", "holodex", 1.1, 10.0 * k)
+    whole = paper_mask(img, scale)
+    roi = (101, 41, 541, 321)
+    part = paper_mask(img, scale, roi=roi)
+    assert part.shape == whole.shape
+    x0, y0, x1, y1 = (round(v * scale) for v in roi)
+    e = round(0.09 * 640 * scale / 2) + 6   # away from the region's edge: half the local-mean
+    inner = (slice(y0 + e, y1 - e), slice(x0 + e, x1 - e))   # window and the speck filter
+    assert np.array_equal(part[inner], whole[inner])
+    assert whole[inner].any()
+    outside = part.copy()
+    outside[y0 - 1:y1 + 1, x0 - 1:x1 + 1] = 0
+    assert not outside.any()
