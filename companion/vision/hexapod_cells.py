@@ -8,7 +8,10 @@ large one (0.8 cell) for the tile's structure. A kind needs its hue over most of
 both its ink and its dark insect body in the large one (a sleeve of one flat colour has no
 insect), and little else; a dung beetle needs black with its grey beetle in it; an empty cell
 the light board fill. A cell undecided at its centre (a card edge there) is tried with the small
-window nudged 0.15 cell each way and takes a code only when two nudges agree and none differs.
+window nudged 0.15 cell each way and takes a code only when two nudges agree and none differs;
+failing that, it is anchored on the band of a quarter cell about its centre, which shows the top
+card's own tile however the cards lie (`anchored`): one kind's hue there, over a good share of
+the large window and with an insect's relief in brightness, names the kind when no nudge differs.
 A cell that a hand or sleeve covers (`occluder_mask`) is '?', as is anything else unclear —
 never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -64,6 +67,10 @@ class CellParams:
     min_ink: float = 0.1           # ink and body shares in the large window
     min_body: float = 0.03
     nudge: float = 0.15            # undecided cells are tried this far off their centre
+    core: float = 0.25             # the band about the centre that always shows the top card
+    core_share: float = 0.8        # an anchoring kind's share of that band
+    anchor_share: float = 0.4      # its share (any level) of the large window
+    max_relief: float = 0.6        # its pixels' 10th / 90th brightness percentile: an insect
     max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
     max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
     half_margin: float = 0.08      # evidence needed to name a half without the run's parity
@@ -190,6 +197,38 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     return code, conf
 
 
+def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
+             cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
+    """Kind index (or -1) of each of `cells` judged from the band about its centre that shows
+    the top card's own tile however the cards lie (`core`, 0.25 cell): when that band is one
+    kind's hue (`core_share`, no neutral, little else), the kind covers a good share of the
+    large window (`anchor_share`, at any level) and its pixels there have relief (an insect:
+    the 10th brightness percentile at most `max_relief` of the 90th), it is that kind. This
+    decides cells whose small window a neighbouring card's edge crosses, or whose ink / body
+    levels a light mislabels, without trusting anything beyond the tile; a flat sleeve, a black
+    tile under a colour cast (black in the band) or another card's tile stay undecided."""
+    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), cells=cells)
+    chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
+    k = chroma.argmax(axis=1)
+    same = chroma.max(axis=1)
+    neutral = core[:, DARK] + core[:, DIM] + core[:, MID] + core[:, LIGHT]
+    large = round(params.large * px)
+    lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells)
+    kind_of = np.full(256, -1, np.int64)
+    kind_of[:3 * NK] = np.arange(3 * NK) % NK
+    mine = kind_of[lab] == k[:, None]
+    n = mine.sum(axis=1)
+    vals = np.sort(np.where(mine, cell_windows(v, px, margin, rows, cols, large, cells=cells),
+                            np.inf), axis=1)
+    at = np.arange(len(k))
+    lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
+    hi = vals[at, (0.9 * np.maximum(n - 1, 0)).astype(int)]
+    ok = (same >= params.core_share) & (neutral <= 0.05) & \
+        (1.0 - same - neutral <= params.max_foreign) & \
+        (n >= params.anchor_share * large * large) & (lo <= params.max_relief * hi)
+    return np.where(ok, k, -1)
+
+
 def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
@@ -292,6 +331,15 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)
         code[todo[fix]] = first[fix]
         conf[todo[fix]] = 0.5
+        # still undecided: anchor on the band about the centre (the top card's own tile)
+        # when no nudged window says otherwise
+        rest = todo[~fix]
+        if len(rest):
+            kind = anchored(labels, v, px, m, rows, cols, rest, params)
+            others = tries[:, ~fix]
+            ok = (kind >= 0) & ((others == UNKNOWN_CODE) | (others == kind)).all(axis=0)
+            code[rest[ok]] = kind[ok]
+            conf[rest[ok]] = 0.5
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]

@@ -391,3 +391,20 @@ def test_a_tracked_reader_finds_a_case_again_after_its_markers_were_hidden():
     seen = [sorted(c.player for c in late.read(image).cases)
             for _ in range(FULL_SEARCH_EVERY)]
     assert seen[-1] == [1, 2]
+
+
+def test_a_tile_whose_window_an_edge_crosses_is_read_from_the_band_at_its_centre():
+    """Hard seed 3, case 2: blur and dim light; card edges run near the centres of cells
+    (4, 4), (5, 2) and (5, 4) and the dim light labels their tiles mostly at body level, so
+    neither the centre window nor two nudged ones decide them (they read '?' before). The
+    band of a quarter cell about each centre shows only the top card's tile, the tile's hue
+    covers the large window and has an insect's relief: each reads as the layout's code, and
+    nothing is wrong."""
+    image, truth = hexapod_scene(3, "hard")
+    obs = HexapodReader(track=False).read(image)
+    _check(truth, obs, exact=False)
+    case = next(c for c in truth.cases if c.player == 2)
+    got = next(c for c in obs.cases if c.player == 2)
+    for r, c in ((4, 4), (5, 2), (5, 4)):
+        assert case.visible[r][c] >= 1.0
+        assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
