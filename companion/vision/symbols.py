@@ -73,7 +73,17 @@ BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper besid
 FALLBACK_ALPHA = 0.3
 FALLBACK_CENTRED = 0.08
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
-PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS])
+# Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
+# printed symbol ends there, while a fingertip lying over it carries on past it.
+_HALO_A = np.radians(np.arange(8) * 45.0)
+HALO_PTS = np.concatenate([
+    HEXEL_FACE.symbol_centre_frac * np.array([math.cos(math.radians(-60.0 * d)),
+                                              math.sin(math.radians(-60.0 * d))])
+    + 1.45 * HEXEL_FACE.symbol_radius_frac * np.c_[np.cos(_HALO_A), np.sin(_HALO_A)]
+    for d in range(6)])
+N_HALO = 8
+MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
+PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS, HALO_PTS])
 
 
 @dataclass(frozen=True)
@@ -186,15 +196,17 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         (mean_kind, mean_alpha) if blurred_rings else None)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
-    covered = is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER
+    halo_at = ns + N_PAPER + N_BORDER
+    halo_paper = (kind[:, halo_at:] == PAPER_K).reshape(len(poses), 6, N_HALO).sum(-1)
+    covered = (is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER) | (halo_paper < MIN_HALO_PAPER)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = ["".join("?" if covered[k, d] else ch for d, ch in enumerate(t))
                 for k, t in enumerate(text)]
     paper_ok = is_paper.mean(1)
-    band = norm[:, ns + N_PAPER:].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
+    band = norm[:, ns + N_PAPER:halo_at].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
     neutral = band.max(-1) - band.min(-1) < 0.25
-    in_band = inside[:, ns + N_PAPER:].reshape(band.shape[:-1])
+    in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
     dark = (band.mean(-1) < 0.7) & neutral & in_band
     border_ok = dark.any(1).mean(1)
     in_frame = inside.all(1)

@@ -281,3 +281,28 @@ def test_paper_mask_of_a_region_matches_the_whole_frame_mask_there(scale):
     outside = part.copy()
     outside[y0 - 1:y1 + 1, x0 - 1:x1 + 1] = 0
     assert not outside.any()
+
+
+
+def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypatch):
+    """Rendered hard table 138: a brown fingertip comes in over a card's edge and ends on its
+    grey ring; its colour passes for red ink and the paper at the corners beside it is mostly
+    bare, but a printed symbol ends a little beyond its rim and the finger does not, so the
+    card is not reported with a wrong symbol (without that halo check it is: a misread)."""
+    import companion.vision.symbols as symbols
+    from companion.scenarios import hexel_scene
+    from companion.vision.reader import HexelReader
+    from companion.vision.scoring import TruthCard, score_table
+
+    image, truth = hexel_scene(138, "hard", 20, "holodex")
+    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
+
+    def misreads() -> int:
+        reader = HexelReader("holodex", find_markers=False)
+        reader.calibrate(image)
+        seen = reader.read(image).observation.cards
+        return score_table(seen, cards, truth.image_e_angle_deg).misreads
+
+    assert misreads() == 0
+    monkeypatch.setattr(symbols, "MIN_HALO_PAPER", 0)
+    assert misreads() == 1
