@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -46,7 +47,19 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(f"{args.config}: OK")
         return 0
-    return Table(config, mock_pins=args.pin_factory == "mock").serve()
+    code = Table(config, mock_pins=args.pin_factory == "mock").serve()
+    # Everything is stopped and the store is closed. A worker that outlived its join timeout
+    # (a camera or reader thread on a loaded machine) must not meet interpreter teardown inside
+    # a C extension: once, under CI load, that ended the service with SIGABRT instead of 0.
+    alive = [t.name for t in threading.enumerate()
+             if t is not threading.main_thread() and t.is_alive()]
+    if alive:
+        logging.getLogger(__name__).warning("threads still running at exit: %s",
+                                            ", ".join(alive))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 class Table:
