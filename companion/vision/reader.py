@@ -286,6 +286,16 @@ def _facing(own: float, e_angle: float) -> float:
     return own + step * round(diff / step)
 
 
+def _cell_pose(lat: GrownLattice, i: int, centre: np.ndarray) -> Pose:
+    """The pose of a card at plane point `centre` as placed card i sees it: that card's size
+    and squash (so perspective is followed) and the lattice's orientation there."""
+    frame = lat.frames[i]
+    apothem = math.sqrt(abs(np.linalg.det(frame.s)))
+    shape = frame.s / apothem
+    return Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i), lat.turn,
+                ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
+
+
 def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
               p: ReaderParams) -> tuple[list[tuple[int, int]], list[Pose]]:
     """Free cells holding a paper blob that fits inside the cell's card outline (the outline of
@@ -302,15 +312,11 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         if found is None:
             continue
         key, centre, i = found
-        frame = lat.frames[i]
-        apothem = math.sqrt(abs(np.linalg.det(frame.s)))
-        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * apothem * apothem:
+        pose = _cell_pose(lat, i, centre)
+        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * pose.apothem * pose.apothem:
             continue
         if key in taken:
             continue
-        shape = frame.s / apothem
-        pose = Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i), lat.turn,
-                    ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
         outline = pose.to_plane(hexagon(np.zeros(2), 1.04, 0.0))
         inter, _ = cv2.intersectConvexConvex(blob.hull_plane.astype(np.float32),
                                              outline.astype(np.float32))
@@ -342,16 +348,11 @@ def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
     cand: dict[tuple[int, int], Pose] = {}
     for i in order:
         q, r = lat.cells[i]
-        f = lat.frames[i]
-        apothem = math.sqrt(abs(np.linalg.det(f.s)))
-        shape = f.s / apothem
         for dq, dr in AXIAL_DIRS:
             key = (q + dq, r + dr)
             if key in taken or key in cand:
                 continue
-            centre = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
-            cand[key] = Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i),
-                             lat.turn, ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
+            cand[key] = _cell_pose(lat, i, lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i])
     if not cand:
         return [], [], []
     # only cells whose paper places lie mostly on the paper mask are read

@@ -189,11 +189,13 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     shape = (len(poses), 6, N_SYMBOL)
     is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
     flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
-    mean_kind, mean_alpha, _ = model.explain(norm[:, :ns].reshape(*shape, 3).mean(2))
+    mean_fit = None
+    if blurred_rings:   # the mean-colour reading is for whole hexagons too (see `decide`)
+        mean_kind, mean_alpha, _ = model.explain(norm[:, :ns].reshape(*shape, 3).mean(2))
+        mean_fit = (mean_kind, mean_alpha)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
-                        flank_dark if blurred_rings else None,
-                        (mean_kind, mean_alpha) if blurred_rings else None)
+                        flank_dark if blurred_rings else None, mean_fit)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_at = ns + N_PAPER + N_BORDER
