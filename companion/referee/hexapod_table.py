@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from ..rules.hexapod.cards import EMPTY, Grid
 from ..vision.observation import UNKNOWN, HexapodObservation, SeenCase
-from .pipeline import Sensed
+from .pipeline import PacedSensor, Sensed
 
 __all__ = ["CasesCamera", "CasesFrameSensor", "CasesSensor", "LaidCard", "PhysicalCases",
            "draw_cases", "observe_cases"]
@@ -159,29 +158,18 @@ def draw_cases(obs: HexapodObservation, size: tuple[int, int] = (640, 360)) -> n
     return img
 
 
-class CasesSensor:
+class CasesSensor(PacedSensor):
     """Observes `PhysicalCases` directly at `fps` (no pixels are read)."""
 
+    describe = "simulated camera (observations straight from the simulated cases)"
+
     def __init__(self, cases: PhysicalCases, fps: float = 10.0, draw: bool = True) -> None:
+        super().__init__(fps, draw)
         self.cases = cases
-        self.period = 1.0 / fps
-        self.draw = draw
-        self._seq = 0
-        self._next = 0.0
 
-    def sense(self) -> Sensed | None:
-        """A reading per period."""
-        now = time.monotonic()
-        if now < self._next:
-            return None
-        self._next = now + self.period
-        self._seq += 1
-        obs = self.cases.observe(now, self._seq)
-        return Sensed(obs, draw_cases(obs) if self.draw else None, self._seq, now)
-
-    def status(self) -> tuple[str, str]:
-        """Always fine: there is no device."""
-        return "ok", "simulated camera (observations straight from the simulated cases)"
+    def reading(self, now: float, seq: int) -> Sensed:
+        obs = self.cases.observe(now, seq)
+        return Sensed(obs, draw_cases(obs) if self.draw else None, seq, now)
 
 
 class CasesCamera:

@@ -3,8 +3,8 @@
 A `Sensor` turns the newest camera frame into a `Sensed` reading (the observation plus an
 annotated image for the scoreboard). `FrameSensor` does it for real: the latest frame of a
 (supervised) frame source through the vision reader, annotated with what was read.
-`TableSensor` skips the pixels: it observes a `PhysicalTable` directly and draws a schematic
-picture — the demo's fallback while no scene renderer is available. `CameraLoop` runs a sensor in
+`TableSensor` (a `PacedSensor`, like Hexapod's `CasesSensor`) skips the pixels: it observes a
+`PhysicalTable` directly and draws a schematic picture — the demo's fallback while no scene renderer is available. `CameraLoop` runs a sensor in
 its own thread: each new reading goes through the `StabilityFilter`, settled ones to
 `Referee.observe`, and `Referee.tick` runs for auto-confirm; the camera's health is reported to
 the referee. The latest image is kept and JPEG-encoded only when a page asks for it.
@@ -27,8 +27,8 @@ from .referee import Referee
 from .simtable import PhysicalTable
 from .stability import StabilityFilter
 
-__all__ = ["CameraLoop", "FrameSensor", "GameSensor", "Sensed", "Sensor", "TableSensor",
-           "encode_jpeg"]
+__all__ = ["CameraLoop", "FrameSensor", "GameSensor", "PacedSensor", "Sensed", "Sensor",
+           "TableSensor", "encode_jpeg"]
 
 log = logging.getLogger(__name__)
 
@@ -93,15 +93,16 @@ class FrameSensor:
         return s.state, s.message
 
 
-class TableSensor:
-    """Observes a `PhysicalTable` directly at `fps` (no pixels are read)."""
+class PacedSensor:
+    """A simulated camera that observes its world directly, one reading per period at `fps`
+    (no pixels are read): subclasses say what a reading is (`reading`) and describe themselves
+    (`describe`)."""
 
-    def __init__(self, table: PhysicalTable, fps: float = 10.0, draw: bool = True,
-                 edition: str = "holodex") -> None:
-        self.table = table
+    describe = "simulated camera"
+
+    def __init__(self, fps: float = 10.0, draw: bool = True) -> None:
         self.period = 1.0 / fps
         self.draw = draw
-        self.edition = edition
         self._seq = 0
         self._next = 0.0
 
@@ -112,14 +113,32 @@ class TableSensor:
             return None
         self._next = now + self.period
         self._seq += 1
-        cards, hand = self.table.snapshot()
-        obs = self.table.observe(now, self._seq)
-        image = draw_table(cards, hand, self.table.camera) if self.draw else None
-        return Sensed(obs, image, self._seq, now)
+        return self.reading(now, self._seq)
+
+    def reading(self, now: float, seq: int) -> Sensed:
+        raise NotImplementedError
 
     def status(self) -> tuple[str, str]:
         """Always fine: there is no device."""
-        return "ok", "simulated camera (observations straight from the simulated table)"
+        return "ok", self.describe
+
+
+class TableSensor(PacedSensor):
+    """Observes a `PhysicalTable` directly at `fps` (no pixels are read)."""
+
+    describe = "simulated camera (observations straight from the simulated table)"
+
+    def __init__(self, table: PhysicalTable, fps: float = 10.0, draw: bool = True,
+                 edition: str = "holodex") -> None:
+        super().__init__(fps, draw)
+        self.table = table
+        self.edition = edition
+
+    def reading(self, now: float, seq: int) -> Sensed:
+        cards, hand = self.table.snapshot()
+        obs = self.table.observe(now, seq)
+        image = draw_table(cards, hand, self.table.camera) if self.draw else None
+        return Sensed(obs, image, seq, now)
 
 
 COLOURS_BGR = {"R": (30, 36, 210), "B": (190, 80, 30), "V": (34, 30, 30), "Y": (0, 190, 240)}

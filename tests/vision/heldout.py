@@ -37,7 +37,8 @@ class HeldOut:
 
 
 @lru_cache(maxsize=16)
-def _photo(name: str) -> np.ndarray:
+def photo(name: str) -> np.ndarray:
+    """A photograph bundled with scikit-image, as BGR (grey ones as three equal channels)."""
     import skimage.data
 
     img = getattr(skimage.data, name)()
@@ -53,7 +54,7 @@ def _face(symbols: str, edition: str) -> np.ndarray:
 
 def _background(rng: np.random.Generator) -> np.ndarray:
     """A random crop of a photograph, scaled up to fill the frame, maybe tinted."""
-    img = _photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
+    img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
     h, w = img.shape[:2]
     frac = rng.uniform(0.5, 1.0)
     cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))

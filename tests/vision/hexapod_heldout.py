@@ -20,6 +20,8 @@ import numpy as np
 
 from companion.scenarios import hexapod_cases
 
+from .heldout import photo
+
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
 
@@ -32,16 +34,6 @@ class HeldOutCase:
     player: int
     grid: tuple[tuple[str, ...], ...]
     cell_px: float
-
-
-@lru_cache(maxsize=16)
-def _photo(name: str) -> np.ndarray:
-    import skimage.data
-
-    img = getattr(skimage.data, name)()
-    if img.ndim == 2:
-        img = np.stack([img] * 3, -1)
-    return cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_RGB2BGR)
 
 
 @lru_cache(maxsize=4)
@@ -113,7 +105,7 @@ def heldout_case(folder: str | Path, seed: int) -> HeldOutCase:
 
 
 def _background(rng: np.random.Generator) -> np.ndarray:
-    img = _photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
+    img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
     h, w = img.shape[:2]
     frac = rng.uniform(0.5, 1.0)
     cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
