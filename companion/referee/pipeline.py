@@ -4,10 +4,11 @@ A `Sensor` turns the newest camera frame into a `Sensed` reading (the observatio
 annotated image for the scoreboard). `FrameSensor` does it for real: the latest frame of a
 (supervised) frame source through the vision reader, annotated with what was read.
 `TableSensor` (a `PacedSensor`, like Hexapod's `CasesSensor`) skips the pixels: it observes a
-`PhysicalTable` directly and draws a schematic picture — the demo's fallback while no scene renderer is available. `CameraLoop` runs a sensor in
-its own thread: each new reading goes through the `StabilityFilter`, settled ones to
-`Referee.observe`, and `Referee.tick` runs for auto-confirm; the camera's health is reported to
-the referee. The latest image is kept and JPEG-encoded only when a page asks for it.
+`PhysicalTable` directly and draws a schematic picture — the demo's fallback while no scene renderer
+is available. `CameraLoop` runs a sensor in its own thread: each new reading goes through the
+`StabilityFilter`, settled ones to `Referee.observe`, and `Referee.tick` runs for auto-confirm; the
+camera's health is reported to the referee. The latest image is kept and JPEG-encoded only when a
+page asks for it.
 """
 
 from __future__ import annotations
