@@ -9,12 +9,21 @@ apothem (centre-to-flat distance), so they hold at any print size or camera reso
 pixels across the flats a symbol is still ~12 px wide with a 3 px paper gap to the border. Colours
 are sRGB ink targets; the reader must classify by normalised colour (white reference from the
 face itself), never by these exact values.
+
+Hexapod display-case boards (`HexapodCase`, `HEXAPOD_CASE`) are described here too: a grid of
+square cells the size of a card's cells, with four ArUco markers that name the case's player and
+corner, above and below the grid; `synth.hexapod_board` prints exactly this geometry (adding only
+colours, grid lines and the title text) and `vision.hexapod_markers` fits exactly this geometry to
+the markers it detects. Lengths are board millimetres, origin at the grid's top-left corner, x
+right, y down. This module needs numpy but not OpenCV: the marker dictionary is named, not built.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import numpy as np
 
 # Edge order of the `symbols` strings everywhere: E, NE, NW, W, SW, SE (counter-clockwise,
 # image y down). Edge d's outward normal points at angle -60*d degrees in image coordinates.
@@ -81,3 +90,94 @@ SYMBOLS = {
         "Y": ("yellow triangle", "triangle", (246, 184, 0)),
     },
 }
+
+
+# -- Hexapod display-case boards -------------------------------------------------------------------
+
+HEXAPOD_CELL_MM = 28.0   # side of a cell on a Hexapod card and on the display-case board
+HEXAPOD_PLAYERS = (1, 2, 3, 4)
+CASE_CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+@dataclass(frozen=True)
+class HexapodCase:
+    """Geometry of a printed Hexapod display-case board (mm; origin at the grid's top-left
+    corner, x right, y down). Player p (1-4) owns the ArUco ids 10p..10p+3 at the case's TL, TR,
+    BR and BL corner; the markers sit above and below the grid, flush with its left and right
+    edges, `gap_mm` from the grid to their quiet zone. Markers are `marker_modules` modules wide
+    (a 4x4 code plus its one-module black border, as `dictionary` says) with a white quiet zone
+    of `quiet_modules` modules around them. The trimmed sheet extends `margin_mm` beyond the
+    quiet zones and `side_mm` beyond the grid's sides."""
+
+    cols: int = 6
+    rows: int = 6
+    cell_mm: float = HEXAPOD_CELL_MM
+    marker_mm: float = 22.0
+    gap_mm: float = 10.0           # grid edge to a marker's quiet zone
+    margin_mm: float = 3.0         # quiet zone to the sheet's edge
+    side_mm: float = 8.0           # grid side to the sheet's edge
+    dictionary: str = "DICT_4X4_50"
+    marker_modules: int = 6        # a 4x4 marker with its one-module black border
+    quiet_modules: float = 1.5     # white margin around a marker, in marker modules
+
+    def __post_init__(self) -> None:
+        if self.cols < 2 or self.rows < 3:
+            raise ValueError("a display case holds at least one 2 x 3 card")
+        if 2 * self.quiet_mm + 2 * self.marker_mm > self.width_mm:
+            raise ValueError("the case is too narrow for its two markers side by side")
+
+    @property
+    def width_mm(self) -> float:
+        """Grid width."""
+        return self.cols * self.cell_mm
+
+    @property
+    def height_mm(self) -> float:
+        """Grid height."""
+        return self.rows * self.cell_mm
+
+    @property
+    def quiet_mm(self) -> float:
+        """White margin around each marker."""
+        return self.quiet_modules * self.marker_mm / self.marker_modules
+
+    @property
+    def sheet_mm(self) -> tuple[float, float, float, float]:
+        """(x0, y0, width, height) of the trimmed sheet in board mm."""
+        strip = self.gap_mm + 2.0 * self.quiet_mm + self.marker_mm + self.margin_mm
+        return (-self.side_mm, -strip, self.width_mm + 2.0 * self.side_mm,
+                self.height_mm + 2.0 * strip)
+
+    def marker_ids(self, player: int) -> tuple[int, int, int, int]:
+        """The ArUco ids of a player's case, in corner order TL, TR, BR, BL."""
+        if player not in HEXAPOD_PLAYERS:
+            raise ValueError(
+                f"a display case belongs to player 1-{HEXAPOD_PLAYERS[-1]}, got {player!r}")
+        return tuple(10 * player + i for i in range(4))
+
+    def owner(self, marker_id: int) -> tuple[int, int] | None:
+        """(player, corner index 0-3) of a case marker id, None for any other id."""
+        player, corner = divmod(int(marker_id), 10)
+        if player in HEXAPOD_PLAYERS and corner < 4:
+            return player, corner
+        return None
+
+    def marker_corners(self, player: int) -> dict[int, np.ndarray]:
+        """id -> (4, 2) corners (board mm) of each marker, in ArUco order (its own TL, TR, BR,
+        BL; markers are printed upright)."""
+        m, q, g = self.marker_mm, self.quiet_mm, self.gap_mm
+        x = (0.0, self.width_mm - m, self.width_mm - m, 0.0)
+        y_top, y_bot = -(g + q + m), self.height_mm + g + q
+        y = (y_top, y_top, y_bot, y_bot)
+        square = np.array([(0, 0), (m, 0), (m, m), (0, m)], float)
+        return {mid: square + np.array((x[i], y[i]))
+                for i, mid in enumerate(self.marker_ids(player))}
+
+    def cell_polygon(self, col: int, row: int) -> np.ndarray:
+        """(4, 2) corners (board mm, TL TR BR BL) of a grid cell."""
+        s = self.cell_mm
+        return np.array([(col, row), (col + 1, row), (col + 1, row + 1), (col, row + 1)],
+                        float) * s
+
+
+HEXAPOD_CASE = HexapodCase()

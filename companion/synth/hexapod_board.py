@@ -1,30 +1,29 @@
-"""The printable Hexapod display-case board: a grid of `cols` x `rows` cells (6 x 6 by default)
-of the card's cell size, on pale warm grey with thin grid lines and a dark frame, and four ArUco
-markers (DICT_4X4_50, like the table markers) that locate the case and say whose it is. Player p
-(1-4) owns ids 10p..10p+3 at the case's top-left, top-right, bottom-right and bottom-left corner
-(player 1: 10-13, player 2: 20-23), never the table markers' 0-3. The markers sit above and below
-the grid, flush with its left and right edges, `gap_mm` away from it so that a card sticking out
-of the grid by up to a third of a cell never touches a marker's quiet zone. Board coordinates are
-millimetres with the origin at the grid's top-left corner (x right, y down); the sheet (the
-trimmed board) extends beyond the markers' quiet zones by `margin_mm`. A 6 x 6 board of 28 mm
-cells is 184 x 260 mm and prints at 100 % on A4 and on Letter. `board_image` rasterises it
-(colour, any resolution; markers via `boards.marker_rects`), `write_board_pdf` draws it as vectors.
+"""The printable Hexapod display-case board. Its geometry is `companion.faces.HexapodCase`
+(`CaseBoard` here, the same class the reader calls `CaseLayout`): a grid of `cols` x `rows` cells
+(6 x 6 by default) of the card's cell size and four ArUco markers (DICT_4X4_50, like the table
+markers) that locate the case and say whose it is, player p (1-4) owning ids 10p..10p+3 at the
+case's top-left, top-right, bottom-right and bottom-left corner (player 1: 10-13, player 2:
+20-23), never the table markers' 0-3; the markers sit above and below the grid, `gap_mm` away from
+it so that a card sticking out of the grid by up to a third of a cell never touches a marker's
+quiet zone. This module adds only what is printed on that geometry: pale warm grey cells, thin
+grid lines, a dark frame and a title between the top markers. A 6 x 6 board of 28 mm cells is
+184 x 260 mm and prints at 100 % on A4 and on Letter. `board_image` rasterises it (colour, any
+resolution; markers via `boards.marker_rects`), `write_board_pdf` draws it as vectors.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .boards import QUIET_ZONE_MODULES, TABLE_DICT, aruco_dictionary, marker_rects, rasterise
-from .hexapod_face import CELL_MM
+from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
+from .boards import aruco_dictionary, marker_rects, rasterise
 
-CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
-PLAYERS = (1, 2, 3, 4)
+CORNERS = CASE_CORNERS
+PLAYERS = HEXAPOD_PLAYERS
 GRID_FILL_RGB = (228, 224, 214)
 GRID_LINE_RGB = (150, 146, 138)
 FRAME_RGB = (60, 58, 64)
@@ -32,90 +31,33 @@ SHEET_RGB = (255, 255, 255)
 TEXT_RGB = (60, 58, 64)
 
 
+CaseBoard = HexapodCase
+BOARD = HEXAPOD_CASE
+
+
 def marker_ids(player: int) -> tuple[int, int, int, int]:
     """The ArUco ids of a player's case, in corner order TL, TR, BR, BL."""
-    if player not in PLAYERS:
-        raise ValueError(f"a display case belongs to player 1-{PLAYERS[-1]}, got {player!r}")
-    return tuple(10 * player + i for i in range(4))
+    return BOARD.marker_ids(player)
 
 
 def marker_owner(marker_id: int) -> tuple[int, str] | None:
     """(player, corner name) of a case marker id, or None if it is no case marker."""
-    player, corner = divmod(int(marker_id), 10)
-    if player in PLAYERS and corner < 4:
-        return player, CORNERS[corner]
-    return None
+    owner = BOARD.owner(marker_id)
+    return None if owner is None else (owner[0], CORNERS[owner[1]])
 
 
-@dataclass(frozen=True)
-class CaseBoard:
-    """Geometry of a display-case board (mm)."""
-
-    cols: int = 6
-    rows: int = 6
-    cell_mm: float = CELL_MM
-    marker_mm: float = 22.0
-    gap_mm: float = 10.0      # grid edge to a marker's quiet zone
-    margin_mm: float = 3.0    # quiet zone to the sheet's edge
-    side_mm: float = 8.0      # grid side to the sheet's edge
-    dictionary: str = TABLE_DICT
-
-    def __post_init__(self) -> None:
-        if self.cols < 2 or self.rows < 3:
-            raise ValueError("a display case holds at least one 2 x 3 card")
-        if 2 * self.quiet_mm + 2 * self.marker_mm > self.width_mm:
-            raise ValueError("the case is too narrow for its two markers side by side")
-
-    @property
-    def width_mm(self) -> float:
-        """Grid width."""
-        return self.cols * self.cell_mm
-
-    @property
-    def height_mm(self) -> float:
-        """Grid height."""
-        return self.rows * self.cell_mm
-
-    @property
-    def quiet_mm(self) -> float:
-        """White margin around each marker."""
-        n = aruco_dictionary(self.dictionary).markerSize + 2
-        return QUIET_ZONE_MODULES * self.marker_mm / n
-
-    @property
-    def sheet_mm(self) -> tuple[float, float, float, float]:
-        """(x0, y0, width, height) of the trimmed sheet in board mm."""
-        strip = self.gap_mm + 2.0 * self.quiet_mm + self.marker_mm + self.margin_mm
-        return (-self.side_mm, -strip, self.width_mm + 2.0 * self.side_mm,
-                self.height_mm + 2.0 * strip)
-
-    def marker_corners(self, player: int) -> dict[int, np.ndarray]:
-        """id -> (4, 2) corners (board mm) of each marker, in ArUco order (its own TL, TR, BR,
-        BL; markers are printed upright)."""
-        m, q, g = self.marker_mm, self.quiet_mm, self.gap_mm
-        x = (0.0, self.width_mm - m, self.width_mm - m, 0.0)
-        y_top, y_bot = -(g + q + m), self.height_mm + g + q
-        y = (y_top, y_top, y_bot, y_bot)
-        square = np.array([(0, 0), (m, 0), (m, m), (0, m)], float)
-        return {mid: square + np.array((x[i], y[i])) for i, mid in enumerate(marker_ids(player))}
-
-    def cell_polygon(self, col: int, row: int) -> np.ndarray:
-        """(4, 2) corners (board mm, TL TR BR BL) of a grid cell."""
-        s = self.cell_mm
-        return np.array([(col, row), (col + 1, row), (col + 1, row + 1), (col, row + 1)],
-                        float) * s
-
-    def title(self, player: int) -> tuple[str, str]:
-        """The two lines printed between the top markers."""
-        ids = marker_ids(player)
-        return (f"HEXAPOD  PLAYER {player}",
-                f"{self.cols}x{self.rows} case, {self.cell_mm:g} mm cells, ids {ids[0]}-{ids[3]}")
-
-
-BOARD = CaseBoard()
+def title(board: CaseBoard, player: int) -> tuple[str, str]:
+    """The two lines printed between the top markers."""
+    ids = board.marker_ids(player)
+    return (f"HEXAPOD  PLAYER {player}",
+            f"{board.cols}x{board.rows} case, {board.cell_mm:g} mm cells, ids {ids[0]}-{ids[3]}")
 
 
 def _marker_rects(board: CaseBoard, player: int) -> list[tuple[float, float, float, float]]:
+    modules = aruco_dictionary(board.dictionary).markerSize + 2
+    if modules != board.marker_modules:
+        raise ValueError(f"{board.dictionary} markers are {modules} modules wide, the board "
+                         f"geometry says {board.marker_modules}")
     rects = []
     for mid, c in board.marker_corners(player).items():
         rects += marker_rects(mid, float(c[0, 0]), float(c[0, 1]), board.marker_mm,
@@ -157,7 +99,7 @@ def _board_image(board: CaseBoard, player: int, px_per_mm: float, supersample: i
                     supersample=2 if s > 1 else 1)
     img = (img.astype(np.uint16) * ink[:, :, None] // 255).astype(np.uint8)
     if px_per_mm >= 2.0:  # text is illegible below ~2 px/mm anyway
-        big, small = board.title(player)
+        big, small = title(board, player)
         m, q = board.marker_mm, board.quiet_mm
         tx = (m + q + 3.0 - x0) * px_per_mm
         base = (-(board.gap_mm + q + m) - y0) * px_per_mm
@@ -224,7 +166,7 @@ def write_board_pdf(path: Path, players: tuple[int, ...] = (1, 2), page: str = "
         c.setDash(2, 2)
         c.rect((x0 + ox) * mm, (ph - y0 - oy - sh) * mm, sw * mm, sh * mm, stroke=1, fill=0)
         c.setDash()
-        big, small = board.title(player)
+        big, small = title(board, player)
         c.setFillColorRGB(*(v / 255.0 for v in TEXT_RGB))
         tx = board.marker_mm + board.quiet_mm + 3.0 + ox
         base = -(board.gap_mm + board.quiet_mm + board.marker_mm) + oy

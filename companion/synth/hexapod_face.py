@@ -25,12 +25,12 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..faces import PAPER_RGB
+from ..faces import HEXAPOD_CELL_MM, PAPER_RGB
 
 RGB = tuple[int, int, int]
 Rows = tuple[tuple[str, ...], ...]
 
-CELL_MM = 28.0          # side of a cell on the card and on the display-case board
+CELL_MM = HEXAPOD_CELL_MM  # side of a cell on the card and on the display-case board
 CARD_COLS, CARD_ROWS = 2, 3
 BORDER_FRAC = 0.035     # dark band at the cut line, fraction of a cell (~1 mm)
 GUTTER_FRAC = 0.05      # paper between a cell's edge and its tile (each side)

@@ -1,12 +1,12 @@
 """Finding Hexapod display cases by their corner markers. A case board (printed by
 `companion cards export --game hexapod`) carries four ArUco markers (DICT_4X4_50) that name its
 player p and corner: ids 10p..10p+3 at the top-left, top-right, bottom-right and bottom-left,
-above and below the grid (`CaseLayout` re-states the printed geometry, because vision imports no
-synth; a test checks it against the printed board). Markers are detected with one adaptive
-threshold window and a permissive bit decoder (blur and JPEG flip bits); a wrongly decoded id is
-caught by geometry: a case is accepted only when at least three of its markers agree, through
-one homography, with the printed layout. A marker the decoder gave up on (motion blur) is
-recovered from the quads it rejected, where the case's decoded markers say it must be
+above and below the grid. The geometry looked for is the one printed: `CaseLayout` is
+`companion.faces.HexapodCase`, which `synth.hexapod_board` draws. Markers are detected with one
+adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits); a wrongly
+decoded id is caught by geometry: a case is accepted only when at least three of its markers
+agree, through one homography, with the printed layout. A marker the decoder gave up on (motion
+blur) is recovered from the quads it rejected, where the case's decoded markers say it must be
 (`recover`). Corners stay as the detector finds them: refining them on the straight edges
 (`calibration.refine_corners`, `refine=True`) halves their error but did not change what the
 cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses, so that a video
@@ -16,71 +16,23 @@ frame is searched only about the markers it saw last (a full search when one goe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
 
+from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
 from .calibration import refine_corners
 from .geometry import transform
 
-CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
-PLAYERS = (1, 2, 3, 4)
-MARKER_DICT = "DICT_4X4_50"
+CORNER_NAMES = CASE_CORNERS
+PLAYERS = HEXAPOD_PLAYERS
+MARKER_DICT = HEXAPOD_CASE.dictionary
 
 
-@dataclass(frozen=True)
-class CaseLayout:
-    """The printed display-case board, in board millimetres (origin at the grid's top-left
-    corner, x right, y down). Defaults equal `companion.synth.hexapod_board.BOARD`."""
-
-    cols: int = 6
-    rows: int = 6
-    cell_mm: float = 28.0
-    marker_mm: float = 22.0
-    gap_mm: float = 10.0          # grid edge to a marker's quiet zone
-    quiet_modules: float = 1.5    # quiet zone around a marker, in marker modules
-    marker_modules: int = 6       # a 4x4 marker with its one-module black border
-
-    @property
-    def width_mm(self) -> float:
-        """Grid width."""
-        return self.cols * self.cell_mm
-
-    @property
-    def height_mm(self) -> float:
-        """Grid height."""
-        return self.rows * self.cell_mm
-
-    @property
-    def quiet_mm(self) -> float:
-        """White margin around each marker."""
-        return self.quiet_modules * self.marker_mm / self.marker_modules
-
-    def marker_ids(self, player: int) -> tuple[int, int, int, int]:
-        """Ids of a player's markers, TL, TR, BR, BL."""
-        return tuple(10 * player + i for i in range(4))
-
-    def marker_corners(self, player: int) -> dict[int, np.ndarray]:
-        """id -> (4, 2) corners (board mm) in ArUco order (the upright marker's TL, TR, BR, BL)."""
-        m, q, g = self.marker_mm, self.quiet_mm, self.gap_mm
-        xs = (0.0, self.width_mm - m, self.width_mm - m, 0.0)
-        top, bottom = -(g + q + m), self.height_mm + g + q
-        ys = (top, top, bottom, bottom)
-        square = np.array([(0, 0), (m, 0), (m, m), (0, m)], float)
-        return {mid: square + np.array((xs[i], ys[i]))
-                for i, mid in enumerate(self.marker_ids(player))}
-
-    @cached_property
-    def _owners(self) -> dict[int, tuple[int, int]]:
-        return {10 * p + i: (p, i) for p in PLAYERS for i in range(4)}
-
-    def owner(self, marker_id: int) -> tuple[int, int] | None:
-        """(player, corner index 0-3) of a case marker id, None for any other id."""
-        return self._owners.get(int(marker_id))
-
-
-LAYOUT = CaseLayout()
+# The printed display-case board, in board millimetres (origin at the grid's top-left corner,
+# x right, y down): the one geometry shared with the renderer.
+CaseLayout = HexapodCase
+LAYOUT = HEXAPOD_CASE
 
 
 @dataclass(frozen=True, eq=False)
