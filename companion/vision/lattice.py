@@ -325,6 +325,10 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
         k = round(_angle_diff(tau, phi[j]) / (math.pi / 3.0))
         if abs(_angle_diff(tau, phi[j] + k * math.pi / 3.0)) > max_turn:
             continue
+        # j, seen in its own frame, must see i where i is: a long hop across a gap is where a
+        # frame's error (perspective, a card's outline cut by a hand) grows to a whole step
+        if cell_of(j, i, k, cell) != cells[i]:
+            continue
         # every placed card around j must predict the same cell (and j them)
         ok = True
         for q in np.flatnonzero(dist[:, j] <= 2.5 * rho):
