@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -36,17 +37,40 @@ class ColourModel:
         """The symbol letters (every class but paper)."""
         return tuple(n for n in self.names if n != PAPER)
 
-    @property
+    @cached_property
     def inks(self) -> np.ndarray:
         """The letters' prototypes (letters x 3)."""
-        return np.asarray([p for n, p in zip(self.names, self.protos, strict=True)
+        inks = np.asarray([p for n, p in zip(self.names, self.protos, strict=True)
                            if n != PAPER], np.float32)
+        inks.flags.writeable = False
+        return inks
 
-    @property
+    @cached_property
     def neutral(self) -> np.ndarray:
         """Which letters are grey inks (a dark ring): judged by darkness, not by hue."""
         inks = self.inks
-        return (inks.max(1) - inks.min(1)) < 0.12
+        neutral = (inks.max(1) - inks.min(1)) < 0.12
+        neutral.flags.writeable = False
+        return neutral
+
+    @cached_property
+    def _lines(self) -> tuple[tuple[bool, tuple[float, ...]], ...]:
+        """Per letter, the constants of its fit in `explain`: for a grey ink the unit vector
+        from paper towards it and its length; for a coloured ink its channels and the inverse
+        of the 2 x 2 normal equations of the fit s·((1-alpha)·paper + alpha·ink)."""
+        lines = []
+        for ink, grey in zip(self.inks, self.neutral, strict=True):
+            i0, i1, i2 = (float(v) for v in ink)
+            if grey:
+                u = np.array([i0 - 1.0, i1 - 1.0, i2 - 1.0])
+                length = float(np.linalg.norm(u))
+                lines.append((True, (*(float(v) / length for v in u), length)))
+                continue
+            isum = i0 + i1 + i2
+            inv = np.linalg.inv(np.array([[3.0, isum], [isum, i0 * i0 + i1 * i1 + i2 * i2]]))
+            lines.append((False, (i0, i1, i2, float(inv[0, 0]), float(inv[0, 1]),
+                                  float(inv[1, 0]), float(inv[1, 1]))))
+        return tuple(lines)
 
     def explain(self, normalised: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every pixel (… x 3, paper-normalised RGB) explained as paper mixed with one ink.
@@ -72,21 +96,17 @@ class ColourModel:
         norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
         dr, dg, db = r - 1.0, g - 1.0, b - 1.0
         d2 = dr * dr + dg * dg + db * db
-        for i, ink in enumerate(inks):
-            i0, i1, i2 = (float(v) for v in ink)
-            if neutral[i]:
-                u = np.array([i0 - 1.0, i1 - 1.0, i2 - 1.0])
-                length = float(np.linalg.norm(u))
-                u0, u1, u2 = (float(v) / length for v in u)
+        for i, (grey, c) in enumerate(self._lines):
+            if grey:
+                u0, u1, u2, length = c
                 proj = dr * u0 + dg * u1 + db * u2
                 alpha[i] = proj / length
                 resid[i] = np.sqrt(np.maximum(d2 - proj * proj, 0.0)) / length
                 continue
-            isum = i0 + i1 + i2
-            inv = np.linalg.inv(np.array([[3.0, isum], [isum, i0 * i0 + i1 * i1 + i2 * i2]]))
+            i0, i1, i2, m00, m01, m10, m11 = c
             along = r * i0 + g * i1 + b * i2
-            pa = np.maximum(float(inv[0, 0]) * total + float(inv[0, 1]) * along, 0.0)
-            pb = np.maximum(float(inv[1, 0]) * total + float(inv[1, 1]) * along, 0.0)
+            pa = np.maximum(m00 * total + m01 * along, 0.0)
+            pb = np.maximum(m10 * total + m11 * along, 0.0)
             er, eg, eb = r - (pa + pb * i0), g - (pa + pb * i1), b - (pa + pb * i2)
             resid[i] = np.sqrt(er * er + eg * eg + eb * eb) / norm_x
             s = pa + pb

@@ -195,11 +195,14 @@ class GrownLattice:
 
     def __post_init__(self) -> None:
         idx = np.array(sorted(self.cells), np.int64)
-        basis = [np.array([self.e_q[i], self.e_r[i]]).T for i in idx]
         object.__setattr__(self, "_idx", idx)
-        object.__setattr__(self, "_binv", np.linalg.inv(np.stack(basis)) if len(idx) else None)
-        object.__setattr__(self, "_sinv", np.linalg.inv(np.stack([self.frames[i].s for i in idx]))
-                           if len(idx) else None)
+        if not len(idx):
+            return
+        basis = np.stack([np.array([self.e_q[i] for i in idx]),
+                          np.array([self.e_r[i] for i in idx])], 2)   # columns e_q, e_r
+        object.__setattr__(self, "_binv", np.linalg.inv(basis))
+        object.__setattr__(self, "_sinv", np.linalg.inv(np.array([self.frames[i].s
+                                                                  for i in idx])))
 
     def angle_e(self, i: int) -> float:
         """Plane angle of lattice direction E at placed card i."""
@@ -253,8 +256,9 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     frames = tuple(frames)
     centres = np.array([f.centre for f in frames], np.float64).reshape(-1, 2)
     n = len(centres)
-    apothems = np.array([math.sqrt(abs(np.linalg.det(f.s))) for f in frames])
-    sinv = np.array([np.linalg.inv(f.s) for f in frames])
+    smat = np.array([f.s for f in frames], np.float64).reshape(-1, 2, 2)
+    apothems = np.sqrt(np.abs(np.linalg.det(smat))) if n else np.zeros(0)
+    sinv = np.linalg.inv(smat) if n else smat
     # w[i, j]: card j's centre seen from card i, in card i's rectified frame (apothems)
     w = np.einsum("iab,ijb->ija", sinv, centres[None, :, :] - centres[:, None, :])
     dist = np.linalg.norm(w, axis=2)
@@ -351,7 +355,9 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     # adjacent pair, the cards' own hexagon orientations
     placed = sorted(cells)
     ks = np.arange(6) * math.pi / 3.0
-    dirs = np.array([[frames[i].s @ _unit(beta[i] + a) for a in ks] for i in placed])
+    ang6 = np.array([beta[i] for i in placed])[:, None] + ks[None, :]       # placed x 6
+    units = np.stack([np.cos(ang6), np.sin(ang6)], -1)                       # placed x 6 x 2
+    dirs = np.einsum("pab,pkb->pka", smat[placed], units)
     step = 0.25 * rho
     ends = view.to_image((centres[placed][:, None, :] + step * dirs).reshape(-1, 2))
     v = ends.reshape(len(placed), 6, 2) - view.to_image(centres[placed])[:, None, :]
@@ -380,6 +386,6 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     m = np.array([_PROV[k_e], _PROV[k_se]]).T                 # final (q, r) -> provisional
     minv = np.linalg.inv(m)
     final = {i: tuple(int(v) for v in np.rint(minv @ np.array(cells[i]))) for i in placed}
-    e_q = {i: rho * frames[i].s @ _unit(beta[i] + k_e * math.pi / 3.0) for i in placed}
-    e_r = {i: rho * frames[i].s @ _unit(beta[i] + k_se * math.pi / 3.0) for i in placed}
+    e_q = {i: rho * dirs[n_i, k_e] for n_i, i in enumerate(placed)}
+    e_r = {i: rho * dirs[n_i, k_se] for n_i, i in enumerate(placed)}
     return GrownLattice(final, e_q, e_r, centres, frames, turn, rho)

@@ -174,14 +174,22 @@ class HexelReader:
         poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
                       f.shape) for i, f in enumerate(whole)]
         taken = set(cells)
-        found_cells, found_poses, found_reads = _probe(frame, mask, scale, lat, taken, view,
+        # the free cells to probe and the partial blobs are read in one pass (a probed card
+        # found at a partial blob's cell replaces it)
+        cand = _probe_cells(mask, scale, lat, taken, view, p)
+        part_cells, part_poses = _partials(rest, lat, set(taken), p)
+        first = read_cards(frame, [*cand.values(), *part_poses], view, self.model,
+                           blurred_rings=[True] * len(cand) + [False] * len(part_poses))
+        found_cells, found_poses, found_reads = _probe(frame, cand, first[:len(cand)], view,
                                                        self.model, p)
-        part_cells, part_poses = _partials(rest, lat, taken, p)
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
+        kept = [k for k, c in enumerate(part_cells) if c not in set(found_cells)]
+        part_cells = [part_cells[k] for k in kept]
+        part_poses = [part_poses[k] for k in kept]
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
-        reads += read_cards(frame, part_poses, view, self.model, blurred_rings=False)
+        reads += [first[len(cand) + k] for k in kept]
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
                 for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
         seen += [_verdict(c, p.detect.min_iou, r, pose, view, p)
@@ -335,15 +343,11 @@ _PROBE_FINE = ((0.0, 0.0, -2.5), (0.0, 0.0, 2.5), (0.04, 0.0, 0.0), (-0.04, 0.0,
                (0.0, 0.04, 0.0), (0.0, -0.04, 0.0))
 
 
-def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
-           taken: set[tuple[int, int]], view: TableView, model: ColourModel, p: ReaderParams
-           ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
-    """Cards whose outline the paper mask lost — their paper merged with a bright table or a
-    neighbour through a gap the blur closed — found at the free cells next to placed cards.
-    Each such cell is read at the pose its neighbour's lattice step predicts; where that shows
-    paper and some symbols, poses a little shifted and turned are tried, and the best one is
-    kept when the card reads whole there (every symbol, its paper and border band all but
-    intact). Returns (cells, poses, reads) of the cards found; `taken` gains their cells."""
+def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
+                 view: TableView, p: ReaderParams) -> dict[tuple[int, int], Pose]:
+    """The free cells next to placed cards where a card whose outline the paper mask lost may
+    lie (see `_probe`), each at the pose its neighbour's lattice step predicts: those whose
+    paper places lie mostly on the paper mask."""
     order = sorted(lat.cells)
     cand: dict[tuple[int, int], Pose] = {}
     for i in order:
@@ -354,8 +358,7 @@ def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
                 continue
             cand[key] = _cell_pose(lat, i, lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i])
     if not cand:
-        return [], [], []
-    # only cells whose paper places lie mostly on the paper mask are read
+        return {}
     keys = list(cand)
     pts = pose_points([cand[k] for k in keys], PAPER_PTS)
     img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
@@ -365,11 +368,19 @@ def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
     on = np.zeros(len(ix), bool)
     on[inside] = mask[iy[inside], ix[inside]] > 0
     papery = on.reshape(len(keys), -1).mean(1) >= p.probe_mask
-    keys = [k for k, ok in zip(keys, papery, strict=True) if ok]
-    if not keys:
-        return [], [], []
-    first = read_cards(frame, [cand[k] for k in keys], view, model)
-    hopeful = [k for k, r in zip(keys, first, strict=True)
+    return {k: cand[k] for k, ok in zip(keys, papery, strict=True) if ok}
+
+
+def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+           view: TableView, model: ColourModel, p: ReaderParams
+           ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+    """Cards whose outline the paper mask lost — their paper merged with a bright table or a
+    neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
+    from their `first` reads at the predicted poses. Where that shows paper and some symbols,
+    poses a little shifted and turned are tried, and the best one is kept when the card reads
+    whole there (every symbol, its paper and border band all but intact). Returns (cells,
+    poses, reads) of the cards found."""
+    hopeful = [k for k, r in zip(cand, first, strict=True)
                if r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
                and sum(ch != "?" for ch in r.symbols) >= 4]
     if not hopeful:
@@ -394,7 +405,6 @@ def _probe(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
             if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
             and v[2].border_ok >= p.min_probe_ok}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
-    taken.update(cells)
     return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
 
 

@@ -171,12 +171,15 @@ _ROW = 4096
 
 
 def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-               blurred_rings: bool = True) -> list[CardRead]:
-    """Read every posed card in one pass. `blurred_rings` lets a grey blob read as a blurred
-    ring (see `decide`): right for whole hexagons, which are cards; not for a partial paper
-    blob, where a dark gap between pale stones would do."""
+               blurred_rings: bool | list[bool] = True) -> list[CardRead]:
+    """Read every posed card in one pass. `blurred_rings` (for all poses, or one flag each)
+    lets a grey blob read as a blurred ring and a washed-out symbol by its mean colour (see
+    `decide`): right for whole hexagons, which are cards; not for a partial paper blob, where
+    a dark gap between pale stones would do."""
     if not poses:
         return []
+    allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+    blurred_rings = bool(allow.any())
     plane = sample_points(poses)
     img_pts = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
     vals, inside = sample(bgr, img_pts)
@@ -184,18 +187,23 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     paper_vals = vals[:, ns:ns + N_PAPER]
     white = _white_reference(paper_vals, inside[:, ns:ns + N_PAPER])
     norm = normalise(vals, white[:, None, :])
-    kind, alpha, dark = model.explain(norm)
-    kind[~inside] = OTHER
     shape = (len(poses), 6, N_SYMBOL)
+    n_pts = norm.shape[1]
+    if blurred_rings:   # the mean-colour reading is for whole hexagons too (see `decide`):
+        # each symbol's mean colour is explained in the same call as the samples
+        norm = np.concatenate([norm, norm[:, :ns].reshape(*shape, 3).mean(2)], 1)
+    kind, alpha, dark = model.explain(norm)
+    mean_fit = None
+    if blurred_rings:
+        mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
+        kind, alpha, dark = kind[:, :n_pts], alpha[:, :n_pts], dark[:, :n_pts]
+    kind[~inside] = OTHER
     is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
     flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
-    mean_fit = None
-    if blurred_rings:   # the mean-colour reading is for whole hexagons too (see `decide`)
-        mean_kind, mean_alpha, _ = model.explain(norm[:, :ns].reshape(*shape, 3).mean(2))
-        mean_fit = (mean_kind, mean_alpha)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
-                        flank_dark if blurred_rings else None, mean_fit)
+                        flank_dark if blurred_rings else None, mean_fit,
+                        None if allow.all() else allow)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_at = ns + N_PAPER + N_BORDER
@@ -231,7 +239,8 @@ def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
 
 def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel,
            flank_dark: np.ndarray | None = None,
-           mean_fit: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[list[str], np.ndarray]:
+           mean_fit: tuple[np.ndarray, np.ndarray] | None = None,
+           allow: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -239,7 +248,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     a dark fingertip is not read as one. Blur (defocus, motion) fills a small ring's middle: a
     grey blob is still read as the ring when it stands out from the paper beside it
     (`flank_dark`, cards x 6: a shadow darkens both), is no darker in the middle than around it,
-    and holds about as much ink as a ring and far less than a solid blob (`BLURRED_RING_DARK`)."""
+    and holds about as much ink as a ring and far less than a solid blob (`BLURRED_RING_DARK`).
+    `allow` (cards), when given, limits the blurred-ring and mean-colour readings to those cards."""
     letters = model.letters
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
     a = np.clip(alpha, 0.0, 1.2)[..., None]
@@ -258,6 +268,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         mean_dark = dark.mean(-1)
         blurred = (~ring & (mean_dark - flank_dark >= BLURRED_RING_CONTRAST)
                    & (hollow >= -0.2) & (mean_dark >= lo) & (mean_dark <= hi))
+        if allow is not None:
+            blurred &= allow[:, None]
     grey = model.neutral[best]
     ring_ok = ~grey | ring | blurred
     # a blurred ring's ink is spread thin: its core is paler than a sharp ring's
@@ -285,6 +297,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         own_peak = own_alpha.max(-1)
         fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0) & (own_peak >= 0.5)
               & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
+        if allow is not None:
+            fb &= allow[:, None]
         best = np.where(fb, mk0, best)
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
