@@ -127,12 +127,13 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    outer = hierarchy[0, :, 3] < 0  # outer boundaries only, not the holes the symbols make
+    # outer boundaries only, not the holes the symbols make; a texture speck is a few points
+    outer = (hierarchy[0, :, 3] < 0) & (np.fromiter(map(len, contours), np.int64,
+                                                    len(contours)) >= 6)
     max_side = params.max_width_frac * w * 1.3
     blobs = []
-    for c, is_outer in zip(contours, outer, strict=True):
-        if not is_outer or len(c) < 6:
-            continue
+    for k in np.flatnonzero(outer):
+        c = contours[k]
         x, y, bw, bh = cv2.boundingRect(c)
         if bw * bh < min_area or bw > max_side or bh > max_side:
             continue

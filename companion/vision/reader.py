@@ -253,13 +253,11 @@ def _card_px(cards: list[CardFit], view: TableView) -> float | None:
     """Median flat-to-flat width of the cards in frame pixels."""
     if not cards:
         return None
-    widths = []
-    for f in cards:
-        c = np.asarray(f.centre)
-        dx = np.array([f.apothem, 0.0])
-        p = view.to_image(np.array([c - dx, c + dx]))
-        widths.append(float(np.linalg.norm(p[1] - p[0])))
-    return float(np.median(widths))
+    c = np.array([f.centre for f in cards], np.float64)
+    dx = np.zeros_like(c)
+    dx[:, 0] = [f.apothem for f in cards]
+    p = view.to_image(np.concatenate([c - dx, c + dx]))
+    return float(np.median(np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)))
 
 
 def _small(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
@@ -352,11 +350,15 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     cand: dict[tuple[int, int], Pose] = {}
     for i in order:
         q, r = lat.cells[i]
+        base: Pose | None = None    # card i's size, squash and lattice angle, at any centre
         for dq, dr in AXIAL_DIRS:
             key = (q + dq, r + dr)
             if key in taken or key in cand:
                 continue
-            cand[key] = _cell_pose(lat, i, lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i])
+            if base is None:
+                base = _cell_pose(lat, i, lat.centres[i])
+            c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
+            cand[key] = replace(base, centre=(float(c[0]), float(c[1])))
     if not cand:
         return {}
     keys = list(cand)
