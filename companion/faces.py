@@ -95,6 +95,17 @@ SYMBOLS = {
 # -- Hexapod display-case boards -------------------------------------------------------------------
 
 HEXAPOD_CELL_MM = 28.0   # side of a cell on a Hexapod card and on the display-case board
+# The Hexapod cards' tile inks (sRGB), one per insect kind: what the renderer prints and the
+# reader's hue classes are built from. K, the dung beetle's black tile, is read as a neutral.
+HEXAPOD_INKS: dict[str, tuple[int, int, int]] = {
+    "B": (30, 92, 222),    # blue beetle
+    "G": (38, 160, 64),    # green beetle
+    "Y": (246, 186, 0),    # gold beetle
+    "R": (216, 38, 44),    # red leaf beetles (a couple)
+    "K": (40, 38, 36),     # black dung beetle
+    "S": (138, 62, 182),   # stag beetle (violet), St top / Sb bottom
+    "M": (0, 168, 160),    # moth (teal, a luna moth), Ml left / Mr right
+}
 HEXAPOD_PLAYERS = (1, 2, 3, 4)
 CASE_CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 

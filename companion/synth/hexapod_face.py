@@ -25,7 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..faces import HEXAPOD_CELL_MM, PAPER_RGB
+from ..faces import HEXAPOD_CELL_MM, HEXAPOD_INKS, PAPER_RGB
 
 RGB = tuple[int, int, int]
 Rows = tuple[tuple[str, ...], ...]
@@ -41,15 +41,7 @@ CARD_BORDER_RGB: RGB = (40, 38, 44)
 SPIDER = "Spider"
 
 # The ink of each kind (sRGB); the reader should classify by normalised hue and lightness.
-INKS: dict[str, RGB] = {
-    "B": (30, 92, 222),    # blue beetle
-    "G": (38, 160, 64),    # green beetle
-    "Y": (246, 186, 0),    # gold beetle
-    "R": (216, 38, 44),    # red leaf beetles (a couple)
-    "K": (40, 38, 36),     # black dung beetle
-    "S": (138, 62, 182),   # stag beetle (violet), St top / Sb bottom
-    "M": (0, 168, 160),    # moth (teal, a luna moth), Ml left / Mr right
-}
+INKS: dict[str, RGB] = HEXAPOD_INKS
 K_INSECT_RGB: RGB = (150, 146, 140)  # the dung beetle and its ball, on the black tile
 KIND_INK = {"B": "B", "G": "G", "Y": "Y", "R": "R", "K": "K",
             "St": "S", "Sb": "S", "Ml": "M", "Mr": "M"}

@@ -1,19 +1,21 @@
 """Reading the 6 x 6 cells of one located Hexapod display case. The grid (plus half a cell of
-margin) is resampled through the case's homography onto a square canvas of `px_per_cell` pixels
-per cell (warped at a multiple and shrunk with area averaging when the camera sees the cells
-much bigger), labelled pixel by pixel (`hexapod_colour`), and every cell is judged at once from
-label counts and brightness quantiles in two windows about its centre (`decide`): a small one
-(0.45 cell) that stays on the top card even when cards lie a third of a cell off the grid, and a
-large one (0.8 cell) for the tile's structure. A kind needs its hue over most of the small window,
-both its ink and its dark insect body in the large one (a sleeve of one flat colour has no
-insect), and little else; a dung beetle needs black with its grey beetle in it; an empty cell
-the light board fill. A cell undecided at its centre (a card edge there) is tried with the small
-window nudged 0.15 cell each way and takes a code only when two nudges agree and none differs;
-failing that, it is anchored on the band of a quarter cell about its centre, which shows the top
-card's own tile however the cards lie (`anchored`): one kind's hue there, over a good share of
-the large window and with an insect's relief in brightness, names the kind when no nudge differs.
-A cell that a hand or sleeve covers (`occluder_mask`) is '?', as is anything else unclear —
-never a guess.
+margin) is resampled through the case's homography onto a square canvas of `px_per_cell` pixels per
+cell (warped at a multiple and shrunk with area averaging when the camera sees the cells much
+bigger), labelled pixel by pixel (`hexapod_colour`), and every cell is judged at once from label
+counts and brightness quantiles in two windows about its centre (`decide`): a small one (0.45 cell)
+that stays on the top card even when cards lie a third of a cell off the grid, and a large one (0.8
+cell) for the tile's structure. A kind needs its hue over most of the small window, both its ink and
+its dark insect body in the large one (a sleeve of one flat colour has no insect), and little else;
+a dung beetle needs black with its grey beetle in it; an empty cell the light board fill. Pixels'
+saturation alone (`tint_levels`) backs up the labels where a residual cast, the local gain, clipping
+or JPEG speckle push grey off its labels: a beetle whose lit pixels are mostly no more saturated
+than grey, on a neutral black tile, is a dung beetle, and a flat, not dark, greyish window is empty
+board fill. A cell undecided at its centre (a card edge there) is tried with the small window nudged
+0.15 cell each way and takes a code only when two nudges agree and none differs; failing that, it is
+anchored on the band of a quarter cell about its centre, which shows the top card's own tile however
+the cards lie (`anchored`): one kind's hue there, over a good share of the large window and with an
+insect's relief in brightness, names the kind when no nudge differs. A cell that a hand or sleeve
+covers (`occluder_mask`) is '?', as is anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
@@ -32,20 +34,25 @@ from .hexapod_colour import (
     CLIP,
     DARK,
     DIM,
+    FAINT,
+    GREYISH,
     INK,
     KINDS,
     LIGHT,
     MID,
     N_LABELS,
+    N_TINTS,
     NK,
     OTHER,
     PALE,
+    TINTED,
     ColourParams,
     Pixels,
     case_white,
     label_pixels,
     normalise,
     occluder_mask,
+    tint_levels,
 )
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
 from .observation import UNKNOWN
@@ -74,6 +81,11 @@ class CellParams:
     max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
     max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
     half_margin: float = 0.08      # evidence needed to name a half without the run's parity
+    max_tinted: float = 0.5        # a dung beetle: share of its lit pixels that are TINTED
+    min_black: float = 0.15        # its black tile: DARK + DIM share of the large window
+    max_faint: float = 0.15        # an empty cell: share of FAINT or TINTED pixels
+    min_flat: float = 0.7          # its large window's 15th / 85th brightness percentile (K: 0.45)
+    min_fill: float = 0.5          # and that 15th percentile
     colour: ColourParams = field(default_factory=ColourParams)
 
 
@@ -135,15 +147,15 @@ def cell_windows(img: np.ndarray, px: int, margin: int, rows: int, cols: int, si
 
 
 def cell_histograms(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                    size: int, shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
-                    ) -> np.ndarray:
-    """(cells, N_LABELS) shares of each label in a size x size window about each cell's centre
-    (see `cell_windows`)."""
+                    size: int, shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None,
+                    n_labels: int = N_LABELS) -> np.ndarray:
+    """(cells, n_labels) shares of each label (0 .. n_labels - 1) in a size x size window about
+    each cell's centre (see `cell_windows`)."""
     win = cell_windows(labels, px, margin, rows, cols, size, shift, cells)
     n = len(win)
-    idx = win.astype(np.int64) + (np.arange(n) * N_LABELS)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=n * N_LABELS)
-    return counts.reshape(n, N_LABELS).astype(np.float32) / float(size * size)
+    idx = win.astype(np.int64) + (np.arange(n) * n_labels)[:, None]
+    counts = np.bincount(idx.ravel(), minlength=n * n_labels)
+    return counts.reshape(n, n_labels).astype(np.float32) / float(size * size)
 
 
 def cell_quantiles(v: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
@@ -161,14 +173,22 @@ K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
 
 
 def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
-           params: CellParams = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+           params: CellParams = DEFAULT, tint: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """(code index into CODES, confidence) of every cell (any leading shape) from its
-    small-window (h) and large-window (hl) label shares and brightness quantiles (qs, ql: 15th,
-    50th, 85th percentile). A kind needs its hue over most of the small window, little else,
-    and both ink and dark insect body in the large window. A dung beetle's cell is dark (its
-    black tile) with light in it (the grey beetle, the paper gutter): in the large window the
-    15th percentile is at most 0.45 of the 85th, and its grey beetle in the middle is darker
-    than paper or board fill. An empty cell is light board fill. Anything else is '?'."""
+    small-window (h) and large-window (hl) label shares, brightness quantiles (qs, ql: 15th,
+    50th, 85th percentile) and small-window tint-level shares (`tint`, see
+    `hexapod_colour.tint_levels`). A kind needs its hue over most of the small window, little
+    else, and both ink and dark insect body in the large window. A dung beetle's cell is dark
+    (its black tile) with light in it (the grey beetle, the paper gutter): in the large window
+    the 15th percentile is at most 0.45 of the 85th, and its grey beetle in the middle is
+    darker than paper or board fill; the beetle is neutral, or, when a colour cast the white
+    did not remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while
+    no kind's hue covers half the small window and the black tile is neutral DARK / DIM over
+    `min_black` of the large window. An empty cell is light board fill: neutral light labels,
+    or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
+    a large window as flat as fill (`min_flat`, no black), not dark (`min_fill`) and a small
+    window with hardly a pixel more saturated than grey (`max_faint`). Anything else is '?'."""
     chroma = h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
     k = chroma.argmax(axis=-1)
     same = np.take_along_axis(chroma, k[..., None], -1)[..., 0]
@@ -183,17 +203,26 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
                 ).sum(axis=-1)
     q15, q85 = ql[..., 0], ql[..., 2]
     contrast = q15 / np.maximum(q85, 1e-3)
-    is_dung = (all_chroma <= 0.2) & (h[..., OTHER] <= 0.15) & (chroma_l <= 0.35) & \
-        (hl[..., OTHER] <= 0.15) & (q15 <= 0.4) & (contrast <= 0.45) & (q85 >= 0.45) & \
+    dung_shape = (q15 <= 0.4) & (contrast <= 0.45) & (q85 >= 0.45) & \
         (qs[..., 1] <= params.max_grey)
-    is_empty = (h[..., LIGHT] >= 0.75) & (h[..., LIGHT] + h[..., MID] >= 0.8) & \
+    is_dung = dung_shape & (all_chroma <= 0.2) & (h[..., OTHER] <= 0.15) & \
+        (chroma_l <= 0.35) & (hl[..., OTHER] <= 0.15)
+    light_fill = (h[..., LIGHT] >= 0.75) & (h[..., LIGHT] + h[..., MID] >= 0.8) & \
         (all_chroma <= 0.2) & (h[..., OTHER] <= 0.1) & (h[..., DARK] + h[..., DIM] <= 0.05) & \
         (qs[..., 1] > params.max_grey)
+    is_empty = light_fill
+    if tint is not None:
+        lit = tint[..., GREYISH] + tint[..., FAINT] + tint[..., TINTED]
+        is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
+            (same < 0.5) & (hl[..., DARK] + hl[..., DIM] >= params.min_black)
+        is_empty = light_fill | (tint[..., FAINT] + tint[..., TINTED] <= params.max_faint) & \
+            (contrast >= params.min_flat) & (q15 >= params.min_fill) & \
+            (h[..., DARK] + h[..., DIM] <= 0.05)
     code = np.where(is_kind, k, np.where(is_dung, K_CODE, np.where(is_empty, EMPTY_CODE,
                                                                    UNKNOWN_CODE)))
     conf = np.where(is_kind, np.minimum(same, 1.0), np.where(
         is_dung, np.clip((0.55 - contrast) / 0.2, 0.0, 1.0),
-        np.where(is_empty, h[..., LIGHT], 0.0)))
+        np.where(is_empty, np.where(light_fill, h[..., LIGHT], contrast), 0.0)))
     return code, conf
 
 
@@ -307,6 +336,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     white = case_white(frame, pose, layout)
     pix = Pixels.of(normalise(canvas, white, px))
     labels, v = label_pixels(pix, px, params.colour), pix.v
+    tints = tint_levels(pix, params.colour)
     # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper
     clipped = (canvas.max(axis=2) >= CLIP).astype(np.uint8) \
         if int((white >= CLIP - 5.0).sum()) == 2 else None
@@ -316,7 +346,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     hl = cell_histograms(labels, px, m, rows, cols, large)
     ql = cell_quantiles(v, px, m, rows, cols, large)
     code, conf = decide(cell_histograms(labels, px, m, rows, cols, small), hl,
-                        cell_quantiles(v, px, m, rows, cols, small), ql, params)
+                        cell_quantiles(v, px, m, rows, cols, small), ql, params,
+                        cell_histograms(tints, px, m, rows, cols, small, n_labels=N_TINTS))
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
     todo = np.flatnonzero(code == UNKNOWN_CODE)
@@ -324,7 +355,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         step = round(params.nudge * px)
         tries = np.stack([decide(cell_histograms(labels, px, m, rows, cols, small, shift, todo),
                                  hl[todo], cell_quantiles(v, px, m, rows, cols, small, shift,
-                                                          todo), ql[todo], params)[0]
+                                                          todo), ql[todo], params,
+                                 cell_histograms(tints, px, m, rows, cols, small, shift, todo,
+                                                 N_TINTS))[0]
                           for shift in ((step, 0), (-step, 0), (0, step), (0, -step))])
         known = tries != UNKNOWN_CODE
         first = np.where(known, tries, -1).max(axis=0)

@@ -3,12 +3,14 @@ white paper is the reference: its colour (the light's cast) comes from the quiet
 markers that located the case, refined by the near-neutral paper and fill of the case; a channel
 that the light clips (warm light over-exposes red first) is recovered from the grey things of the
 case. A local grey gain (gradients, soft shadows, a hand's shadow) is the mean brightness of the
-paper-like pixels within a cell and a half. Each pixel then gets one label (`label_pixels`): one
-of the six inked kinds (blue, green, gold, red, violet stag, teal moth) at ink level, in the
-insect's dark body or pale (highlights, blur); neutral DARK / DIM / MID / LIGHT (a dung beetle's
-black tile, its grey beetle, paper and board fill); or OTHER, a colour that is no kind's (skin,
-wood, a sleeve's odd hue). Hue ranges were measured on rendered scenes; red and gold stop short
-of skin tones (20-30 degrees). Everything is vectorised (NumPy / OpenCV), no per-pixel loop.
+paper-like pixels within a cell and a half. Each pixel then gets one label (`label_pixels`): one of
+the six inked kinds (blue, green, gold, red, violet stag, teal moth) at ink level, in the insect's
+dark body or pale (highlights, blur); neutral DARK / DIM / MID / LIGHT (a dung beetle's black tile,
+its grey beetle, paper and board fill); or OTHER, a colour that is no kind's (skin, wood, a sleeve's
+odd hue); and, by saturation alone, a tint level (`tint_levels`: unlit, greyish, faint or tinted)
+that tells grey surfaces from inked ones whatever hue a cast gives them. Hue ranges were measured on
+rendered scenes; red and gold stop short of skin tones (20-30 degrees). Everything is vectorised
+(NumPy / OpenCV), no per-pixel loop.
 """
 
 from __future__ import annotations
@@ -19,14 +21,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..faces import PAPER_RGB
+from ..faces import HEXAPOD_INKS, PAPER_RGB
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
 
-# The printed inks (sRGB) re-stated from companion.synth.hexapod_face.INKS (a test compares).
-INKS: dict[str, tuple[int, int, int]] = {
-    "B": (30, 92, 222), "G": (38, 160, 64), "Y": (246, 186, 0), "R": (216, 38, 44),
-    "S": (138, 62, 182), "M": (0, 168, 160),
-}
+# The printed inks (sRGB, `companion.faces`) of the kinds read by hue; K is read as a neutral.
+INKS: dict[str, tuple[int, int, int]] = {k: v for k, v in HEXAPOD_INKS.items() if k != "K"}
 KINDS = tuple(INKS)
 NK = len(KINDS)
 INK, BODY, PALE = 0, NK, 2 * NK       # a chromatic label is level + kind index
@@ -86,6 +85,9 @@ class ColourParams:
     dark_v: float = 0.3           # neutral DARK below, then DIM, MID, LIGHT
     dim_v: float = 0.5
     light_v: float = 0.72
+    lit_v: float = 0.35           # tint levels (`tint_levels`): unlit below this brightness
+    grey_sat: float = 0.2         # greyish up to this saturation, faint up to `faint_sat`
+    faint_sat: float = 0.25
 
 
 @lru_cache(maxsize=8)
@@ -255,6 +257,23 @@ def label_pixels(pix: Pixels, px: int, params: ColourParams | None = None) -> np
     level = np.where((sat >= params.ink_sat) & (vr >= params.ink_level * top), _U8["INK"],
                      np.where(vr <= params.body_level * top, _U8["BODY"], _U8["PALE"]))
     return np.where(neutral, grey, np.where(hued, level + kind, _U8["OTHER"]))
+
+
+UNLIT, GREYISH, FAINT, TINTED = 0, 1, 2, 3
+N_TINTS = 4
+
+
+def tint_levels(pix: Pixels, params: ColourParams | None = None) -> np.ndarray:
+    """A uint8 tint level per pixel, by saturation alone (whatever hue or label): UNLIT (too
+    dark for a hue to mean much), GREYISH (at most `grey_sat`), FAINT (up to `faint_sat`) or
+    TINTED. Every kind's ink is far more saturated (0.45 and up), so a grey surface that a
+    residual colour cast, clipping or JPEG speckle pushes off neutral stays GREYISH or FAINT
+    where its labels may already be a pale kind or OTHER."""
+    params = params or ColourParams()
+    level = (pix.sat > params.grey_sat).view(np.uint8) + \
+        (pix.sat > params.faint_sat).view(np.uint8) + np.uint8(GREYISH)
+    level[pix.v < params.lit_v] = UNLIT
+    return level
 
 
 def _big_regions(mask: np.ndarray, min_area: float) -> np.ndarray:

@@ -21,7 +21,7 @@ from companion.synth.hexapod_scene import render_cases
 from companion.synth.scene import SceneParams
 from companion.vision import hexapod_colour
 from companion.vision.hexapod import HexapodReader, annotate
-from companion.vision.hexapod_cells import EMPTY, name_halves, read_case
+from companion.vision.hexapod_cells import CODES, EMPTY, decide, name_halves, read_case
 from companion.vision.hexapod_markers import LAYOUT, CasePose, MarkerTracker, fit_cases
 from companion.vision.observation import UNKNOWN
 
@@ -30,21 +30,26 @@ from .hexapod_heldout import heldout_case
 PPM = 4.0  # px per mm of the crafted board pictures
 
 
-# -- the printed design, re-stated in vision -----------------------------------------------------
+# -- the printed design, as vision reads it -------------------------------------------------------
 
 
-def test_vision_restates_the_printed_board_and_inks():
-    for player in (1, 2, 3, 4):
-        printed = BOARD.marker_corners(player)
-        mine = LAYOUT.marker_corners(player)
-        assert printed.keys() == mine.keys()
-        for mid, corners in printed.items():
-            np.testing.assert_allclose(mine[mid], corners)
-    assert (LAYOUT.cols, LAYOUT.rows, LAYOUT.cell_mm) == (BOARD.cols, BOARD.rows, BOARD.cell_mm)
+def test_marker_ids_name_the_player_and_corner():
     assert LAYOUT.owner(23) == (2, 3) and LAYOUT.owner(10) == (1, 0)
     assert LAYOUT.owner(3) is None and LAYOUT.owner(14) is None and LAYOUT.owner(50) is None
-    printed_inks = {k: v for k, v in hexapod_face.INKS.items() if k != "K"}
-    assert printed_inks == hexapod_colour.INKS
+
+
+def test_each_printed_ink_is_classed_as_its_own_kind():
+    """The renderer's tile inks, put through the reader's normalisation and labels, land in
+    their own kind's ink class (a hue table that drifted from the printed inks would not)."""
+    kinds = [k for k in hexapod_face.INKS if k != "K"]
+    rgb = np.array([[hexapod_face.INKS[k] for k in kinds]], np.float32) / np.asarray(
+        hexapod_face.PAPER_RGB, np.float32)
+    pix = hexapod_colour.Pixels.of((np.ascontiguousarray(rgb[..., 2]),
+                                    np.ascontiguousarray(rgb[..., 1]),
+                                    np.ascontiguousarray(rgb[..., 0])))
+    labels = hexapod_colour.label_pixels(pix, 8)
+    assert [int(v) for v in labels[0]] == [hexapod_colour.INK + hexapod_colour.KINDS.index(k)
+                                           for k in kinds]
 
 
 # -- crafted pictures: the printed board (and cards) through a known homography ------------------
@@ -408,3 +413,70 @@ def test_a_tile_whose_window_an_edge_crosses_is_read_from_the_band_at_its_centre
     for r, c in ((4, 4), (5, 2), (5, 4)):
         assert case.visible[r][c] >= 1.0
         assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
+
+
+def _read_cells(seed: int, player: int, cells) -> None:
+    """Hard scene `seed` is read with no wrong code, and case `player`'s `cells` (all fully
+    visible) read as laid."""
+    image, truth = hexapod_scene(seed, "hard")
+    obs = HexapodReader(track=False).read(image)
+    _check(truth, obs, exact=False)
+    case = next(c for c in truth.cases if c.player == player)
+    got = next(c for c in obs.cases if c.player == player)
+    for r, c in cells:
+        assert case.visible[r][c] >= 1.0
+        assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
+
+
+@pytest.mark.parametrize(("seed", "player", "cells"), [(0, 2, [(1, 4)]), (1, 1, [(1, 2)]),
+                                                       (29, 2, [(3, 2)])])
+def test_a_dung_beetle_that_a_colour_cast_tints_is_still_a_dung_beetle(seed, player, cells):
+    """Hard seeds 0, 1 and 29: over- or under-exposure and a warm light leave a cast on the
+    dung beetle's grey (its pixels labelled OTHER or a pale kind, while the paper is white),
+    so it read '?'. Its lit pixels are still mostly no more saturated than grey, no kind's hue
+    covers half the small window and its black tile is neutral: it reads 'K'."""
+    _read_cells(seed, player, cells)
+
+
+@pytest.mark.parametrize(("seed", "player", "cells"), [
+    (11, 2, [(4, 1), (5, 0)]), (32, 1, [(1, 5), (3, 3), (5, 3), (5, 5)])])
+def test_board_fill_that_the_gain_darkens_or_jpeg_speckles_is_read_empty(seed, player, cells):
+    """Hard seed 11: glare and shadows set the local gain from the bright card paper, so the
+    board fill beside the cards comes out MID, below a dung beetle's grey; hard seed 32: low
+    exposure and JPEG speckle the fill with OTHER and pale-gold pixels. Both read '?'. Each
+    cell's large window is as flat as fill, not dark, and hardly a pixel of its small window
+    is more saturated than grey: it reads empty."""
+    _read_cells(seed, player, cells)
+
+
+def _decided(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
+             tint: np.ndarray | None = None) -> str:
+    return CODES[int(decide(h, hl, qs, ql, tint=tint)[0])]
+
+
+def test_greyish_evidence_never_names_a_kinds_tile_or_a_dark_flat_cell():
+    """`decide` on crafted shares: a greyish beetle on a neutral black tile is 'K', but not when
+    half the small window is one kind's pale hue (a stag's wing cases are barely saturated) or
+    its tile is not neutral black; a flat greyish window is empty only when it is not dark."""
+    c = hexapod_colour
+    h, hl = np.zeros(c.N_LABELS), np.zeros(c.N_LABELS)
+    h[[c.DARK, c.MID, c.OTHER]] = 0.3, 0.4, 0.3        # a beetle tinted OTHER on black
+    hl[[c.DARK, c.DIM, c.MID, c.OTHER]] = 0.3, 0.2, 0.3, 0.2
+    qs, ql = np.array([0.2, 0.5, 0.7]), np.array([0.2, 0.4, 0.8])
+    tint = np.array([0.3, 0.4, 0.1, 0.2])                # unlit, greyish, faint, tinted
+    assert _decided(h, hl, qs, ql, tint) == "K"
+    assert _decided(h, hl, qs, ql) == UNKNOWN                # labels alone: unsure
+    stag = h.copy()
+    stag[[c.OTHER, c.PALE + c.KINDS.index("S"), c.BODY + c.KINDS.index("S")]] = 0.0, 0.3, 0.3
+    stag[c.DARK] = 0.0
+    assert _decided(stag, hl, qs, ql, tint) == UNKNOWN
+    tile = hl.copy()
+    tile[[c.DARK, c.DIM, c.BODY + 1]] = 0.05, 0.05, 0.4       # a dark green body, not black
+    assert _decided(h, tile, qs, ql, tint) == UNKNOWN
+    fill = np.zeros(c.N_LABELS)
+    fill[[c.MID, c.OTHER]] = 0.7, 0.3                       # board fill, darkened, speckled
+    flat = np.array([0.0, 0.95, 0.05, 0.0])
+    args = (fill, fill, np.array([0.62, 0.66, 0.7]), np.array([0.6, 0.66, 0.72]))
+    assert _decided(*args, flat) == EMPTY
+    dark = (fill, fill, np.array([0.4, 0.44, 0.48]), np.array([0.4, 0.44, 0.48]))
+    assert _decided(*dark, flat) == UNKNOWN                  # a grey sleeve's shade
