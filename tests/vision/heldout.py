@@ -4,7 +4,10 @@ real photographs bundled with scikit-image, on a hex lattice with random in-plan
 size (60-140 px across the flats), gaps and placement jitter, seen through a random mild
 perspective homography (a camera looking nearly straight down, no markers), then a colour cast, a
 light gradient, blur, noise and JPEG. Truth is given as the reader reports: cells and symbols by
-the image lattice whose E is the direction nearest to image-right.
+the image lattice whose E is the direction nearest to image-right. A `Variant` changes how cards
+are cut (a white margin, into the border), laid (touching, overlapping, sloppy) and photographed
+(0.6-3 times the size); `python tests/vision/heldout.py --seeds 100 --variant NAME` prints the
+reader's figures.
 """
 
 from __future__ import annotations
@@ -28,6 +31,33 @@ SIZE = (1280, 720)
 
 
 @dataclass(frozen=True)
+class Variant:
+    """How the cards are cut, laid and photographed, beyond the default table: the gap between
+    neighbours (fraction of a card, drawn per table), placement jitter (fraction of a card) and
+    turn (degrees, each drawn per card), the cut (`margin`: a white margin left outside the
+    printed border, negative: cut that far into the border; fractions of the card's
+    circumradius) and the picture's size (`scale` times 1280 x 720)."""
+
+    gap: tuple[float, float] = (0.02, 0.06)
+    jitter: float = 0.02
+    turn_deg: float = 2.5
+    margin: float = 0.0
+    scale: float = 1.0
+
+
+VARIANTS = {
+    "default": Variant(),
+    "touching": Variant(gap=(0.0, 0.01), jitter=0.01),
+    "overlapping": Variant(gap=(-0.03, 0.0), jitter=0.01),
+    "sloppy": Variant(gap=(0.02, 0.3), jitter=0.08, turn_deg=9.0),
+    "white-margin": Variant(margin=0.05),
+    "cut-into-border": Variant(margin=-0.04),
+    "small": Variant(scale=0.6),
+    "phone": Variant(scale=3.0),
+}
+
+
+@dataclass(frozen=True)
 class HeldOut:
     image: np.ndarray
     truth: tuple[TruthCard, ...]
@@ -48,8 +78,27 @@ def photo(name: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def _face(symbols: str, edition: str) -> np.ndarray:
-    return render_face(symbols, edition, FACE_PX)
+def _face(symbols: str, edition: str, margin: float = 0.0) -> np.ndarray:
+    """The exported face, cut `margin` (of its circumradius) outside its printed edge, on white,
+    or inside it (negative: part of the border band cut away)."""
+    face = render_face(symbols, edition, FACE_PX)
+    if margin == 0.0:
+        return face
+    h, w = face.shape[:2]
+    ang = np.radians(-60.0 * np.arange(6) - 30.0)
+    corners = face_centre(FACE_PX) + FACE_PX / math.sqrt(3.0) * (1.0 + margin) * np.c_[
+        np.cos(ang), np.sin(ang)]
+    cut = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(cut, np.round(corners * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    if margin < 0:
+        out = face.copy()
+        out[..., 3] = np.minimum(face[..., 3], cut)
+        return out
+    alpha = face[..., 3:4].astype(np.float32) / 255.0
+    out = np.empty_like(face)
+    out[..., :3] = np.round(face[..., :3] * alpha + 250.0 * (1.0 - alpha)).astype(np.uint8)
+    out[..., 3] = np.maximum(face[..., 3], cut)
+    return out
 
 
 def _background(rng: np.random.Generator) -> np.ndarray:
@@ -100,13 +149,13 @@ def _rotate_cell(cell: tuple[int, int], k: int) -> tuple[int, int]:
     return (q, r)
 
 
-def heldout_scene(seed: int, max_cards: int = 20) -> HeldOut:
-    """One held-out table, deterministic by seed."""
+def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) -> HeldOut:
+    """One held-out table, deterministic by seed (and variant)."""
     rng = np.random.default_rng([seed, 424242])
     edition = ("holodex", "web")[seed % 2]
     letters = list(SYMBOLS[edition])
     card_px = float(rng.uniform(60, 140))
-    pitch = card_px * (1.0 + rng.uniform(0.02, 0.06))
+    pitch = card_px * (1.0 + max(variant.margin, 0.0)) * (1.0 + rng.uniform(*variant.gap))
     theta = rng.uniform(-math.pi, math.pi)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     hom = _homography(rng)
@@ -133,9 +182,10 @@ def heldout_scene(seed: int, max_cards: int = 20) -> HeldOut:
     for cell in cells:
         symbols = "".join(rng.choice(letters, 6))
         k = int(rng.integers(6))
-        jitter = rng.uniform(-1, 1, 2) * 0.02 * card_px
-        ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-2.5, 2.5))
-        face = _face(symbols, edition)
+        jitter = rng.uniform(-1, 1, 2) * variant.jitter * card_px
+        ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-variant.turn_deg,
+                                                                         variant.turn_deg))
+        face = _face(symbols, edition, variant.margin)
         s = card_px / FACE_PX
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         t = centre_of(cell) + jitter - a @ face_centre(FACE_PX)
@@ -155,8 +205,11 @@ def heldout_scene(seed: int, max_cards: int = 20) -> HeldOut:
     d0 = int(np.argmin(np.abs(angles)))
     truth = tuple(TruthCard(_rotate_cell(c, -d0), s[d0:] + s[:d0])
                   for c, s in truth_table.items())
+    if variant.scale != 1.0:
+        img = cv2.resize(img, None, fx=variant.scale, fy=variant.scale,
+                         interpolation=cv2.INTER_CUBIC if variant.scale > 1 else cv2.INTER_AREA)
     img = _camera(img, rng)
-    return HeldOut(img, truth, float(angles[d0]), edition, card_px)
+    return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
 def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -191,3 +244,31 @@ def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.clip(img, 0, 255).astype(np.uint8)
     _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the reader's figures on held-out tables: `python tests/vision/heldout.py [--seeds N]
+    [--variant NAME]` (see `VARIANTS`)."""
+    import argparse
+
+    from companion.vision.reader import HexelReader
+    from companion.vision.scoring import score_table
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
+    args = ap.parse_args(argv)
+    full = correct = misreads = false = exact = 0
+    for seed in range(args.seeds):
+        scene = heldout_scene(seed, variant=VARIANTS[args.variant])
+        obs = HexelReader(scene.edition).read(scene.image).observation
+        s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+        full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
+        false, exact = false + s.false_cards, exact + int(s.exact)
+    print(f"{args.variant}, seeds 0-{args.seeds - 1}: {100.0 * correct / max(full, 1):.2f} % per "
+          f"card ({correct}/{full}), {100.0 * exact / args.seeds:.0f} % tables exact, "
+          f"{misreads} misreads, {false} false cards")
+
+
+if __name__ == "__main__":
+    main()
