@@ -340,7 +340,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper
     clipped = (canvas.max(axis=2) >= CLIP).astype(np.uint8) \
         if int((white >= CLIP - 5.0).sum()) == 2 else None
-    hand = occluder_mask(pix, labels, px, clipped=clipped)
+    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     hl = cell_histograms(labels, px, m, rows, cols, large)

@@ -37,6 +37,7 @@ UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) ab
 CHROMA_BIN = 0.02
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
+TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
 PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
 
 
@@ -287,7 +288,7 @@ def _big_regions(mask: np.ndarray, min_area: float) -> np.ndarray:
 
 
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
-                  clipped: np.ndarray | None = None) -> np.ndarray:
+                  clipped: np.ndarray | None = None, margin: int = 0) -> np.ndarray:
     """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
     skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at
     0.15-0.55: paler than red and gold ink, whose tiles are saturated) of at least `min_cells`
@@ -296,11 +297,18 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     none); gaps of up to two cells between them (an arm's lit middle clipped to white lies
     between its shaded edges) are covered too, and so is any region of `clipped` pixels that
     touches them (pass it when the white itself clipped in two channels: an arm clipped under
-    that warm light looks as neutral as the clipped paper)."""
+    that warm light looks as neutral as the clipped paper). Skin-like colour in the canvas's
+    `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the wooden table
+    beyond the board, not an arm (an arm crosses a side, it does not run along all of it), and
+    is left out, so that closing does not bridge a hand to the table over the cells between."""
     skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
             (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
                                  (pix.sat >= 0.15) & (pix.sat <= 0.55))
     skin = skin.astype(np.uint8)
+    if margin > 0:
+        for side in (skin[:, :margin], skin[:, -margin:], skin[:margin].T, skin[-margin:].T):
+            if side.any(axis=1).mean() >= TABLE_SIDE:
+                side[:] = 0                      # views: clears that margin of `skin`
     hand = _big_regions(skin, min_cells * px * px) if int(skin.sum()) >= min_cells * px * px \
         else np.zeros_like(skin)
     for k, name in enumerate(KINDS):
