@@ -35,6 +35,7 @@ CLIP = 250.0
 PAPER_REF = 0.6      # paper is at least this share of the white in an unclipped channel
 UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) above the white's
 CHROMA_BIN = 0.02
+PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
 TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
@@ -128,9 +129,10 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
     two channels stand in the white's ratio are neutral, and their median ratio of the clipped
     channel gives the white's. With two clipped, the one unclipped channel finds the paper: the
     same sheet under the same light is about as bright in it as the quiet zones (ink, fill and
-    skin are darker there), and the densest pair of ratios of such pixels, each at least the
-    clipped white's, gives the white. The white never drops below its clipped values; with
-    all three clipped nothing is known and it stays as it is."""
+    skin are darker there), and the least warm dense mode of the pairs of ratios of such pixels,
+    each at least the clipped white's, gives the white (a lit arm may be the densest). The
+    white never drops below its clipped values; with all three clipped nothing is known and it
+    stays as it is."""
     white = np.asarray(white, np.float64).copy()
     hot = np.flatnonzero(white >= CLIP - 5.0)
     if not 1 <= len(hot) <= 2 or white.min() < 8.0:
@@ -158,9 +160,17 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
     idx = np.clip(np.round(lr / CHROMA_BIN), 0, nb - 1).astype(np.int64)
     hist = np.bincount(idx[:, 0] * nb + idx[:, 1], minlength=nb * nb).astype(np.float32)
     hist = cv2.GaussianBlur(hist.reshape(nb, nb), (5, 5), 1.0)
-    i1, i2 = np.unravel_index(int(hist.argmax()), hist.shape)
-    near = (np.abs(idx[:, 0] - i1) <= 2) & (np.abs(idx[:, 1] - i2) <= 2)
-    if near.sum() < 50:
+    # the paper is the least warm of the dense modes: a lit arm (skin is orange under any
+    # light) can outnumber the paper it covers and forms a warmer mode, never a cooler one
+    peaks = np.argwhere((hist >= cv2.dilate(hist, np.ones((5, 5), np.uint8))) &
+                        (hist >= PAPER_MODE * hist.max()))
+    near = None
+    for i1, i2 in sorted(peaks.tolist(), key=lambda p: (p[0] + p[1], p)):
+        cand = (np.abs(idx[:, 0] - i1) <= 2) & (np.abs(idx[:, 1] - i2) <= 2)
+        if cand.sum() >= 50:
+            near = cand
+            break
+    if near is None:
         return white.astype(np.float32)
     m1, m2 = np.median(lr[near], axis=0)
     white[c1] = max(white[c1], white[c1] * float(np.exp(m1)))
@@ -277,10 +287,11 @@ def tint_levels(pix: Pixels, params: ColourParams | None = None) -> np.ndarray:
     return level
 
 
-def _big_regions(mask: np.ndarray, min_area: float) -> np.ndarray:
-    """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) of at least `min_area`
-    pixels."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3 unless not `opened`) of
+    at least `min_area` pixels."""
+    if opened:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
     big = big[big > 0]
@@ -309,8 +320,11 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
         for side in (skin[:, :margin], skin[:, -margin:], skin[:margin].T, skin[-margin:].T):
             if side.any(axis=1).mean() >= TABLE_SIDE:
                 side[:] = 0                      # views: clears that margin of `skin`
-    hand = _big_regions(skin, min_cells * px * px) if int(skin.sum()) >= min_cells * px * px \
-        else np.zeros_like(skin)
+    # under a white clipped in two channels a lit hand clips to the paper's colour and only its
+    # shaded rim keeps skin's hue: a thin line that opening would erase
+    rim = clipped is not None and clipped.any()
+    hand = _big_regions(skin, min_cells * px * px, not rim) \
+        if int(skin.sum()) >= min_cells * px * px else np.zeros_like(skin)
     for k, name in enumerate(KINDS):
         if not SLEEVE_KINDS:
             break
