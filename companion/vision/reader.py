@@ -184,7 +184,8 @@ class HexelReader:
                                                        self.model, p)
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
-        kept = [k for k, c in enumerate(part_cells) if c not in set(found_cells)]
+        found = set(found_cells)
+        kept = [k for k, c in enumerate(part_cells) if c not in found]
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,

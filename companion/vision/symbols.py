@@ -179,7 +179,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if not poses:
         return []
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
-    blurred_rings = bool(allow.any())
+    any_blurred = bool(allow.any())
     plane = sample_points(poses)
     img_pts = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
     vals, inside = sample(bgr, img_pts)
@@ -189,12 +189,12 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     norm = normalise(vals, white[:, None, :])
     shape = (len(poses), 6, N_SYMBOL)
     n_pts = norm.shape[1]
-    if blurred_rings:   # the mean-colour reading is for whole hexagons too (see `decide`):
+    if any_blurred:   # the mean-colour reading is for whole hexagons too (see `decide`):
         # each symbol's mean colour is explained in the same call as the samples
         norm = np.concatenate([norm, norm[:, :ns].reshape(*shape, 3).mean(2)], 1)
     kind, alpha, dark = model.explain(norm)
     mean_fit = None
-    if blurred_rings:
+    if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
         kind, alpha, dark = kind[:, :n_pts], alpha[:, :n_pts], dark[:, :n_pts]
     kind[~inside] = OTHER
@@ -202,7 +202,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
-                        flank_dark if blurred_rings else None, mean_fit,
+                        flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.

@@ -33,11 +33,6 @@ PPM = 4.0  # px per mm of the crafted board pictures
 # -- the printed design, as vision reads it -------------------------------------------------------
 
 
-def test_marker_ids_name_the_player_and_corner():
-    assert LAYOUT.owner(23) == (2, 3) and LAYOUT.owner(10) == (1, 0)
-    assert LAYOUT.owner(3) is None and LAYOUT.owner(14) is None and LAYOUT.owner(50) is None
-
-
 def test_each_printed_ink_is_classed_as_its_own_kind():
     """The renderer's tile inks, put through the reader's normalisation and labels, land in
     their own kind's ink class (a hue table that drifted from the printed inks would not)."""
