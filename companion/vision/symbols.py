@@ -72,6 +72,9 @@ BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper besid
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
 FALLBACK_CENTRED = 0.08
+# A coloured-ink sample this faint and this grey, inside a ring, is the ring's fringe (`decide`).
+FAINT_ALPHA = 0.45
+FAINT_DARK = 0.2
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
 # printed symbol ends there, while a fingertip lying over it carries on past it.
@@ -272,6 +275,16 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
             blurred &= allow[:, None]
     grey = model.neutral[best]
     ring_ok = ~grey | ring | blurred
+    # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
+    # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
+    # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
+    # itself by a solid core of strong ink, which a ring's middle cannot have.
+    faint = ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)] & (alpha < FAINT_ALPHA)
+             & (dark >= FAINT_DARK))
+    if (faint & (grey & ring)[..., None]).any():
+        solid = (member & ~faint[..., None]) * a
+        srt_ring = np.sort(solid.sum(-2), axis=-1)
+        second = np.where(grey & ring, srt_ring[..., -2], second)
     # a blurred ring's ink is spread thin: its core is paler than a sharp ring's
     peak_ok = top_peak >= np.where(grey & blurred, 0.45, 0.55)
     margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
