@@ -4,8 +4,10 @@ square of known side, 40 mm by default). `calibrate_table` finds them and fits t
 the image to the table plane in millimetres (origin at the centre of marker 0, x towards marker 1,
 y towards marker 3), assuming only that the marker centres form a rectangle: the rectangle's
 aspect comes from the markers' own squares, so the plane is metric and cards are regular hexagons
-in it. Optional camera intrinsics (`CameraCalibration`, from ChArUco views) remove lens distortion
-before the homography. `TableView` is what the reader uses: image <-> plane for many points at once
+in it. Three markers are enough (a hand or a cup on the fourth is common at a table): their
+twelve corners still fix the homography and the rectangle's two sides. Optional camera
+intrinsics (`CameraCalibration`, from ChArUco views) remove lens distortion before the
+homography. `TableView` is what the reader uses: image <-> plane for many points at once
 (identity when there is no calibration: the camera is then assumed to look nearly straight down).
 """
 
@@ -22,6 +24,9 @@ from .geometry import transform
 MARKER_DICT = "DICT_4X4_50"
 MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 MARKER_MM = 40.0
+MIN_MARKERS = 3    # of the four: three fix the homography and the rectangle's sides
+MAX_RMS_SIDE = 0.1   # a fit's rms corner error above this fraction of a marker's side: inconsistent
+_UNIT = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])  # marker centres, unit square
 
 
 @dataclass(frozen=True)
@@ -99,16 +104,23 @@ class TableCalibration:
     marker_mm: float = MARKER_MM
     rms_px: float = 0.0
     camera: CameraCalibration | None = None
+    markers: tuple[int, ...] = MARKER_IDS   # the marker ids the fit used (three or four)
 
     @property
     def h(self) -> np.ndarray:
         return np.asarray(self.homography, np.float64)
 
+    @property
+    def complete(self) -> bool:
+        """Whether all four markers were used."""
+        return len(self.markers) == len(MARKER_IDS)
+
     def to_json(self) -> dict:
         return {"homography": [list(r) for r in self.homography],
                 "play_area_mm": list(self.play_area_mm), "marker_mm": self.marker_mm,
                 "rms_px": self.rms_px,
-                "camera": self.camera.to_json() if self.camera else None}
+                "camera": self.camera.to_json() if self.camera else None,
+                "markers": list(self.markers)}
 
     @classmethod
     def from_json(cls, data: dict) -> TableCalibration:
@@ -116,7 +128,8 @@ class TableCalibration:
         return cls(tuple(tuple(float(v) for v in r) for r in data["homography"]),
                    (float(data["play_area_mm"][0]), float(data["play_area_mm"][1])),
                    float(data.get("marker_mm", MARKER_MM)), float(data.get("rms_px", 0.0)),
-                   CameraCalibration.from_json(cam) if cam else None)
+                   CameraCalibration.from_json(cam) if cam else None,
+                   tuple(int(i) for i in data.get("markers", MARKER_IDS)))
 
 
 @dataclass(frozen=True)
@@ -166,17 +179,36 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = 3
     detector = cv2.aruco.ArucoDetector(_dictionary(), params)
+    # Motion blur of about one module smears a marker's corners and flips a bit or two: a
+    # last pass accepts one corrected bit (ids 0-3 of a 50-word dictionary stay far apart; a
+    # misread quad's corners would not fit the others' squares, see `calibrate_table`),
+    # rounder outlines, bits read from their modules' middles and
+    # finer threshold windows.
+    relaxed = cv2.aruco.DetectorParameters()
+    relaxed.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    relaxed.cornerRefinementWinSize = 3
+    relaxed.errorCorrectionRate = 1.0
+    relaxed.polygonalApproxAccuracyRate = 0.06
+    relaxed.perspectiveRemoveIgnoredMarginPerCell = 0.35
+    relaxed.adaptiveThreshWinSizeMin, relaxed.adaptiveThreshWinSizeMax = 3, 33
+    relaxed.adaptiveThreshWinSizeStep = 6
+    blurred_detector = cv2.aruco.ArucoDetector(_dictionary(), relaxed)
     found: dict[int, np.ndarray] = {}
+    sharp = None
     # as seen; then, for markers still missing, on a sharpened copy (motion blur and defocus
-    # soften the module edges) and on a copy upsampled 2x (small markers at a high camera)
-    for view, scale in ((grey, 1.0), (None, 1.0), (None, 2.0)):
+    # soften the module edges), on a copy upsampled 2x (small markers at a high camera), and
+    # on the sharpened copy with the relaxed parameters
+    for view, scale, det in ((grey, 1.0, detector), ("sharp", 1.0, detector),
+                             (None, 2.0, detector), ("sharp", 1.0, blurred_detector)):
         if all(i in found for i in MARKER_IDS):
             break
-        if view is None and scale == 1.0:
-            view = cv2.addWeighted(grey, 2.0, cv2.GaussianBlur(grey, (0, 0), 2.0), -1.0, 0)
+        if isinstance(view, str):
+            if sharp is None:
+                sharp = cv2.addWeighted(grey, 2.0, cv2.GaussianBlur(grey, (0, 0), 2.0), -1.0, 0)
+            view = sharp
         elif view is None:
             view = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        corners, ids, _ = detector.detectMarkers(view)
+        corners, ids, _ = det.detectMarkers(view)
         if ids is None:
             continue
         for c, i in zip(corners, ids.ravel(), strict=True):
@@ -253,36 +285,46 @@ def _rotation(plane_corners: np.ndarray, ideal: np.ndarray) -> int:
 
 def fit_table(markers: dict[int, np.ndarray], marker_mm: float = MARKER_MM,
               camera: CameraCalibration | None = None) -> TableCalibration:
-    """The table homography from the four markers' image corners (see module docstring): the
-    play area's width and height are found by Gauss-Newton so that the 16 printed corners,
-    through the best homography, land on the detected ones (least squares in pixels)."""
+    """The table homography from the markers' image corners (see module docstring), from all
+    four markers or any three: the play area's width and height are found by Gauss-Newton so
+    that the printed corners, through the best homography, land on the detected ones (least
+    squares in pixels)."""
     import cv2
 
-    missing = [i for i in MARKER_IDS if i not in markers]
-    if missing:
-        raise ValueError(f"table markers {missing} not found: all four ids 0-3 must be visible")
-    img = np.concatenate([markers[i] for i in MARKER_IDS])
+    ids = [i for i in MARKER_IDS if i in markers]
+    if len(ids) < MIN_MARKERS:
+        missing = [i for i in MARKER_IDS if i not in markers]
+        raise ValueError(f"table markers {missing} not found: at least {MIN_MARKERS} of the "
+                         f"four ids 0-3 must be visible")
+    n = len(ids)
+    img = np.concatenate([markers[i] for i in ids])
     if camera is not None:
         img = camera.undistort(img)
-    centres_img = img.reshape(4, 4, 2).mean(1)
-    unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    h = cv2.getPerspectiveTransform(centres_img.astype(np.float32), unit.astype(np.float32))
-    corners_unit = transform(img, h).reshape(4, 4, 2)
+    centres_img = img.reshape(n, 4, 2).mean(1)
+    unit = _UNIT[ids]
+    # a first mapping image -> unit square from the marker centres (four: a homography; three:
+    # an affine map, close enough to tell each marker's turn and to start the size estimate)
+    if n == 4:
+        h = cv2.getPerspectiveTransform(centres_img.astype(np.float32), unit.astype(np.float32))
+    else:
+        h = np.vstack([cv2.getAffineTransform(centres_img.astype(np.float32),
+                                              unit.astype(np.float32)), [0.0, 0.0, 1.0]])
+    corners_unit = transform(img, h).reshape(n, 4, 2)
     widths = np.linalg.norm(corners_unit[:, 1] - corners_unit[:, 0], axis=1).mean()
     heights = np.linalg.norm(corners_unit[:, 3] - corners_unit[:, 0], axis=1).mean()
     size = np.array([marker_mm / max(widths, 1e-9), marker_mm / max(heights, 1e-9)])
     # which corner of each printed square each detected corner is (markers may lie turned)
-    plane = transform(img, h).reshape(4, 4, 2) * size
-    first = _ideal_corners(unit * size, marker_mm).reshape(4, 4, 2)
-    shifts = [_rotation(plane[m], first[m]) for m in range(4)]
+    plane = transform(img, h).reshape(n, 4, 2) * size
+    first = _ideal_corners(unit * size, marker_mm).reshape(n, 4, 2)
+    shifts = [_rotation(plane[m], first[m]) for m in range(n)]
 
     def residuals(sz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ideal = _ideal_corners(unit * sz, marker_mm).reshape(4, 4, 2)
-        ideal = np.concatenate([np.roll(ideal[m], -shifts[m], 0) for m in range(4)])
+        ideal = _ideal_corners(unit * sz, marker_mm).reshape(n, 4, 2)
+        ideal = np.concatenate([np.roll(ideal[m], -shifts[m], 0) for m in range(n)])
         to_img, _ = cv2.findHomography(ideal, img, 0)
         return (transform(ideal, to_img) - img).ravel(), to_img
 
-    for _ in range(8):   # Gauss-Newton on the play area's size: corners' pixel error
+    for _ in range(12):   # Gauss-Newton on the play area's size: corners' pixel error
         r0, _ = residuals(size)
         jac = np.empty((len(r0), 2))
         for k in range(2):
@@ -298,16 +340,29 @@ def fit_table(markers: dict[int, np.ndarray], marker_mm: float = MARKER_MM,
     h = h / h[2, 2]
     rms = float(np.sqrt(np.square(r.reshape(-1, 2)).sum(1).mean()))
     return TableCalibration(tuple(tuple(float(v) for v in row) for row in h),
-                            (float(size[0]), float(size[1])), marker_mm, rms, camera)
+                            (float(size[0]), float(size[1])), marker_mm, rms, camera, tuple(ids))
 
 
 def calibrate_table(image: np.ndarray, marker_mm: float = MARKER_MM,
                     camera: CameraCalibration | None = None) -> TableCalibration | None:
-    """The table calibration of `image`, or None when not all four markers are visible."""
-    markers = detect_markers(image)
-    if any(i not in markers for i in MARKER_IDS):
+    """The table calibration of `image`, or None when fewer than three markers are visible or
+    they do not agree on one rectangle."""
+    markers = {i: c for i, c in detect_markers(image).items() if i in MARKER_IDS}
+    if len(markers) < MIN_MARKERS:
         return None
-    return fit_table(markers, marker_mm, camera)
+    # The markers' squares must agree on one plane and one printed size: corners off the fit
+    # by more than a tenth of a marker's side (lens distortion alone leaves ~2 px on a 40 px
+    # marker) mean one is not a true table marker (a misread quad, one of another size or
+    # lifted off the table): leave it out. (A true marker merely moved along the table cannot
+    # be told: any four points are some rectangle's perspective image.)
+    side = float(np.mean([np.linalg.norm(np.diff(c, axis=0, append=c[:1]), axis=1).mean()
+                          for c in markers.values()]))
+    fits = [fit_table(markers, marker_mm, camera)]
+    if len(markers) > MIN_MARKERS and fits[0].rms_px > MAX_RMS_SIDE * side:
+        fits = [fit_table({k: v for k, v in markers.items() if k != drop}, marker_mm, camera)
+                for drop in markers]
+    best = min(fits, key=lambda f: f.rms_px)
+    return best if best.rms_px <= MAX_RMS_SIDE * side else None
 
 
 def calibrate_camera(images: list[np.ndarray], spec: CharucoSpec | None = None
