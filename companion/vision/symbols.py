@@ -68,6 +68,11 @@ FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for
 # only lowers that; a solid dark blob (a shadow, a dark object) covers nearly all of them.
 BLURRED_RING_DARK = (0.2, 0.8)
 BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
+# A ring's middle is its hole: blur mixes ink into it, but at most the ring's share (~0.6 under
+# the hard band's worst blur, ~0.77 for a 44 px card smeared by 7 px); a solid disc of dark ink
+# whose hue is lost (navy printed heavy, under dim light) is dark right through its middle
+# (0.87-0.95), even where sharpening darkens its rim.
+BLURRED_RING_MIDDLE = 0.82
 # A coloured symbol read by its mean colour (see `decide`): the mean's ink fraction, and how much
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
@@ -75,6 +80,7 @@ FALLBACK_CENTRED = 0.08
 # A coloured-ink sample this faint and this grey, inside a ring, is the ring's fringe (`decide`).
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
+SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
 # printed symbol ends there, while a fingertip lying over it carries on past it.
@@ -251,8 +257,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     a dark fingertip is not read as one. Blur (defocus, motion) fills a small ring's middle: a
     grey blob is still read as the ring when it stands out from the paper beside it
     (`flank_dark`, cards x 6: a shadow darkens both), is no darker in the middle than around it,
-    and holds about as much ink as a ring and far less than a solid blob (`BLURRED_RING_DARK`).
-    `allow` (cards), when given, limits the blurred-ring and mean-colour readings to those cards."""
+    and holds about as much ink as a ring and far less than a solid blob (`BLURRED_RING_DARK`);
+    a ring's middle is never ink right through (`BLURRED_RING_MIDDLE`). Faint coloured samples
+    in a ring's fringe and grey samples in a solid disc's rim do not count as rivals.
+    `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
+    those cards."""
     letters = model.letters
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
     a = np.clip(alpha, 0.0, 1.2)[..., None]
@@ -263,14 +272,18 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     top, second = srt[..., -1], srt[..., -2]
     best = score.argmax(-1)
     top_peak = np.take_along_axis(peak, best[..., None], -1)[..., 0]
-    hollow = dark[..., 7:].mean(-1) - dark[..., :7].mean(-1)   # outer ring minus middle
-    ring = hollow >= 0.15
+    middle = dark[..., :7].mean(-1)
+    hollow = dark[..., 7:].mean(-1) - middle   # outer ring minus middle
+    # a ring: a darker band around a middle that is not ink right through (a sharpened solid
+    # disc has a darker rim too, see BLURRED_RING_MIDDLE)
+    ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
     blurred = np.zeros_like(ring)
     if flank_dark is not None:
         lo, hi = BLURRED_RING_DARK
         mean_dark = dark.mean(-1)
         blurred = (~ring & (mean_dark - flank_dark >= BLURRED_RING_CONTRAST)
-                   & (hollow >= -0.2) & (mean_dark >= lo) & (mean_dark <= hi))
+                   & (hollow >= -0.2) & (mean_dark >= lo) & (mean_dark <= hi)
+                   & (middle <= BLURRED_RING_MIDDLE))
         if allow is not None:
             blurred &= allow[:, None]
     grey = model.neutral[best]
@@ -285,8 +298,20 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         solid = (member & ~faint[..., None]) * a
         srt_ring = np.sort(solid.sum(-2), axis=-1)
         second = np.where(grey & ring, srt_ring[..., -2], second)
-    # a blurred ring's ink is spread thin: its core is paler than a sharp ring's
-    peak_ok = top_peak >= np.where(grey & blurred, 0.45, 0.55)
+    # A solid coloured disc whose rim, darkened and blurred into the paper, has lost its hue
+    # (dark blue under dim light or a heavy print): grey samples around a core that is all
+    # strong coloured ink are the disc's rim, not a rival ring — a ring's middle is paper.
+    core = ((kind[..., :7, None] == best[..., None, None]).all(-2)[..., 0]
+            & (alpha[..., :7].min(-1) >= SOLID_CORE_ALPHA))
+    disc = ~grey & core
+    if allow is not None:   # whole cards only, like the blurred ring
+        disc &= allow[:, None]
+    if disc.any():
+        greys_outer = ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
+        rim = np.sort(score - np.where(disc[..., None], greys_outer, 0.0), axis=-1)
+        second = np.where(disc, rim[..., -2], second)
+    # a ring's ink, spread thin by defocus or blur, leaves its samples paler than sharp ink
+    peak_ok = top_peak >= np.where(grey & (ring | blurred), 0.45, 0.55)
     margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok
@@ -312,6 +337,21 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
               & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
         if allow is not None:
             fb &= allow[:, None]
+        # A grey ring under clipped warm light can look faintly coloured all round (not just
+        # at its fringe), so no ink wins the vote; its shape still says ring — paper in the
+        # middle, a dark band around it standing out from the paper beside it — and its mean
+        # colour lies on the grey ink's line. No printed coloured symbol is hollow, and none
+        # of its samples may be strong coloured ink.
+        strong = ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)]
+                  & (alpha >= FAINT_ALPHA)).any(-1)
+        ring_band = dark[..., 7:].mean(-1)
+        hollow_fb = (~ok & ~fb & (mk >= 0) & model.neutral[mk0] & (ma >= FALLBACK_ALPHA)
+                     & ring & (ring_band >= 0.3) & ~strong & (other <= 5))
+        if flank_dark is not None:
+            hollow_fb &= ring_band - flank_dark >= BLURRED_RING_CONTRAST
+        if allow is not None:
+            hollow_fb &= allow[:, None]
+        fb = fb | hollow_fb
         best = np.where(fb, mk0, best)
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb

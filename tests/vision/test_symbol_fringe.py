@@ -1,5 +1,7 @@
-"""Symbol reading where the paper clips: a grey ring's blurred fringe under warm, overexposed
-light, drawn with plain cv2 (tests/vision/crafted.py) and read at its known pose."""
+"""Symbol reading at the edge of what the colours say: a grey ring's blurred fringe under warm,
+overexposed light and a navy disc that has lost its hue (drawn with plain cv2, see
+tests/vision/crafted.py, and read at the known pose), and rendered hard tables where rings
+come out pale or faintly tinted and blue discs get grey rims."""
 
 from __future__ import annotations
 
@@ -49,3 +51,62 @@ def test_a_faint_red_disc_is_not_taken_for_a_ring():
     read = read_cards(faint, [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
                       builtin_model("holodex"))[0]
     assert "V" not in read.symbols
+
+
+def _navy_card(width_px: float, defocus: float, sharpen: float, quality: int,
+               navy_rgb: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+    """'BVBBVB' with its blue discs printed as a heavy navy (a printer low on cyan), dimmed
+    and warmed, then defocused or sharpened (a camera's unsharp mask) and JPEG-compressed."""
+    img = texture("felt", (240, 320), np.random.default_rng(0))
+    ppm = width_px / HEXEL_FACE.flat_to_flat_mm
+    draw_card(img, np.array([160.0, 120.0]), "BVBBVB", "holodex", ppm, 0.0)
+    apothem = HEXEL_FACE.apothem_mm * ppm
+    for d, letter in enumerate("BVBBVB"):
+        if letter == "B":
+            a = np.radians(-60.0 * d)
+            c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem * np.array(
+                [np.cos(a), np.sin(a)])
+            cv2.circle(img, tuple(int(v) for v in c * 16),
+                       int(HEXEL_FACE.symbol_radius_frac * apothem * 16), navy_rgb[::-1], -1,
+                       cv2.LINE_AA, 4)
+    lit = img.astype(np.float32) * np.float32((0.6, 1.0, 1.3))   # BGR: a warm lamp
+    if defocus:
+        lit = cv2.GaussianBlur(lit, (0, 0), defocus)
+    if sharpen:
+        lit = cv2.addWeighted(lit, 1 + sharpen, cv2.GaussianBlur(lit, (0, 0), 1.5), -sharpen, 0)
+    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR), width_px / 2.0
+
+
+@pytest.mark.parametrize("navy_rgb,defocus,sharpen,quality", [
+    ((20, 45, 110), 1.6, 0.6, 95), ((30, 40, 70), 1.6, 0.0, 95), ((15, 35, 80), 0.0, 0.6, 60)])
+def test_a_dark_navy_disc_is_never_read_as_a_ring(navy_rgb, defocus, sharpen, quality):
+    """Navy this dark loses its hue and fits the grey ink like a ring's. Defocused it looks
+    like a blurred ring, sharpened it gets a darker rim like a ring's band; but a ring's middle
+    is its hole, never ink right through, so a disc is never read as V (at worst '?')."""
+    img, apothem = _navy_card(50.0, defocus, sharpen, quality, navy_rgb)
+    read = read_cards(img, [Pose((160.0, 120.0), apothem, 0.0)], TableView(),
+                      builtin_model("holodex"))[0]
+    assert all(read.symbols[d] in "B?" for d in (0, 2, 3, 5))
+    assert read.symbols[1] == read.symbols[4] == "V"
+
+
+@pytest.mark.parametrize("seed", [60, 84, 98, 108])
+def test_pale_rings_and_grey_rimmed_discs_read_on_hard_tables(seed):
+    """Rendered hard tables (known truth) where defocus leaves a ring's ink paler than 0.55
+    (seeds 60, 84), a heavy print turns a blue disc's blurred rim grey (seed 98), or clipped
+    warm light tints a whole ring faintly red, so only its hollow shape and grey mean colour
+    tell it (seed 108): every fully visible card reads right."""
+    from companion.scenarios import hexel_scene
+    from companion.vision.reader import HexelReader
+    from companion.vision.scoring import TruthCard, score_table
+
+    image, truth = hexel_scene(seed, "hard", 20, "holodex")
+    reader = HexelReader("holodex", find_markers=False)
+    reader.calibrate(image)
+    seen = reader.read(image).observation.cards
+    score = score_table(seen, [TruthCard(c.image_cell, c.image_symbols, c.visible)
+                               for c in truth.cards], truth.image_e_angle_deg)
+    assert score.misreads == 0 and score.false_cards == 0
+    assert score.correct == score.full
