@@ -80,6 +80,7 @@ FALLBACK_CENTRED = 0.08
 # A coloured-ink sample this faint and this grey, inside a ring, is the ring's fringe (`decide`).
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
+PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
@@ -310,8 +311,18 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         greys_outer = ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
         rim = np.sort(score - np.where(disc[..., None], greys_outer, 0.0), axis=-1)
         second = np.where(disc, rim[..., -2], second)
-    # a ring's ink, spread thin by defocus or blur, leaves its samples paler than sharp ink
-    peak_ok = top_peak >= np.where(grey & (ring | blurred), 0.45, 0.55)
+    # a ring's ink, spread thin by defocus or blur, leaves its samples paler than sharp ink;
+    # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
+    # still read when its ink is all in its middle and the ring of samples around it is
+    # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
+    own = np.where(kind == best[..., None],
+                   np.clip(alpha, 0.0, 1.0), 0.0)
+    pale_centred = (~grey & (own[..., :7].mean(-1) >= PALE_MIDDLE)
+                    & (own[..., 7:].mean(-1) <= PALE_OUTER))
+    if allow is not None:   # whole cards only
+        pale_centred &= allow[:, None]
+    peak_ok = top_peak >= np.where(pale_centred, 0.38,
+                                   np.where(grey & (ring | blurred), 0.45, 0.55))
     margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok

@@ -110,3 +110,31 @@ def test_pale_rings_and_grey_rimmed_discs_read_on_hard_tables(seed):
                                for c in truth.cards], truth.image_e_angle_deg)
     assert score.misreads == 0 and score.false_cards == 0
     assert score.correct == score.full
+
+
+@pytest.mark.parametrize("motion_px,angle", [(5, 0.0), (5, 90.0), (7, 0.0)])
+def test_faded_small_symbols_smeared_by_motion_still_read(motion_px, angle):
+    """A web card printed faded (its inks mixed halfway to the paper) and smeared by motion:
+    the triangles and diamonds, smaller than a disc, leave their samples pale (under 0.55
+    ink) but all their ink lies in the symbol's middle with bare paper around it — a
+    printed symbol, not a tint — so every edge reads."""
+    from companion.faces import PAPER_RGB
+
+    img = texture("felt", (240, 320), np.random.default_rng(0))
+    draw_card(img, np.array([160.0, 120.0]), "YBYYBR", "web",
+              56.0 / HEXEL_FACE.flat_to_flat_mm, 0.0)
+    img = img.astype(np.float32)
+    paper = np.array(PAPER_RGB[::-1], np.float32)
+    face = np.zeros(img.shape[:2], np.uint8)
+    cv2.circle(face, (160, 120), round(0.8 * 28.0), 255, -1)
+    img = np.where(face[..., None] > 0, paper + (img - paper) * 0.45, img)
+    k = np.zeros((motion_px, motion_px), np.float32)
+    k[motion_px // 2, :] = 1.0
+    rot = cv2.getRotationMatrix2D((motion_px / 2 - 0.5, motion_px / 2 - 0.5), angle, 1.0)
+    k = cv2.warpAffine(k, rot, (motion_px, motion_px))
+    img = np.clip(cv2.filter2D(img, -1, k / k.sum()), 0, 255).astype(np.uint8)
+    _ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    seen = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    read = read_cards(seen, [Pose((160.0, 120.0), 28.0, 0.0)], TableView(),
+                      builtin_model("web"))[0]
+    assert read.symbols == "YBYYBR"
