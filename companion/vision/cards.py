@@ -4,7 +4,8 @@ than their local mean (any table: wood, felt, cloth, photographs, under any ligh
 takes the outer contours of that mask, and `fit_hexagons` keeps the blobs whose convex hull, seen
 in the table plane, is a regular hexagon: centre, apothem and orientation by moments and the
 sixth angular harmonic of the hull, and the overlap (IoU) with the fitted hexagon as its score.
-Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards.
+Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards;
+`cut_necks` splits a blob at its thin necks (two cards whose dark gap a blur bridged).
 """
 
 from __future__ import annotations
@@ -133,26 +134,97 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
     max_side = params.max_width_frac * w * 1.3
     blobs = []
     for k in np.flatnonzero(outer):
-        c = contours[k]
-        x, y, bw, bh = cv2.boundingRect(c)
-        if bw * bh < min_area or bw > max_side or bh > max_side:
+        _, _, bw, bh = cv2.boundingRect(contours[k])
+        if bw * bh < min_area or bw > max_side or bh > max_side:   # most texture specks
             continue
-        area = cv2.contourArea(c)
-        if not min_area <= area <= max_area:
-            continue
-        hull = cv2.convexHull(c)
-        hull_area = cv2.contourArea(hull)
-        perimeter = cv2.arcLength(hull, True)
-        if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
-                or area < params.min_solidity * hull_area):
-            continue
-        hull = hull.reshape(-1, 2).astype(np.float64)
-        touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        hull_img = (hull + 0.5) / scale - 0.5
-        hull_plane = view.to_plane(hull_img)
-        area_plane = cv2.contourArea(hull_plane.astype(np.float32))
-        blobs.append(Blob(hull_img, hull_plane, area_plane, touches))
+        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side)
+        if blob is not None:
+            blobs.append(blob)
     return blobs
+
+
+def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
+          params: DetectParams, min_area: float, max_area: float, max_side: float,
+          offset: tuple[int, int] = (0, 0)) -> Blob | None:
+    """The blob of one outer contour (working-image pixels, less `offset`) of a mask of
+    `shape`, or None when it is too small, too large or too ragged to be (part of) a card."""
+    h, w = shape
+    x, y, bw, bh = cv2.boundingRect(c)
+    x, y = x + offset[0], y + offset[1]
+    if bw * bh < min_area or bw > max_side or bh > max_side:
+        return None
+    area = cv2.contourArea(c)
+    if not min_area <= area <= max_area:
+        return None
+    hull = cv2.convexHull(c)
+    hull_area = cv2.contourArea(hull)
+    perimeter = cv2.arcLength(hull, True)
+    if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
+            or area < params.min_solidity * hull_area):
+        return None
+    hull = hull.reshape(-1, 2).astype(np.float64) + np.array(offset, np.float64)
+    touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+    hull_img = (hull + 0.5) / scale - 0.5
+    hull_plane = view.to_plane(hull_img)
+    area_plane = cv2.contourArea(hull_plane.astype(np.float32))
+    return Blob(hull_img, hull_plane, area_plane, touches)
+
+
+def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper_area: float,
+              params: DetectParams = DetectParams(), width: int = 2) -> list[Blob]:
+    """The pieces of a blob once every neck of paper narrower than 2·`width` + 1 pixels (of the
+    working mask) is cut: two cards laid edge to edge whose dark bands a blur (defocus, motion)
+    has bridged in a spot or two form one blob, and so does a card touching a bright patch of
+    the table through a thin link. The blob's mask is eroded by `width`, split into connected
+    parts, and each part grown back by `width` within the mask (so a piece keeps its outline,
+    its corners barely rounded). `paper_area` is a card's paper area in plane units (it sets
+    the size of a symbol's hole). Pieces too small or ragged for a card are left out; a blob
+    with no neck comes back as one piece, its thin spurs trimmed."""
+    h, w = mask.shape
+    hull = (blob.hull_img + 0.5) * scale - 0.5
+    pad = 2 * width + 2
+    x0 = max(0, math.floor(hull[:, 0].min()) - pad)
+    y0 = max(0, math.floor(hull[:, 1].min()) - pad)
+    x1 = min(w, math.ceil(hull[:, 0].max()) + pad + 1)
+    y1 = min(h, math.ceil(hull[:, 1].max()) + pad + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return []
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(region, np.round(hull - (x0, y0)).astype(np.int32), 255)
+    region = cv2.bitwise_and(region, mask[y0:y1, x0:x1])    # this blob's paper only
+    # with the symbols' holes filled (the paper between two symbols is thin and must not split).
+    # A printed symbol (disc, ring, diamond, triangle) is a compact hole, at least 0.7 as wide
+    # as long and a good part of a symbol's printed size; the dark gap between two bridged
+    # cards is a slot, or a chain of specks where it is bridged often, and stays open
+    hull_px = cv2.contourArea(hull.astype(np.float32))
+    apothem_px = math.sqrt(paper_area * hull_px / max(blob.area_plane, 1e-9) / (2.0 * SQRT3))
+    symbol_px = HEXEL_FACE.symbol_radius_frac * apothem_px / (1.0 - HEXEL_FACE.border_frac)
+    min_hole = 0.25 * math.pi * symbol_px * symbol_px
+    contours, tree = cv2.findContours(region, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if tree is not None:
+        for c, (_, _, _, parent) in zip(contours, tree[0], strict=True):
+            if parent >= 0 and cv2.contourArea(c) >= min_hole:
+                _, (rw, rh), _ = cv2.minAreaRect(c)
+                if min(rw, rh) >= 0.55 * max(rw, rh):
+                    cv2.drawContours(region, [c], 0, 255, cv2.FILLED)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1))
+    core = cv2.erode(region, kernel)
+    n, labels = cv2.connectedComponents(core, connectivity=8)
+    min_w = params.min_width_frac * w
+    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
+    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
+    max_side = params.max_width_frac * w * 1.3
+    pieces = []
+    for k in range(1, n):
+        part = cv2.bitwise_and(cv2.dilate((labels == k).astype(np.uint8) * 255, kernel), region)
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        c = max(contours, key=cv2.contourArea)
+        piece = _blob(c, (h, w), scale, view, params, min_area, max_area, max_side, (x0, y0))
+        if piece is not None:
+            pieces.append(piece)
+    return pieces
 
 
 def _area(poly: np.ndarray) -> float:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from .calibration import TableView
@@ -153,7 +154,9 @@ def angle_offset(lat: Lattice, angle: float) -> float:
 # number of lattice steps along its six directions (or it is not on the lattice). Cards are placed
 # best-first (shortest, best-fitting hop first) and each placement must agree with every placed
 # card around it — the cell predicted from their frames, the cell not taken, the card turned like
-# its neighbour — or the card is left out (never guessed). Image-E and the handedness are decided
+# its neighbour — or the card is left out (never guessed); a card beyond a gap no hop can cross is
+# then placed by the homography of the placed layout (see `_bridge`), when that map is sure of
+# its cell. Image-E and the handedness are decided
 # at the end from the cards' own directions seen in the image (averaged over the cards).
 
 _PROV = np.array([(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)])  # at +60°·k (provisional)
@@ -249,6 +252,43 @@ def _angle_diff(a: float, b: float) -> float:
     return float((a - b + math.pi) % (2.0 * math.pi) - math.pi)
 
 
+def _bridge(cells: dict[int, tuple[int, int]], centres: np.ndarray, steps: np.ndarray,
+            dist: np.ndarray, vecs: dict[int, np.ndarray], min_cards: int = 6,
+            max_fit: float = 0.12, max_off: float = 0.15
+            ) -> list[tuple[int, tuple[int, int], int]] | None:
+    """Unplaced cards the homography from the placed cards' (provisional) cells to their plane
+    centres puts within `max_off` steps of a cell: (card, cell, nearest placed card), best
+    first. None when fewer than `min_cards` are placed or the map misses one of them by more
+    than `max_fit` steps (then the layout is not one flat lattice the map can extend).
+    `steps` is each card's lattice step in plane units, `dist` grow_lattice's card distances."""
+    placed = sorted(cells)
+    if len(placed) < min_cards:
+        return None
+    src = np.array([cells[i] for i in placed], np.float64)
+    dst = centres[placed]
+    # each card's own frame gives the map's slope there too: half a step along its two
+    # provisional axes either way (its outline is a card-sized sample of the same map)
+    du = np.array([[0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]])
+    src_all = np.concatenate([src, (src[:, None, :] + du[None]).reshape(-1, 2)])
+    dst_all = np.concatenate([dst, (dst[:, None, :] + np.einsum("uk,ika->iua", du, np.array(
+        [vecs[i] for i in placed]))).reshape(-1, 2)])
+    h, _ = cv2.findHomography(src_all, dst_all, 0)
+    if h is None or abs(np.linalg.det(h)) < 1e-12:
+        return None
+    fit = cv2.perspectiveTransform(src[:, None, :], h)[:, 0]
+    if (np.linalg.norm(fit - dst, axis=1) / steps[placed]).max() > max_fit:
+        return None
+    rest = np.array([j for j in range(len(centres)) if j not in cells], np.int64)
+    frac = cv2.perspectiveTransform(centres[rest][:, None, :], np.linalg.inv(h))[:, 0]
+    cell = axial_round(frac)
+    du = frac - cell
+    off = np.hypot(du[:, 0] + 0.5 * du[:, 1], SQRT3 / 2.0 * du[:, 1])
+    near = np.array(placed)[np.argmin(dist[np.ix_(placed, rest)], axis=0)]
+    order = np.argsort(off)
+    return [(int(rest[m]), (int(cell[m, 0]), int(cell[m, 1])), int(near[m])) for m in order
+            if off[m] <= max_off]
+
+
 def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableView,
                  max_offset: float = 0.3, max_turn_deg: float = 10.0,
                  max_steps: int = 4) -> GrownLattice:
@@ -314,39 +354,80 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
             if int(j) not in cells:
                 heapq.heappush(heap, (float(resid[i, j] + 0.15 * (n_steps[i, j] - 1)), i, int(j)))
 
-    place(origin, 0, (0, 0))
-    push(origin)
-    while heap:
-        _, i, j = heapq.heappop(heap)
-        if j in cells:
-            continue
-        cell = cell_of(i, j)
-        if cell in taken:
-            continue
-        # j's own orientation must match i's direction 0 carried into j's frame
+    def turn_to(i: int, j: int) -> int | None:
+        """The turn k placing j like placed card i (i's direction 0 carried into j's frame
+        must be one of j's edge normals, within `max_turn`), or None."""
         carried = sinv[j] @ frames[i].s @ _unit(beta[i])
         tau = math.atan2(carried[1], carried[0])
         k = round(_angle_diff(tau, phi[j]) / (math.pi / 3.0))
         if abs(_angle_diff(tau, phi[j] + k * math.pi / 3.0)) > max_turn:
-            continue
-        # j, seen in its own frame, must see i where i is: a long hop across a gap is where a
-        # frame's error (perspective, a card's outline cut by a hand) grows to a whole step
-        if cell_of(j, i, k, cell) != cells[i]:
-            continue
-        # every placed card around j must predict the same cell (and j them)
-        ok = True
+            return None
+        return k
+
+    def neighbours_agree(j: int, k: int, cell: tuple[int, int]) -> bool:
+        """Whether every placed card around j predicts j at `cell` (and j them)."""
         for q in np.flatnonzero(dist[:, j] <= 2.5 * rho):
             q = int(q)
             if q not in cells:
                 continue
             if ((cell_of(q, j) != cell and resid[q, j] <= 0.5)
                     or (cell_of(j, q, k, cell) != cells[q] and resid[j, q] <= 0.5)):
-                ok = False
-                break
-        if not ok:
-            continue
-        place(j, k, cell)
-        push(j)
+                return False
+        return True
+
+    def grow() -> None:
+        while heap:
+            _, i, j = heapq.heappop(heap)
+            if j in cells:
+                continue
+            cell = cell_of(i, j)
+            if cell in taken:
+                continue
+            # j's own orientation must match i's direction 0 carried into j's frame
+            k = turn_to(i, j)
+            if k is None:
+                continue
+            # j, seen in its own frame, must see i where i is: a long hop across a gap is where a
+            # frame's error (perspective, a card's outline cut by a hand) grows to a whole step
+            if cell_of(j, i, k, cell) != cells[i]:
+                continue
+            # every placed card around j must predict the same cell (and j them)
+            if not neighbours_agree(j, k, cell):
+                continue
+            place(j, k, cell)
+            push(j)
+
+    place(origin, 0, (0, 0))
+    push(origin)
+    grow()
+    # A card beyond a gap (an arm lying across the layout) that the hops above could not place
+    # (each card's own frame is only locally right: a long hop's error grows to a whole step)
+    # is placed by the whole placed layout instead: the table is flat, so lattice cells map to
+    # the plane by one homography (exact for a pinhole camera whatever the tilt). Only when
+    # that map fits every placed card closely and puts the card squarely on a free cell,
+    # turned like its nearest placed card and agreeing with its neighbours; the growth then
+    # goes on from it.
+    while len(cells) < n:
+        # plane vectors of one step along provisional axes 0 and 1 at each placed card
+        vecs = {i: rho * np.stack([smat[i] @ _unit(beta[i]),
+                                   smat[i] @ _unit(beta[i] + math.pi / 3.0)]) for i in cells}
+        found = _bridge(cells, centres, apothems * rho, dist, vecs)
+        if found is None:
+            break
+        placed_any = False
+        for j, cell, i in found:
+            if cell in taken or j in cells:
+                continue
+            k = turn_to(i, j)
+            if k is None or not neighbours_agree(j, k, cell):
+                continue
+            place(j, k, cell)
+            push(j)
+            grow()
+            placed_any = True
+            break
+        if not placed_any:
+            break
 
     # image-E: the provisional direction whose image direction, averaged over the cards, is
     # nearest to image-right; SE the one 60° clockwise of it on screen. Where two placed cards

@@ -23,6 +23,7 @@ from .cards import (
     CardFit,
     DetectParams,
     consistent_sizes,
+    cut_necks,
     fit_hexagons,
     paper_blobs,
     paper_mask,
@@ -108,12 +109,16 @@ class HexelReader:
         return 2.0 * shape[1] / 1280.0 * 60.0   # a first guess; corrected after the frame
 
     def calibrate(self, frame: np.ndarray, marker_mm: float = 40.0) -> bool:
-        """Look for the four table markers; on success use them from now on."""
+        """Look for the table markers (all four, or three when one is covered); on success use
+        them from now on. A calibration from all four is not given up for one from three."""
         table = calibrate_table(frame, marker_mm, self.camera)
-        if table is not None:
+        if table is None:
+            return False
+        current = self.view.table
+        if current is None or table.complete or not current.complete:
             self.view = TableView(table, self.camera)
             self._card_px = None
-        return table is not None
+        return True
 
     def _cards_among(self, frame: np.ndarray, fits: list[CardFit]
                      ) -> tuple[list[CardFit], list[CardFit]]:
@@ -136,8 +141,10 @@ class HexelReader:
         """Read one BGR frame."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
-        if self.find_markers and not self.view.calibrated:
-            # marker search costs more than a read: on the first frame, then every 30th
+        table = self.view.table
+        if self.find_markers and (table is None or not table.complete):
+            # marker search costs more than a read: on the first frame, then every 30th (also
+            # while only three markers were seen, to take all four when the fourth shows)
             if self._since_search % MARKER_RETRY_FRAMES == 0:
                 self.calibrate(frame)
             self._since_search += 1
@@ -145,6 +152,9 @@ class HexelReader:
         notes = [] if view.calibrated else [
             "uncalibrated: table markers not found, working in image pixels (assumes a camera "
             "looking nearly straight down)"]
+        if view.table is not None and not view.table.complete:
+            hidden = [i for i in range(4) if i not in view.table.markers]
+            notes.append(f"calibrated from three table markers (marker {hidden[0]} not seen)")
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
@@ -152,12 +162,14 @@ class HexelReader:
         blobs = paper_blobs(mask, scale, view, p.detect)
         card_area = _card_area_plane(view)
         candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
+        candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
         whole, not_cards = self._cards_among(frame, candidates)
         if scale < 1.0 and _small(whole, view, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask = paper_mask(frame, scale, p.detect, roi)
             blobs = paper_blobs(mask, scale, view, p.detect)
             candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
+            candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
             whole, not_cards = self._cards_among(frame, candidates)
         rest = rest + [f.blob for f in not_cards]
         self._card_px = _card_px(whole, view) or self._card_px
@@ -250,6 +262,37 @@ def _card_area_plane(view: TableView) -> float | None:
     return 2.0 * math.sqrt(3.0) * apothem * apothem
 
 
+def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
+           candidates: list[CardFit], rest: list[Blob], card_area: float | None
+           ) -> tuple[list[CardFit], list[Blob]]:
+    """(candidates, rest) once each blob the size of two cards that failed the hexagon test
+    has had its thin necks cut (`cards.cut_necks`): two cards side by side whose dark bands a
+    blur or a glint bridged give their whole cards back. Only blobs from 1.8 to 3.2 times a
+    card's paper (the median candidate's, or the printed size on a calibrated table) are cut,
+    so the cost stays small; a blob that does not split, or none of whose pieces is a card,
+    stays as it was."""
+    if candidates:
+        ref = float(np.median([f.blob.area_plane for f in candidates]))
+    elif card_area is not None:
+        ref = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+    else:
+        return candidates, rest
+    out = []
+    for blob in rest:
+        if blob.touches_edge or not 1.8 * ref <= blob.area_plane <= 3.2 * ref:
+            out.append(blob)
+            continue
+        pieces = cut_necks(mask, blob, scale, view, ref, params)
+        fits, others = (fit_hexagons(pieces, params, not view.calibrated, card_area)
+                        if len(pieces) > 1 else ([], []))
+        if fits:
+            candidates = [*candidates, *fits]
+            out.extend(others)
+        else:
+            out.append(blob)
+    return candidates, out
+
+
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:
     """Median flat-to-flat width of the cards in frame pixels."""
     if not cards:
@@ -336,10 +379,14 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
 
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-# the pose search around a probed cell's predicted pose: offsets (apothems) and turns (degrees)
-_PROBE_SHIFTS = tuple((dx, dy, 0.0) for dx in (-0.08, 0.0, 0.08) for dy in (-0.08, 0.0, 0.08))
-_PROBE_FINE = ((0.0, 0.0, -2.5), (0.0, 0.0, 2.5), (0.04, 0.0, 0.0), (-0.04, 0.0, 0.0),
-               (0.0, 0.04, 0.0), (0.0, -0.04, 0.0))
+# the pose search around a probed cell's predicted pose: offsets (apothems), turns (degrees) and
+# sizes (the predicted apothem is the neighbour's: a card one step nearer to or farther from the
+# camera looks a few per cent larger or smaller, which the neighbour's frame does not follow)
+_PROBE_SHIFTS = tuple((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
+                      for dy in (-0.08, 0.0, 0.08))
+_PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0),
+               (-0.04, 0.0, 0.0, 1.0), (0.0, 0.04, 0.0, 1.0), (0.0, -0.04, 0.0, 1.0),
+               (0.0, 0.0, 0.0, 0.96), (0.0, 0.0, 0.0, 1.04))
 
 
 def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
@@ -380,8 +427,8 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     """Cards whose outline the paper mask lost — their paper merged with a bright table or a
     neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
     from their `first` reads at the predicted poses. Where that shows paper and some symbols,
-    poses a little shifted and turned are tried, and the best one is kept when the card reads
-    whole there (every symbol, its paper and border band all but intact). Returns (cells,
+    poses a little shifted, turned and scaled are tried, and the best one is kept when the card
+    reads whole there (every symbol, its paper and border band all but intact). Returns (cells,
     poses, reads) of the cards found."""
     hopeful = [k for k, r in zip(cand, first, strict=True)
                if r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
@@ -395,10 +442,11 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
         for k in hopeful:
             base = best[k][1] if k in best else cand[k]
             m = np.asarray(base.shape) * base.apothem
-            for dx, dy, turn in steps:
+            for dx, dy, turn, size in steps:
                 c = np.asarray(base.centre) + m @ np.array([dx, dy])
                 tries.append((k, replace(base, centre=(float(c[0]), float(c[1])),
-                                         angle=base.angle + math.radians(turn))))
+                                         angle=base.angle + math.radians(turn),
+                                         apothem=base.apothem * size)))
         reads = read_cards(frame, [t[1] for t in tries], view, model)
         for (k, pose), r in zip(tries, reads, strict=True):
             score = r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0

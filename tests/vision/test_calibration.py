@@ -192,3 +192,26 @@ def test_markers_smeared_by_motion_blur_are_still_found(card_px, length, angle):
     err, _ = _reprojection_px(cal, scene.plane_to_image, pts)
     width_px = float(np.linalg.norm(pts[8] - pts[0]))
     assert err < 0.01 * width_px
+
+
+def test_the_reader_says_it_works_from_three_markers_and_takes_the_fourth_when_it_shows():
+    """A hand on marker 2 at the first frame: the reader calibrates from the other three and
+    says so with every reading; once the hand is gone, its next marker search (every 30th
+    frame) takes all four, and it never gives them up for three again."""
+    from companion.vision.reader import MARKER_RETRY_FRAMES, HexelReader
+
+    scene = draw_scene(3, n_cards=6, tilt=0.6, card_px=60, noise=1.0)
+    clear = _board_only(scene)
+    covered = clear.copy()
+    cv2.fillConvexPoly(covered, np.round(_marker_image_square(scene, 2)).astype(np.int32),
+                       (110, 150, 205), cv2.LINE_AA)
+    reader = HexelReader("holodex")
+    first = reader.read(covered)
+    assert first.observation.calibrated
+    assert "calibrated from three table markers (marker 2 not seen)" in first.observation.notes
+    for _ in range(MARKER_RETRY_FRAMES):
+        later = reader.read(clear)
+    assert reader.view.table is not None and reader.view.table.complete
+    assert not any("three table markers" in n for n in later.observation.notes)
+    assert reader.calibrate(covered)              # three found, but four are kept
+    assert reader.view.table.complete

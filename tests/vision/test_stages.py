@@ -306,3 +306,51 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     assert misreads() == 0
     monkeypatch.setattr(symbols, "MIN_HALO_PAPER", 0)
     assert misreads() == 1
+
+
+def _two_groups(shift=None):
+    """Eleven cards round (0, 0) and, beyond a gap five steps wide (an arm lying over the
+    layout), three more: out of reach of any card-to-card hop."""
+    near = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1), (2, -1), (-2, 1),
+            (1, 1), (-1, -1)]
+    far = [(7, -1), (8, -1), (7, 0)]
+    cells = near + far
+    return cells, _perspective_fits(cells, PERSPECTIVE, shift=shift, moved=len(cells) - 1)
+
+
+def test_lattice_growth_places_cards_beyond_a_gap_by_the_whole_layout():
+    """Cards too far beyond a gap for a hop are placed by the homography of the placed cards
+    (the table is flat), at their true cells relative to the rest."""
+    cells, fits = _two_groups()
+    lat = _grow(fits)
+    assert sorted(lat.cells) == list(range(len(cells)))
+    got = [lat.cells[i] for i in range(len(cells))]
+    # the reader's lattice may be turned against the layout's: compare distances, as above
+    from companion.vision.geometry import axial_distance
+
+    assert all(axial_distance(got[i], got[j]) == axial_distance(cells[i], cells[j])
+               for i in range(len(cells)) for j in range(i))
+
+
+def test_lattice_growth_leaves_out_a_card_beyond_a_gap_that_is_off_the_lattice():
+    """Beyond the gap, a card a third of a step off its cell is not placed by the layout's
+    homography either (the other far cards still are)."""
+    cells, fits = _two_groups(shift=np.array([22.0, 0.0]))
+    lat = _grow(fits)
+    assert len(cells) - 1 not in lat.cells
+    assert sorted(lat.cells) == list(range(len(cells) - 1))
+
+
+@pytest.mark.parametrize("symbols", ["RBVRVB", "VVRBBR"])
+def test_a_probed_card_is_found_when_its_predicted_size_is_a_tenth_too_small(symbols):
+    """A probed cell's pose comes from its neighbour, whose size perspective may make a tenth
+    larger than this card's: the pose search tries sizes too, so the card still reads whole."""
+    from companion.vision.reader import ReaderParams, _probe
+
+    img, apothem = card_image(symbols=symbols, width_px=80.0)
+    model = builtin_model("holodex")
+    pose = Pose((160.0, 120.0), 0.9 * apothem, 0.0, 1, ((1.0, 0.0), (0.0, 1.0)))
+    first = read_cards(img, [pose], TableView(), model, blurred_rings=[True])
+    cells, _, reads = _probe(img, {(1, 0): pose}, first, TableView(), model, ReaderParams())
+    assert cells == [(1, 0)]
+    assert reads[0].symbols == symbols
