@@ -14,7 +14,11 @@ board fill. A cell undecided at its centre (a card edge there) is tried with the
 0.15 cell each way and takes a code only when two nudges agree and none differs; failing that, it is
 anchored on the band of a quarter cell about its centre, which shows the top card's own tile however
 the cards lie (`anchored`): one kind's hue there, over a good share of the large window and with an
-insect's relief in brightness, names the kind when no nudge differs. A cell that a hand or sleeve
+insect's relief in brightness, names the kind when no nudge differs. Still undecided, a centre
+band of light fill only is an empty cell that a neighbouring card reaches into
+(`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
+brightest channel clipped — names the kind when the insect's relief shows in the two lesser
+channels (`lesser_relief`); again only when no nudge differs. A cell that a hand or sleeve
 covers (`occluder_mask`) is '?', as is anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
@@ -258,6 +262,69 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     return np.where(ok, k, -1)
 
 
+def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.ndarray,
+                  white: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                  cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
+    """Kind index (or -1) of each of `cells` whose windows name a kind by everything but the
+    insect's dark body (its hue over most of the small window, little else, its ink over the
+    large window) when the kind's pixels in the large window show an insect's relief in the
+    two lesser channels of the raw canvas (their sum's 10th percentile at most `max_relief` of
+    its 90th, that 90th at least 0.15 of the white's lesser two). A tile's brightest channel
+    (red and gold ink: red) clips or carries too little of the drawing for the body to be
+    darker there, but the other two still show it; a flat sleeve or cloth of a kind's colour
+    stays flat in every channel."""
+    chroma = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
+    k = chroma.argmax(axis=1)
+    same = chroma.max(axis=1)
+    neutral = h[:, DARK] + h[:, DIM] + h[:, MID] + h[:, LIGHT]
+    ink_l = np.take_along_axis(hl[:, INK:INK + NK], k[:, None], 1)[:, 0]
+    cand = (same >= params.kind_share) & (1.0 - same - neutral <= params.max_foreign) & \
+        (ink_l >= params.min_ink)
+    out = np.full(len(cells), -1, np.int64)
+    if not cand.any():
+        return out
+    large = round(params.large * px)
+    lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells[cand])
+    bgr = [cell_windows(canvas[..., i], px, margin, rows, cols, large, cells=cells[cand])
+           for i in range(3)]
+    vals = bgr[0] + bgr[1] + bgr[2] - np.maximum(np.maximum(bgr[0], bgr[1]), bgr[2])
+    kind_of = np.full(256, -1, np.int64)
+    kind_of[:3 * NK] = np.arange(3 * NK) % NK
+    mine = kind_of[lab] == k[cand][:, None]
+    n = mine.sum(axis=1)
+    vals = np.sort(np.where(mine, vals, np.inf), axis=1)
+    at = np.arange(len(n))
+    lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
+    hi = vals[at, (0.9 * np.maximum(n - 1, 0)).astype(int)]
+    # no white seen (too few quiet-zone samples in the frame): the canvas's bright end stands in
+    ref = white if white.max() >= 16.0 else np.full(3, np.percentile(canvas, 95), np.float32)
+    floor = 0.15 * float(np.sort(ref)[:2].sum())
+    ok = (n >= params.anchor_share * large * large) & (hi >= floor) & \
+        (lo <= params.max_relief * hi)
+    out[np.flatnonzero(cand)[ok]] = k[cand][ok]
+    return out
+
+
+def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: int, margin: int,
+                   rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT
+                   ) -> np.ndarray:
+    """True for each of `cells` whose band about its centre (`core`, 0.25 cell) is light board
+    fill — all LIGHT and hardly a pixel more saturated than grey (`max_faint`) — while the fill
+    still covers a good share of the large window (`anchor_share`, LIGHT) with no kind's ink
+    over more of it than the fill. A neighbouring card a third of a cell off the grid reaches
+    into an empty cell's small window, never its centre band: a card's tile covers its cell's
+    middle 0.9 whatever way it lies, and no tile's centre band is light neutral (a dung beetle's
+    grey beetle is darker, an insect's pale parts keep their hue)."""
+    size = round(params.core * px)
+    core = cell_histograms(labels, px, margin, rows, cols, size, cells=cells)
+    tint = cell_histograms(tints, px, margin, rows, cols, size, cells=cells, n_labels=N_TINTS)
+    ink = hl[:, INK:INK + NK] + hl[:, BODY:BODY + NK] + hl[:, PALE:PALE + NK]
+    return (core[:, LIGHT] >= 0.98) & \
+        (tint[:, FAINT] + tint[:, TINTED] <= params.max_faint) & \
+        (hl[:, LIGHT] >= params.anchor_share) & (ink.max(axis=1) < hl[:, LIGHT]) & \
+        (hl[:, OTHER] <= 0.1)
+
+
 def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
@@ -345,7 +412,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     small, large = round(params.small * px), round(params.large * px)
     hl = cell_histograms(labels, px, m, rows, cols, large)
     ql = cell_quantiles(v, px, m, rows, cols, large)
-    code, conf = decide(cell_histograms(labels, px, m, rows, cols, small), hl,
+    hs = cell_histograms(labels, px, m, rows, cols, small)
+    code, conf = decide(hs, hl,
                         cell_quantiles(v, px, m, rows, cols, small), ql, params,
                         cell_histograms(tints, px, m, rows, cols, small, n_labels=N_TINTS))
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
@@ -373,6 +441,25 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             ok = (kind >= 0) & ((others == UNKNOWN_CODE) | (others == kind)).all(axis=0)
             code[rest[ok]] = kind[ok]
             conf[rest[ok]] = 0.5
+            # still undecided: light fill over the centre band is an empty cell that a
+            # neighbouring card's edge reaches into, when no nudged window sees a card there
+            left = ~ok
+            empty = anchored_empty(labels, tints, hl[rest[left]], px, m, rows, cols, rest[left],
+                                   params) & ((others[:, left] == UNKNOWN_CODE) |
+                                              (others[:, left] == EMPTY_CODE)).all(axis=0)
+            code[rest[left][empty]] = EMPTY_CODE
+            conf[rest[left][empty]] = 0.5
+            # still undecided: a kind whose insect shows in the lesser channels only (its
+            # brightest channel clipped), when no nudged window says otherwise
+            left = np.flatnonzero(left)[~empty]
+            if len(left):
+                cells = rest[left]
+                kind = lesser_relief(canvas, labels, hs[cells], hl[cells], white, px, m, rows,
+                                     cols, cells, params)
+                ok = (kind >= 0) & ((others[:, left] == UNKNOWN_CODE) |
+                                    (others[:, left] == kind)).all(axis=0)
+                code[cells[ok]] = kind[ok]
+                conf[cells[ok]] = 0.5
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]

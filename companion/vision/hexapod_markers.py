@@ -7,15 +7,20 @@ adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits)
 decoded id is caught by geometry: a case is accepted only when at least three of its markers
 agree, through one homography, with the printed layout. A marker the decoder gave up on (motion
 blur) is recovered from the quads it rejected, where the case's decoded markers say it must be
-(`recover`). Corners stay as the detector finds them: refining them on the straight edges
-(`calibration.refine_corners`, `refine=True`) halves their error but did not change what the
-cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses, so that a video
-frame is searched only about the markers it saw last (a full search when one goes missing).
+(`recover`); a case none of whose markers decoded (motion blur wider than a module) is found
+by matching the rejected quads' insides against the case markers' codes (`match_quads`), the
+same three-marker geometry deciding. Corners stay as the detector finds them: refining them on
+the straight edges (`calibration.refine_corners`, `refine=True`) halves their error but did not
+change what the cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses,
+so that a video frame is searched only about the markers it saw last (a full search when one
+goes missing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
 
 import cv2
 import numpy as np
@@ -142,6 +147,95 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
     return out
 
 
+SAMPLES = 4          # samples per marker module when matching undecoded quads
+# markers blurred 5-7 px correlate 0.65-0.95 with their own code and lead every other case id
+# by 0.15-0.5 (rendered hard scenes); quads on drawings can match too: geometry rejects them
+MIN_MATCH = 0.6      # a quad's code must correlate this well with a case marker's...
+MIN_LEAD = 0.12      # ...and this much better than with any other case id
+PER_ID = 2           # candidates kept per id
+
+
+@lru_cache(maxsize=4)
+def _templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]:
+    """(templates, ids): every case marker's 4 x 4 code (one value a module), zero-mean and
+    unit-norm, as rows: four a marker, its quarter turns 0-3 (a quad whose corners start t
+    corners late shows turn t)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.dictionary))
+    n = layout.marker_modules
+    rows, ids = [], []
+    for player in PLAYERS:
+        for mid in layout.marker_ids(player):
+            code = dictionary.generateImageMarker(mid, n, borderBits=1)[1:-1, 1:-1]
+            for t in range(4):
+                rows.append(np.rot90(code.astype(np.float32), -t).ravel())
+                ids.append(mid)
+    t = np.array(rows)
+    t -= t.mean(axis=1, keepdims=True)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    return t, np.array(ids)
+
+
+@lru_cache(maxsize=4)
+def _weights(modules: int) -> np.ndarray:
+    """(4, points) bilinear weights of a quad's corners at the centres of `SAMPLES` x `SAMPLES`
+    points a module over the code (the marker's inner modules)."""
+    k = (modules - 2) * SAMPLES
+    u = (SAMPLES + 0.5 + np.arange(k, dtype=np.float32)) / (modules * SAMPLES)
+    uu, vv = np.meshgrid(u, u)
+    return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
+
+
+def _code_scores(grey: np.ndarray, quads: np.ndarray, layout: CaseLayout = LAYOUT
+                 ) -> np.ndarray:
+    """(quads, templates) correlation of each quad's inside (its 4 x 4 code: the mean of
+    `SAMPLES` x `SAMPLES` points a module, sampled bilinearly in the quad, a marker's own
+    perspective being negligible) with every `_templates` row."""
+    w = _weights(layout.marker_modules)
+    k = (layout.marker_modules - 2) * SAMPLES
+    xy = (quads.astype(np.float32).transpose(0, 2, 1) @ w).transpose(0, 2, 1).reshape(-1, k, 2)
+    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
+                     cv2.INTER_LINEAR).astype(np.float32)
+    m = layout.marker_modules - 2
+    vals = vals.reshape(len(quads), m, SAMPLES, m, SAMPLES).mean(axis=(2, 4)).reshape(len(quads),
+                                                                                      -1)
+    vals -= vals.mean(axis=1, keepdims=True)
+    vals /= np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-3)
+    # module means against 16-value codes: a product small enough to stay off threaded BLAS
+    return np.einsum("qm,tm->qt", vals, _templates(layout)[0])
+
+
+def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT,
+                sides: tuple[float, float] = (8.0, np.inf)) -> list[tuple[int, Quad]]:
+    """(id, corners in ArUco order) for the undecoded quads whose inside matches one case
+    marker's code clearly (`MIN_MATCH`, `MIN_LEAD` over any other id). Motion blur wider than a
+    module smears bits past the decoder's threshold, yet the blurred code still correlates with
+    the printed one far better than with any other marker's; a wrong match is caught by
+    `fit_cases`, which wants three markers of one case in the printed layout. Only quads whose
+    sides lie within `sides` (px) and differ by at most a factor 2 are tried."""
+    if not quads:
+        return []
+    q = np.array(quads, np.float32)                                   # (n, 4, 2)
+    d = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2)
+    lo, hi = d.min(axis=1), d.max(axis=1)
+    q = q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]
+    if not len(q):
+        return []
+    ids = _templates(layout)[1]
+    score = _code_scores(grey, q, layout).reshape(len(q), -1, 4)    # (quads, ids, turns)
+    per_id = score.max(axis=2)
+    top2 = -np.partition(-per_id, 1, axis=1)[:, :2]
+    best = per_id.argmax(axis=1)
+    turn = score[np.arange(len(q)), best].argmax(axis=1)
+    ok = np.flatnonzero((top2[:, 0] >= MIN_MATCH) & (top2[:, 0] - top2[:, 1] >= MIN_LEAD))
+    # the best `PER_ID` quads of each id: a marker is one quad (perhaps two nested outlines),
+    # and every extra candidate costs the geometric check time
+    ok = ok[np.lexsort((-top2[ok, 0], best[ok]))]
+    first = np.r_[True, best[ok][1:] != best[ok][:-1]]
+    rank = np.arange(len(ok)) - np.maximum.accumulate(np.where(first, np.arange(len(ok)), 0))
+    return [(int(ids[4 * best[i]]), np.roll(q[i], -int(turn[i]), 0).astype(np.float64))
+            for i in ok[rank < PER_ID]]
+
+
 def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
               min_markers: int = 3) -> list[CasePose]:
     """One `CasePose` per player with at least `min_markers` markers that fit the printed
@@ -175,6 +269,58 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
         res = np.linalg.norm(transform(src, H) - dst, axis=1)
         side = float(np.mean([_side(best[i][1]) for i in ids]))
         poses.append(CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side))
+    return poses
+
+
+def off_cases(quads: list[Quad], poses: list[CasePose], layout: CaseLayout = LAYOUT
+              ) -> list[Quad]:
+    """The quads whose centre lies on none of the located cases' sheets: boards do not overlap,
+    so a quad on a located sheet is its own drawing, never another case's marker."""
+    if not quads or not poses:
+        return quads
+    x0, y0, w, h = layout.sheet_mm
+    centres = np.array(quads).mean(axis=1)
+    keep = np.ones(len(quads), bool)
+    for pose in poses:
+        mm = transform(centres, np.linalg.inv(pose.homography))
+        keep &= ~((mm[:, 0] >= x0) & (mm[:, 0] <= x0 + w) & (mm[:, 1] >= y0) &
+                  (mm[:, 1] <= y0 + h))
+    return [q for q, k in zip(quads, keep, strict=True) if k]
+
+
+def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
+                min_markers: int = 3) -> list[CasePose]:
+    """Like `fit_cases` for a few candidates an id (`match_quads`): every choice of one quad
+    (or none) per id with at least `min_markers` ids is fitted by least squares, and the choice
+    with the most markers, each within a third of its side of the fit, then the smallest error,
+    is the case. Quads on drawings that match by chance rarely reach a consensus, and RANSAC
+    spends all its samples (milliseconds) finding that out; the few choices here do not."""
+    poses = []
+    for player in PLAYERS:
+        printed = layout.marker_corners(player)
+        by_id: dict[int, list[Quad]] = {}
+        for i, c in found:
+            if i in printed:
+                by_id.setdefault(i, []).append(c)
+        if len(by_id) < min_markers:
+            continue
+        best: tuple[int, float, list[tuple[int, Quad]]] | None = None
+        for pick in product(*[[None, *cs] for cs in by_id.values()]):
+            chosen = [(i, c) for i, c in zip(by_id, pick, strict=True) if c is not None]
+            if len(chosen) < min_markers:
+                continue
+            src = np.vstack([printed[i] for i, _ in chosen])
+            dst = np.vstack([c for _, c in chosen])
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is None:
+                continue
+            err = np.linalg.norm(transform(src, H) - dst, axis=1).reshape(-1, 4).max(axis=1)
+            if all(e < max(1.5, 0.3 * _side(c)) for e, (_, c) in zip(err, chosen, strict=True)):
+                key = (len(chosen), -float(err.mean()))
+                if best is None or key > best[:2]:
+                    best = (*key, chosen)
+        if best is not None:
+            poses += fit_cases(best[2], layout, min_markers)
     return poses
 
 
@@ -215,6 +361,21 @@ class MarkerTracker:
         found, rejected = detect(grey, self.detector, self.layout)
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = fit_cases(found, self.layout)
+        # cases whose markers motion blur left undecoded: match the rejected quads' codes, only
+        # for players not located yet (a located case keeps the decoder's markers)
+        have = {p.player for p in poses}
+        # the boards lie on one table: a blurred marker is about as big as the decoded ones
+        bounds = (8.0, np.inf)
+        if found:
+            quads = np.array([c for _, c in found])
+            side = float(np.median(np.linalg.norm(np.roll(quads, -1, 1) - quads, axis=2)))
+            bounds = (0.6 * side, 1.6 * side)
+        extra = [(i, c) for i, c in match_quads(grey, off_cases(rejected, poses, self.layout),
+                                                 self.layout, bounds)
+                 if self.layout.owner(i)[0] not in have]
+        if extra:
+            rest = [(i, c) for i, c in found if self.layout.owner(i)[0] not in have]
+            poses += fit_matched(rest + self._refined(grey, extra), self.layout)
         self.last = poses
         self.known |= {p.player for p in poses}
         self._since_full = 0

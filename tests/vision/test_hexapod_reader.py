@@ -22,7 +22,13 @@ from companion.synth.scene import SceneParams
 from companion.vision import hexapod_colour
 from companion.vision.hexapod import HexapodReader, annotate
 from companion.vision.hexapod_cells import CODES, EMPTY, decide, name_halves, read_case
-from companion.vision.hexapod_markers import LAYOUT, CasePose, MarkerTracker, fit_cases
+from companion.vision.hexapod_markers import (
+    LAYOUT,
+    CasePose,
+    MarkerTracker,
+    fit_cases,
+    match_quads,
+)
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import heldout_case
@@ -123,6 +129,49 @@ def test_a_wrongly_decoded_marker_is_dropped_and_two_markers_are_not_enough():
     assert {p.player for p in poses} == {1, 2}
     assert fit_cases([quads[0], quads[1], (12, quads[3][1])]) == []
     assert fit_cases([quads[0], quads[2]]) == []
+
+
+def _motion_blur(img: np.ndarray, length: int, angle_deg: float) -> np.ndarray:
+    """`img` smeared along a line of `length` px at `angle_deg` (a camera or table shaken
+    during the exposure)."""
+    k = np.zeros((length, length), np.float32)
+    k[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle_deg, 1.0)
+    k = cv2.warpAffine(k, turn, (length, length))
+    return cv2.filter2D(img, -1, k / k.sum())
+
+
+@pytest.mark.parametrize(("cell_px", "length", "angle"), [
+    (24.0, 5, 0.0), (24.0, 6, 60.0), (28.0, 6, 60.0), (28.0, 7, 60.0), (32.0, 7, 0.0),
+    (32.0, 7, 60.0),
+])
+def test_markers_that_motion_blur_leaves_undecoded_are_matched_by_their_code(cell_px, length,
+                                                                             angle):
+    # the decoder gives up on all (or all but one) of these markers: the case is found by
+    # the codes of the quads it rejected, and located as precisely as a decoded case
+    img, truth = _photo(_sheet(1), 20.0, cell_px, (1e-4, 0.0))
+    blurred = _motion_blur(img, length, angle)
+    poses, _ = MarkerTracker(track=False).find(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY))
+    assert [p.player for p in poses] == [1]
+    assert len(poses[0].markers) >= 3
+    centres = np.array([((c + 0.5) * 28.0, (r + 0.5) * 28.0) for r in range(6) for c in range(6)])
+    err = np.linalg.norm(poses[0].to_image(centres) - _map(truth, centres), axis=1).max()
+    assert err < 0.1 * cell_px, err
+
+
+def test_only_a_clear_match_of_a_case_markers_code_names_an_undecoded_quad():
+    img, truth = _photo(_sheet(2), 0.0, 30.0, (0.0, 0.0))
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    quads = [c for _, c in _marker_quads(2, truth)]
+    # each marker's quad, in any corner order, names its own id in ArUco corner order
+    for (mid, corners), turn in zip(_marker_quads(2, truth), range(4), strict=True):
+        got = match_quads(grey, [np.roll(corners, turn, 0)])
+        assert len(got) == 1 and got[0][0] == mid
+        np.testing.assert_allclose(got[0][1], corners, atol=1e-3)
+    # quads over the grid's empty fill or half over a marker name nothing
+    fill = _map(truth, np.array([[30.0, 30.0], [50.0, 30.0], [50.0, 50.0], [30.0, 50.0]]))
+    half = quads[0] + (quads[0][1] - quads[0][0]) * 0.5
+    assert match_quads(grey, [fill, half]) == []
 
 
 CARDS = (
