@@ -298,6 +298,19 @@ def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.n
     return np.isin(lab, big).astype(np.uint8) if len(big) else np.zeros_like(mask)
 
 
+def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) that touch the canvas's
+    outer edge and have at least `min_area` pixels inside its `margin` (over the grid)."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab = cv2.connectedComponents(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask)
+    edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    inner = np.bincount(lab[margin:-margin, margin:-margin].ravel(), minlength=n)
+    big = [i for i in edge if i > 0 and inner[i] >= min_area]
+    return np.isin(lab, big).astype(np.uint8) if big else np.zeros_like(mask)
+
+
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
                   clipped: np.ndarray | None = None, margin: int = 0) -> np.ndarray:
     """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
@@ -311,7 +324,11 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     that warm light looks as neutral as the clipped paper). Skin-like colour in the canvas's
     `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the wooden table
     beyond the board, not an arm (an arm crosses a side, it does not run along all of it), and
-    is left out, so that closing does not bridge a hand to the table over the cells between."""
+    is left out, so that closing does not bridge a hand to the table over the cells between.
+    A region of one kind's ink that runs into the canvas's outer edge and covers at least a
+    tile's area of the grid is a sleeve too, whatever its size: a card's tile lies within its
+    cell (a third of a cell off at most), never across the half-cell margin to the edge, so such
+    a region comes from beyond the board."""
     skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
             (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
                                  (pix.sat >= 0.15) & (pix.sat <= 0.55))
@@ -332,6 +349,8 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
         kind = (labels == INK + k) | (labels == BODY + k)
         if int(kind.sum()) >= SLEEVE_KINDS * tile * px * px:
             hand |= _big_regions(kind.astype(np.uint8), SLEEVE_KINDS * tile * px * px)
+        if margin > 0 and int(kind.sum()) >= tile * px * px:
+            hand |= _edge_regions(kind.astype(np.uint8), tile * px * px, margin)
     if not hand.any():
         return hand
     if clipped is not None and clipped.any():

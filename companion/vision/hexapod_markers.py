@@ -106,6 +106,10 @@ def _side(quad: Quad) -> float:
     return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
 
 
+RECOVER_CANDIDATES = 3   # undecoded quads tried for each missing marker
+MAX_CHOICES = 10         # candidate quads of a case tried one choice at a time (`fit_matched`)
+
+
 def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLayout = LAYOUT,
             min_markers: int = 3) -> list[tuple[int, Quad]]:
     """`found` plus undecoded quads that sit where a case's missing markers must be. For a
@@ -137,13 +141,20 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
                 continue
             want = transform(mm, H)
             d = np.linalg.norm(centres - want.mean(axis=0), axis=1)
-            k = int(np.argmin(d))
-            if d[k] > 1.2 * side or not 0.6 < _side(quads[k]) / side < 1.6:
-                continue
-            errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max() for t in range(4)]
-            t = int(np.argmin(errs))
-            if errs[t] < 1.5 * side:
-                out.append((mid, np.roll(quads[k], -t, 0)))
+            # every quad of about the right size within reach is a candidate, nearest first: the
+            # prediction through one or two markers misses perspective (a wide lens, a tilted
+            # board) by up to a side, and a card's drawing by the grid's corner (a dung
+            # beetle's black tile) makes a marker-like quad as near as the marker itself;
+            # `fit_cases` keeps the one that fits the case (taking only the nearest dropped the
+            # marker, and a case fitted from three is off by a third of a cell at the fourth)
+            for k in np.argsort(d)[:RECOVER_CANDIDATES]:
+                if d[k] > 1.2 * side or not 0.6 < _side(quads[k]) / side < 1.6:
+                    continue
+                errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max()
+                        for t in range(4)]
+                t = int(np.argmin(errs))
+                if errs[t] < 1.5 * side:
+                    out.append((mid, np.roll(quads[k], -t, 0)))
     return out
 
 
@@ -245,6 +256,12 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
         printed = layout.marker_corners(player)
         cand = [(i, c) for i, c in found if i in printed]
         if len({i for i, _ in cand}) < min_markers:
+            continue
+        if len({i for i, _ in cand}) < len(cand) <= MAX_CHOICES:
+            # several quads for one id (`recover` keeps every near one): three markers do not
+            # pin a fourth, so RANSAC may bend the perspective to a drawing by the grid's
+            # corner; the choice that fits best, as for matched quads, is the case
+            poses += fit_matched(cand, layout, min_markers)
             continue
         src = np.vstack([printed[i] for i, _ in cand]).astype(np.float32)
         dst = np.vstack([c for _, c in cand]).astype(np.float32)

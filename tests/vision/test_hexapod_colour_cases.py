@@ -122,3 +122,84 @@ def test_the_markers_of_a_sharp_picture_still_come_from_the_decoder():
     decoded = fit_cases(detect(grey, make_detector())[0])
     poses, _ = MarkerTracker(track=False).find(grey)
     assert [(p.player, p.markers) for p in poses] == [(p.player, p.markers) for p in decoded]
+
+
+def _hidden_never_a_code(seed: int, params=None) -> None:
+    """Scene `seed` is read with no wrong code, and no cell under a hand reads as a code other
+    than its own ('?' expected)."""
+    image, truth = hexapod_scene(seed, "hard", params=params)
+    obs = HexapodReader(track=False).read(image)
+    _check(truth, obs, exact=False)
+    for case in truth.cases:
+        got = next((c for c in obs.cases if c.player == case.player), None)
+        if got is None:
+            continue
+        for r in range(6):
+            for c in range(6):
+                if case.visible[r][c] < 1.0:
+                    assert got.grid[r][c] in (case.grid[r][c], "?"), (case.player, r, c)
+
+
+def test_a_sleeve_of_a_kinds_colour_running_in_from_beyond_the_board_hides_its_cells():
+    """Hard seed 333: a gold sleeve comes in over the bottom edge of player 2's case and lies
+    over a red tile; its folds shade it like an insect, and it covers less than four tiles of the
+    grid, so it read 'Y' where the red tile is. A region of a kind's colour that runs into the
+    canvas's outer edge is no tile: the cells under it read '?'."""
+    _hidden_never_a_code(333)
+
+
+def test_a_kind_region_from_the_canvas_edge_is_an_occluder_and_a_tile_is_not():
+    # (5, 2): a gold region entering from the bottom edge over 1.5 cells of the grid (no tile
+    # reaches the margin's outer edge); (2, 2): a gold tile of the same colour in its cell
+    gold = (0, 180, 245)
+    canvas = _canvas({(2, 2): gold})
+    canvas[M + 5 * PX - PX // 2:, M + 2 * PX:M + 4 * PX - PX // 2] = gold
+    white = np.full(3, 255.0, np.float32)
+    pix = hcol.Pixels.of(hcol.normalise(canvas, white, PX))
+    labels = hcol.label_pixels(pix, PX)
+    hand = hcol.occluder_mask(pix, labels, PX, margin=M)
+    cover = [float(hand[M + r * PX + 4:M + r * PX + PX - 4,
+                                     M + c * PX + 4:M + c * PX + PX - 4].mean())
+                          for r, c in [(5, 2), (2, 2)]]
+    assert cover[0] > 0.9 and cover[1] == 0.0, cover
+
+
+def test_a_marker_recovered_among_marker_like_drawings_is_the_one_that_fits():
+    """Hard seed 145 through the real lens (102 degrees): only one of player 2's markers
+    decodes; the others are recovered from undecoded quads where a similarity through it says
+    they must be. Foreshortening puts marker 21 a side off that guess, and the black tile of a
+    dung beetle by the grid's corner was as near: it was taken, `fit_cases` dropped it, and the
+    case fitted from three markers was a third of a cell off at that corner, where a blue tile
+    read 'K'. Every near quad is a candidate and the case's homography picks the marker."""
+    from companion.synth.scene import sample_params
+
+    _hidden_never_a_code(145, sample_params(145, "hard", 1280, 720))
+    image, _ = hexapod_scene(145, "hard", params=sample_params(145, "hard", 1280, 720))
+    got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == 2)
+    assert got.grid[0][5] == "B"
+
+
+def test_recover_keeps_every_near_quad_and_fit_cases_picks_the_marker():
+    from companion.vision.geometry import transform
+    from companion.vision.hexapod_markers import LAYOUT, recover
+
+    printed = LAYOUT.marker_corners(2)
+    # a board seen at a slant: perspective along its length
+    H = np.array([[1.0, 0.0, 400.0], [0.0, 1.0, 300.0], [0.0002, 0.0, 1.0]])
+    quads = {i: transform(np.asarray(printed[i], np.float64), H) for i in printed}
+    one = min(printed)
+    side = float(np.linalg.norm(quads[one][1] - quads[one][0]))
+    A, _ = cv2.estimateAffinePartial2D(np.asarray(printed[one], np.float32),
+                                       quads[one].astype(np.float32), method=cv2.LMEDS)
+    far = max(printed, key=lambda i: np.linalg.norm(quads[i].mean(0) - quads[one].mean(0)))
+    guess = transform(np.asarray(printed[far], np.float64), np.vstack([A, (0.0, 0.0, 1.0)]))
+    off = np.linalg.norm(guess.mean(0) - quads[far].mean(0))
+    assert 0.5 * side < off < 1.1 * side        # the guess misses the far marker, not by much
+    decoy = guess - 0.2 * (quads[far].mean(0) - guess.mean(0))   # a drawing nearer the guess
+    rejected = [q for i, q in quads.items() if i != one] + [decoy]
+    got = recover([(one, quads[one])], rejected)
+    poses = fit_cases(got)
+    assert [p.markers for p in poses] == [tuple(sorted(printed))]
+    grid = np.array([(0.0, 0.0), (LAYOUT.width_mm, 0.0), (LAYOUT.width_mm, LAYOUT.height_mm),
+                     (0.0, LAYOUT.height_mm)])
+    assert np.abs(poses[0].grid_corners() - transform(grid, H)).max() < 0.1
