@@ -156,8 +156,8 @@ def angle_offset(lat: Lattice, angle: float) -> float:
 # card around it — the cell predicted from their frames, the cell not taken, the card turned like
 # its neighbour — or the card is left out (never guessed); a card beyond a gap no hop can cross is
 # then placed by the homography of the placed layout (see `_bridge`), when that map is sure of
-# its cell. Image-E and the handedness are decided
-# at the end from the cards' own directions seen in the image (averaged over the cards).
+# its cell. Image-E and the handedness are decided at the end from the cards' own directions
+# seen in the image (averaged over the cards).
 
 _PROV = np.array([(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)])  # at +60°·k (provisional)
 
