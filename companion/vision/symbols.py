@@ -315,10 +315,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
     # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
-    own = np.where(kind == best[..., None],
-                   np.clip(alpha, 0.0, 1.0), 0.0)
-    pale_centred = (~grey & (own[..., :7].mean(-1) >= PALE_MIDDLE)
-                    & (own[..., 7:].mean(-1) <= PALE_OUTER))
+    best_alpha = np.where(kind == best[..., None], np.clip(alpha, 0.0, 1.0), 0.0)
+    pale_centred = (~grey & (best_alpha[..., :7].mean(-1) >= PALE_MIDDLE)
+                    & (best_alpha[..., 7:].mean(-1) <= PALE_OUTER))
     if allow is not None:   # whole cards only
         pale_centred &= allow[:, None]
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
