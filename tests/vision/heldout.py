@@ -208,7 +208,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     if variant.scale != 1.0:
         img = cv2.resize(img, None, fx=variant.scale, fy=variant.scale,
                          interpolation=cv2.INTER_CUBIC if variant.scale > 1 else cv2.INTER_AREA)
-    img = _camera(img, rng)
+    img = camera(img, rng)
     return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
@@ -229,8 +229,8 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour cast, light gradient, blur, noise, JPEG."""
+def camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour cast, light gradient, blur, noise, JPEG (the held-out Hexapod cases use it too)."""
     h, w = img.shape[:2]
     cast = rng.uniform(0.75, 1.15, 3).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)

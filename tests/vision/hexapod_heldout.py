@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.scenarios import hexapod_cases
 
-from .heldout import photo
+from .heldout import camera, photo
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -101,7 +101,7 @@ def heldout_case(folder: str | Path, seed: int) -> HeldOutCase:
     mask = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), hom, SIZE,
                                flags=cv2.INTER_LINEAR)[..., None]
     img += (warped - img) * mask
-    return HeldOutCase(_camera(img, rng), 1, tuple(tuple(r) for r in grid), cell_px)
+    return HeldOutCase(camera(img, rng), 1, tuple(tuple(r) for r in grid), cell_px)
 
 
 def _background(rng: np.random.Generator) -> np.ndarray:
@@ -111,19 +111,3 @@ def _background(rng: np.random.Generator) -> np.ndarray:
     cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
     x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
     return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], SIZE, interpolation=cv2.INTER_LINEAR)
-
-
-def _camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour cast, light gradient, blur, noise, JPEG (as tests/vision/heldout.py)."""
-    h, w = img.shape[:2]
-    cast = rng.uniform(0.75, 1.15, 3).astype(np.float32)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ang = rng.uniform(0, 2 * math.pi)
-    ramp = (math.cos(ang) * (xx / w - 0.5) + math.sin(ang) * (yy / h - 0.5))
-    gain = rng.uniform(0.8, 1.1) * (1.0 + rng.uniform(0, 0.4) * ramp)
-    img = img * gain[..., None] * cast
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
-    img += rng.normal(0, rng.uniform(1.0, 4.0), img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
