@@ -293,8 +293,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
     # itself by a solid core of strong ink, which a ring's middle cannot have.
-    faint = ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)] & (alpha < FAINT_ALPHA)
-             & (dark >= FAINT_DARK))
+    coloured = (kind >= 0) & ~model.neutral[np.maximum(kind, 0)]   # a coloured ink's sample
+    faint = coloured & (alpha < FAINT_ALPHA) & (dark >= FAINT_DARK)
     if (faint & (grey & ring)[..., None]).any():
         solid = (member & ~faint[..., None]) * a
         srt_ring = np.sort(solid.sum(-2), axis=-1)
@@ -352,8 +352,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         # middle, a dark band around it standing out from the paper beside it — and its mean
         # colour lies on the grey ink's line. No printed coloured symbol is hollow, and none
         # of its samples may be strong coloured ink.
-        strong = ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)]
-                  & (alpha >= FAINT_ALPHA)).any(-1)
+        strong = (coloured & (alpha >= FAINT_ALPHA)).any(-1)
         ring_band = dark[..., 7:].mean(-1)
         hollow_fb = (~ok & ~fb & (mk >= 0) & model.neutral[mk0] & (ma >= FALLBACK_ALPHA)
                      & ring & (ring_band >= 0.3) & ~strong & (other <= 5))
