@@ -66,10 +66,12 @@ def _opening(pile: list[str], rng: random.Random) -> Layout:
 
 
 def hexel_scene(seed: int, band: str = "easy", n_cards: int = 20, edition: str = "holodex",
-                params: SceneParams | None = None) -> tuple[np.ndarray, SceneTruth]:
-    """A rendered table of `n_cards` legally laid cards: (BGR image, ground truth)."""
+                params: SceneParams | None = None, frame: int = 0
+                ) -> tuple[np.ndarray, SceneTruth]:
+    """A rendered table of `n_cards` legally laid cards: (BGR image, ground truth). `frame` > 0
+    renders the same still table again with fresh sensor noise (the next video frame)."""
     cards = hexel_layout(seed, n_cards, edition)
-    return render_scene(cards, edition, params or sample_params(seed, band))
+    return render_scene(cards, edition, params or sample_params(seed, band), frame=frame)
 
 
 def hexel_frames(seed: int, band: str = "easy", n_frames: int = 24, n_cards: int = 12,

@@ -2,7 +2,9 @@
 `companion.scenarios`, read them with the Hex'el reader on one thread, and print per band the
 per-card and per-edge accuracy, whole-table exact rate, misreads, false cards, how occluded
 cards were handled, and the median time per frame (reading; the once-per-camera marker
-calibration is timed separately). Scoring rules: `companion.vision.scoring`.
+calibration is timed separately); with --tracked also for the next frame of the same still table
+(fresh sensor noise), which a tracking reader keeps from the last full read unless a block of it
+changed (`companion.vision.change`). Scoring rules: `companion.vision.scoring`.
 
 `--game hexapod` renders display cases (`companion.scenarios.hexapod_scene`) and scores the
 Hexapod reader per band (topdown, easy, hard): per-cell accuracy (a cell is right when its code
@@ -46,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hexapod: see the boards through the band's real lens (62-102 degrees, "
                         "0.6-1.2 m up) instead of framing them to fill the picture")
     p.add_argument("--tracked", action="store_true",
-                   help="hexapod: also time the next frame of each table, markers tracked")
+                   help="also time the next frame of each still table (hexel: the last read "
+                        "kept unless the frame changed; hexapod: markers tracked)")
     p.add_argument("--show-failures", action="store_true",
                    help="list the scenes that were not read exactly")
     p.set_defaults(run=run)
@@ -71,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     for band in [b.strip() for b in args.bands.split(",") if b.strip()]:
         totals: dict[str, float] = {}
         exact = 0
-        read_ms, cal_ms, failures, card_px = [], [], [], []
+        read_ms, cal_ms, failures, card_px, still_ms = [], [], [], [], []
+        kept = 0
         for i in range(args.scenes):
             seed = args.seed + i
             edition = (("holodex", "web")[i % 2] if args.edition == "both" else args.edition)
@@ -82,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
             t1 = time.perf_counter()
             result = reader.read(image)
             t2 = time.perf_counter()
+            if args.tracked:
+                again, _ = hexel_scene(seed, band, args.cards, edition, frame=1)
+                t3 = time.perf_counter()
+                kept += reader.read(again, 0.04, 1).kept
+                still_ms.append(1000 * (time.perf_counter() - t3))
             cal_ms.append(1000 * (t1 - t0))
             card_px.extend(_card_widths(truth))
             read_ms.append(1000 * (t2 - t1))
@@ -110,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
             "median_ms_read": statistics.median(read_ms),
             "p90_ms_read": sorted(read_ms)[int(0.9 * (len(read_ms) - 1))],
             "median_ms_calibrate": statistics.median(cal_ms),
+            "median_ms_still": statistics.median(still_ms) if still_ms else None,
+            "still_frames_kept": kept if still_ms else None,
             "card_px_median": statistics.median(card_px),
             "card_px_p10": sorted(card_px)[int(0.1 * (len(card_px) - 1))],
         }
@@ -133,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  time        {figures['median_ms_read']:.2f} ms median read per frame "
                   f"(p90 {figures['p90_ms_read']:.2f}), one thread; "
                   f"{figures['median_ms_calibrate']:.2f} ms marker calibration (once per camera)")
+            if still_ms:
+                print(f"  still table {figures['median_ms_still']:.2f} ms median for the next "
+                      f"frame (fresh noise), last read kept in {kept} of {args.scenes}")
             if args.show_failures:
                 for seed, edition, s in failures:
                     print(f"    seed {seed} {edition}: {s.correct}/{s.full} right, "

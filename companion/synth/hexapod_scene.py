@@ -296,7 +296,7 @@ def render_cases(cases: Sequence[SceneCase], params: SceneParams | None = None,
         hands = sample_hands(params.hands, spots, np.random.default_rng([seed, 6]))
     for hand in hands:
         effects.draw_hand(img, occluded, hand, cam.project)
-    img = _light_and_sensor(img, params, cam, np.random.default_rng([seed, 8, int(frame)]))
+    img = _light_and_sensor(img, params, cam, seed, frame)
     truth = HexapodTruth(
         (params.width, params.height),
         tuple(_case_truth(case, T, case_poses, board, cam, occluded)

@@ -526,7 +526,7 @@ def render_scene(cards: list[SceneCard], edition: str = "holodex",
         hands = sample_hands(params.hands, placed, np.random.default_rng([seed, 6]))
     for hand in hands:
         effects.draw_hand(img, occluded, hand, cam.project)
-    img = _light_and_sensor(img, params, cam, np.random.default_rng([seed, 8, int(frame)]))
+    img = _light_and_sensor(img, params, cam, seed, frame)
     truth = _truth(edition, placed, markers, cam, occluded, params, pitch, centre_mm,
                    tuple(hands))
     return img, truth
@@ -606,8 +606,11 @@ def _paste_marker(canvas: np.ndarray, Hc: np.ndarray, marker_id: int, paper: np.
 
 
 def _light_and_sensor(img: np.ndarray, params: SceneParams, cam: Camera,
-                      rng: np.random.Generator) -> np.ndarray:
-    """Illumination, colour temperature, glare, blur, noise and JPEG; returns BGR uint8."""
+                      seed: int, frame: int = 0) -> np.ndarray:
+    """Illumination, colour temperature, glare, blur, noise and JPEG; returns BGR uint8. The
+    lamp, its glare and the sensor's colour mixing are the same in every frame of one table;
+    frame > 0 draws only fresh sensor noise (frame 0 keeps the one stream it always used)."""
+    rng = np.random.default_rng([seed, 8, 0])
     size = (params.width, params.height)
     gain = effects.illumination(rng, size, params.gradient, params.vignette, params.shadows,
                                 params.shadow_depth) * params.exposure
@@ -626,7 +629,8 @@ def _light_and_sensor(img: np.ndarray, params: SceneParams, cam: Camera,
                                  params.sharpen)
     if kernel is not None:
         img = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    effects.sensor_noise(img, rng, params.read_noise, params.shot_noise)
+    noise = rng if frame == 0 else np.random.default_rng([seed, 8, int(frame)])
+    effects.sensor_noise(img, noise, params.read_noise, params.shot_noise)
     out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     return effects.jpeg(out, params.jpeg_quality) if params.jpeg_quality else out
 

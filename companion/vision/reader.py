@@ -4,7 +4,11 @@ each card (whole and readable, or occluded). Whole cards are read at their own p
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
 the frame edge) are read at the cell's pose and always reported occluded, with '?' where a symbol
 cannot be read and a confidence no higher than 0.3 — a partly seen card is never guessed.
-`HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`.
+`HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
+video (`track=True`) a frame in which nothing changed since the last full read (`change`: no
+block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
+table is still for most of a game; any change — a hand, a card laid or turned, the lamp — and
+every REREAD_FRAMES-th frame regardless are read in full.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from .cards import (
     paper_mask,
 )
 from .cards import work_scale as _work_scale
+from .change import Coarse, changed_blocks, coarse
 from .colour import ColourModel, builtin_model
 from .geometry import hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
@@ -39,6 +44,7 @@ OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
+REREAD_FRAMES = 30         # a tracking reader reads in full at least this often (1-3 s of video)
 
 
 @dataclass(frozen=True)
@@ -76,14 +82,17 @@ class ReadResult:
     poses: tuple[Pose, ...] = ()
     reads: tuple[CardRead, ...] = ()
     stages: dict[str, np.ndarray] = field(default_factory=dict)
+    kept: bool = False    # the last full read's result: nothing in the frame changed since
 
 
 class HexelReader:
-    """Reads Hex'el tables. Keeps the table calibration between frames (a fixed camera)."""
+    """Reads Hex'el tables. Keeps the table calibration between frames (a fixed camera) and, with
+    `track`, the last full read for frames in which nothing changed."""
 
     def __init__(self, edition: str = "holodex", *, model: ColourModel | None = None,
                  table: TableCalibration | None = None, camera: CameraCalibration | None = None,
-                 find_markers: bool = True, params: ReaderParams = ReaderParams()) -> None:
+                 find_markers: bool = True, params: ReaderParams = ReaderParams(),
+                 track: bool = True) -> None:
         self.edition = edition
         self.model = model or builtin_model(edition)
         if self.model.edition != edition:
@@ -94,7 +103,11 @@ class HexelReader:
         self.params = params
         self._card_px: float | None = None
         self._own: dict[int, CardRead] = {}
-        self._since_search = 0
+        self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
+        self.track = track
+        self._key: Coarse | None = None      # the last fully read frame, coarse
+        self._last: ReadResult | None = None
+        self._since_full = 0
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -138,16 +151,36 @@ class HexelReader:
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
-        """Read one BGR frame."""
+        """Read one BGR frame (on a still table, with `track`, by keeping the last full read)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
+        self._since_search += 1
+        if not self.track:
+            return self._read(frame, t, seq, keep_stages)
+        view = self.view
+        now = coarse(frame)
+        last, key = self._last, self._key
+        self._since_full += 1
+        search_due = (self.find_markers and (view.table is None or not view.table.complete)
+                      and self._since_search >= MARKER_RETRY_FRAMES)
+        if (last is not None and key is not None and not keep_stages and not search_due
+                and self._since_full < REREAD_FRAMES and last.view is view
+                and not changed_blocks(key, now).any()):
+            obs = replace(last.observation, t=t, frame_seq=seq)
+            return replace(last, observation=obs, stages={}, kept=True)
+        result = self._read(frame, t, seq, keep_stages)
+        self._key, self._last, self._since_full = now, result, 0
+        return result
+
+    def _read(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool) -> ReadResult:
+        """Read one BGR frame in full."""
         table = self.view.table
-        if self.find_markers and (table is None or not table.complete):
-            # marker search costs more than a read: on the first frame, then every 30th (also
-            # while only three markers were seen, to take all four when the fourth shows)
-            if self._since_search % MARKER_RETRY_FRAMES == 0:
-                self.calibrate(frame)
-            self._since_search += 1
+        # marker search costs more than a read: on the first frame, then at most every 30th
+        # (also while only three markers were seen, to take all four when the fourth shows)
+        if (self.find_markers and (table is None or not table.complete)
+                and self._since_search >= MARKER_RETRY_FRAMES):
+            self.calibrate(frame)
+            self._since_search = 0
         view, p = self.view, self.params
         notes = [] if view.calibrated else [
             "uncalibrated: table markers not found, working in image pixels (assumes a camera "

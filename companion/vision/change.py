@@ -1,0 +1,63 @@
+"""Which parts of a video frame changed since a key frame. A camera over a card table sees the
+same still table in most of its frames: between moves nothing on it moves, and only sensor noise,
+JPEG and the lamp's flicker differ from frame to frame. `FrameChange` keeps a coarse copy of the
+key frame (the mean colour of each BLOCK x BLOCK pixel block, which averages sensor noise and
+JPEG blocking away) and tells, for a new frame, which blocks differ from it by more than
+`threshold` grey levels in any channel once one global gain is divided out (a lamp's flicker or
+the camera's auto exposure brightens everything alike; the reader's white reference already
+absorbs that). A card laid, moved, turned or taken, or a hand over the table, changes many blocks
+by tens of levels; a still table changes none. Comparing with the key frame rather than with the
+previous frame makes slow drift add up until it counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+BLOCK = 8            # pixels per side of a coarse block (a card is 7+ blocks across)
+THRESHOLD = 12.0     # grey levels a block's mean may move in any channel and still be the same
+MAX_GAIN = 0.12      # a global brightness change larger than this counts as a change everywhere
+
+
+@dataclass(frozen=True)
+class Coarse:
+    """A frame's block means (float32, H/BLOCK x W/BLOCK x 3), their grey level (the sum of the
+    three channels) and the frame's shape."""
+
+    means: np.ndarray
+    level: np.ndarray
+    shape: tuple[int, ...]
+
+
+def coarse(frame: np.ndarray) -> Coarse:
+    """The block means of a BGR frame (area averaging: one pass, no per-pixel Python)."""
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, w // BLOCK), max(1, h // BLOCK)),
+                       interpolation=cv2.INTER_AREA)
+    means = small.astype(np.float32)
+    return Coarse(means, means[..., 0] + means[..., 1] + means[..., 2], frame.shape)
+
+
+def gain(key: Coarse, now: Coarse) -> float:
+    """The global brightness ratio now/key over the blocks that are neither dark nor clipped in
+    the key (a dark block's ratio is noise; a clipped block hides its change). A local change
+    (a hand) pulls this ratio too, but is itself far beyond the threshold: it still counts."""
+    ok = (key.level > 3 * 40.0) & (key.level < 3 * 240.0)
+    if int(np.count_nonzero(ok)) < 16:
+        return 1.0
+    return float(now.level[ok].sum() / key.level[ok].sum())
+
+
+def changed_blocks(key: Coarse, now: Coarse, threshold: float = THRESHOLD) -> np.ndarray:
+    """A bool map (H/BLOCK x W/BLOCK) of the blocks that changed from `key` to `now`: all of
+    them when the frame size differs or the global brightness moved by more than MAX_GAIN."""
+    if key.shape != now.shape:
+        return np.ones(now.means.shape[:2], bool)
+    g = gain(key, now)
+    if abs(g - 1.0) > MAX_GAIN:
+        return np.ones(now.means.shape[:2], bool)
+    d = cv2.absdiff(now.means, np.minimum(key.means * np.float32(g), 255.0))
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > threshold
