@@ -39,12 +39,15 @@ class DetectParams:
 
 @dataclass(frozen=True)
 class Blob:
-    """A paper region: its hull in image pixels and in the table plane."""
+    """A paper region: its hull in image pixels and in the table plane. `ragged`: its outline is
+    far from convex (two cards and a bright patch of the table joined by the blur, a card and a
+    spur of cloth), so it is no card as it is, only perhaps once its necks are cut."""
 
     hull_img: np.ndarray
     hull_plane: np.ndarray
     area_plane: float
     touches_edge: bool
+    ragged: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,8 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
         _, _, bw, bh = cv2.boundingRect(contours[k])
         if bw * bh < min_area or bw > max_side or bh > max_side:   # most texture specks
             continue
-        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side)
+        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side,
+                     keep_ragged=True)
         if blob is not None:
             blobs.append(blob)
     return blobs
@@ -145,9 +149,10 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
 
 def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
           params: DetectParams, min_area: float, max_area: float, max_side: float,
-          offset: tuple[int, int] = (0, 0)) -> Blob | None:
+          offset: tuple[int, int] = (0, 0), keep_ragged: bool = False) -> Blob | None:
     """The blob of one outer contour (working-image pixels, less `offset`) of a mask of
-    `shape`, or None when it is too small, too large or too ragged to be (part of) a card."""
+    `shape`, or None when it is too small, too large or (unless `keep_ragged`: then marked
+    ragged) too ragged to be (part of) a card."""
     h, w = shape
     x, y, bw, bh = cv2.boundingRect(c)
     x, y = x + offset[0], y + offset[1]
@@ -159,15 +164,16 @@ def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
     hull = cv2.convexHull(c)
     hull_area = cv2.contourArea(hull)
     perimeter = cv2.arcLength(hull, True)
-    if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
-            or area < params.min_solidity * hull_area):
+    ragged = (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
+              or area < params.min_solidity * hull_area)
+    if ragged and not keep_ragged:
         return None
     hull = hull.reshape(-1, 2).astype(np.float64) + np.array(offset, np.float64)
     touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     hull_img = (hull + 0.5) / scale - 0.5
     hull_plane = view.to_plane(hull_img)
     area_plane = cv2.contourArea(hull_plane.astype(np.float32))
-    return Blob(hull_img, hull_plane, area_plane, touches)
+    return Blob(hull_img, hull_plane, area_plane, touches, ragged)
 
 
 def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper_area: float,
@@ -317,7 +323,7 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
         paper = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
         lo, hi = 0.45 * paper, 2.2 * paper
     for blob in blobs:
-        if lo is not None and not lo <= blob.area_plane <= hi:
+        if blob.ragged or (lo is not None and not lo <= blob.area_plane <= hi):
             rest.append(blob)
             continue
         fit = fit_card(blob, affine)

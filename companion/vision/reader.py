@@ -44,6 +44,7 @@ OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
+RECUT = (0.8, 10.0)        # a blob no card, of this many cards' paper, is cut at its necks
 REREAD_FRAMES = 30         # a tracking reader reads in full at least this often (1-3 s of video)
 
 
@@ -312,12 +313,11 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
         return candidates, rest
     out = []
     for blob in rest:
-        if blob.touches_edge or not 1.8 * ref <= blob.area_plane <= 3.2 * ref:
+        if blob.touches_edge or not RECUT[0] * ref <= blob.area_plane <= RECUT[1] * ref:
             out.append(blob)
             continue
         pieces = cut_necks(mask, blob, scale, view, ref, params)
-        fits, others = (fit_hexagons(pieces, params, not view.calibrated, card_area)
-                        if len(pieces) > 1 else ([], []))
+        fits, others = fit_hexagons(pieces, params, not view.calibrated, card_area)
         if fits:
             candidates = [*candidates, *fits]
             out.extend(others)
@@ -388,7 +388,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
     cells, poses = [], []
     smallest = min(math.sqrt(abs(np.linalg.det(f.s))) for f in lat.frames)
     for blob in rest:
-        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
+        if blob.ragged or blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
         c = blob.hull_plane.mean(0)
         found = lat.locate(c)
