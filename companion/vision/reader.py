@@ -299,12 +299,12 @@ def _card_area_plane(view: TableView) -> float | None:
 def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
            candidates: list[CardFit], rest: list[Blob], card_area: float | None
            ) -> tuple[list[CardFit], list[Blob]]:
-    """(candidates, rest) once each blob the size of two cards that failed the hexagon test
-    has had its thin necks cut (`cards.cut_necks`): two cards side by side whose dark bands a
-    blur or a glint bridged give their whole cards back. Only blobs from 1.8 to 3.2 times a
-    card's paper (the median candidate's, or the printed size on a calibrated table) are cut,
-    so the cost stays small; a blob that does not split, or none of whose pieces is a card,
-    stays as it was."""
+    """(candidates, rest) once each blob that failed the hexagon test has had its thin necks
+    cut (`cards.cut_necks`): two cards side by side whose dark bands a blur or a glint bridged,
+    or a card joined to a bright patch of the table or a hand, give their whole cards back.
+    Blobs from RECUT[0] to RECUT[1] times a card's paper (the median candidate's, or the
+    printed size on a calibrated table) are cut, ragged ones included; a blob none of whose
+    pieces is a card stays as it was."""
     if candidates:
         ref = float(np.median([f.blob.area_plane for f in candidates]))
     elif card_area is not None:
