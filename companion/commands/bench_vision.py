@@ -3,7 +3,7 @@
 per-card and per-edge accuracy, whole-table exact rate, misreads, false cards, how occluded
 cards were handled, and the median time per frame (reading; the once-per-camera marker
 calibration is timed separately); with --tracked also for the next frame of the same still table
-(fresh sensor noise), which a tracking reader keeps from the last full read unless a block of it
+(fresh sensor noise), which the reader keeps from the last full read unless a block of it
 changed (`companion.vision.change`). Scoring rules: `companion.vision.scoring`.
 
 `--game hexapod` renders display cases (`companion.scenarios.hexapod_scene`) and scores the

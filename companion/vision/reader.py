@@ -5,7 +5,7 @@ that are not whole hexagons but lie inside a free lattice cell (a hand over a ca
 the frame edge) are read at the cell's pose and always reported occluded, with '?' where a symbol
 cannot be read and a confidence no higher than 0.3 — a partly seen card is never guessed.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
-video (`track=True`) a frame in which nothing changed since the last full read (`change`: no
+video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
 table is still for most of a game; any change — a hand, a card laid or turned, the lamp — and
 every REREAD_FRAMES-th frame regardless are read in full.
@@ -45,7 +45,7 @@ PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) 
                            # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 RECUT = (0.8, 10.0)        # a blob no card, of this many cards' paper, is cut at its necks
-REREAD_FRAMES = 30         # a tracking reader reads in full at least this often (1-3 s of video)
+REREAD_FRAMES = 30         # a still table is read in full at least this often (1-3 s of video)
 
 
 @dataclass(frozen=True)
@@ -88,12 +88,12 @@ class ReadResult:
 
 class HexelReader:
     """Reads Hex'el tables. Keeps the table calibration between frames (a fixed camera) and, with
-    `track`, the last full read for frames in which nothing changed."""
+    `keep_still`, the last full read for frames in which nothing changed."""
 
     def __init__(self, edition: str = "holodex", *, model: ColourModel | None = None,
                  table: TableCalibration | None = None, camera: CameraCalibration | None = None,
                  find_markers: bool = True, params: ReaderParams = ReaderParams(),
-                 track: bool = True) -> None:
+                 keep_still: bool = True) -> None:
         self.edition = edition
         self.model = model or builtin_model(edition)
         if self.model.edition != edition:
@@ -105,7 +105,7 @@ class HexelReader:
         self._card_px: float | None = None
         self._own: dict[int, CardRead] = {}
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
-        self.track = track
+        self.keep_still = keep_still
         self._key: Coarse | None = None      # the last fully read frame, coarse
         self._last: ReadResult | None = None
         self._since_full = 0
@@ -152,11 +152,11 @@ class HexelReader:
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
-        """Read one BGR frame (on a still table, with `track`, by keeping the last full read)."""
+        """Read one BGR frame (a still table, with `keep_still`: by keeping the last full read)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
         self._since_search += 1
-        if not self.track:
+        if not self.keep_still:
             return self._read(frame, t, seq, keep_stages)
         view = self.view
         now = coarse(frame)

@@ -1,4 +1,4 @@
-"""A tracking reader on video: a frame in which nothing changed keeps the last full read; any
+"""The reader on video: a frame in which nothing changed keeps the last full read; any
 real change — a card turned in place, a hand, the lamp — is read in full, and so is every
 REREAD_FRAMES-th frame. Frames are rendered tables (`frame` > 0: the same table with fresh
 sensor noise) and crafted blocks for `change` itself."""
@@ -106,21 +106,21 @@ def test_a_hand_reaching_in_is_read_in_full():
     img, truth = render_scene(cards, "web", params, hands=())
     reader.read(img)
     c = np.array(truth.cards[3].centre_mm)
-    hand = Hand(entry_mm=tuple(c + (900.0, 0.0)), palm_mm=tuple(c))
+    hand = Hand(entry_mm=tuple(c + np.array([900.0, 0.0])), palm_mm=tuple(c))
     img2, truth2 = render_scene(cards, "web", params, hands=(hand,), frame=1)
     result = reader.read(img2)
     assert not result.kept
     assert _score(result.observation, truth2).misreads == 0
 
 
-def test_every_reread_frames_th_frame_is_read_in_full_and_tracking_can_be_off():
+def test_every_reread_frames_th_frame_is_read_in_full_and_keeping_can_be_off():
     cards, params = _table(1)
     frames = [render_scene(cards, "web", params, frame=i)[0] for i in range(3)]
     reader = HexelReader("web", find_markers=False)
     kept = [reader.read(frames[i % 3]).kept for i in range(2 * REREAD_FRAMES + 1)]
     assert kept.count(False) == 3
     assert not kept[0] and not kept[REREAD_FRAMES] and not kept[2 * REREAD_FRAMES]
-    off = HexelReader("web", find_markers=False, track=False)
+    off = HexelReader("web", find_markers=False, keep_still=False)
     assert not any(off.read(frames[i % 3]).kept for i in range(3))
     stages = reader.read(frames[0], keep_stages=True)
     assert not stages.kept and "5_result" in stages.stages
