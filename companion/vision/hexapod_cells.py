@@ -404,10 +404,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     pix = Pixels.of(normalise(canvas, white, px))
     labels, v = label_pixels(pix, px, params.colour), pix.v
     tints = tint_levels(pix, params.colour)
-    # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper
+    # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper;
+    # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
     clipped = (canvas.max(axis=2) >= CLIP).astype(np.uint8) \
         if int((white >= CLIP - 5.0).sum()) == 2 else None
-    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m)
+    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m,
+                         blown=(canvas.min(axis=2) >= CLIP).view(np.uint8))
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     hl = cell_histograms(labels, px, m, rows, cols, large)

@@ -38,6 +38,9 @@ CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
+LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
+LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
+RIM_CELLS = 0.4      # and the board lies this close across most of its rim
 TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
 PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
 
@@ -311,8 +314,53 @@ def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
     return np.isin(lab, big).astype(np.uint8) if big else np.zeros_like(mask)
 
 
+def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np.ndarray:
+    """uint8 mask of the lit hands that only a shaded rim of skin-like pixels (`skin`, not
+    opened) outlines: the 4-connected regions of other pixels that such a rim closes off
+    together with the canvas's outer edge, on the side away from the board. The board's side
+    is the region with the most of the canvas's margin (the board runs all round the grid; a
+    hand crosses the margin only where it comes in). A region on the other side is a lit hand
+    when it touches the outer edge, covers `LIT_CELLS` of the grid or more, is clipped in all
+    three channels (`blown`) over `LIT_SHARE` of it or more, and the board lies within
+    `RIM_CELLS` beyond at least half of its rim pixels: a thin outline with the board just
+    across it, not an arm's whole width between two parts of the board. All of the region is
+    the hand, its lit middle clipped and its shaded parts near-neutral under a white that
+    clipped too."""
+    empty = np.zeros_like(skin)
+    n, lab = cv2.connectedComponents((skin == 0).view(np.uint8), connectivity=4)
+    if n <= 2:
+        return empty
+    h, w = lab.shape
+    band = max(margin, 1)
+    area = np.bincount(lab.ravel(), minlength=n)
+    core = np.bincount(lab[band:h - band, band:w - band].ravel(), minlength=n)
+    ring = area - core                             # pixels in the margin (or on the edge)
+    inner = core if margin > 0 else area.copy()    # pixels over the grid
+    inner[0] = ring[0] = 0                         # label 0: the skin-like pixels themselves
+    board = int(ring.argmax())
+    away = np.zeros(n, bool)
+    for edge in (lab[0], lab[-1], lab[:, 0], lab[:, -1]):
+        away[edge] = True
+    away[[0, board]] = False
+    away &= inner >= LIT_CELLS * px * px
+    if not away.any():
+        return empty
+    away &= np.bincount(lab[blown > 0], minlength=n) >= LIT_SHARE * area
+    if not away.any():
+        return empty
+    across = cv2.distanceTransform((lab != board).view(np.uint8), cv2.DIST_L2, 3)
+    out = np.zeros_like(skin)
+    for i in np.flatnonzero(away):
+        region = (lab == i).view(np.uint8)
+        rim = (cv2.dilate(region, np.ones((3, 3), np.uint8)) > 0) & (skin > 0)
+        if rim.any() and float(np.median(across[rim])) <= RIM_CELLS * px:
+            out |= region
+    return out
+
+
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
-                  clipped: np.ndarray | None = None, margin: int = 0) -> np.ndarray:
+                  clipped: np.ndarray | None = None, margin: int = 0,
+                  blown: np.ndarray | None = None) -> np.ndarray:
     """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
     skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at
     0.15-0.55: paler than red and gold ink, whose tiles are saturated) of at least `min_cells`
@@ -328,11 +376,17 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     A region of one kind's ink that runs into the canvas's outer edge and covers at least a
     tile's area of the grid is a sleeve too, whatever its size: a card's tile lies within its
     cell (a third of a cell off at most), never across the half-cell margin to the edge, so such
-    a region comes from beyond the board."""
+    a region comes from beyond the board. Pass `blown`, the pixels clipped in all three
+    channels, for a lit hand whose middle clips: when the white clipped in all three too, the
+    paper, the board fill and that hand all read (255, 255, 255) and only the hand's shaded
+    rim keeps skin's hue, so the region the rim closes off with the canvas's edge is covered
+    (`_lit_inside`)."""
     skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
             (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
                                  (pix.sat >= 0.15) & (pix.sat <= 0.55))
     skin = skin.astype(np.uint8)
+    lit = _lit_inside(skin, blown, px, margin) \
+        if blown is not None and blown.any() else None
     if margin > 0:
         for side in (skin[:, :margin], skin[:, -margin:], skin[:margin].T, skin[-margin:].T):
             if side.any(axis=1).mean() >= TABLE_SIDE:
@@ -351,6 +405,8 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
             hand |= _big_regions(kind.astype(np.uint8), SLEEVE_KINDS * tile * px * px)
         if margin > 0 and int(kind.sum()) >= tile * px * px:
             hand |= _edge_regions(kind.astype(np.uint8), tile * px * px, margin)
+    if lit is not None:
+        hand |= lit
     if not hand.any():
         return hand
     if clipped is not None and clipped.any():

@@ -1,7 +1,7 @@
 """Hexapod reader cases that light and blur make hard: a tile whose brightest channel clips, an
 empty cell that a neighbouring card reaches into, a case whose markers motion blur leaves
-undecoded. Rendered scenes carry their own truth (the layout the renderer drew); crafted canvases
-are built here pixel by pixel."""
+undecoded, a lit hand that clips as white as the paper. Rendered scenes carry their own truth
+(the layout the renderer drew); crafted canvases are built here pixel by pixel."""
 
 from __future__ import annotations
 
@@ -203,3 +203,80 @@ def test_recover_keeps_every_near_quad_and_fit_cases_picks_the_marker():
     grid = np.array([(0.0, 0.0), (LAYOUT.width_mm, 0.0), (LAYOUT.width_mm, LAYOUT.height_mm),
                      (0.0, LAYOUT.height_mm)])
     assert np.abs(poses[0].grid_corners() - transform(grid, H)).max() < 0.1
+
+
+# a lit hand under light that clips the white in all three channels: paper, board fill and the
+# hand's lit middle are all (255, 255, 255); only the hand's shaded rim keeps skin's hue
+SHADED_SKIN = (120, 160, 210)
+LIT_HAND = [(0.6, 6.5), (0.8, 3.6), (1.0, 2.6), (1.4, 2.5), (1.6, 3.3), (1.8, 2.2), (2.2, 2.1),
+            (2.4, 3.2), (2.7, 2.5), (3.1, 2.6), (3.2, 4.0), (3.3, 6.5)]   # cells, from the bottom
+BIG_HAND = [(-0.5, 1.1), (4.6, 1.0), (5.0, 2.0), (4.2, 3.0), (4.8, 4.4), (4.3, 6.5)]
+
+
+def _clipped_canvas(outline: list[tuple[float, float]], rim: int = 2) -> np.ndarray:
+    """A case canvas clipped to (255, 255, 255) with four tiles on it, and a hand that comes in
+    over the canvas's edge along `outline` (x, y in cells from the grid's top-left corner; the
+    canvas's edge is at -0.5 and 6.5): its lit middle as clipped as the paper, covering whatever
+    lies under it, its rim `rim` px of shaded skin (a whole arm of skin when `rim` is 0)."""
+    canvas = np.full((7 * PX, 7 * PX, 3), 255.0, np.float32)
+    for (r, c), bgr in {(0, 1): (30, 180, 240), (1, 4): (200, 80, 30), (4, 2): (30, 160, 60),
+                        (4, 4): (200, 80, 30)}.items():
+        y, x = M + r * PX, M + c * PX
+        canvas[y + 1:y + PX - 1, x + 1:x + PX - 1] = bgr
+    pts = (np.array(outline) * PX + M).round().astype(np.int32)
+    cv2.fillPoly(canvas, [pts], SHADED_SKIN if rim == 0 else (255, 255, 255))
+    if rim:
+        cv2.polylines(canvas, [pts], False, SHADED_SKIN, rim)
+    return canvas
+
+
+def _hand_cover(canvas: np.ndarray, blown: bool = True) -> np.ndarray:
+    """(6, 6) share of each cell's middle (all but 4 px a side) that the occluder mask covers,
+    the white clipped in all three channels."""
+    white = np.full(3, 255.0, np.float32)
+    pix = hcol.Pixels.of(hcol.normalise(canvas, white, PX))
+    labels = hcol.label_pixels(pix, PX)
+    hand = hcol.occluder_mask(pix, labels, PX, margin=M, blown=(
+        canvas.min(axis=2) >= hcol.CLIP).view(np.uint8) if blown else None)
+    return np.array([[hand[M + r * PX + 4:M + r * PX + PX - 4,
+                           M + c * PX + 4:M + c * PX + PX - 4].mean() for c in range(6)]
+                     for r in range(6)])
+
+
+def test_a_lit_hand_that_only_its_shaded_rim_outlines_hides_the_cells_under_it():
+    # the hand comes in over the bottom edge and lies over (4, 2)'s tile; its rim closes off
+    # its middle with the canvas's edge, away from the board, with the board just across it
+    canvas = _clipped_canvas(LIT_HAND)
+    cover = _hand_cover(canvas)
+    under = [(r, c) for r in (3, 4, 5) for c in (1, 2)]
+    assert all(cover[r, c] > 0.9 for r, c in under), cover
+    seen = [(0, 1), (1, 4), (4, 4), (0, 4), (2, 4), (5, 5), (1, 0)]     # tiles and empty fill
+    assert all(cover[r, c] == 0.0 for r, c in seen), cover
+    # a thin rim alone is no occluder: without the clipped pixels it is all that is seen
+    assert _hand_cover(canvas, blown=False).max() == 0.0
+
+
+def test_a_lit_hand_over_most_of_the_grid_is_told_from_the_board_by_the_margin():
+    # the hand covers more of the grid than the paper left beside it, but crosses the margin
+    # only where it comes in (the left edge): the board's side runs round the rest
+    cover = _hand_cover(_clipped_canvas(BIG_HAND))
+    assert cover[1:6, :4].min() > 0.9, cover
+    assert cover[:, 5].max() == 0.0 and cover[0, :].max() == 0.0, cover
+
+
+def test_paper_beyond_a_whole_arm_is_not_taken_for_a_lit_hand():
+    # an arm of skin across the case from edge to edge leaves the paper and a tile above it
+    # bounded by the arm and the canvas's edge; an arm's width, not a thin rim, lies between
+    # that paper and the board below, so only the arm is covered
+    arm = [(-0.5, 1.8), (6.5, 1.6), (6.5, 3.4), (-0.5, 3.6)]
+    cover = _hand_cover(_clipped_canvas(arm, rim=0))
+    assert cover[2, :].min() > 0.9, cover
+    assert cover[0, :].max() == 0.0, cover
+
+
+def test_a_lit_hand_clipped_like_the_paper_never_reads_empty():
+    """Hard seed 335: the light clips all three channels, so paper, board fill and the lit
+    hand over player 1's case all read (255, 255, 255) and only the hand's shaded outline keeps
+    skin's hue; three cells under the hand read '.' (empty). The region the outline closes off
+    with the canvas's edge is the hand: every cell under it reads '?' or its own code."""
+    _hidden_never_a_code(335)
