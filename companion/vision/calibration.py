@@ -171,7 +171,9 @@ def _dictionary(name: str = MARKER_DICT):
 
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """Table markers found in `image`: id -> 4 x 2 corners (ArUco order, clockwise from the
-    marker's own top-left), sub-pixel refined. Only ids 0-3 are kept."""
+    marker's own top-left), sub-pixel refined. Only ids 0-3 are kept. Markers no pass could
+    decode are looked for among the quads the passes rejected, by their code
+    (`match_markers`)."""
     import cv2
 
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -194,6 +196,7 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     relaxed.adaptiveThreshWinSizeStep = 6
     blurred_detector = cv2.aruco.ArucoDetector(_dictionary(), relaxed)
     found: dict[int, np.ndarray] = {}
+    rejected: list[np.ndarray] = []
     sharp = None
     # as seen; then, for markers still missing, on a sharpened copy (motion blur and defocus
     # soften the module edges), on a copy upsampled 2x (small markers at a high camera), and
@@ -208,14 +211,117 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
             view = sharp
         elif view is None:
             view = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-        corners, ids, _ = det.detectMarkers(view)
+        corners, ids, quads = det.detectMarkers(view)
+        rejected += [(np.asarray(c, np.float64).reshape(4, 2) + 0.5) / scale - 0.5
+                     for c in quads]
         if ids is None:
             continue
         for c, i in zip(corners, ids.ravel(), strict=True):
             if int(i) in MARKER_IDS and int(i) not in found:
                 c = (np.asarray(c, np.float64).reshape(4, 2) + 0.5) / scale - 0.5
                 found[int(i)] = refine_corners(grey, c)
+    missing = tuple(i for i in MARKER_IDS if i not in found)
+    if missing and rejected:
+        found |= match_markers(grey, rejected, missing, [*found.values()])
     return found
+
+
+# Blurred table markers the decoder rejected (rendered hard tables, motion blur 5-6 px, defocus
+# 1-2 px): their code correlates 0.76-0.96 with their own and leads the other table ids and
+# the other turns by over 0.44; with border and quiet zone 0.73-0.95. Quads on cards, hands
+# and cloth reach 0.9 on the code alone, but then at most 0.77 with the rings: both must hold.
+MIN_CODE = 0.75      # a quad's code must correlate this well with a missing marker's...
+MIN_CODE_LEAD = 0.4  # ...this much better than with another table id or another turn...
+MIN_FRAMED = 0.8     # ...and with its black border and white quiet zone this well
+MIN_QUIET = 0.7      # quiet zone's lightness over the border, as a share of the code's light
+SIDE_RATIO = 2.0     # a matched marker's side within this factor of the decoded markers'
+
+
+def match_markers(grey: np.ndarray, quads: list[np.ndarray], missing: tuple[int, ...],
+                  decoded: list[np.ndarray]) -> dict[int, np.ndarray]:
+    """Missing table markers among the quads the decoder rejected: id -> refined corners (ArUco
+    order) for each id in `missing` that exactly one place matches clearly (`MIN_CODE`,
+    `MIN_CODE_LEAD` over the other table ids and the other turns, `MIN_FRAMED`, `MIN_QUIET`)
+    with a whole outline (`_whole`). A wrong match that slips through is left to
+    `calibrate_table`, whose fit wants every marker's square on one rectangle."""
+    from .aruco_match import code_scores, code_templates, module_means, plausible_quads
+
+    sides = (8.0, np.inf)
+    if decoded:
+        # one printed size on one table: perspective alone changes a marker's side far less
+        # than 2x between the play area's corners
+        side = float(np.median([_side(c) for c in decoded]))
+        sides = (side / SIDE_RATIO, side * SIDE_RATIO)
+    q = plausible_quads(quads, sides)
+    q = q[_whole(q)]
+    if not len(q):
+        return {}
+    n = _dictionary().markerSize + 2
+    flat = code_scores(grey, q, code_templates(MARKER_DICT, MARKER_IDS, n), n)  # (quads, id x turn)
+    order = np.argsort(-flat, axis=1)
+    top = flat[np.arange(len(q)), order[:, 0]]
+    best, turn = np.divmod(order[:, 0], 4)
+    ids = np.asarray(MARKER_IDS)[best]
+    # the runner-up among every other (id, turn): another table id or another turn of this one
+    lead = top - flat[np.arange(len(q)), order[:, 1]]
+    keep = np.flatnonzero((top >= MIN_CODE) & (lead >= MIN_CODE_LEAD) & np.isin(ids, missing))
+    if not len(keep):
+        return {}
+    rows = code_templates(MARKER_DICT, MARKER_IDS, n, True)[4 * best[keep] + turn[keep]]
+    vals = module_means(grey, q[keep], n, True)
+    framed = np.einsum("qm,qm->q", vals, rows)
+    good = (framed >= MIN_FRAMED) & (_quiet(vals, rows, n) >= MIN_QUIET)
+    out = {}
+    for mid in missing:
+        hits = [(f, np.roll(q[k], -int(turn[k]), 0).astype(np.float64))
+                for k, f in zip(keep[good], framed[good], strict=True) if ids[k] == mid]
+        if hits and _one_place([c for _, c in hits]):
+            out[mid] = refine_corners(grey, max(hits, key=lambda h: h[0])[1])
+    return out
+
+
+def _quiet(vals: np.ndarray, templates: np.ndarray, modules: int) -> np.ndarray:
+    """(n,) how light each quad's ring outside its border is: (ring - border) / (code's light
+    modules - border), from framed module means and the framed code each is matched with. A
+    printed marker lies on white paper, as light as its code's light modules (blur darkens
+    those small islands more than the wide quiet zone: 0.9-1.7 on rendered hard tables); a
+    code-like square drawn on a card or a cloth has no such margin."""
+    c = modules + 2
+    v, t = vals.reshape(-1, c, c), templates.reshape(-1, c, c)
+    ring = np.ones((c, c), bool)
+    ring[1:-1, 1:-1] = False
+    border = np.zeros((c, c), bool)
+    border[1:-1, 1:-1] = True
+    border[2:-2, 2:-2] = False
+    light = np.zeros_like(t, bool)
+    light[:, 2:-2, 2:-2] = t[:, 2:-2, 2:-2] > 0
+    dark = v[:, border].mean(axis=1)
+    lit = (v * light).sum(axis=(1, 2)) / np.maximum(light.sum(axis=(1, 2)), 1)
+    return (v[:, ring].mean(axis=1) - dark) / np.maximum(lit - dark, 1e-3)
+
+
+def _whole(quads: np.ndarray) -> np.ndarray:
+    """(n,) whether each quad's opposite sides agree within 5 % + 2 px. A marker spans a few
+    degrees of the view, so perspective changes its opposite sides by a few percent, and the
+    outline's corners are whole pixels; an outline cut by a shadow, a glare or a finger does
+    not close on the marker's corners (the code may still match: rendered hard tables, a
+    shadow across one corner put it 8 px off)."""
+    d = np.linalg.norm(np.roll(quads, -1, 1) - quads, axis=2)        # (n, 4) sides
+    a, b = d[:, :2], d[:, 2:]
+    return np.all(np.abs(a - b) <= 0.05 * np.maximum(a, b) + 2.0, axis=1)
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
+
+
+def _one_place(quads: list[np.ndarray]) -> bool:
+    """Whether the quads (one marker's outline found by several passes) all lie within a quarter
+    of a side of one another: a table has one marker of each id, so two places that both look
+    like it leave it unknown."""
+    corners = np.array(quads)
+    spread = np.linalg.norm(corners - corners[:1], axis=2).max()
+    return bool(spread <= 0.25 * min(_side(c) for c in quads))
 
 
 def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12) -> np.ndarray:

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
+from .aruco_match import code_scores, code_templates, plausible_quads
 from .calibration import refine_corners
 from .geometry import transform
 
@@ -158,7 +159,6 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
     return out
 
 
-SAMPLES = 4          # samples per marker module when matching undecoded quads
 # markers blurred 5-7 px correlate 0.65-0.95 with their own code and lead every other case id
 # by 0.15-0.5 (rendered hard scenes); quads on drawings can match too: geometry rejects them
 MIN_MATCH = 0.6      # a quad's code must correlate this well with a case marker's...
@@ -168,51 +168,11 @@ PER_ID = 2           # candidates kept per id
 
 @lru_cache(maxsize=4)
 def _templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]:
-    """(templates, ids): every case marker's 4 x 4 code (one value a module), zero-mean and
-    unit-norm, as rows: four a marker, its quarter turns 0-3 (a quad whose corners start t
-    corners late shows turn t)."""
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.dictionary))
-    n = layout.marker_modules
-    rows, ids = [], []
-    for player in PLAYERS:
-        for mid in layout.marker_ids(player):
-            code = dictionary.generateImageMarker(mid, n, borderBits=1)[1:-1, 1:-1]
-            for t in range(4):
-                rows.append(np.rot90(code.astype(np.float32), -t).ravel())
-                ids.append(mid)
-    t = np.array(rows)
-    t -= t.mean(axis=1, keepdims=True)
-    t /= np.linalg.norm(t, axis=1, keepdims=True)
-    return t, np.array(ids)
-
-
-@lru_cache(maxsize=4)
-def _weights(modules: int) -> np.ndarray:
-    """(4, points) bilinear weights of a quad's corners at the centres of `SAMPLES` x `SAMPLES`
-    points a module over the code (the marker's inner modules)."""
-    k = (modules - 2) * SAMPLES
-    u = (SAMPLES + 0.5 + np.arange(k, dtype=np.float32)) / (modules * SAMPLES)
-    uu, vv = np.meshgrid(u, u)
-    return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
-
-
-def _code_scores(grey: np.ndarray, quads: np.ndarray, layout: CaseLayout = LAYOUT
-                 ) -> np.ndarray:
-    """(quads, templates) correlation of each quad's inside (its 4 x 4 code: the mean of
-    `SAMPLES` x `SAMPLES` points a module, sampled bilinearly in the quad, a marker's own
-    perspective being negligible) with every `_templates` row."""
-    w = _weights(layout.marker_modules)
-    k = (layout.marker_modules - 2) * SAMPLES
-    xy = (quads.astype(np.float32).transpose(0, 2, 1) @ w).transpose(0, 2, 1).reshape(-1, k, 2)
-    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
-                     cv2.INTER_LINEAR).astype(np.float32)
-    m = layout.marker_modules - 2
-    vals = vals.reshape(len(quads), m, SAMPLES, m, SAMPLES).mean(axis=(2, 4)).reshape(len(quads),
-                                                                                      -1)
-    vals -= vals.mean(axis=1, keepdims=True)
-    vals /= np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-3)
-    # module means against 16-value codes: a product small enough to stay off threaded BLAS
-    return np.einsum("qm,tm->qt", vals, _templates(layout)[0])
+    """(templates, ids): every case marker's code as `aruco_match.code_templates` rows, four a
+    marker (its quarter turns), and the id of each row."""
+    ids = tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
+    templates = code_templates(layout.dictionary, ids, layout.marker_modules)
+    return templates, np.repeat(np.array(ids), 4)
 
 
 def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT,
@@ -225,14 +185,12 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
     sides lie within `sides` (px) and differ by at most a factor 2 are tried."""
     if not quads:
         return []
-    q = np.array(quads, np.float32)                                   # (n, 4, 2)
-    d = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2)
-    lo, hi = d.min(axis=1), d.max(axis=1)
-    q = q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]
+    q = plausible_quads(quads, sides)                                 # (n, 4, 2)
     if not len(q):
         return []
-    ids = _templates(layout)[1]
-    score = _code_scores(grey, q, layout).reshape(len(q), -1, 4)    # (quads, ids, turns)
+    templates, ids = _templates(layout)
+    score = code_scores(grey, q, templates, layout.marker_modules)
+    score = score.reshape(len(q), -1, 4)                              # (quads, ids, turns)
     per_id = score.max(axis=2)
     top2 = -np.partition(-per_id, 1, axis=1)[:, :2]
     best = per_id.argmax(axis=1)

@@ -1,0 +1,92 @@
+"""Matching quads against ArUco codes by correlation, for markers the ArUco decoder gave up on.
+The decoder thresholds each module; motion blur or defocus wider than a module smears the bits
+past its threshold, yet the blurred inside of the marker still correlates with its printed code
+far better than with any other code. These helpers sample a quad module by module (the mean of
+`SAMPLES` x `SAMPLES` bilinear points a module, a marker's own perspective being negligible)
+and correlate the module means, zero-mean and unit-norm, with the expected markers' codes in
+their four quarter turns (optionally with the black border and a ring of the white quiet zone).
+What counts as a clear match is the caller's: `hexapod_markers.match_quads` for case markers,
+`calibration.match_markers` for table markers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+SAMPLES = 4          # samples per marker module, each way
+_MAX_ROWS = 32767    # cv2.remap's limit on a map's rows
+
+
+@lru_cache(maxsize=8)
+def code_templates(dictionary: str, ids: tuple[int, ...], modules: int, framed: bool = False
+                   ) -> np.ndarray:
+    """Every marker's code (one value a module), zero-mean and unit-norm, as rows: four a marker
+    in `ids` order, its quarter turns 0-3 (a quad whose corners start t corners late shows turn
+    t). `framed`: the code inside its one-module black border inside one module of the white
+    quiet zone ((modules + 2)^2 values), else the code alone ((modules - 2)^2)."""
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+    rows = []
+    for mid in ids:
+        code = d.generateImageMarker(mid, modules, borderBits=1).astype(np.float32)
+        code = np.pad(code, 1, constant_values=255.0) if framed else code[1:-1, 1:-1]
+        rows += [np.rot90(code, -t).ravel() for t in range(4)]
+    t = np.array(rows)
+    t -= t.mean(axis=1, keepdims=True)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    return t
+
+
+@lru_cache(maxsize=8)
+def sample_weights(modules: int, framed: bool = False) -> np.ndarray:
+    """(4, points) bilinear weights of a quad's corners at `SAMPLES` x `SAMPLES` points a module
+    over the code's modules (`framed`: also over the border and one module outside it; bilinear
+    weights extrapolate the quad that far)."""
+    first, cells = (-1, modules + 2) if framed else (1, modules - 2)
+    k = cells * SAMPLES
+    u = (first * SAMPLES + 0.5 + np.arange(k, dtype=np.float32)) / (modules * SAMPLES)
+    uu, vv = np.meshgrid(u, u)
+    return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
+
+
+def module_means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool = False
+                 ) -> np.ndarray:
+    """(quads, cells) the module means of each (n, 4, 2) quad, row by row, zero-mean and
+    unit-norm (`framed`: over the border and one module outside it too)."""
+    per = max(1, _MAX_ROWS // ((modules + 2) * SAMPLES))   # quads a remap call can take
+    return np.concatenate([_means(grey, quads[a:a + per], modules, framed)
+                           for a in range(0, len(quads), per)])
+
+
+def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool) -> np.ndarray:
+    cells = modules + 2 if framed else modules - 2
+    k = cells * SAMPLES
+    w = sample_weights(modules, framed)
+    xy = (quads.astype(np.float32).transpose(0, 2, 1) @ w).transpose(0, 2, 1).reshape(-1, k, 2)
+    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
+                     cv2.INTER_LINEAR).astype(np.float32)
+    vals = vals.reshape(len(quads), cells, SAMPLES, cells, SAMPLES).mean(axis=(2, 4))
+    vals = vals.reshape(len(quads), -1)
+    vals -= vals.mean(axis=1, keepdims=True)
+    vals /= np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-3)
+    return vals
+
+
+def code_scores(grey: np.ndarray, quads: np.ndarray, templates: np.ndarray, modules: int,
+                framed: bool = False) -> np.ndarray:
+    """(quads, templates) correlation of each quad's `module_means` with every
+    `code_templates` row (built with the same `modules` and `framed`)."""
+    # module means against 16-64-value codes: a product small enough to stay off threaded BLAS
+    return np.einsum("qm,tm->qt", module_means(grey, quads, modules, framed), templates)
+
+
+def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.ndarray:
+    """(n, 4, 2) float32: the quads whose sides lie within `sides` (px, at least 8: fewer than
+    two pixels a module carry no code) and differ by at most a factor 2 (a marker seen at up to
+    60 degrees)."""
+    q = np.array(quads, np.float32).reshape(-1, 4, 2)
+    d = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2)
+    lo, hi = d.min(axis=1), d.max(axis=1)
+    return q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]
