@@ -12,8 +12,9 @@ is the truth's, or when it is '?' and a hand covers part of it in truth), whole-
 score exact rate (the P4 score of the read grid equals the truth's; a case with a '?' has no
 score), misread and false cells, how hand-covered cells were reported, cases not found, and the
 median and p95 time per frame on one thread — cold (markers searched over the whole frame, as for
-a single picture) and, with --tracked, for the next frame of the same table (markers searched
-about the last ones). A case counts when at least three of its markers are wholly in view.
+a single picture) and, with --tracked, for the next frame of the same table read in full
+(markers searched about the last ones) and kept from the last read (nothing in it changed).
+A case counts when at least three of its markers are wholly in view.
 """
 
 from __future__ import annotations
@@ -203,14 +204,15 @@ def run_hexapod(args: argparse.Namespace) -> int:
                            "visible_unread", "hidden", "hidden_flagged", "hidden_right",
                            "hidden_wrong", "false_cells", "cases", "found", "exact",
                            "score_exact", "false_cases", "unexpected_found"), 0)
-        cold, tracked, cell_px, failures = [], [], [], []
+        cold, tracked, cell_px, failures, still = [], [], [], [], []
+        kept = 0
         for i in range(args.scenes):
             seed = args.seed + i
             params = sample_params(seed, band, width, height)
             if not args.lens:
                 params = replace(params, hfov_deg=0.0)
             image, truth = hexapod_scene(seed, band, params=params)
-            reader = HexapodReader(track=True)
+            reader = HexapodReader(track=True, keep_still=False)
             t0 = time.perf_counter()
             result = reader.read_full(image, 0.0, 0)
             cold.append(1000 * (time.perf_counter() - t0))
@@ -219,6 +221,11 @@ def run_hexapod(args: argparse.Namespace) -> int:
                 t0 = time.perf_counter()
                 reader.read_full(again, 0.04, 1)
                 tracked.append(1000 * (time.perf_counter() - t0))
+                keeper = HexapodReader(track=True)
+                keeper.read_full(image, 0.0, 0)
+                t0 = time.perf_counter()
+                kept += keeper.read_full(again, 0.04, 1).kept
+                still.append(1000 * (time.perf_counter() - t0))
             seen = {c.player: c for c in result.observation.cases}
             players = {c.player for c in truth.cases}
             n["false_cases"] += sum(p not in players for p in seen)
@@ -267,6 +274,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
             "p95_ms": _percentile(cold, 95),
             "median_ms_tracked": statistics.median(tracked) if tracked else None,
             "p95_ms_tracked": _percentile(tracked, 95) if tracked else None,
+            "median_ms_still": statistics.median(still) if still else None,
+            "still_frames_kept": kept if still else None,
             "cell_px_median": statistics.median(cell_px) if cell_px else 0.0,
             "cell_px_p10": _percentile(cell_px, 10),
         }
@@ -310,6 +319,9 @@ def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list)
     if f["median_ms_tracked"] is not None:
         line += f", {f['median_ms_tracked']:.2f} ms (p95 {f['p95_ms_tracked']:.2f}) tracked"
     print(line + "; one thread")
+    if f["median_ms_still"] is not None:
+        print(f"  still table {f['median_ms_still']:.2f} ms median for the next frame (fresh "
+              f"noise), last read kept in {f['still_frames_kept']} of {args.scenes}")
     if args.show_failures:
         for seed, player, found, wrong in failures:
             print(f"    seed {seed} player {player}: " +

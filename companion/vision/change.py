@@ -20,6 +20,7 @@ import numpy as np
 BLOCK = 8            # pixels per side of a coarse block (a card is 7+ blocks across)
 THRESHOLD = 12.0     # grey levels a block's mean may move in any channel and still be the same
 MAX_GAIN = 0.12      # a global brightness change larger than this counts as a change everywhere
+REREAD_FRAMES = 30   # a still table is read in full at least this often all the same (1-3 s)
 
 
 @dataclass(frozen=True)

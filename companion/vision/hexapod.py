@@ -7,7 +7,10 @@ Stages: the case markers are found and checked against the printed board (`hexap
 each case's grid is rectified through its homography, its pixels labelled against the board's
 own white (`hexapod_colour`), and its cells judged and its two-cell insects named half by half
 (`hexapod_cells`). The reader keeps the last frame's case poses, so a video is searched only about
-the markers it saw (`track=True`); pictures from different cameras want `track=False`.
+the markers it saw (`track=True`); pictures from different cameras want `track=False`. A frame
+in which nothing changed since the last full read (`change`: no block moved beyond sensor noise)
+keeps that read (`keep_still=True`, as the Hex'el reader); any change, and every REREAD_FRAMES-th
+frame regardless, is read in full.
 
 Framing (measured with `companion bench vision --game hexapod`, 50-100 synthetic tables a band).
 The printed cell is 28 mm and the reader resamples every case to 24 px per cell, so it takes any
@@ -27,11 +30,12 @@ at its own centre with tolerant windows.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from .change import REREAD_FRAMES, Coarse, changed_blocks, coarse
 from .hexapod_cells import CaseRead, CellParams, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .observation import UNKNOWN, HexapodObservation, SeenCase
@@ -46,6 +50,7 @@ class HexapodRead:
     reads: tuple[CaseRead, ...] = ()
     full_search: bool = True
     ms: dict[str, float] = field(default_factory=dict)
+    kept: bool = False    # the last full read's result: nothing in the frame changed since
 
 
 def case_confidence(read: CaseRead) -> float:
@@ -60,10 +65,15 @@ class HexapodReader:
     """Reads Hexapod display cases from camera frames (see the module docstring)."""
 
     def __init__(self, *, layout: CaseLayout = LAYOUT, params: CellParams | None = None,
-                 track: bool = True) -> None:
+                 track: bool = True, keep_still: bool = True) -> None:
         self.layout = layout
         self.params = params or CellParams()
         self.tracker = MarkerTracker(layout, track=track)
+        self.keep_still = keep_still
+        self._key: Coarse | None = None      # the last fully read frame, coarse
+        self._last: HexapodRead | None = None
+        self._since_full = 0
+        self._owed = False
 
     def read(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
              ) -> HexapodObservation:
@@ -75,6 +85,28 @@ class HexapodReader:
         """Like `read`, with the poses, per-case evidence and stage timings."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("the Hexapod reader takes a BGR colour image")
+        if not self.keep_still:
+            return self._read_full(frame_bgr, t, frame_seq)
+        t0 = time.perf_counter()
+        now = coarse(frame_bgr)
+        last, key = self._last, self._key
+        self._since_full += 1
+        # a whole-frame marker search is owed after a change the tracker only searched about
+        # the known cases for (a case brought into view): a still frame does not put it off
+        owed = self._owed and self.tracker.full_search_due()
+        if (last is not None and key is not None and self._since_full < REREAD_FRAMES
+                and not owed and not changed_blocks(key, now).any()):
+            self.tracker.skip()
+            obs = replace(last.observation, t=float(t), frame_seq=int(frame_seq))
+            return replace(last, observation=obs, full_search=False, kept=True,
+                           ms={"unchanged": 1000 * (time.perf_counter() - t0)})
+        result = self._read_full(frame_bgr, t, frame_seq)
+        self._key, self._last, self._since_full = now, result, 0
+        self._owed = not result.full_search
+        return result
+
+    def _read_full(self, frame_bgr: np.ndarray, t: float, frame_seq: int) -> HexapodRead:
+        """Read one frame in full."""
         t0 = time.perf_counter()
         grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
         poses, full = self.tracker.find(grey)

@@ -317,6 +317,16 @@ class MarkerTracker:
         self.known: set[int] = set()   # every player whose case was ever seen
         self._since_full = 0
 
+    def full_search_due(self) -> bool:
+        """Whether the next `find` searches the whole frame."""
+        return not (self.track and self.last and self._since_full + 1 < self.full_every
+                    and {p.player for p in self.last} >= self.known)
+
+    def skip(self) -> None:
+        """A frame not searched (nothing in it changed): it counts towards the next whole-frame
+        search all the same."""
+        self._since_full += 1
+
     def find(self, grey: np.ndarray) -> tuple[list[CasePose], bool]:
         """(case poses, whether the whole frame was searched). The windows only follow the
         cases of the last frame, so the whole frame is searched whenever a case seen before is

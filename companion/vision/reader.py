@@ -33,7 +33,7 @@ from .cards import (
     paper_mask,
 )
 from .cards import work_scale as _work_scale
-from .change import Coarse, changed_blocks, coarse
+from .change import REREAD_FRAMES, Coarse, changed_blocks, coarse
 from .colour import ColourModel, builtin_model
 from .geometry import hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
@@ -45,7 +45,6 @@ PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) 
                            # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 RECUT = (0.8, 10.0)        # a blob no card, of this many cards' paper, is cut at its necks
-REREAD_FRAMES = 30         # a still table is read in full at least this often (1-3 s of video)
 
 
 @dataclass(frozen=True)

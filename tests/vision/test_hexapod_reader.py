@@ -354,7 +354,7 @@ def test_hands_over_a_case_hide_cells_and_never_make_them_wrong():
 
 
 def test_a_tracked_video_frame_reads_like_a_fresh_search():
-    reader = HexapodReader(track=True)
+    reader = HexapodReader(track=True, keep_still=False)
     first, truth = hexapod_scene(4, "easy")
     again, _ = hexapod_scene(4, "easy", frame=1)
     one = reader.read_full(first)
@@ -363,6 +363,27 @@ def test_a_tracked_video_frame_reads_like_a_fresh_search():
     assert [c.grid for c in two.observation.cases] == [c.grid for c in truth.cases]
     out = annotate(again, two)
     assert out.shape == again.shape and not np.array_equal(out, again)
+
+
+def test_a_still_frame_keeps_the_last_read_and_a_new_card_is_read_in_full():
+    """The next frame of a still table (fresh sensor noise) keeps the last read with its own
+    time; a card laid since (one more card, same boards and camera) is read in full, and right;
+    with keep_still off every frame is read."""
+    first, _ = hexapod_scene(4, "easy", n_cards=5)
+    again, _ = hexapod_scene(4, "easy", n_cards=5, frame=1)
+    laid, truth = hexapod_scene(4, "easy", n_cards=6, frame=2)
+    reader = HexapodReader()
+    one = reader.read_full(first, 0.0, 0)
+    two = reader.read_full(again, 0.1, 1)
+    assert not one.kept and two.kept
+    assert two.observation.cases == one.observation.cases
+    assert (two.observation.t, two.observation.frame_seq) == (0.1, 1)
+    three = reader.read_full(laid, 0.2, 2)
+    assert not three.kept
+    assert [c.grid for c in three.observation.cases] == [c.grid for c in truth.cases]
+    assert [c.grid for c in three.observation.cases] != [c.grid for c in one.observation.cases]
+    off = HexapodReader(keep_still=False)
+    assert not any(off.read_full(f).kept for f in (first, again))
 
 
 def test_no_board_in_view_says_so():
