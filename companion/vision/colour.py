@@ -21,6 +21,8 @@ from ..faces import PAPER_RGB, SYMBOLS
 
 PAPER = "paper"
 PAPER_K, OTHER = -1, -2   # kinds of a pixel that is no ink
+SHADE_RANGE = (0.55, 1.4)  # a coloured ink's shade s (see `ColourModel.explain`)
+CENSOR_STEPS = 4           # alternating projections for a fit to clipped values
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ class ColourModel:
     def _lines(self) -> tuple[tuple[bool, tuple[float, ...]], ...]:
         """Per letter, the constants of its fit in `explain`: for a grey ink the unit vector
         from paper towards it and its length; for a coloured ink its channels and the inverse
-        of the 2 x 2 normal equations of the fit s·((1-alpha)·paper + alpha·ink)."""
+        of the 2 x 2 normal equations of the fit s·((1-alpha)·paper + alpha·ink), then 1 / |ink|²
+        (the fit by the ink alone)."""
         lines = []
         for ink, grey in zip(self.inks, self.neutral, strict=True):
             i0, i1, i2 = (float(v) for v in ink)
@@ -66,13 +69,62 @@ class ColourModel:
                 length = float(np.linalg.norm(u))
                 lines.append((True, (*(float(v) / length for v in u), length)))
                 continue
-            isum = i0 + i1 + i2
-            inv = np.linalg.inv(np.array([[3.0, isum], [isum, i0 * i0 + i1 * i1 + i2 * i2]]))
+            isum, isq = i0 + i1 + i2, i0 * i0 + i1 * i1 + i2 * i2
+            inv = np.linalg.inv(np.array([[3.0, isum], [isum, isq]]))
             lines.append((False, (i0, i1, i2, float(inv[0, 0]), float(inv[0, 1]),
-                                  float(inv[1, 0]), float(inv[1, 1]))))
+                                  float(inv[1, 0]), float(inv[1, 1]), 1.0 / isq)))
         return tuple(lines)
 
-    def explain(self, normalised: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _fit(self, i: int, r: np.ndarray, g: np.ndarray, b: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Letter i's fit of pixels (channel planes, paper-normalised RGB): its ink fraction,
+        the shade s and the fitted colour (see `explain`)."""
+        grey, c = self._lines[i]
+        if grey:
+            u0, u1, u2, length = c
+            proj = (r - 1.0) * u0 + (g - 1.0) * u1 + (b - 1.0) * u2
+            return (proj / length, np.ones_like(r),
+                    (1.0 + proj * u0, 1.0 + proj * u1, 1.0 + proj * u2))
+        i0, i1, i2, m00, m01, m10, m11, inv_isq = c
+        total, along = r + g + b, r * i0 + g * i1 + b * i2
+        pa = m00 * total + m01 * along
+        pb = m10 * total + m11 * along
+        # The fit keeps both parts non-negative: a colour beyond the ink as seen from paper
+        # (a heavy print, a camera's saturation boost) is fitted by the ink alone, shaded
+        # (pa = 0, pb refitted), not by the unconstrained pb with pa merely zeroed, which
+        # overshoots and leaves a spurious residual; one short of any ink, by paper alone.
+        beyond = pa < 0.0
+        pa, pb = (np.where(beyond, 0.0, np.where(pb < 0.0, total / 3.0, pa)),
+                  np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
+        s = pa + pb
+        alpha = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
+        return alpha, s, (pa + pb * i0, pa + pb * i1, pa + pb * i2)
+
+    def _fit_shaded(self, i: int, r: np.ndarray, g: np.ndarray, b: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """`_fit`, with a coloured ink's shade held to the range `explain` accepts (at its
+        bound, the ink fraction in 0..1 nearest the pixel)."""
+        alpha, s, pred = self._fit(i, r, g, b)
+        grey, c = self._lines[i]
+        if grey:
+            return alpha, s, pred
+        ink = c[:3]
+        sc = np.clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
+        out = sc != s
+        if not out.any():
+            return alpha, s, pred
+        d = [v - 1.0 for v in ink]
+        dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+        a_fix = np.clip(((r - sc) * d[0] + (g - sc) * d[1] + (b - sc) * d[2]) / (sc * dd),
+                        0.0, 1.0)
+        alpha = np.where(out, a_fix, alpha)
+        pred = tuple(np.where(out, sc * (1.0 + a_fix * dk), p) for dk, p in zip(d, pred,
+                                                                              strict=True))
+        return alpha, sc, pred
+
+    def explain(self, normalised: np.ndarray,
+                bounds: tuple[np.ndarray, np.ndarray] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every pixel (… x 3, paper-normalised RGB) explained as paper mixed with one ink.
 
         Returns (kind, alpha, dark): kind is the letter index, PAPER_K or OTHER; alpha the ink
@@ -80,7 +132,9 @@ class ColourModel:
         paper-to-grey-ink line (for the ring test). A coloured ink is fitted as
         s·((1-alpha)·paper + alpha·ink), so blur (the mix) and shade (s: a darker rim, a soft
         shadow) do not change its class; a grey ink, whose mix with paper looks like shade, is
-        fitted as a plain mix.
+        fitted as a plain mix. `bounds` (low, high; each … x 3, optional) say where the true
+        colour may lie when the sensor clipped (see `clip_bounds`): a fit is then judged by
+        how far it falls outside them.
         """
         x = np.asarray(normalised, np.float32)
         shape = x.shape[:-1]
@@ -94,26 +148,16 @@ class ColourModel:
         shade = np.ones((n, size), np.float32)
         total = r + g + b
         norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
-        dr, dg, db = r - 1.0, g - 1.0, b - 1.0
-        d2 = dr * dr + dg * dg + db * db
-        for i, (grey, c) in enumerate(self._lines):
-            if grey:
-                u0, u1, u2, length = c
-                proj = dr * u0 + dg * u1 + db * u2
-                alpha[i] = proj / length
-                resid[i] = np.sqrt(np.maximum(d2 - proj * proj, 0.0)) / length
-                continue
-            i0, i1, i2, m00, m01, m10, m11 = c
-            along = r * i0 + g * i1 + b * i2
-            pa = np.maximum(m00 * total + m01 * along, 0.0)
-            pb = np.maximum(m10 * total + m11 * along, 0.0)
-            er, eg, eb = r - (pa + pb * i0), g - (pa + pb * i1), b - (pa + pb * i2)
-            resid[i] = np.sqrt(er * er + eg * eg + eb * eb) / norm_x
-            s = pa + pb
-            alpha[i] = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
-            shade[i] = s
+        scale = [c[3] if grey else norm_x for grey, c in self._lines]
+        for i in range(n):
+            alpha[i], shade[i], (pr, pg, pb) = self._fit(i, r, g, b)
+            er, eg, eb = r - pr, g - pg, b - pb
+            resid[i] = np.sqrt(er * er + eg * eg + eb * eb) / scale[i]
+        if bounds is not None:
+            self._censored(x.reshape(-1, 3), bounds, alpha, shade, resid, scale)
         chroma = ~neutral[:, None]
-        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= 0.55) & (shade <= 1.4)
+        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= SHADE_RANGE[0]) \
+            & (shade <= SHADE_RANGE[1])
         grey_ok = ~chroma & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
         best_c = np.where(chroma_ok, resid, np.inf).argmin(0)
         best_g = np.where(grey_ok, resid, np.inf).argmin(0)
@@ -126,6 +170,32 @@ class ColourModel:
         dark = alpha[neutral].max(0) if neutral.any() else np.zeros(size, np.float32)
         return (kind.reshape(shape), np.where(kind >= 0, a_kind, 0.0).reshape(shape),
                 dark.reshape(shape))
+
+    def _censored(self, x: np.ndarray, bounds: tuple[np.ndarray, np.ndarray],
+                  alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray,
+                  scale: list) -> None:
+        """Refit, in place, the pixels (x: pixels x 3) whose true colour is only bounded: the
+        fit and the values the bounds allow are brought together by alternating projections
+        (a fit to the allowed value nearest the last fit), and the residual is the distance
+        from the fit to the allowed values."""
+        low, high = (np.asarray(v, np.float32).reshape(-1, 3) for v in bounds)
+        # a pixel clipped with the paper in two channels is known in one only, which cannot
+        # tell the inks apart: it keeps its plain fit
+        with_paper = ((low < x) & (high > x)).sum(1)
+        idx = np.flatnonzero(((low < x) | (high > x)).any(1) & (with_paper < 2))
+        if not idx.size:
+            return
+        xs = x[idx]
+        lo, hi = low[idx].T, high[idx].T
+        for i in range(len(self.inks)):
+            a, s, pred = self._fit_shaded(i, *xs.T)
+            for _ in range(CENSOR_STEPS):
+                a, s, pred = self._fit_shaded(i, *(np.clip(p, lo[k], hi[k])
+                                                   for k, p in enumerate(pred)))
+            e = [p - np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)]
+            sc = scale[i][idx] if isinstance(scale[i], np.ndarray) else scale[i]
+            resid[i, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / sc
+            alpha[i, idx], shade[i, idx] = a, s
 
     def to_json(self) -> dict:
         """The saved form (calibration/colours-<edition>.json)."""
@@ -168,6 +238,29 @@ def load_model(edition: str, directory: str | Path | None = None) -> ColourModel
         if path.is_file():
             return ColourModel.from_json(json.loads(path.read_text()), source=str(path))
     return builtin_model(edition)
+
+
+CLIP_HIGH, CLIP_LOW = 250.0, 3.0   # 8-bit values at which a sensor channel has clipped
+# How far past clipping a camera exposing for the table lets the paper go in one channel
+# (half a stop: the paper is the brightest large surface it meters): a sample clipped with
+# its white reference is at least 1 / this of the paper.
+OVEREXPOSED_MAX = 1.5
+
+
+def clip_bounds(bgr: np.ndarray, white_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds (low, high; RGB order, normalised like `normalise`) on the true colour of raw
+    BGR samples where the sensor clipped, for `ColourModel.explain`: a channel clipped at
+    black may truly be darker (a camera's colour matrix drives a saturated ink's weak channels
+    below zero), one clipped at white brighter; one clipped in both the sample and its white
+    reference (the paper brighter than seen, by an unknown factor) is bright but of unknown
+    ratio: at least 1 / OVEREXPOSED_MAX. Elsewhere both bounds are the value seen."""
+    raw = np.asarray(bgr, np.float32)[..., ::-1]
+    white = np.asarray(white_bgr, np.float32)[..., ::-1]
+    x = normalise(bgr, white_bgr)
+    high = raw >= CLIP_HIGH
+    low = np.where(raw <= CLIP_LOW, -np.inf,
+                   np.where(high & (white >= CLIP_HIGH), x / OVEREXPOSED_MAX, x))
+    return low, np.where(high, np.inf, x)
 
 
 def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
-from .colour import OTHER, PAPER_K, ColourModel, normalise
+from .colour import OTHER, PAPER_K, ColourModel, clip_bounds, normalise
 
 N_SYMBOL = 19
 
@@ -68,6 +68,10 @@ FLANKS = np.array([[ri * 6 + j for ri in range(3) for j in (d, (d - 1) % 6)] for
 # only lowers that; a solid dark blob (a shadow, a dark object) covers nearly all of them.
 BLURRED_RING_DARK = (0.2, 0.8)
 BLURRED_RING_CONTRAST = 0.2   # and stands this much darker than the paper beside it
+# Smeared flat, a ring's ink (~0.63 of its samples' area) is spread evenly over them: no
+# sample need be darker than about 0.4 of the ink, so the blob's strongest sample is held to
+# that, the same as a pale coloured symbol's; its mean, contrast and middle tests still apply.
+BLURRED_RING_PEAK = 0.38
 # A ring's middle is its hole: blur mixes ink into it, but at most the ring's share (~0.6 under
 # the hard band's worst blur, ~0.77 for a 44 px card smeared by 7 px); a solid disc of dark ink
 # whose hue is lost (navy printed heavy, under dim light) is dark right through its middle
@@ -196,13 +200,14 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     ns = 6 * N_SYMBOL
     paper_vals = vals[:, ns:ns + N_PAPER]
     white = _white_reference(paper_vals, inside[:, ns:ns + N_PAPER])
-    norm = normalise(vals, white[:, None, :])
     shape = (len(poses), 6, N_SYMBOL)
-    n_pts = norm.shape[1]
+    n_pts = vals.shape[1]
     if any_blurred:   # the mean-colour reading is for whole hexagons too (see `decide`):
         # each symbol's mean colour is explained in the same call as the samples
-        norm = np.concatenate([norm, norm[:, :ns].reshape(*shape, 3).mean(2)], 1)
-    kind, alpha, dark = model.explain(norm)
+        vals = np.concatenate([vals, vals[:, :ns].reshape(*shape, 3).mean(2)], 1)
+    norm = normalise(vals, white[:, None, :])
+    # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`)
+    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :]))
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
@@ -321,7 +326,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     if allow is not None:   # whole cards only
         pale_centred &= allow[:, None]
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
-                                   np.where(grey & (ring | blurred), 0.45, 0.55))
+                                   np.where(grey & ring, 0.45,
+                                            np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
     margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok

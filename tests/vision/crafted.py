@@ -169,3 +169,21 @@ def draw_scene(seed: int = 0, *, n_cards: int = 12, edition: str = "holodex",
     to_canvas = np.array([[PX_PER_MM, 0, off[0] * PX_PER_MM], [0, PX_PER_MM, off[1] * PX_PER_MM],
                           [0, 0, 1]])
     return Scene(image, layout, hom @ to_canvas)
+
+
+def motion_blur(img: np.ndarray, length: int, angle_deg: float) -> np.ndarray:
+    """The image smeared by straight camera motion of `length` pixels at `angle_deg`."""
+    k = np.zeros((length, length), np.float32)
+    k[length // 2, :] = 1.0
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle_deg, 1.0)
+    k = cv2.warpAffine(k, rot, (length, length))
+    return cv2.filter2D(img, -1, k / k.sum())
+
+
+def colour_matrix(img: np.ndarray, boost: float) -> np.ndarray:
+    """A camera's colour-correction matrix (rows summing to 1, so grey stays grey): each channel
+    gains 1 + 2·boost and loses boost of each other one, which saturates colours; float out,
+    not yet clipped."""
+    m = np.full((3, 3), -boost, np.float32)
+    np.fill_diagonal(m, 1.0 + 2.0 * boost)
+    return img.astype(np.float32) @ m.T
