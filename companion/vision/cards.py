@@ -39,15 +39,12 @@ class DetectParams:
 
 @dataclass(frozen=True)
 class Blob:
-    """A paper region: its hull in image pixels and in the table plane. `ragged`: its outline is
-    far from convex (two cards and a bright patch of the table joined by the blur, a card and a
-    spur of cloth), so it is no card as it is, only perhaps once its necks are cut."""
+    """A paper region: its hull in image pixels and in the table plane."""
 
     hull_img: np.ndarray
     hull_plane: np.ndarray
     area_plane: float
     touches_edge: bool
-    ragged: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,8 +137,7 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
         _, _, bw, bh = cv2.boundingRect(contours[k])
         if bw * bh < min_area or bw > max_side or bh > max_side:   # most texture specks
             continue
-        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side,
-                     keep_ragged=True)
+        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side)
         if blob is not None:
             blobs.append(blob)
     return blobs
@@ -149,10 +145,9 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
 
 def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
           params: DetectParams, min_area: float, max_area: float, max_side: float,
-          offset: tuple[int, int] = (0, 0), keep_ragged: bool = False) -> Blob | None:
+          offset: tuple[int, int] = (0, 0)) -> Blob | None:
     """The blob of one outer contour (working-image pixels, less `offset`) of a mask of
-    `shape`, or None when it is too small, too large or (unless `keep_ragged`: then marked
-    ragged) too ragged to be (part of) a card."""
+    `shape`, or None when it is too small, too large or too ragged to be (part of) a card."""
     h, w = shape
     x, y, bw, bh = cv2.boundingRect(c)
     x, y = x + offset[0], y + offset[1]
@@ -164,16 +159,15 @@ def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
     hull = cv2.convexHull(c)
     hull_area = cv2.contourArea(hull)
     perimeter = cv2.arcLength(hull, True)
-    ragged = (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
-              or area < params.min_solidity * hull_area)
-    if ragged and not keep_ragged:
+    if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
+            or area < params.min_solidity * hull_area):
         return None
     hull = hull.reshape(-1, 2).astype(np.float64) + np.array(offset, np.float64)
     touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
     hull_img = (hull + 0.5) / scale - 0.5
     hull_plane = view.to_plane(hull_img)
     area_plane = cv2.contourArea(hull_plane.astype(np.float32))
-    return Blob(hull_img, hull_plane, area_plane, touches, ragged)
+    return Blob(hull_img, hull_plane, area_plane, touches)
 
 
 def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper_area: float,
@@ -215,19 +209,28 @@ def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper
                     cv2.drawContours(region, [c], 0, 255, cv2.FILLED)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1))
     core = cv2.erode(region, kernel)
-    n, labels = cv2.connectedComponents(core, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     min_w = params.min_width_frac * w
     min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
     max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
     max_side = params.max_width_frac * w * 1.3
+    rh, rw = region.shape
     pieces = []
     for k in range(1, n):
-        part = cv2.bitwise_and(cv2.dilate((labels == k).astype(np.uint8) * 255, kernel), region)
+        sx, sy, sw, sh = (int(v) for v in stats[k, :4])
+        if (sw + 2 * width) * (sh + 2 * width) < min_area:
+            continue   # grown back, its box is still too small for `_blob`: a speck
+        # grown back within its own box and `width` (+1 for a clear border) all round
+        ax, ay = max(sx - width - 1, 0), max(sy - width - 1, 0)
+        bx, by = min(sx + sw + width + 1, rw), min(sy + sh + width + 1, rh)
+        own = (labels[ay:by, ax:bx] == k).view(np.uint8)
+        part = cv2.bitwise_and(cv2.dilate(own, kernel), region[ay:by, ax:bx])
         contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:
             continue
         c = max(contours, key=cv2.contourArea)
-        piece = _blob(c, (h, w), scale, view, params, min_area, max_area, max_side, (x0, y0))
+        piece = _blob(c, (h, w), scale, view, params, min_area, max_area, max_side,
+                      (x0 + ax, y0 + ay))
         if piece is not None:
             pieces.append(piece)
     return pieces
@@ -323,7 +326,7 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
         paper = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
         lo, hi = 0.45 * paper, 2.2 * paper
     for blob in blobs:
-        if blob.ragged or (lo is not None and not lo <= blob.area_plane <= hi):
+        if lo is not None and not lo <= blob.area_plane <= hi:
             rest.append(blob)
             continue
         fit = fit_card(blob, affine)

@@ -44,7 +44,6 @@ OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
-RECUT = (0.8, 10.0)        # a blob no card, of this many cards' paper, is cut at its necks
 
 
 @dataclass(frozen=True)
@@ -298,12 +297,12 @@ def _card_area_plane(view: TableView) -> float | None:
 def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
            candidates: list[CardFit], rest: list[Blob], card_area: float | None
            ) -> tuple[list[CardFit], list[Blob]]:
-    """(candidates, rest) once each blob that failed the hexagon test has had its thin necks
-    cut (`cards.cut_necks`): two cards side by side whose dark bands a blur or a glint bridged,
-    or a card joined to a bright patch of the table or a hand, give their whole cards back.
-    Blobs from RECUT[0] to RECUT[1] times a card's paper (the median candidate's, or the
-    printed size on a calibrated table) are cut, ragged ones included; a blob none of whose
-    pieces is a card stays as it was."""
+    """(candidates, rest) once each blob the size of two cards that failed the hexagon test
+    has had its thin necks cut (`cards.cut_necks`): two cards side by side whose dark bands a
+    blur or a glint bridged give their whole cards back. Only blobs from 1.8 to 3.2 times a
+    card's paper (the median candidate's, or the printed size on a calibrated table) are cut,
+    so the cost stays small; a blob that does not split, or none of whose pieces is a card,
+    stays as it was."""
     if candidates:
         ref = float(np.median([f.blob.area_plane for f in candidates]))
     elif card_area is not None:
@@ -312,11 +311,12 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
         return candidates, rest
     out = []
     for blob in rest:
-        if blob.touches_edge or not RECUT[0] * ref <= blob.area_plane <= RECUT[1] * ref:
+        if blob.touches_edge or not 1.8 * ref <= blob.area_plane <= 3.2 * ref:
             out.append(blob)
             continue
         pieces = cut_necks(mask, blob, scale, view, ref, params)
-        fits, others = fit_hexagons(pieces, params, not view.calibrated, card_area)
+        fits, others = (fit_hexagons(pieces, params, not view.calibrated, card_area)
+                        if len(pieces) > 1 else ([], []))
         if fits:
             candidates = [*candidates, *fits]
             out.extend(others)
@@ -387,7 +387,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
     cells, poses = [], []
     smallest = min(math.sqrt(abs(np.linalg.det(f.s))) for f in lat.frames)
     for blob in rest:
-        if blob.ragged or blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
+        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
         c = blob.hull_plane.mean(0)
         found = lat.locate(c)
