@@ -122,6 +122,61 @@ class ColourModel:
                                                                               strict=True))
         return alpha, sc, pred
 
+    @cached_property
+    def _batch(self) -> tuple[np.ndarray, ...]:
+        """`_lines` as column arrays (letters x 1) for fitting every letter at once: grey,
+        the coloured fit's eight constants, the grey fit's four (rows of the other kind hold
+        harmless values: 0, or 1 where they divide), the coloured inks' directions from paper
+        and their squared lengths."""
+        n = len(self._lines)
+        grey = np.array([g for g, _ in self._lines])[:, None]
+        k = np.zeros((8, n, 1), np.float32)
+        u = np.zeros((4, n, 1), np.float32)
+        u[3] = 1.0
+        d = np.zeros((3, n, 1), np.float32)
+        dd = np.ones((n, 1), np.float32)
+        for i, (g, c) in enumerate(self._lines):
+            if g:
+                u[:, i, 0] = c
+                continue
+            k[:, i, 0] = c
+            di = [v - 1.0 for v in c[:3]]
+            d[:, i, 0] = di
+            dd[i, 0] = di[0] * di[0] + di[1] * di[1] + di[2] * di[2]
+        return grey, k, u, d, dd
+
+    def _fit_all(self, r: np.ndarray, g: np.ndarray, b: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """`_fit_shaded` of every letter at once (letters x pixels; r, g, b are pixels or
+        letters x pixels): the same arithmetic, one pass instead of one a letter."""
+        grey, k, u, d, dd = self._batch
+        i0, i1, i2, m00, m01, m10, m11, inv_isq = k
+        total, along = r + g + b, r * i0 + g * i1 + b * i2
+        pa = m00 * total + m01 * along
+        pb = m10 * total + m11 * along
+        beyond = pa < 0.0
+        pa, pb = (np.where(beyond, 0.0, np.where(pb < 0.0, total / 3.0, pa)),
+                  np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
+        s = pa + pb
+        alpha = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
+        pred = (pa + pb * i0, pa + pb * i1, pa + pb * i2)
+        sc = np.clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
+        out = (sc != s) & ~grey
+        if out.any():
+            a_fix = np.clip(((r - sc) * d[0] + (g - sc) * d[1] + (b - sc) * d[2]) / (sc * dd),
+                            0.0, 1.0)
+            alpha = np.where(out, a_fix, alpha)
+            pred = tuple(np.where(out, sc * (1.0 + a_fix * dk), p) for dk, p in zip(d, pred,
+                                                                                  strict=True))
+            s = np.where(out, sc, s)
+        u0, u1, u2, length = u
+        proj = (r - 1.0) * u0 + (g - 1.0) * u1 + (b - 1.0) * u2
+        alpha = np.where(grey, proj / length, alpha)
+        s = np.where(grey, np.float32(1.0), s)
+        pred = tuple(np.where(grey, 1.0 + proj * uk, p) for uk, p in zip((u0, u1, u2), pred,
+                                                                         strict=True))
+        return alpha, s, pred
+
     def explain(self, normalised: np.ndarray,
                 bounds: tuple[np.ndarray, np.ndarray] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -181,21 +236,26 @@ class ColourModel:
         low, high = (np.asarray(v, np.float32).reshape(-1, 3) for v in bounds)
         # a pixel clipped with the paper in two channels is known in one only, which cannot
         # tell the inks apart: it keeps its plain fit
-        with_paper = ((low < x) & (high > x)).sum(1)
-        idx = np.flatnonzero(((low < x) | (high > x)).any(1) & (with_paper < 2))
+        under, over = low < x, high > x
+        both = under & over
+        # per pixel: some channel bounded, fewer than two bounded both ways (column by column:
+        # numpy reduces a last axis of 3 slowly)
+        some = under | over
+        idx = np.flatnonzero((some[:, 0] | some[:, 1] | some[:, 2])
+                             & ((both[:, 0].view(np.uint8) + both[:, 1].view(np.uint8)
+                                 + both[:, 2].view(np.uint8)) < 2))
         if not idx.size:
             return
         xs = x[idx]
         lo, hi = low[idx].T, high[idx].T
-        for i in range(len(self.inks)):
-            a, s, pred = self._fit_shaded(i, *xs.T)
-            for _ in range(CENSOR_STEPS):
-                a, s, pred = self._fit_shaded(i, *(np.clip(p, lo[k], hi[k])
-                                                   for k, p in enumerate(pred)))
-            e = [p - np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)]
-            sc = scale[i][idx] if isinstance(scale[i], np.ndarray) else scale[i]
-            resid[i, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / sc
-            alpha[i, idx], shade[i, idx] = a, s
+        a, s, pred = self._fit_all(*xs.T)
+        for _ in range(CENSOR_STEPS):
+            a, s, pred = self._fit_all(*(np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)))
+        e = [p - np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)]
+        sc = np.stack([np.broadcast_to(np.float32(v) if not isinstance(v, np.ndarray)
+                                       else v[idx], (len(idx),)) for v in scale])
+        resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / sc
+        alpha[:, idx], shade[:, idx] = a, s
 
     def to_json(self) -> dict:
         """The saved form (calibration/colours-<edition>.json)."""
