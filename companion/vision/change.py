@@ -7,12 +7,14 @@ JPEG blocking away) and tells, for a new frame, which blocks differ from it by m
 the camera's auto exposure brightens everything alike; the reader's white reference already
 absorbs that). A card laid, moved, turned or taken, or a hand over the table, changes many blocks
 by tens of levels; a still table changes none. Comparing with the key frame rather than with the
-previous frame makes slow drift add up until it counts.
+previous frame makes slow drift add up until it counts. `StillFrames` is a video reader's memory
+of its last full read, kept while its frames stay still (both readers use it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import cv2
 import numpy as np
@@ -62,3 +64,28 @@ def changed_blocks(key: Coarse, now: Coarse, threshold: float = THRESHOLD) -> np
         return np.ones(now.means.shape[:2], bool)
     d = cv2.absdiff(now.means, np.minimum(key.means * np.float32(g), 255.0))
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > threshold
+
+
+R = TypeVar("R")
+
+
+class StillFrames(Generic[R]):
+    """A video reader's memory of its last full read: call `still(frame)` on every frame — True
+    when the frame may keep `last` (nothing in it changed since the frame `last` was read from,
+    and that was fewer than REREAD_FRAMES frames ago) — and `read(result)` after a full read."""
+
+    def __init__(self) -> None:
+        self.last: R | None = None
+        self._key: Coarse | None = None
+        self._now: Coarse | None = None
+        self._since = 0
+
+    def still(self, frame: np.ndarray) -> bool:
+        self._now = coarse(frame)
+        self._since += 1
+        return (self.last is not None and self._key is not None
+                and self._since < REREAD_FRAMES and not changed_blocks(self._key, self._now).any())
+
+    def read(self, result: R) -> None:
+        """`result` was read in full from the frame last given to `still`."""
+        self._key, self.last, self._since = self._now, result, 0

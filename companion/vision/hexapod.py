@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from .change import REREAD_FRAMES, Coarse, changed_blocks, coarse
+from .change import StillFrames
 from .hexapod_cells import CaseRead, CellParams, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .observation import UNKNOWN, HexapodObservation, SeenCase
@@ -70,9 +70,7 @@ class HexapodReader:
         self.params = params or CellParams()
         self.tracker = MarkerTracker(layout, track=track)
         self.keep_still = keep_still
-        self._key: Coarse | None = None      # the last fully read frame, coarse
-        self._last: HexapodRead | None = None
-        self._since_full = 0
+        self._still: StillFrames[HexapodRead] = StillFrames()
         self._owed = False
 
     def read(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
@@ -88,20 +86,17 @@ class HexapodReader:
         if not self.keep_still:
             return self._read_full(frame_bgr, t, frame_seq)
         t0 = time.perf_counter()
-        now = coarse(frame_bgr)
-        last, key = self._last, self._key
-        self._since_full += 1
+        last = self._still.last
         # a whole-frame marker search is owed after a change the tracker only searched about
         # the known cases for (a case brought into view): a still frame does not put it off
         owed = self._owed and self.tracker.full_search_due()
-        if (last is not None and key is not None and self._since_full < REREAD_FRAMES
-                and not owed and not changed_blocks(key, now).any()):
+        if self._still.still(frame_bgr) and last is not None and not owed:
             self.tracker.skip()
             obs = replace(last.observation, t=float(t), frame_seq=int(frame_seq))
             return replace(last, observation=obs, full_search=False, kept=True,
                            ms={"unchanged": 1000 * (time.perf_counter() - t0)})
         result = self._read_full(frame_bgr, t, frame_seq)
-        self._key, self._last, self._since_full = now, result, 0
+        self._still.read(result)
         self._owed = not result.full_search
         return result
 

@@ -33,7 +33,7 @@ from .cards import (
     paper_mask,
 )
 from .cards import work_scale as _work_scale
-from .change import REREAD_FRAMES, Coarse, changed_blocks, coarse
+from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
@@ -104,9 +104,7 @@ class HexelReader:
         self._own: dict[int, CardRead] = {}
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
-        self._key: Coarse | None = None      # the last fully read frame, coarse
-        self._last: ReadResult | None = None
-        self._since_full = 0
+        self._still: StillFrames[ReadResult] = StillFrames()
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -156,19 +154,15 @@ class HexelReader:
         self._since_search += 1
         if not self.keep_still:
             return self._read(frame, t, seq, keep_stages)
-        view = self.view
-        now = coarse(frame)
-        last, key = self._last, self._key
-        self._since_full += 1
+        view, last = self.view, self._still.last
         search_due = (self.find_markers and (view.table is None or not view.table.complete)
                       and self._since_search >= MARKER_RETRY_FRAMES)
-        if (last is not None and key is not None and not keep_stages and not search_due
-                and self._since_full < REREAD_FRAMES and last.view is view
-                and not changed_blocks(key, now).any()):
+        if (self._still.still(frame) and last is not None and not keep_stages and not search_due
+                and last.view is view):
             obs = replace(last.observation, t=t, frame_seq=seq)
             return replace(last, observation=obs, stages={}, kept=True)
         result = self._read(frame, t, seq, keep_stages)
-        self._key, self._last, self._since_full = now, result, 0
+        self._still.read(result)
         return result
 
     def _read(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool) -> ReadResult:

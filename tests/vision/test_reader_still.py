@@ -13,8 +13,8 @@ import pytest
 from companion.scenarios import hexel_layout
 from companion.synth.effects import Hand
 from companion.synth.scene import render_scene, sample_params
-from companion.vision.change import BLOCK, THRESHOLD, changed_blocks, coarse
-from companion.vision.reader import REREAD_FRAMES, HexelReader
+from companion.vision.change import BLOCK, REREAD_FRAMES, THRESHOLD, changed_blocks, coarse
+from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
 
 
