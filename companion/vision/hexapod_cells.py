@@ -29,6 +29,7 @@ few pale wing-case highlights, a moth's body lies on its partner's side) or the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -56,6 +57,7 @@ from .hexapod_colour import (
     label_pixels,
     normalise,
     occluder_mask,
+    select,
     tint_levels,
 )
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
@@ -133,21 +135,66 @@ def rectify(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     return out.astype(np.float32)
 
 
+@lru_cache(maxsize=64)
+def _window_index(shape: tuple[int, int], px: int, margin: int, rows: int, cols: int,
+                  size: int, shift: tuple[int, int]) -> np.ndarray:
+    """(rows * cols, size * size) flat indices into an image of `shape` of the size x size
+    window about each cell's centre, moved by `shift` (see `cell_windows`): the same few
+    windows are gathered for every case, so they are worked out once."""
+    half = size // 2
+    idx = np.arange(rows * cols)
+    r, c = idx // cols, idx % cols
+    y0 = np.clip(np.round(margin + (r + 0.5) * px - half).astype(int) + shift[1], 0,
+                 shape[0] - size)
+    x0 = np.clip(np.round(margin + (c + 0.5) * px - half).astype(int) + shift[0], 0,
+                 shape[1] - size)
+    d = np.arange(size)
+    flat = (y0[:, None] + d)[:, :, None] * shape[1] + (x0[:, None] + d)[:, None, :]
+    flat = flat.reshape(rows * cols, size * size).astype(np.intp)
+    flat.flags.writeable = False
+    return flat
+
+
+def _gather(img: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """`img`'s values at flat `index` (one take from the flattened image)."""
+    return np.ascontiguousarray(img).reshape(-1).take(index)
+
+
+def window_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int,
+                 size: int, shifts: tuple[tuple[int, int], ...] = ((0, 0),),
+                 cells: np.ndarray | None = None) -> np.ndarray:
+    """Flat indices of the windows `cell_windows` takes, for each shift in turn (stacked)."""
+    out = [_window_index((int(shape[0]), int(shape[1])), px, margin, rows, cols, size,
+                         (int(dx), int(dy))) for dx, dy in shifts]
+    if cells is not None:
+        cells = np.asarray(cells).astype(np.intp, copy=False)   # a list, even an empty one
+        out = [i[cells] for i in out]
+    return out[0] if len(out) == 1 else np.concatenate(out)
+
+
 def cell_windows(img: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
                  shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
                  ) -> np.ndarray:
     """(cells, size * size) values of `img` in a size x size window about each cell's centre
     (moved by `shift` pixels, x then y), for every cell or the flat indices `cells`."""
-    half = size // 2
-    idx = np.arange(rows * cols) if cells is None else np.asarray(cells)
-    r, c = idx // cols, idx % cols
-    y0 = np.clip(np.round(margin + (r + 0.5) * px - half).astype(int) + shift[1], 0,
-                 img.shape[0] - size)
-    x0 = np.clip(np.round(margin + (c + 0.5) * px - half).astype(int) + shift[0], 0,
-                 img.shape[1] - size)
-    d = np.arange(size)
-    win = img[(y0[:, None] + d)[:, :, None], (x0[:, None] + d)[:, None, :]]
-    return win.reshape(len(idx), size * size)
+    return _gather(img, window_index(img.shape, px, margin, rows, cols, size, (shift,), cells))
+
+
+def histograms(win: np.ndarray, n_labels: int = N_LABELS) -> np.ndarray:
+    """(windows, n_labels) shares of each label in each row of `win` (labels 0 .. n_labels-1)."""
+    n, size2 = win.shape
+    idx = win.astype(np.int64) + (np.arange(n) * n_labels)[:, None]
+    counts = np.bincount(idx.ravel(), minlength=n * n_labels)
+    return counts.reshape(n, n_labels).astype(np.float32) / float(size2)
+
+
+def quantiles(win: np.ndarray) -> np.ndarray:
+    """(windows, 3): the 15th, 50th and 85th percentile of each row of `win`."""
+    n = win.shape[1]
+    ks = [int(0.15 * (n - 1)), int(0.5 * (n - 1)), int(0.85 * (n - 1))]
+    # the same order statistics as a partition: NumPy's vectorised sort is many times faster
+    # than a three-way partition of these short rows
+    return np.sort(win, axis=1)[:, ks]
 
 
 def cell_histograms(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -155,22 +202,19 @@ def cell_histograms(labels: np.ndarray, px: int, margin: int, rows: int, cols: i
                     n_labels: int = N_LABELS) -> np.ndarray:
     """(cells, n_labels) shares of each label (0 .. n_labels - 1) in a size x size window about
     each cell's centre (see `cell_windows`)."""
-    win = cell_windows(labels, px, margin, rows, cols, size, shift, cells)
-    n = len(win)
-    idx = win.astype(np.int64) + (np.arange(n) * n_labels)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=n * n_labels)
-    return counts.reshape(n, n_labels).astype(np.float32) / float(size * size)
+    return histograms(cell_windows(labels, px, margin, rows, cols, size, shift, cells), n_labels)
 
 
 def cell_quantiles(v: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
                    shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
                    ) -> np.ndarray:
     """(cells, 3): the 15th, 50th and 85th percentile of brightness in each cell's window."""
-    win = cell_windows(v, px, margin, rows, cols, size, shift, cells)
-    n = win.shape[1]
-    ks = [int(0.15 * (n - 1)), int(0.5 * (n - 1)), int(0.85 * (n - 1))]
-    return np.partition(win, ks, axis=1)[:, ks]
+    return quantiles(cell_windows(v, px, margin, rows, cols, size, shift, cells))
 
+
+KIND_OF = np.full(256, -1, np.int64)    # a label's kind index (-1: not a kind's hue)
+KIND_OF[:3 * NK] = np.arange(3 * NK) % NK
+KIND_OF.flags.writeable = False
 
 CODES = (*KINDS, "K", EMPTY, UNKNOWN)
 K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
@@ -247,12 +291,10 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     neutral = core[:, DARK] + core[:, DIM] + core[:, MID] + core[:, LIGHT]
     large = round(params.large * px)
     lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells)
-    kind_of = np.full(256, -1, np.int64)
-    kind_of[:3 * NK] = np.arange(3 * NK) % NK
-    mine = kind_of[lab] == k[:, None]
+    mine = KIND_OF[lab] == k[:, None]
     n = mine.sum(axis=1)
-    vals = np.sort(np.where(mine, cell_windows(v, px, margin, rows, cols, large, cells=cells),
-                            np.inf), axis=1)
+    vals = np.sort(select(mine, cell_windows(v, px, margin, rows, cols, large, cells=cells),
+                          np.inf), axis=1)
     at = np.arange(len(k))
     lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
     hi = vals[at, (0.9 * np.maximum(n - 1, 0)).astype(int)]
@@ -285,14 +327,14 @@ def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.
         return out
     large = round(params.large * px)
     lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells[cand])
-    bgr = [cell_windows(canvas[..., i], px, margin, rows, cols, large, cells=cells[cand])
-           for i in range(3)]
+    # each channel gathered straight from the interleaved canvas (no copy of its planes)
+    at = window_index(canvas.shape, px, margin, rows, cols, large, cells=cells[cand]) * 3
+    flat = np.ascontiguousarray(canvas).reshape(-1)
+    bgr = [flat.take(at + i) for i in range(3)]
     vals = bgr[0] + bgr[1] + bgr[2] - np.maximum(np.maximum(bgr[0], bgr[1]), bgr[2])
-    kind_of = np.full(256, -1, np.int64)
-    kind_of[:3 * NK] = np.arange(3 * NK) % NK
-    mine = kind_of[lab] == k[cand][:, None]
+    mine = KIND_OF[lab] == k[cand][:, None]
     n = mine.sum(axis=1)
-    vals = np.sort(np.where(mine, vals, np.inf), axis=1)
+    vals = np.sort(select(mine, vals, np.inf), axis=1)
     at = np.arange(len(n))
     lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
     hi = vals[at, (0.9 * np.maximum(n - 1, 0)).astype(int)]
@@ -330,16 +372,39 @@ def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
     """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
     highlights), < 0 like wing cases; moth > 0 has its body on the right (a left half), < 0 on
     the left."""
+    whole, left, right = _half_index(labels.shape, px, margin, rows, cols)
+    flat = np.ascontiguousarray(labels).reshape(-1)
+    w = flat.take(whole)
+    # shares as counts over window sizes: the same float64 quotients as a boolean mean
+    stag = _share(w == INK + STAG) - _share(w == PALE + STAG) - 0.3
+    moth = _share(flat.take(right) == BODY + MOTH) - _share(flat.take(left) == BODY + MOTH)
+    return stag.reshape(rows, cols), moth.reshape(rows, cols)
+
+
+@lru_cache(maxsize=16)
+def _half_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Flat indices (cells, n) of each cell's inset window (an eighth of a cell in from each
+    side), and of its left and right halves' columns (`half_evidence`)."""
     inset = max(1, px // 8)
     size = px - 2 * inset
     half = size // 2
-    grid = labels[margin:margin + rows * px, margin:margin + cols * px]
-    cells = grid.reshape(rows, px, cols, px).transpose(0, 2, 1, 3)
-    w = cells[:, :, inset:inset + size, inset:inset + size]
-    stag = (w == INK + STAG).mean(axis=(2, 3)) - (w == PALE + STAG).mean(axis=(2, 3)) - 0.3
-    body = w == BODY + MOTH
-    moth = body[..., size - half:].mean(axis=(2, 3)) - body[..., :half].mean(axis=(2, 3))
-    return stag, moth
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    y0, x0 = margin + r * px + inset, margin + c * px + inset
+
+    def index(dx0: int, dx1: int) -> np.ndarray:
+        ys = y0[:, None, None] + np.arange(size)[None, :, None]
+        xs = x0[:, None, None] + np.arange(dx0, dx1)[None, None, :]
+        flat = (ys * shape[1] + xs).reshape(rows * cols, -1).astype(np.intp)
+        flat.flags.writeable = False
+        return flat
+
+    return index(0, size), index(0, half), index(size - half, size)
+
+
+def _share(mask: np.ndarray) -> np.ndarray:
+    """The share of True in each row of `mask` (as `mask.mean(axis=1)`)."""
+    return np.count_nonzero(mask, axis=1) / mask.shape[1]
 
 
 def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
@@ -401,34 +466,39 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     m = round(params.margin_cells * px)
     canvas = rectify(frame, pose, params, layout)
     white = case_white(frame, pose, layout)
-    pix = Pixels.of(normalise(canvas, white, px))
+    planes = cv2.split(canvas)
+    pix = Pixels.of(normalise(canvas, white, px, planes))
     labels, v = label_pixels(pix, px, params.colour), pix.v
     tints = tint_levels(pix, params.colour)
     # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper;
     # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
-    clipped = (canvas.max(axis=2) >= CLIP).astype(np.uint8) \
+    # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
+    b, g, r = planes
+    clipped = (cv2.max(cv2.max(b, g), r) >= CLIP).view(np.uint8) \
         if int((white >= CLIP - 5.0).sum()) == 2 else None
     hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m,
-                         blown=(canvas.min(axis=2) >= CLIP).view(np.uint8))
+                         blown=(cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8))
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
-    hl = cell_histograms(labels, px, m, rows, cols, large)
-    ql = cell_quantiles(v, px, m, rows, cols, large)
-    hs = cell_histograms(labels, px, m, rows, cols, small)
-    code, conf = decide(hs, hl,
-                        cell_quantiles(v, px, m, rows, cols, small), ql, params,
-                        cell_histograms(tints, px, m, rows, cols, small, n_labels=N_TINTS))
+    at_large = window_index(labels.shape, px, m, rows, cols, large)
+    hl = histograms(_gather(labels, at_large))
+    ql = quantiles(_gather(v, at_large))
+    at_small = window_index(labels.shape, px, m, rows, cols, small)
+    hs = histograms(_gather(labels, at_small))
+    code, conf = decide(hs, hl, quantiles(_gather(v, at_small)), ql, params,
+                        histograms(_gather(tints, at_small), N_TINTS))
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
     todo = np.flatnonzero(code == UNKNOWN_CODE)
     if len(todo):
         step = round(params.nudge * px)
-        tries = np.stack([decide(cell_histograms(labels, px, m, rows, cols, small, shift, todo),
-                                 hl[todo], cell_quantiles(v, px, m, rows, cols, small, shift,
-                                                          todo), ql[todo], params,
-                                 cell_histograms(tints, px, m, rows, cols, small, shift, todo,
-                                                 N_TINTS))[0]
-                          for shift in ((step, 0), (-step, 0), (0, step), (0, -step))])
+        # the four nudges of every such cell judged in one batch (`decide` is per window)
+        shifts = ((step, 0), (-step, 0), (0, step), (0, -step))
+        at = window_index(labels.shape, px, m, rows, cols, small, shifts, todo)
+        again = np.tile(todo, len(shifts))
+        tries = decide(histograms(_gather(labels, at)), hl[again], quantiles(_gather(v, at)),
+                       ql[again], params, histograms(_gather(tints, at), N_TINTS)
+                       )[0].reshape(len(shifts), len(todo))
         known = tries != UNKNOWN_CODE
         first = np.where(known, tries, -1).max(axis=0)
         fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)

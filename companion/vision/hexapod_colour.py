@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from ..faces import HEXAPOD_INKS, PAPER_RGB
-from .hexapod_markers import LAYOUT, CaseLayout, CasePose
+from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 
 # The printed inks (sRGB, `companion.faces`) of the kinds read by hue; K is read as a neutral.
 INKS: dict[str, tuple[int, int, int]] = {k: v for k, v in HEXAPOD_INKS.items() if k != "K"}
@@ -95,6 +95,9 @@ class ColourParams:
     faint_sat: float = 0.25
 
 
+Planes = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 @lru_cache(maxsize=8)
 def _quiet_offsets(layout: CaseLayout) -> np.ndarray:
     """(n, 2) sample points (mm) in a marker's quiet zone, relative to its top-left corner."""
@@ -112,7 +115,7 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     """The board's white (BGR) from the quiet zones around the markers that located the case
     (seen, so not under a hand): the median of the brighter 60 % of samples; zeros when fewer
     than 12 samples fall inside the frame."""
-    printed = layout.marker_corners(pose.player)
+    printed = printed_corners(layout, pose.player)
     offsets = _quiet_offsets(layout)
     pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
     img = pose.to_image(pts).astype(np.float32)
@@ -123,10 +126,11 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
     s = s.astype(np.float32)
     lum = s.sum(axis=1)
-    return np.median(s[lum >= np.percentile(lum, 40)], axis=0).astype(np.float32)
+    return _median(s[lum >= np.percentile(lum, 40)], axis=0).astype(np.float32)
 
 
-def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
+def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None = None,
+                 split: Planes | None = None) -> np.ndarray:
     """`white` (BGR) with its clipped channels recovered from the case's paper (warm light
     over-exposes red first, then green). With one channel clipped, unclipped pixels whose other
     two channels stand in the white's ratio are neutral, and their median ratio of the clipped
@@ -135,27 +139,36 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
     skin are darker there), and the least warm dense mode of the pairs of ratios of such pixels,
     each at least the clipped white's, gives the white (a lit arm may be the densest). The
     white never drops below its clipped values; with all three clipped nothing is known and it
-    stays as it is."""
+    stays as it is. `raw_v` (the canvas's largest channel) and `split` (its planes), when the
+    caller has them, save recomputing them."""
     white = np.asarray(white, np.float64).copy()
     hot = np.flatnonzero(white >= CLIP - 5.0)
     if not 1 <= len(hot) <= 2 or white.min() < 8.0:
         return white.astype(np.float32)
-    px = canvas.reshape(-1, 3)
-    px = px[px.max(axis=1) < CLIP].astype(np.float64)
+    # pixels are taken channel by channel from the planes (float32 -> float64 is exact):
+    # selecting rows of an (n, 3) array, and reducing over its channels, is several times slower
+    planes = list(split) if split is not None else cv2.split(canvas)
+    if raw_v is None:
+        raw_v = cv2.max(cv2.max(planes[0], planes[1]), planes[2])
+    ok = raw_v < CLIP
     if len(hot) == 1:
         ch = int(hot[0])
         a, b = (i for i in range(3) if i != ch)
-        px = px[(px[:, a] > 15.0) & (px[:, b] > 15.0)]
-        grey = np.abs(np.log(px[:, a] / px[:, b]) - np.log(white[a] / white[b])) < 0.04
-        ratio = px[grey, ch] / px[grey, a]
+        sel = ok & (planes[a] > 15.0) & (planes[b] > 15.0)
+        pa, pb, pc = (planes[i][sel].astype(np.float64) for i in (a, b, ch))
+        grey = np.abs(np.log(pa / pb) - np.log(white[a] / white[b])) < 0.04
+        ratio = pc[grey] / pa[grey]
         ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
         if len(ratio) >= 100:
-            white[ch] = max(white[ch], float(np.median(ratio)) * white[a])
+            white[ch] = max(white[ch], float(_median(ratio)) * white[a])
         return white.astype(np.float32)
     a = int(next(i for i in range(3) if i not in hot))
     c1, c2 = (int(i) for i in hot)
-    px = px[(px[:, a] >= PAPER_REF * white[a]) & (px.min(axis=1) >= 1.0)]
-    lr = np.log(px[:, [c1, c2]] / px[:, [a]]) - np.log(white[[c1, c2]] / white[a])
+    low = cv2.min(cv2.min(planes[0], planes[1]), planes[2])
+    sel = ok & (planes[a].astype(np.float64) >= PAPER_REF * white[a]) & (low >= 1.0)
+    pa = planes[a][sel].astype(np.float64)[:, None]
+    lr = np.log(np.stack([planes[c1][sel], planes[c2][sel]], axis=1).astype(np.float64) / pa) \
+        - np.log(white[[c1, c2]] / white[a])
     lr = lr[(lr >= -0.05).all(axis=1) & (lr <= UNCLIP_SPAN).all(axis=1)]
     if len(lr) < 100:
         return white.astype(np.float32)
@@ -181,23 +194,44 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray) -> np.ndarray:
     return white.astype(np.float32)
 
 
+_K3 = np.ones((3, 3), np.uint8)
+
+
+def _median(x: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """`np.median(x, axis)` of a 1-D array (`axis` None) or along `axis` 0, bit for bit (the
+    middle value, or the mean of the middle two in the array's dtype), from NumPy's vectorised
+    sort: faster than its partition here."""
+    s = np.sort(x, axis=0 if axis is None else axis)
+    h = len(s) // 2
+    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
+
+
+def select(cond: np.ndarray, a: np.ndarray, b: np.ndarray | float | int) -> np.ndarray:
+    """`np.where(cond, a, b)` for a boolean `cond`, an array `a` of its shape and `b` an array
+    of a's shape and dtype or a number (cast to a's dtype, as `np.where` does with a Python
+    number): the same values, copied under a mask by OpenCV, many times faster than NumPy's
+    `where` on a canvas."""
+    if not a.size:
+        return np.where(cond, a, b)
+    out = b.copy() if isinstance(b, np.ndarray) else np.full_like(a, b)
+    return cv2.copyTo(a, cond.view(np.uint8), out)
+
+
 def _box(img: np.ndarray, k: int) -> np.ndarray:
     return cv2.blur(img, (k, k), borderType=cv2.BORDER_REFLECT)
 
 
-Planes = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-def normalise(canvas: np.ndarray, white: np.ndarray, px: int) -> Planes:
+def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | None = None
+              ) -> Planes:
     """The canvas (BGR float32) divided by the paper's colour and by a local grey gain, so that
     white paper is (1, 1, 1) wherever it lies, as its B, G, R planes; `px` is the canvas's
-    pixels per cell."""
-    cb, cg, cr = cv2.split(canvas)
+    pixels per cell; `split`, the canvas's planes if the caller has them already."""
+    cb, cg, cr = split if split is not None else cv2.split(canvas)
     raw_v = cv2.max(cv2.max(cb, cg), cr)
     clipped = raw_v >= CLIP
     if white.max() < 16.0:
         white = np.full(3, float(np.percentile(raw_v, 95)), np.float32)
-    white = unclip_white(white, canvas)
+    white = unclip_white(white, canvas, raw_v, (cb, cg, cr))
     # paper and board fill, unclipped and near-neutral, refine the cast (design: paper tint)
     inv = 1.0 / np.maximum(white, 4.0)
     b0, g0, r0 = cb * inv[0], cg * inv[1], cr * inv[2]
@@ -205,23 +239,25 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int) -> Planes:
     c0 = v0 - cv2.min(cv2.min(b0, g0), r0)
     ok = (c0 < 0.15 * v0) & ~clipped
     if ok.sum() > 0.02 * ok.size:
-        ok &= v0 >= 0.8 * np.percentile(v0[ok], 90)
-        tint = np.array([np.median(b0[ok]), np.median(g0[ok]), np.median(r0[ok])])
+        # a percentile depends on the values only, not their order: of a sorted copy (NumPy's
+        # vectorised sort) it is the same number, found in a fraction of the time
+        ok &= v0 >= 0.8 * np.percentile(np.sort(v0[ok]), 90)
+        tint = np.array([_median(b0[ok]), _median(g0[ok]), _median(r0[ok])])
         white = white * tint / PAPER_TINT
     inv = (1.0 / np.maximum(white, 4.0)).astype(np.float32)
     b, g, r = cb * inv[0], cg * inv[1], cr * inv[2]
     v = cv2.max(cv2.max(b, g), r)
     c = v - cv2.min(cv2.min(b, g), r)
     neutral = (c < 0.1 * v + 0.02) & ~clipped
-    vn = np.where(neutral, v, 0.0).astype(np.float32)
+    vn = select(neutral, v, 0.0)
     peak = cv2.dilate(vn, cv2.getStructuringElement(cv2.MORPH_RECT, (px | 1, px | 1)))
     cand = (neutral & (vn >= 0.85 * peak) & (vn > 0.05)).astype(np.float32)
     wv = vn * cand
     k1, k4 = round(1.5 * px) | 1, round(4 * px) | 1
     n1, n4 = _box(cand, k1), _box(cand, k4)
-    fallback = float(np.median(vn[cand > 0])) if cand.any() else 1.0
-    g4 = np.where(n4 > 1e-3, _box(wv, k4) / np.maximum(n4, 1e-3), fallback)
-    g1 = np.where(n1 > 0.02, _box(wv, k1) / np.maximum(n1, 1e-3), g4)
+    fallback = float(_median(vn[cand > 0])) if cand.any() else 1.0
+    g4 = select(n4 > 1e-3, _box(wv, k4) / np.maximum(n4, 1e-3), fallback)
+    g1 = select(n1 > 0.02, _box(wv, k1) / np.maximum(n1, 1e-3), g4)
     gain = np.maximum(np.maximum(g1, 0.5 * g4), 0.02).astype(np.float32)
     inv_gain = 1.0 / gain
     return b * inv_gain, g * inv_gain, r * inv_gain
@@ -262,16 +298,36 @@ def label_pixels(pix: Pixels, px: int, params: ColourParams | None = None) -> np
     v, c, sat = pix.v, pix.c, pix.sat
     kind = cv2.LUT(pix.hue, HUE_KIND)
     neutral = (c < params.min_chroma + 0.06 * v) | (sat < 0.15)
-    grey = np.where(v < params.dark_v, _U8["DARK"], np.where(
-        v < params.dim_v, _U8["DIM"], np.where(v < params.light_v, _U8["MID"], _U8["LIGHT"])))
+    grey = _grey_levels(v, params)
     hued = ~neutral & (cv2.LUT(pix.hue, HUE_NEAR) > 0) & (sat >= params.min_sat)
     vr = v * cv2.LUT(kind, INV_INK_V)          # brightness relative to the kind's own ink
     k = round(0.6 * px) | 1
     top = cv2.dilate(vr * hued, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    level = np.where((sat >= params.ink_sat) & (vr >= params.ink_level * top), _U8["INK"],
-                     np.where(vr <= params.body_level * top, _U8["BODY"], _U8["PALE"]))
-    return np.where(neutral, grey, np.where(hued, level + kind, _U8["OTHER"]))
+    level = select((sat >= params.ink_sat) & (vr >= params.ink_level * top),
+                   np.full_like(kind, _U8["INK"]),
+                   select(vr <= params.body_level * top, np.full_like(kind, _U8["BODY"]),
+                          _U8["PALE"]))
+    return select(neutral, grey, select(hued, level + kind, _U8["OTHER"]))
 
+
+def _grey_levels(v: np.ndarray, params: ColourParams) -> np.ndarray:
+    """The neutral label of each brightness: DARK below `dark_v`, then DIM, MID, LIGHT. With
+    the thresholds in order (and brightness never NaN: finite planes over a gain of at least
+    0.02) it is DARK plus the number of thresholds reached, far cheaper than nested `where`."""
+    if not params.dark_v <= params.dim_v <= params.light_v:
+        return np.where(v < params.dark_v, _U8["DARK"], np.where(
+            v < params.dim_v, _U8["DIM"], np.where(v < params.light_v, _U8["MID"],
+                                                   _U8["LIGHT"])))
+    grey = (v >= params.dark_v).view(np.uint8) + (v >= params.dim_v).view(np.uint8)
+    grey += (v >= params.light_v).view(np.uint8)
+    grey += _U8["DARK"]
+    return grey
+
+
+# per kind: 1 for its ink and body labels (`occluder_mask`'s sleeves)
+_KIND_LUT = np.zeros((NK, 256), np.uint8)
+_KIND_LUT[np.arange(NK), INK + np.arange(NK)] = 1
+_KIND_LUT[np.arange(NK), BODY + np.arange(NK)] = 1
 
 UNLIT, GREYISH, FAINT, TINTED = 0, 1, 2, 3
 N_TINTS = 4
@@ -290,28 +346,42 @@ def tint_levels(pix: Pixels, params: ColourParams | None = None) -> np.ndarray:
     return level
 
 
+def _regions_of(lab: np.ndarray, n: int, keep: np.ndarray) -> np.ndarray:
+    """uint8 mask of the pixels whose label (of `n`) is one of `keep`: a lookup table, far
+    cheaper than `np.isin` over the whole canvas."""
+    lut = np.zeros(n, np.uint8)
+    lut[keep] = 1
+    return lut[lab]
+
+
 def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.ndarray:
     """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3 unless not `opened`) of
     at least `min_area` pixels."""
     if opened:
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+        # no region can be that big when all of them together are not: no labelling needed
+        if cv2.countNonZero(mask) < min_area:
+            return np.zeros_like(mask)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
     big = big[big > 0]
-    return np.isin(lab, big).astype(np.uint8) if len(big) else np.zeros_like(mask)
+    return _regions_of(lab, n, big) if len(big) else np.zeros_like(mask)
 
 
 def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
     """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) that touch the canvas's
     outer edge and have at least `min_area` pixels inside its `margin` (over the grid)."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    # no region touches the edge when no pixel does: the labelling is not needed
+    if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
+        return np.zeros_like(mask)
     n, lab = cv2.connectedComponents(mask, connectivity=8)
     if n <= 1:
         return np.zeros_like(mask)
     edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
     inner = np.bincount(lab[margin:-margin, margin:-margin].ravel(), minlength=n)
     big = [i for i in edge if i > 0 and inner[i] >= min_area]
-    return np.isin(lab, big).astype(np.uint8) if big else np.zeros_like(mask)
+    return _regions_of(lab, n, big) if big else np.zeros_like(mask)
 
 
 def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np.ndarray:
@@ -381,10 +451,10 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     paper, the board fill and that hand all read (255, 255, 255) and only the hand's shaded
     rim keeps skin's hue, so the region the rim closes off with the canvas's edge is covered
     (`_lit_inside`)."""
-    skin = ((pix.hue <= round(45.0 * HUE_BINS / 360.0)) & (pix.sat >= 0.15) &
-            (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0)) &
-                                 (pix.sat >= 0.15) & (pix.sat <= 0.55))
-    skin = skin.astype(np.uint8)
+    skin = (pix.sat >= 0.15) & (((pix.hue <= round(45.0 * HUE_BINS / 360.0)) &
+                                 (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0))
+                                                      & (pix.sat <= 0.55)))
+    skin = skin.view(np.uint8)
     lit = _lit_inside(skin, blown, px, margin) \
         if blown is not None and blown.any() else None
     if margin > 0:
@@ -396,22 +466,34 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     rim = clipped is not None and clipped.any()
     hand = _big_regions(skin, min_cells * px * px, not rim) \
         if int(skin.sum()) >= min_cells * px * px else np.zeros_like(skin)
+    # each kind's ink and body pixels counted at once; its mask is made only when it is big
+    # enough to matter
+    counts = np.bincount(labels.ravel(), minlength=N_LABELS)
+    # the labels along the canvas's outer edge: a kind none of whose pixels lies there has no
+    # region touching it (opening only removes pixels)
+    rim_labels = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
     for k, name in enumerate(KINDS):
         if not SLEEVE_KINDS:
             break
         tile = 1.9 if name in "SM" else 0.9
-        kind = (labels == INK + k) | (labels == BODY + k)
-        if int(kind.sum()) >= SLEEVE_KINDS * tile * px * px:
-            hand |= _big_regions(kind.astype(np.uint8), SLEEVE_KINDS * tile * px * px)
-        if margin > 0 and int(kind.sum()) >= tile * px * px:
-            hand |= _edge_regions(kind.astype(np.uint8), tile * px * px, margin)
+        n_kind = int(counts[INK + k] + counts[BODY + k])
+        sleeve = n_kind >= SLEEVE_KINDS * tile * px * px
+        edge = margin > 0 and n_kind >= tile * px * px and bool(_KIND_LUT[k][rim_labels].any())
+        if not (sleeve or edge):
+            continue
+        kind = cv2.LUT(labels, _KIND_LUT[k]) if labels.dtype == np.uint8 else \
+            _KIND_LUT[k][labels]
+        if sleeve:
+            hand |= _big_regions(kind, SLEEVE_KINDS * tile * px * px)
+        if edge:
+            hand |= _edge_regions(kind, tile * px * px, margin)
     if lit is not None:
         hand |= lit
     if not hand.any():
         return hand
     if clipped is not None and clipped.any():
-        _, lab = cv2.connectedComponents((hand | clipped).astype(np.uint8), connectivity=8)
+        n, lab = cv2.connectedComponents((hand | clipped).astype(np.uint8), connectivity=8)
         touched = np.unique(lab[hand > 0])
-        hand = np.isin(lab, touched[touched > 0]).astype(np.uint8)
+        hand = _regions_of(lab, n, touched[touched > 0])
     k = round(CLOSE_CELLS * px) | 1
     return cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))

@@ -41,6 +41,16 @@ CaseLayout = HexapodCase
 LAYOUT = HEXAPOD_CASE
 
 
+@lru_cache(maxsize=64)
+def printed_corners(layout: CaseLayout, player: int) -> dict[int, np.ndarray]:
+    """`layout.marker_corners(player)`, worked out once (the arrays are read-only): every
+    frame asks for them several times."""
+    corners = layout.marker_corners(player)
+    for c in corners.values():
+        c.flags.writeable = False
+    return corners
+
+
 @dataclass(frozen=True, eq=False)
 class CasePose:
     """Where one case lies in the image: board mm -> image px homography and its evidence."""
@@ -107,6 +117,15 @@ def _side(quad: Quad) -> float:
     return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
 
 
+def _mean_side(quads: list[Quad]) -> float:
+    """The mean of `_side` over `quads`: float64 quads (all the detector gives) at once, with
+    the same per-quad arithmetic; any other kind one by one."""
+    if all(q.dtype == np.float64 and q.shape == (4, 2) for q in quads):
+        q = np.stack(quads)
+        return float(np.mean(np.linalg.norm(np.roll(q, -1, 1) - q, axis=2).mean(axis=1)))
+    return float(np.mean([_side(c) for c in quads]))
+
+
 RECOVER_CANDIDATES = 3   # undecoded quads tried for each missing marker
 MAX_CHOICES = 10         # candidate quads of a case tried one choice at a time (`fit_matched`)
 
@@ -125,7 +144,7 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
     centres = quads.mean(axis=1)
     out = list(found)
     for player in {layout.owner(i)[0] for i, _ in found}:
-        printed = layout.marker_corners(player)
+        printed = printed_corners(layout, player)
         have = {i: c for i, c in found if i in printed}
         if not 0 < len(have) < min_markers:
             continue
@@ -136,7 +155,7 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
         if A is None:
             continue
         H = np.vstack([A, (0.0, 0.0, 1.0)])
-        side = float(np.mean([_side(c) for c in have.values()]))
+        side = _mean_side(list(have.values()))
         for mid, mm in printed.items():
             if mid in have:
                 continue
@@ -211,7 +230,7 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
     layout through one homography (a marker off by more than a third of its side is dropped)."""
     poses = []
     for player in PLAYERS:
-        printed = layout.marker_corners(player)
+        printed = printed_corners(layout, player)
         cand = [(i, c) for i, c in found if i in printed]
         if len({i for i, _ in cand}) < min_markers:
             continue
@@ -223,7 +242,7 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
             continue
         src = np.vstack([printed[i] for i, _ in cand]).astype(np.float32)
         dst = np.vstack([c for _, c in cand]).astype(np.float32)
-        side = float(np.mean([_side(c) for _, c in cand]))
+        side = _mean_side([c for _, c in cand])
         tol = max(1.5, 0.3 * side)
         H, _ = cv2.findHomography(src, dst, cv2.RANSAC, tol)
         if H is None:
@@ -242,7 +261,7 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
         if H is None:
             continue
         res = np.linalg.norm(transform(src, H) - dst, axis=1)
-        side = float(np.mean([_side(best[i][1]) for i in ids]))
+        side = _mean_side([best[i][1] for i in ids])
         poses.append(CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side))
     return poses
 
@@ -272,7 +291,7 @@ def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
     spends all its samples (milliseconds) finding that out; the few choices here do not."""
     poses = []
     for player in PLAYERS:
-        printed = layout.marker_corners(player)
+        printed = printed_corners(layout, player)
         by_id: dict[int, list[Quad]] = {}
         for i, c in found:
             if i in printed:
@@ -370,7 +389,7 @@ class MarkerTracker:
         h, w = grey.shape[:2]
         found = []
         for pose in self.last:
-            printed = self.layout.marker_corners(pose.player)
+            printed = printed_corners(self.layout, pose.player)
             for mid in pose.markers:
                 quad = pose.to_image(printed[mid])
                 pad = 0.9 * pose.marker_px + 6.0
