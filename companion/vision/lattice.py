@@ -14,6 +14,8 @@ card-to-card in each card's own frame and so follows perspective and lens distor
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -160,6 +162,7 @@ def angle_offset(lat: Lattice, angle: float) -> float:
 # seen in the image (averaged over the cards).
 
 _PROV = np.array([(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)])  # at +60°·k (provisional)
+_PROV_T = tuple((int(a), int(b)) for a, b in _PROV)
 
 
 @dataclass(frozen=True)
@@ -192,20 +195,35 @@ class GrownLattice:
     frames: tuple[CardFrame, ...]
     turn: int
     spacing: float   # lattice step in card apothems
-    _idx: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _binv: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _sinv: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    # filled on first use (`_lookup`, `rect_angle_e`): the reader re-grows a lattice when cards
+    # are left out, and only the last one is asked where points and angles lie
+    _idx: np.ndarray = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                             compare=False)
+    _binv: np.ndarray = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                              compare=False)
+    _sinv: np.ndarray = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                              compare=False)
+    _at: np.ndarray = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                            compare=False)
+    _rect: dict[int, float] = field(default=None, init=False, repr=False,  # type: ignore[assignment]
+                                    compare=False)
 
-    def __post_init__(self) -> None:
-        idx = np.array(sorted(self.cells), np.int64)
-        object.__setattr__(self, "_idx", idx)
-        if not len(idx):
-            return
-        basis = np.stack([np.array([self.e_q[i] for i in idx]),
-                          np.array([self.e_r[i] for i in idx])], 2)   # columns e_q, e_r
-        object.__setattr__(self, "_binv", np.linalg.inv(basis))
-        object.__setattr__(self, "_sinv", np.linalg.inv(np.array([self.frames[i].s
-                                                                  for i in idx])))
+    def _lookup(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(placed cards ascending, their inverse lattice bases, inverse frames, centres)."""
+        if self._idx is None:
+            idx = np.array(sorted(self.cells), np.int64)
+            binv = sinv = at = None
+            if len(idx):
+                basis = np.stack([np.array([self.e_q[i] for i in idx]),
+                                  np.array([self.e_r[i] for i in idx])], 2)  # columns e_q, e_r
+                s = np.array([self.frames[i].s for i in idx])
+                inv = np.linalg.inv(np.concatenate([basis, s]))   # one call, each its own
+                binv, sinv, at = inv[:len(idx)], inv[len(idx):], self.centres[idx]
+            object.__setattr__(self, "_binv", binv)
+            object.__setattr__(self, "_sinv", sinv)
+            object.__setattr__(self, "_at", at)
+            object.__setattr__(self, "_idx", idx)
+        return self._idx, self._binv, self._sinv, self._at
 
     def angle_e(self, i: int) -> float:
         """Plane angle of lattice direction E at placed card i."""
@@ -213,35 +231,68 @@ class GrownLattice:
 
     def rect_angle_e(self, i: int) -> float:
         """Angle of lattice direction E at placed card i in the card's rectified frame."""
-        v = np.linalg.solve(self.frames[i].s, self.e_q[i])
-        return float(math.atan2(v[1], v[0]))
+        if self._rect is None:   # all placed cards at once (each solved on its own, as alone)
+            idx = sorted(self.cells)
+            rect: dict[int, float] = {}
+            if idx:
+                v = np.linalg.solve(np.array([self.frames[k].s for k in idx]),
+                                    np.array([self.e_q[k] for k in idx])[:, :, None])
+                rect = {k: math.atan2(y, x) for k, (x, y) in zip(idx, v[:, :, 0].tolist(),
+                                                                   strict=True)}
+            object.__setattr__(self, "_rect", rect)
+        return self._rect[i]
 
     def locate(self, point: np.ndarray, near: int = 3, tolerance: float = 0.3
                ) -> tuple[tuple[int, int], np.ndarray, int] | None:
         """(cell, its plane centre, the placed card whose frame gave it) for a plane point, when
         the `near` nearest placed cards agree on the cell and the point lies within `tolerance`
         steps of it; else None."""
-        idx, binv, sinv = self._idx, self._binv, self._sinv
+        idx, binv, sinv, at = self._lookup()
         if not len(idx):
             return None
-        v = np.asarray(point, np.float64).reshape(1, 2) - self.centres[idx]
-        d = np.linalg.norm(np.einsum("kab,kb->ka", sinv, v), axis=1)
+        v = np.asarray(point, np.float64).reshape(1, 2) - at
+        d = _norm(np.einsum("kab,kb->ka", sinv, v), 1)
         pick = np.argsort(d)[:near]
-        frac = np.einsum("kab,kb->ka", binv[pick], v[pick])
-        step = axial_round(frac)
-        cells = {(self.cells[int(idx[k])][0] + int(st[0]), self.cells[int(idx[k])][1] + int(st[1]))
-                 for k, st in zip(pick, step, strict=True)}
-        if len(cells) != 1:
+        if not len(pick):
             return None
-        k0 = int(pick[0])
-        i = int(idx[k0])
+        frac = np.einsum("kab,kb->ka", binv[pick], v[pick]).tolist()
+        step = [_round_cell(fq, fr) for fq, fr in frac]
+        ks = pick.tolist()
+        cell = None
+        for k, (a, b) in zip(ks, step, strict=True):
+            c = self.cells[int(idx[k])]
+            c = (c[0] + a, c[1] + b)
+            if cell is not None and c != cell:
+                return None
+            cell = c
+        i = int(idx[ks[0]])
         b = np.array([self.e_q[i], self.e_r[i]]).T
-        centre = self.centres[i] + b @ step[0]
-        du = frac[0] - step[0]
-        resid = math.hypot(du[0] + 0.5 * du[1], SQRT3 / 2.0 * du[1])   # in steps
+        centre = self.centres[i] + b @ np.array(step[0], np.int64)
+        du0, du1 = frac[0][0] - step[0][0], frac[0][1] - step[0][1]
+        resid = math.hypot(du0 + 0.5 * du1, SQRT3 / 2.0 * du1)   # in steps
         if resid > tolerance:
             return None
-        return cells.pop(), centre, i
+        return cell, centre, i
+
+
+def _norm(x: np.ndarray, axis: int) -> np.ndarray:
+    """`np.linalg.norm(x, axis=axis)` of a real array, as it computes it, without its checks."""
+    return np.sqrt(np.add.reduce(x * x, axis=axis))
+
+
+def _round_cell(q: float, r: float) -> tuple[int, int]:
+    """`axial_round` of one point (the same cell), without array overhead."""
+    s = -q - r
+    if not (abs(q) < 1e15 and abs(r) < 1e15):   # not finite, or beyond exact rounding here
+        a = axial_round(np.array([q, r]))[0]
+        return int(a[0]), int(a[1])
+    rq, rr, rs = float(round(q)), float(round(r)), float(round(s))
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return int(rq), int(rr)
 
 
 def _unit(a: float) -> np.ndarray:
@@ -289,6 +340,25 @@ def _bridge(cells: dict[int, tuple[int, int]], centres: np.ndarray, steps: np.nd
             if off[m] <= max_off]
 
 
+_ROT = ((1, 0, 0, 1), (1, 1, -1, 0), (0, 1, -1, -1), (-1, 0, 0, -1), (-1, -1, 1, 0), (0, -1, 1, 1))
+# provisional steps (a, b) turned by -60°·k: (r0·a + r1·b, r2·a + r3·b) for r = _ROT[k]
+
+
+def _median(values: np.ndarray) -> float:
+    """`np.median` of a non-empty 1-D array (the same value), without its overhead."""
+    v = sorted(values.tolist())
+    if any(x != x for x in v):
+        return float(np.median(values))
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2.0
+
+
+def _split(items: list, rows: np.ndarray, n: int) -> list[list]:
+    """`items` (one per entry, rows ascending as `np.nonzero` gives them) grouped by row."""
+    ends = np.searchsorted(rows, np.arange(n + 1)).tolist()
+    return [items[a:b] for a, b in itertools.pairwise(ends)]
+
+
 def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableView,
                  max_offset: float = 0.3, max_turn_deg: float = 10.0,
                  max_steps: int = 4) -> GrownLattice:
@@ -296,21 +366,28 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     frames = tuple(frames)
     centres = np.array([f.centre for f in frames], np.float64).reshape(-1, 2)
     n = len(centres)
+    if not n:
+        raise IndexError("grow_lattice needs at least one card")
     smat = np.array([f.s for f in frames], np.float64).reshape(-1, 2, 2)
-    apothems = np.sqrt(np.abs(np.linalg.det(smat))) if n else np.zeros(0)
-    sinv = np.linalg.inv(smat) if n else smat
+    apothems = np.sqrt(np.abs(np.linalg.det(smat)))
+    phi = np.array([f.phi for f in frames])
+    basis = np.empty((n, 2, 2))                           # n x 2 x 2, columns e1, e2
+    basis[:, 0, 0], basis[:, 1, 0] = np.cos(phi), np.sin(phi)
+    basis[:, 0, 1], basis[:, 1, 1] = np.cos(phi + math.pi / 3.0), np.sin(phi + math.pi / 3.0)
+    inv = np.linalg.inv(np.concatenate([smat, basis]))   # one call, each matrix its own
+    sinv, binv = inv[:n], inv[n:]
     # w[i, j]: card j's centre seen from card i, in card i's rectified frame (apothems)
     w = np.einsum("iab,ijb->ija", sinv, centres[None, :, :] - centres[:, None, :])
-    dist = np.linalg.norm(w, axis=2)
+    dist = _norm(w, 2)
     np.fill_diagonal(dist, np.inf)
     nearest = dist.min(1) if n > 1 else np.array([np.inf])
     near = nearest[(nearest > 1.7) & (nearest < 2.6)]
-    rho = float(np.median(near)) if len(near) else 2.0
+    rho = _median(near) if len(near) else 2.0
     max_turn = math.radians(max_turn_deg)
 
     centroid = centres.mean(0)
-    dc = np.linalg.norm(centres - centroid, axis=1)
-    order = np.lexsort((centres[:, 0], centres[:, 1], np.round(dc / (0.1 * rho * np.median(
+    dc = _norm(centres - centroid, 1)
+    order = np.lexsort((centres[:, 0], centres[:, 1], np.round(dc / (0.1 * rho * _median(
         apothems)))))
     origin = int(order[0])
     beta: dict[int, float] = {}                    # rectified angle of provisional direction 0
@@ -320,59 +397,68 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     # every card seen from every card, in the frame where provisional direction 0 is the card's
     # own phi: steps (n x n x 2), misfit in steps, hop length; a card whose direction 0 is turned
     # by k·60° sees the same vector at the steps turned by -k·60° (same misfit)
-    phi = np.array([f.phi for f in frames])
-    basis = np.stack([np.stack([np.cos(phi), np.sin(phi)], 1),
-                      np.stack([np.cos(phi + math.pi / 3.0), np.sin(phi + math.pi / 3.0)], 1)],
-                     2)                                   # n x 2 x 2, columns e1, e2
-    frac = np.einsum("iab,ijb->ija", np.linalg.inv(basis), w) / rho
+    frac = np.einsum("iab,ijb->ija", binv, w) / rho
     step0 = axial_round(frac.reshape(-1, 2)).reshape(n, n, 2)
-    resid = np.linalg.norm(np.einsum("iab,ijb->ija", basis, frac - step0), axis=2)
+    resid = _norm(np.einsum("iab,ijb->ija", basis, frac - step0), 2)
     n_steps = (np.abs(step0[..., 0]) + np.abs(step0[..., 1]) + np.abs(step0.sum(2))) // 2
     reach = (dist <= (max_steps + 0.5) * rho) & (n_steps >= 1) & (resid <= max_offset)
+    # the same as plain Python values: the growth below looks at them one at a time
+    step_q, step_r = step0[..., 0].tolist(), step0[..., 1].tolist()
+    sure = (resid <= 0.5).tolist()                         # sure[i][j]: a misfit to heed
+    jj, qq = np.nonzero((dist <= 2.5 * rho).T)
+    around = _split(qq.tolist(), jj, n)                    # around[j]: q with dist[q, j] near
+    ii, jj = np.nonzero(reach)
+    cost = resid[ii, jj] + 0.15 * (n_steps[ii, jj] - 1)   # heap entries: hops from i, by i
+    hops = _split(list(zip(cost.tolist(), ii.tolist(), jj.tolist(), strict=True)), ii, n)
+    phi_l = phi.tolist()
+    s_l = [f.s for f in frames]
+    sinv_l = list(sinv)
+    unit: dict[int, np.ndarray] = {}                # _unit(beta[i])
 
-    def cell_of(i: int, j: int, k: int | None = None, at: tuple[int, int] | None = None
-                ) -> tuple[int, int]:
-        """Provisional cell of j seen from card i (turned k, at cell `at`; default: placed)."""
-        a, b = (int(v) for v in step0[i, j])
-        for _ in range((turns[i] if k is None else k) % 6):
-            a, b = a + b, -a                              # turn the steps by -60°
-        c = cells[i] if at is None else at
-        return (c[0] + a, c[1] + b)
+    def cell_of(i: int, j: int, k: int, at: tuple[int, int]) -> tuple[int, int]:
+        """Provisional cell of j seen from card i turned k, i at cell `at`."""
+        a, b = step_q[i][j], step_r[i][j]
+        r0, r1, r2, r3 = _ROT[k % 6]
+        return (at[0] + r0 * a + r1 * b, at[1] + r2 * a + r3 * b)
 
     def place(j: int, k: int, cell: tuple[int, int]) -> None:
         turns[j] = k % 6
-        beta[j] = float(phi[j] + k * math.pi / 3.0)
+        beta[j] = phi_l[j] + k * math.pi / 3.0
+        unit[j] = _unit(beta[j])
         cells[j] = cell
         taken[cell] = j
-
-    import heapq
 
     heap: list[tuple[float, int, int]] = []
 
     def push(i: int) -> None:
-        for j in np.flatnonzero(reach[i]):
-            if int(j) not in cells:
-                heapq.heappush(heap, (float(resid[i, j] + 0.15 * (n_steps[i, j] - 1)), i, int(j)))
+        for e in hops[i]:
+            if e[2] not in cells:
+                heapq.heappush(heap, e)
 
     def turn_to(i: int, j: int) -> int | None:
         """The turn k placing j like placed card i (i's direction 0 carried into j's frame
         must be one of j's edge normals, within `max_turn`), or None."""
-        carried = sinv[j] @ frames[i].s @ _unit(beta[i])
-        tau = math.atan2(carried[1], carried[0])
-        k = round(_angle_diff(tau, phi[j]) / (math.pi / 3.0))
-        if abs(_angle_diff(tau, phi[j] + k * math.pi / 3.0)) > max_turn:
+        cx, cy = (sinv_l[j] @ s_l[i] @ unit[i]).tolist()
+        tau = math.atan2(cy, cx)
+        k = round(_angle_diff(tau, phi_l[j]) / (math.pi / 3.0))
+        if abs(_angle_diff(tau, phi_l[j] + k * math.pi / 3.0)) > max_turn:
             return None
         return k
 
     def neighbours_agree(j: int, k: int, cell: tuple[int, int]) -> bool:
         """Whether every placed card around j predicts j at `cell` (and j them)."""
-        for q in np.flatnonzero(dist[:, j] <= 2.5 * rho):
-            q = int(q)
-            if q not in cells:
+        r0, r1, r2, r3 = _ROT[k % 6]
+        q_j, r_j, sure_j = step_q[j], step_r[j], sure[j]
+        for q in around[j]:
+            at = cells.get(q)
+            if at is None:
                 continue
-            if ((cell_of(q, j) != cell and resid[q, j] <= 0.5)
-                    or (cell_of(j, q, k, cell) != cells[q] and resid[j, q] <= 0.5)):
+            if sure[q][j] and cell_of(q, j, turns[q], at) != cell:
                 return False
+            if sure_j[q]:   # cell_of(j, q, k, cell), inline: this is the growth's inner loop
+                a, b = q_j[q], r_j[q]
+                if (cell[0] + r0 * a + r1 * b, cell[1] + r2 * a + r3 * b) != at:
+                    return False
         return True
 
     def grow() -> None:
@@ -380,7 +466,7 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
             _, i, j = heapq.heappop(heap)
             if j in cells:
                 continue
-            cell = cell_of(i, j)
+            cell = cell_of(i, j, turns[i], cells[i])
             if cell in taken:
                 continue
             # j's own orientation must match i's direction 0 carried into j's frame
@@ -437,36 +523,53 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     placed = sorted(cells)
     ks = np.arange(6) * math.pi / 3.0
     ang6 = np.array([beta[i] for i in placed])[:, None] + ks[None, :]       # placed x 6
-    units = np.stack([np.cos(ang6), np.sin(ang6)], -1)                       # placed x 6 x 2
+    units = np.empty((len(placed), 6, 2))                                    # placed x 6 x 2
+    units[..., 0], units[..., 1] = np.cos(ang6), np.sin(ang6)
     dirs = np.einsum("pab,pkb->pka", smat[placed], units)
     step = 0.25 * rho
     ends = view.to_image((centres[placed][:, None, :] + step * dirs).reshape(-1, 2))
-    v = ends.reshape(len(placed), 6, 2) - view.to_image(centres[placed])[:, None, :]
-    mean = (v / np.maximum(np.linalg.norm(v, axis=2, keepdims=True), 1e-9)).sum(0)
     img_c = view.to_image(centres)
-    pairs = np.zeros((6, 2))
-    count = np.zeros(3)
+    img_p = img_c if len(placed) == n else view.to_image(centres[placed])
+    v = ends.reshape(len(placed), 6, 2) - img_p[:, None, :]
+    mean = (v / np.maximum(_norm(v, 2)[:, :, None], 1e-9)).sum(0)
+    # adjacent placed pairs (i ascending, then axis k), their unit image vectors summed in order
+    adj = []
     for i in placed:
+        q, r = cells[i]
         for k in range(3):
-            j = taken.get((cells[i][0] + int(_PROV[k][0]), cells[i][1] + int(_PROV[k][1])))
-            if j is None:
-                continue
-            v = img_c[j] - img_c[i]
-            v = v / max(float(np.linalg.norm(v)), 1e-9)
-            pairs[k] += v
-            pairs[k + 3] -= v
+            j = taken.get((q + _PROV_T[k][0], r + _PROV_T[k][1]))
+            if j is not None:
+                adj.append((k, i, j))
+    if adj:
+        _, from_i, to_j = zip(*adj, strict=True)
+        d = img_c[list(to_j)] - img_c[list(from_i)]
+        # |d| as np.linalg.norm gives it for one vector (a dot product each, as `matmul` does)
+        norm = np.sqrt((d[:, None, :] @ d[:, :, None])[:, 0, 0])
+        along = (d / np.maximum(norm, 1e-9)[:, None]).tolist()
+        pairs = [[0.0, 0.0] for _ in range(6)]
+        count = [0, 0, 0]
+        for (k, _, _), (ux, uy) in zip(adj, along, strict=True):
+            pairs[k][0] += ux
+            pairs[k][1] += uy
+            pairs[k + 3][0] -= ux
+            pairs[k + 3][1] -= uy
             count[k] += 1
-    for k in range(6):
-        if count[k % 3]:
-            mean[k] = pairs[k]
+        for k in range(6):
+            if count[k % 3]:
+                mean[k] = pairs[k]
     ang = np.arctan2(mean[:, 1], mean[:, 0])
     k_e = int(np.argmax(np.cos(ang)))
     cw = math.sin(ang[(k_e + 1) % 6] - ang[k_e]) > 0
     k_se = (k_e + 1) % 6 if cw else (k_e - 1) % 6
     turn = 1 if k_se == (k_e + 1) % 6 else -1
-    m = np.array([_PROV[k_e], _PROV[k_se]]).T                 # final (q, r) -> provisional
-    minv = np.linalg.inv(m)
-    final = {i: tuple(int(v) for v in np.rint(minv @ np.array(cells[i]))) for i in placed}
-    e_q = {i: rho * dirs[n_i, k_e] for n_i, i in enumerate(placed)}
-    e_r = {i: rho * dirs[n_i, k_se] for n_i, i in enumerate(placed)}
+    # final (q, r) -> provisional is m = [E | SE], columns the provisional steps; two adjacent
+    # directions, so det m = ±1 and its inverse (det · adjugate) is whole
+    (m00, m10), (m01, m11) = _PROV_T[k_e], _PROV_T[k_se]
+    det = m00 * m11 - m01 * m10
+    i00, i01, i10, i11 = det * m11, -det * m01, -det * m10, det * m00
+    final = {i: (i00 * cells[i][0] + i01 * cells[i][1], i10 * cells[i][0] + i11 * cells[i][1])
+             for i in placed}
+    e_qs, e_rs = rho * dirs[:, k_e], rho * dirs[:, k_se]
+    e_q = {i: e_qs[n_i] for n_i, i in enumerate(placed)}
+    e_r = {i: e_rs[n_i] for n_i, i in enumerate(placed)}
     return GrownLattice(final, e_q, e_r, centres, frames, turn, rho)
