@@ -18,7 +18,7 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
-from .geometry import SQRT3, hexagon, wrap60
+from .geometry import SQRT3, wrap60
 
 
 @dataclass(frozen=True)
@@ -129,30 +129,28 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
     if hierarchy is None:
         return []
     # outer boundaries only, not the holes the symbols make; a texture speck is a few points
-    outer = (hierarchy[0, :, 3] < 0) & (np.fromiter(map(len, contours), np.int64,
-                                                    len(contours)) >= 6)
     max_side = params.max_width_frac * w * 1.3
-    blobs = []
-    for k in np.flatnonzero(outer):
-        _, _, bw, bh = cv2.boundingRect(contours[k])
-        if bw * bh < min_area or bw > max_side or bh > max_side:   # most texture specks
+    hulls = []
+    for k in np.flatnonzero(hierarchy[0, :, 3] < 0).tolist():
+        c = contours[k]
+        if len(c) < 6:
             continue
-        blob = _blob(contours[k], (h, w), scale, view, params, min_area, max_area, max_side)
-        if blob is not None:
-            blobs.append(blob)
-    return blobs
+        rect = cv2.boundingRect(c)
+        if rect[2] * rect[3] < min_area or rect[2] > max_side or rect[3] > max_side:
+            continue   # most texture specks
+        hull = _blob_hull(c, rect, (h, w), params, min_area, max_area)
+        if hull is not None:
+            hulls.append(hull)
+    return _blobs(hulls, scale, view)
 
 
-def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
-          params: DetectParams, min_area: float, max_area: float, max_side: float,
-          offset: tuple[int, int] = (0, 0)) -> Blob | None:
-    """The blob of one outer contour (working-image pixels, less `offset`) of a mask of
-    `shape`, or None when it is too small, too large or too ragged to be (part of) a card."""
+def _blob_hull(c: np.ndarray, rect: tuple[int, int, int, int], shape: tuple[int, int],
+               params: DetectParams, min_area: float, max_area: float,
+               offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, bool] | None:
+    """(convex hull in working-image pixels, touches the edge) of one outer contour (less
+    `offset`, its bounding box `rect` already small enough) of a mask of `shape`, or None when
+    it is too small, too large or too ragged to be (part of) a card."""
     h, w = shape
-    x, y, bw, bh = cv2.boundingRect(c)
-    x, y = x + offset[0], y + offset[1]
-    if bw * bh < min_area or bw > max_side or bh > max_side:
-        return None
     area = cv2.contourArea(c)
     if not min_area <= area <= max_area:
         return None
@@ -162,12 +160,28 @@ def _blob(c: np.ndarray, shape: tuple[int, int], scale: float, view: TableView,
     if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
             or area < params.min_solidity * hull_area):
         return None
-    hull = hull.reshape(-1, 2).astype(np.float64) + np.array(offset, np.float64)
-    touches = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-    hull_img = (hull + 0.5) / scale - 0.5
-    hull_plane = view.to_plane(hull_img)
-    area_plane = cv2.contourArea(hull_plane.astype(np.float32))
-    return Blob(hull_img, hull_plane, area_plane, touches)
+    x, y, bw, bh = rect
+    x, y = x + offset[0], y + offset[1]
+    hull = hull.reshape(-1, 2).astype(np.float64)
+    if offset != (0, 0):
+        hull += np.array(offset, np.float64)
+    return hull, x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+
+
+def _blobs(hulls: list[tuple[np.ndarray, bool]], scale: float, view: TableView) -> list[Blob]:
+    """The blobs of hulls in working-image pixels, all mapped to the plane in one call."""
+    if not hulls:
+        return []
+    pts = np.concatenate([hull for hull, _ in hulls])
+    img = (pts + 0.5) / scale - 0.5
+    plane = view.to_plane(img)
+    ends = np.cumsum([len(hull) for hull, _ in hulls]).tolist()
+    blobs = []
+    for (_, touches), a, b in zip(hulls, [0, *ends[:-1]], ends, strict=True):
+        hull_plane = plane[a:b]
+        area_plane = cv2.contourArea(hull_plane.astype(np.float32))
+        blobs.append(Blob(img[a:b], hull_plane, area_plane, touches))
+    return blobs
 
 
 def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper_area: float,
@@ -229,11 +243,14 @@ def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper
         if not contours:
             continue
         c = max(contours, key=cv2.contourArea)
-        piece = _blob(c, (h, w), scale, view, params, min_area, max_area, max_side,
-                      (x0 + ax, y0 + ay))
+        x, y, bw, bh = cv2.boundingRect(c)
+        if bw * bh < min_area or bw > max_side or bh > max_side:
+            continue
+        piece = _blob_hull(c, (x, y, bw, bh), (h, w), params, min_area, max_area,
+                           (x0 + ax, y0 + ay))
         if piece is not None:
             pieces.append(piece)
-    return pieces
+    return _blobs(pieces, scale, view)
 
 
 def _area(poly: np.ndarray) -> float:
@@ -244,29 +261,51 @@ def _area(poly: np.ndarray) -> float:
 _RESAMPLE = np.arange(96) / 96.0
 
 
-def hexagon_pose(poly: np.ndarray) -> tuple[np.ndarray, float, float]:
+def hexagon_pose(poly: np.ndarray, poly32: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, float, float]:
     """Centre, apothem and edge-0 normal angle (±30°) of the regular hexagon best matching a
-    convex polygon (N x 2), from its area moments and the sixth harmonic of its outline."""
-    m = cv2.moments(poly.astype(np.float32))
+    convex polygon (N x 2), from its area moments and the sixth harmonic of its outline.
+    `poly32` is the polygon as float32 when the caller has it already."""
+    m = cv2.moments(poly.astype(np.float32) if poly32 is None else poly32)
     area = abs(m["m00"])
-    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     apothem = math.sqrt(area / (2.0 * SQRT3))
+    # the outline as complex numbers about the centre, closed (real and imaginary parts set
+    # directly: the same values as x + 1j * y, without the complex products)
     z = np.empty(len(poly) + 1, np.complex128)
-    z[:-1] = (poly[:, 0] - centre[0]) + 1j * (poly[:, 1] - centre[1])
+    z.real[:-1] = poly[:, 0] - cx
+    z.imag[:-1] = poly[:, 1] - cy
     z[-1] = z[0]
     arc = np.empty(len(z))
     arc[0] = 0.0
-    np.cumsum(np.abs(z[1:] - z[:-1]), out=arc[1:])
+    np.abs(z[1:] - z[:-1]).cumsum(out=arc[1:])
     w = np.interp(_RESAMPLE * arc[-1], arc, z)     # 96 points evenly along the outline
     r = np.maximum(np.abs(w), 1e-9)
-    c6 = np.sum(w ** 6 / (r * r * r * r * r))
-    corner = np.angle(c6) / 6.0
-    return centre, apothem, float(wrap60(corner + math.pi / 6.0))
+    c6 = (w ** 6 / (r * r * r * r * r)).sum()
+    corner = np.arctan2(c6.imag, c6.real) / 6.0    # np.angle(c6), without its checks
+    return np.array([cx, cy]), apothem, float(wrap60(corner + math.pi / 6.0))
+
+
+_HALF_STEP = np.radians(30.0)
+_CORNER_STEPS = np.radians(60.0) * np.arange(6)
+
+
+def _hexagon(centre: np.ndarray, apothem: float, normal_angle: float) -> np.ndarray:
+    """`geometry.hexagon` (the same arithmetic) with its constants worked out once."""
+    corner_r = apothem * 2.0 / SQRT3
+    ang = normal_angle + _HALF_STEP - _CORNER_STEPS
+    corners = np.empty((6, 2))
+    corners[:, 0] = np.cos(ang)   # contiguous in and out, as geometry.hexagon computes them
+    corners[:, 1] = np.sin(ang)
+    return centre + corner_r * corners
 
 
 def iou(poly_a: np.ndarray, poly_b: np.ndarray) -> float:
     """Intersection over union of two convex polygons."""
-    a32, b32 = poly_a.astype(np.float32), poly_b.astype(np.float32)
+    return _iou32(poly_a.astype(np.float32), poly_b.astype(np.float32))
+
+
+def _iou32(a32: np.ndarray, b32: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a32, b32)
     union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
     return float(inter / union) if union > 0 else 0.0
@@ -297,16 +336,18 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
     `affine` (the plane is not metric: uncalibrated, the image itself), in the frame where the
     hull's second moments are isotropic (see `CardFit`); else as a regular hexagon."""
     if not affine:
-        centre, a_in, angle = hexagon_pose(blob.hull_plane)
-        score = iou(blob.hull_plane, hexagon(centre, a_in, angle))
+        poly32 = blob.hull_plane.astype(np.float32)
+        centre, a_in, angle = hexagon_pose(blob.hull_plane, poly32)
+        score = _iou32(poly32, _hexagon(centre, a_in, angle).astype(np.float32))
         apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
         return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
     centre, shape = affine_shape(blob.hull_plane)
     (a, b), (_, c) = shape
     inv = np.array([[c, -b], [-b, a]]) / (a * c - b * b)
     rect = (blob.hull_plane - centre) @ inv.T
-    c_rect, a_in, angle = hexagon_pose(rect)
-    score = iou(rect, hexagon(c_rect, a_in, angle))
+    rect32 = rect.astype(np.float32)
+    c_rect, a_in, angle = hexagon_pose(rect, rect32)
+    score = _iou32(rect32, _hexagon(c_rect, a_in, angle).astype(np.float32))
     apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
     return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob,
                    ((float(shape[0, 0]), float(shape[0, 1])), (float(shape[1, 0]),

@@ -149,9 +149,8 @@ def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     """Plane coordinates (poses x points x 2) of card-frame points for every pose at once
     (`Pose.to_plane` for many poses)."""
     n = len(poses)
-    ang = np.array([p.angle for p in poses])
-    turn = np.array([p.turn for p in poses], np.float64)
-    scale = np.array([p.apothem for p in poses])
+    # every pose's numbers gathered in one pass (each row made contiguous again)
+    ang, turn, scale = np.array([(p.angle, p.turn, p.apothem) for p in poses], np.float64).T.copy()
     c, s = np.cos(ang) * scale, np.sin(ang) * scale
     m = np.empty((n, 2, 2))
     m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = c, -turn * s, s, turn * c
@@ -159,7 +158,10 @@ def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     if shaped:
         m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
     centres = np.array([p.centre for p in poses], np.float64).reshape(n, 1, 2)
-    return centres + np.einsum("pk,nck->npc", np.asarray(local, np.float64).reshape(-1, 2), m)
+    # the einsum "pk,nck->npc" written out: the same products and sums, several times faster
+    pts = np.asarray(local, np.float64).reshape(-1, 2)
+    return centres + (pts[None, :, None, 0] * m[:, None, :, 0]
+                      + pts[None, :, None, 1] * m[:, None, :, 1])
 
 
 def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -172,7 +174,8 @@ def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     pts = np.full((rows * _ROW, 2), -1.0, np.float32)
     pts[:n] = flat
     pts = pts.reshape(rows, _ROW, 2)
-    vals = cv2.remap(bgr, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+    # one two-channel map (x, y), the same interpolation without splitting it into two
+    vals = cv2.remap(bgr, pts, None, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     h, w = bgr.shape[:2]
     inside = ((flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0)
@@ -226,19 +229,20 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     covered = (is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER) | (halo_paper < MIN_HALO_PAPER)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
-        text = ["".join("?" if covered[k, d] else ch for d, ch in enumerate(t))
-                for k, t in enumerate(text)]
+        text = ["".join("?" if cov else ch for cov, ch in zip(row, t, strict=True))
+                for row, t in zip(covered.tolist(), text, strict=True)]
     paper_ok = is_paper.mean(1)
     band = norm[:, ns + N_PAPER:halo_at].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
-    neutral = band.max(-1) - band.min(-1) < 0.25
+    b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]   # max / min over 3 channels, unrolled
+    neutral = np.maximum(np.maximum(b0, b1), b2) - np.minimum(np.minimum(b0, b1), b2) < 0.25
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
     dark = (band.mean(-1) < 0.7) & neutral & in_band
     border_ok = dark.any(1).mean(1)
     in_frame = inside.all(1)
-    return [CardRead(text[k], tuple(float(c) for c in conf[k]), float(paper_ok[k]),
-                     float(border_ok[k]), bool(in_frame[k]),
-                     (float(white[k, 0]), float(white[k, 1]), float(white[k, 2])))
-            for k in range(len(poses))]
+    # Python numbers for every card at once (tolist: the same values as float() / bool() each)
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
+        text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
+        white.tolist(), strict=True)]
 
 
 def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
@@ -272,12 +276,14 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
     a = np.clip(alpha, 0.0, 1.2)[..., None]
     score = (member * a).sum(-2)                            # cards x 6 x letters
-    peak = (member * a).max(-2)
     other = (kind == OTHER).sum(-1)
     srt = np.sort(score, axis=-1)
     top, second = srt[..., -1], srt[..., -2]
     best = score.argmax(-1)
-    top_peak = np.take_along_axis(peak, best[..., None], -1)[..., 0]
+    is_best = kind == best[..., None]
+    # the strongest sample of the winning ink: the per-letter peak, for `best` only (alpha is
+    # finite, as `ColourModel.explain` gives it, so the samples of other inks count as 0)
+    top_peak = np.where(is_best, a[..., 0], 0.0).max(-1)
     middle = dark[..., :7].mean(-1)
     hollow = dark[..., 7:].mean(-1) - middle   # outer ring minus middle
     # a ring: a darker band around a middle that is not ink right through (a sharpened solid
@@ -307,8 +313,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # A solid coloured disc whose rim, darkened and blurred into the paper, has lost its hue
     # (dark blue under dim light or a heavy print): grey samples around a core that is all
     # strong coloured ink are the disc's rim, not a rival ring — a ring's middle is paper.
-    core = ((kind[..., :7, None] == best[..., None, None]).all(-2)[..., 0]
-            & (alpha[..., :7].min(-1) >= SOLID_CORE_ALPHA))
+    core = is_best[..., :7].all(-1) & (alpha[..., :7].min(-1) >= SOLID_CORE_ALPHA)
     disc = ~grey & core
     if allow is not None:   # whole cards only, like the blurred ring
         disc &= allow[:, None]
@@ -320,7 +325,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
     # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
-    best_alpha = np.where(kind == best[..., None], np.clip(alpha, 0.0, 1.0), 0.0)
+    alpha01 = np.clip(alpha, 0.0, 1.0)
+    best_alpha = np.where(is_best, alpha01, 0.0)
     pale_centred = (~grey & (best_alpha[..., :7].mean(-1) >= PALE_MIDDLE)
                     & (best_alpha[..., 7:].mean(-1) <= PALE_OUTER))
     if allow is not None:   # whole cards only
@@ -346,7 +352,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         rival = score.sum(-1) - own - greys
         # and the ink must peak where the symbol's middle is: blur keeps a printed symbol's
         # centre strongest, while a fingertip or a stain lying over it tints it evenly
-        own_alpha = np.where(kind == mk0[..., None], np.clip(alpha, 0.0, 1.0), 0.0)
+        own_alpha = np.where(kind == mk0[..., None], alpha01, 0.0)
         centred = own_alpha[..., :7].mean(-1) - own_alpha[..., 7:].mean(-1) >= FALLBACK_CENTRED
         own_peak = own_alpha.max(-1)
         fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0) & (own_peak >= 0.5)
@@ -372,4 +378,4 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         ok = ok | fb
     names = np.array([*letters, "?"])
     chars = np.where(ok, names[best], "?")
-    return ["".join(row) for row in chars], conf
+    return ["".join(row) for row in chars.tolist()], conf
