@@ -75,53 +75,6 @@ class ColourModel:
                                   float(inv[1, 0]), float(inv[1, 1]), 1.0 / isq)))
         return tuple(lines)
 
-    def _fit(self, i: int, r: np.ndarray, g: np.ndarray, b: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Letter i's fit of pixels (channel planes, paper-normalised RGB): its ink fraction,
-        the shade s and the fitted colour (see `explain`)."""
-        grey, c = self._lines[i]
-        if grey:
-            u0, u1, u2, length = c
-            proj = (r - 1.0) * u0 + (g - 1.0) * u1 + (b - 1.0) * u2
-            return (proj / length, np.ones_like(r),
-                    (1.0 + proj * u0, 1.0 + proj * u1, 1.0 + proj * u2))
-        i0, i1, i2, m00, m01, m10, m11, inv_isq = c
-        total, along = r + g + b, r * i0 + g * i1 + b * i2
-        pa = m00 * total + m01 * along
-        pb = m10 * total + m11 * along
-        # The fit keeps both parts non-negative: a colour beyond the ink as seen from paper
-        # (a heavy print, a camera's saturation boost) is fitted by the ink alone, shaded
-        # (pa = 0, pb refitted), not by the unconstrained pb with pa merely zeroed, which
-        # overshoots and leaves a spurious residual; one short of any ink, by paper alone.
-        beyond = pa < 0.0
-        pa, pb = (np.where(beyond, 0.0, np.where(pb < 0.0, total / 3.0, pa)),
-                  np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
-        s = pa + pb
-        alpha = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
-        return alpha, s, (pa + pb * i0, pa + pb * i1, pa + pb * i2)
-
-    def _fit_shaded(self, i: int, r: np.ndarray, g: np.ndarray, b: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """`_fit`, with a coloured ink's shade held to the range `explain` accepts (at its
-        bound, the ink fraction in 0..1 nearest the pixel)."""
-        alpha, s, pred = self._fit(i, r, g, b)
-        grey, c = self._lines[i]
-        if grey:
-            return alpha, s, pred
-        ink = c[:3]
-        sc = np.clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
-        out = sc != s
-        if not out.any():
-            return alpha, s, pred
-        d = [v - 1.0 for v in ink]
-        dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
-        a_fix = np.clip(((r - sc) * d[0] + (g - sc) * d[1] + (b - sc) * d[2]) / (sc * dd),
-                        0.0, 1.0)
-        alpha = np.where(out, a_fix, alpha)
-        pred = tuple(np.where(out, sc * (1.0 + a_fix * dk), p) for dk, p in zip(d, pred,
-                                                                              strict=True))
-        return alpha, sc, pred
-
     @cached_property
     def _batch(self) -> tuple[np.ndarray, ...]:
         """`_lines` as column arrays (letters x 1) for fitting every letter at once: grey,
@@ -145,15 +98,22 @@ class ColourModel:
             dd[i, 0] = di[0] * di[0] + di[1] * di[1] + di[2] * di[2]
         return grey, k, u, d, dd
 
-    def _fit_all(self, r: np.ndarray, g: np.ndarray, b: np.ndarray
+    def _fit_all(self, r: np.ndarray, g: np.ndarray, b: np.ndarray, shaded: bool = True
                  ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """`_fit_shaded` of every letter at once (letters x pixels; r, g, b are pixels or
-        letters x pixels): the same arithmetic, one pass instead of one a letter."""
+        """Every letter's fit of pixels (channel planes of paper-normalised RGB: pixels, or
+        letters x pixels), all letters in one pass: (ink fraction, shade s, fitted colour),
+        each letters x pixels (see `explain`). With `shaded`, a coloured ink's shade is held to
+        the range `explain` accepts (at its bound, the ink fraction in 0..1 nearest the
+        pixel), as the censored refit wants."""
         grey, k, u, d, dd = self._batch
         i0, i1, i2, m00, m01, m10, m11, inv_isq = k
         total, along = r + g + b, r * i0 + g * i1 + b * i2
         pa = m00 * total + m01 * along
         pb = m10 * total + m11 * along
+        # The fit keeps both parts non-negative: a colour beyond the ink as seen from paper
+        # (a heavy print, a camera's saturation boost) is fitted by the ink alone, shaded
+        # (pa = 0, pb refitted), not by the unconstrained pb with pa merely zeroed, which
+        # overshoots and leaves a spurious residual; one short of any ink, by paper alone.
         beyond = pa < 0.0
         pa, pb = (np.where(beyond, 0.0, np.where(pb < 0.0, total / 3.0, pa)),
                   np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
@@ -162,7 +122,7 @@ class ColourModel:
         pred = (pa + pb * i0, pa + pb * i1, pa + pb * i2)
         sc = np.clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
         out = (sc != s) & ~grey
-        if out.any():
+        if shaded and out.any():
             a_fix = np.clip(((r - sc) * d[0] + (g - sc) * d[1] + (b - sc) * d[2]) / (sc * dd),
                             0.0, 1.0)
             alpha = np.where(out, a_fix, alpha)
@@ -196,18 +156,15 @@ class ColourModel:
         # channel planes: reductions over a trailing axis of 3 are slow in NumPy, so every sum
         # over channels below is written out
         r, g, b = np.ascontiguousarray(x.reshape(-1, 3).T)
-        inks, neutral = self.inks, self.neutral
-        n, size = len(inks), r.size
-        alpha = np.zeros((n, size), np.float32)
-        resid = np.full((n, size), np.inf, np.float32)
-        shade = np.ones((n, size), np.float32)
+        neutral = self.neutral
+        size = r.size
         total = r + g + b
         norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
-        scale = [c[3] if grey else norm_x for grey, c in self._lines]
-        for i in range(n):
-            alpha[i], shade[i], (pr, pg, pb) = self._fit(i, r, g, b)
-            er, eg, eb = r - pr, g - pg, b - pb
-            resid[i] = np.sqrt(er * er + eg * eg + eb * eb) / scale[i]
+        # residuals are judged against the grey ink's length, or the pixel's own length
+        scale = np.where(self._batch[0], self._batch[2][3], norm_x)
+        alpha, shade, (pr, pg, pb) = self._fit_all(r, g, b, shaded=False)
+        er, eg, eb = r - pr, g - pg, b - pb
+        resid = np.sqrt(er * er + eg * eg + eb * eb) / scale
         if bounds is not None:
             self._censored(x.reshape(-1, 3), bounds, alpha, shade, resid, scale)
         chroma = ~neutral[:, None]
@@ -228,7 +185,7 @@ class ColourModel:
 
     def _censored(self, x: np.ndarray, bounds: tuple[np.ndarray, np.ndarray],
                   alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray,
-                  scale: list) -> None:
+                  scale: np.ndarray) -> None:
         """Refit, in place, the pixels (x: pixels x 3) whose true colour is only bounded: the
         fit and the values the bounds allow are brought together by alternating projections
         (a fit to the allowed value nearest the last fit), and the residual is the distance
@@ -252,9 +209,7 @@ class ColourModel:
         for _ in range(CENSOR_STEPS):
             a, s, pred = self._fit_all(*(np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)))
         e = [p - np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)]
-        sc = np.stack([np.broadcast_to(np.float32(v) if not isinstance(v, np.ndarray)
-                                       else v[idx], (len(idx),)) for v in scale])
-        resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / sc
+        resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / scale[:, idx]
         alpha[:, idx], shade[:, idx] = a, s
 
     def to_json(self) -> dict:
@@ -307,16 +262,18 @@ CLIP_HIGH, CLIP_LOW = 250.0, 3.0   # 8-bit values at which a sensor channel has 
 OVEREXPOSED_MAX = 1.5
 
 
-def clip_bounds(bgr: np.ndarray, white_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def clip_bounds(bgr: np.ndarray, white_bgr: np.ndarray, normalised: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Bounds (low, high; RGB order, normalised like `normalise`) on the true colour of raw
     BGR samples where the sensor clipped, for `ColourModel.explain`: a channel clipped at
     black may truly be darker (a camera's colour matrix drives a saturated ink's weak channels
     below zero), one clipped at white brighter; one clipped in both the sample and its white
     reference (the paper brighter than seen, by an unknown factor) is bright but of unknown
-    ratio: at least 1 / OVEREXPOSED_MAX. Elsewhere both bounds are the value seen."""
+    ratio: at least 1 / OVEREXPOSED_MAX. Elsewhere both bounds are the value seen.
+    `normalised`: `normalise(bgr, white_bgr)` when the caller has it already."""
     raw = np.asarray(bgr, np.float32)[..., ::-1]
     white = np.asarray(white_bgr, np.float32)[..., ::-1]
-    x = normalise(bgr, white_bgr)
+    x = normalise(bgr, white_bgr) if normalised is None else normalised
     high = raw >= CLIP_HIGH
     low = np.where(raw <= CLIP_LOW, -np.inf,
                    np.where(high & (white >= CLIP_HIGH), x / OVEREXPOSED_MAX, x))
