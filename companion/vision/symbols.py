@@ -210,7 +210,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         vals = np.concatenate([vals, vals[:, :ns].reshape(*shape, 3).mean(2)], 1)
     norm = normalise(vals, white[:, None, :])
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`)
-    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :]))
+    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :], norm))
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
