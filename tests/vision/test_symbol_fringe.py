@@ -53,6 +53,19 @@ def test_a_faint_red_disc_is_not_taken_for_a_ring():
     assert "V" not in read.symbols
 
 
+def _overprint_discs(img: np.ndarray, edges: tuple[int, ...], apothem_px: float,
+                     rgb: tuple[int, int, int]) -> None:
+    """Paint solid discs of `rgb` over the symbols at `edges` of the upright card drawn at
+    (160, 120) with apothem `apothem_px` (edge d at -60°·d), in place."""
+    for d in edges:
+        a = np.radians(-60.0 * d)
+        c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem_px * np.array(
+            [np.cos(a), np.sin(a)])
+        cv2.circle(img, tuple(int(v) for v in c * 16),
+                   int(HEXEL_FACE.symbol_radius_frac * apothem_px * 16), rgb[::-1], -1,
+                   cv2.LINE_AA, 4)
+
+
 def _navy_card(width_px: float, defocus: float, sharpen: float, quality: int,
                navy_rgb: tuple[int, int, int]) -> tuple[np.ndarray, float]:
     """'BVBBVB' with its blue discs printed as a heavy navy (a printer low on cyan), dimmed
@@ -60,15 +73,7 @@ def _navy_card(width_px: float, defocus: float, sharpen: float, quality: int,
     img = texture("felt", (240, 320), np.random.default_rng(0))
     ppm = width_px / HEXEL_FACE.flat_to_flat_mm
     draw_card(img, np.array([160.0, 120.0]), "BVBBVB", "holodex", ppm, 0.0)
-    apothem = HEXEL_FACE.apothem_mm * ppm
-    for d, letter in enumerate("BVBBVB"):
-        if letter == "B":
-            a = np.radians(-60.0 * d)
-            c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem * np.array(
-                [np.cos(a), np.sin(a)])
-            cv2.circle(img, tuple(int(v) for v in c * 16),
-                       int(HEXEL_FACE.symbol_radius_frac * apothem * 16), navy_rgb[::-1], -1,
-                       cv2.LINE_AA, 4)
+    _overprint_discs(img, (0, 2, 3, 5), HEXEL_FACE.apothem_mm * ppm, navy_rgb)
     lit = img.astype(np.float32) * np.float32((0.6, 1.0, 1.3))   # BGR: a warm lamp
     if defocus:
         lit = cv2.GaussianBlur(lit, (0, 0), defocus)
@@ -202,14 +207,8 @@ def test_a_smeared_navy_disc_on_a_small_card_is_never_a_ring(navy_rgb, length, a
     """A navy disc smeared like the rings above, on the same small card: where it keeps a
     trace of its hue (its samples fit the blue ink) it is never read V."""
     img = _card_on_felt("BVBBVB", "holodex", 30.0)
-    apothem = HEXEL_FACE.apothem_mm * 30.0 / HEXEL_FACE.flat_to_flat_mm
-    for d in (0, 2, 3, 5):
-        a = np.radians(-60.0 * d)
-        c = np.array([160.0, 120.0]) + HEXEL_FACE.symbol_centre_frac * apothem * np.array(
-            [np.cos(a), np.sin(a)])
-        cv2.circle(img, tuple(int(v) for v in c * 16),
-                   int(HEXEL_FACE.symbol_radius_frac * apothem * 16), navy_rgb[::-1], -1,
-                   cv2.LINE_AA, 4)
+    _overprint_discs(img, (0, 2, 3, 5),
+                     HEXEL_FACE.apothem_mm * 30.0 / HEXEL_FACE.flat_to_flat_mm, navy_rgb)
     img = motion_blur(cv2.GaussianBlur(img * np.float32((0.6, 1.0, 1.3)), (0, 0), 0.8),
                       length, angle)
     read = _read_one(img, "holodex", 30.0)
