@@ -82,6 +82,11 @@ def code_scores(grey: np.ndarray, quads: np.ndarray, templates: np.ndarray, modu
     return np.einsum("qm,tm->qt", module_means(grey, quads, modules, framed), templates)
 
 
+def quad_side(quad: np.ndarray) -> float:
+    """A quad's mean side length (pixels)."""
+    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
+
+
 def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.ndarray:
     """(n, 4, 2) float32: the quads whose sides lie within `sides` (px, at least 8: fewer than
     two pixels a module carry no code) and differ by at most a factor 2 (a marker seen at up to

@@ -244,13 +244,19 @@ def match_markers(grey: np.ndarray, quads: list[np.ndarray], missing: tuple[int,
     `MIN_CODE_LEAD` over the other table ids and the other turns, `MIN_FRAMED`, `MIN_QUIET`)
     with a whole outline (`_whole`). A wrong match that slips through is left to
     `calibrate_table`, whose fit wants every marker's square on one rectangle."""
-    from .aruco_match import code_scores, code_templates, module_means, plausible_quads
+    from .aruco_match import (
+        code_scores,
+        code_templates,
+        module_means,
+        plausible_quads,
+        quad_side,
+    )
 
     sides = (8.0, np.inf)
     if decoded:
         # one printed size on one table: perspective alone changes a marker's side far less
         # than 2x between the play area's corners
-        side = float(np.median([_side(c) for c in decoded]))
+        side = float(np.median([quad_side(c) for c in decoded]))
         sides = (side / SIDE_RATIO, side * SIDE_RATIO)
     q = plausible_quads(quads, sides)
     q = q[_whole(q)]
@@ -311,17 +317,15 @@ def _whole(quads: np.ndarray) -> np.ndarray:
     return np.all(np.abs(a - b) <= 0.05 * np.maximum(a, b) + 2.0, axis=1)
 
 
-def _side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
-
-
 def _one_place(quads: list[np.ndarray]) -> bool:
     """Whether the quads (one marker's outline found by several passes) all lie within a quarter
     of a side of one another: a table has one marker of each id, so two places that both look
     like it leave it unknown."""
+    from .aruco_match import quad_side
+
     corners = np.array(quads)
     spread = np.linalg.norm(corners - corners[:1], axis=2).max()
-    return bool(spread <= 0.25 * min(_side(c) for c in quads))
+    return bool(spread <= 0.25 * min(quad_side(c) for c in quads))
 
 
 def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12) -> np.ndarray:

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
-from .aruco_match import code_scores, code_templates, plausible_quads
+from .aruco_match import code_scores, code_templates, plausible_quads, quad_side
 from .calibration import refine_corners
 from .geometry import transform
 
@@ -113,17 +113,14 @@ def detect(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayo
     return out, quads
 
 
-def _side(quad: Quad) -> float:
-    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
-
 
 def _mean_side(quads: list[Quad]) -> float:
-    """The mean of `_side` over `quads`: float64 quads (all the detector gives) at once, with
+    """The mean of `quad_side` over `quads`: float64 quads (all the detector gives) at once, with
     the same per-quad arithmetic; any other kind one by one."""
     if all(q.dtype == np.float64 and q.shape == (4, 2) for q in quads):
         q = np.stack(quads)
         return float(np.mean(np.linalg.norm(np.roll(q, -1, 1) - q, axis=2).mean(axis=1)))
-    return float(np.mean([_side(c) for c in quads]))
+    return float(np.mean([quad_side(c) for c in quads]))
 
 
 RECOVER_CANDIDATES = 3   # undecoded quads tried for each missing marker
@@ -168,7 +165,7 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
             # `fit_cases` keeps the one that fits the case (taking only the nearest dropped the
             # marker, and a case fitted from three is off by a third of a cell at the fourth)
             for k in np.argsort(d)[:RECOVER_CANDIDATES]:
-                if d[k] > 1.2 * side or not 0.6 < _side(quads[k]) / side < 1.6:
+                if d[k] > 1.2 * side or not 0.6 < quad_side(quads[k]) / side < 1.6:
                     continue
                 errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max()
                         for t in range(4)]
@@ -309,7 +306,7 @@ def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
             if H is None:
                 continue
             err = np.linalg.norm(transform(src, H) - dst, axis=1).reshape(-1, 4).max(axis=1)
-            if all(e < max(1.5, 0.3 * _side(c)) for e, (_, c) in zip(err, chosen, strict=True)):
+            if all(e < max(1.5, 0.3 * quad_side(c)) for e, (_, c) in zip(err, chosen, strict=True)):
                 key = (len(chosen), -float(err.mean()))
                 if best is None or key > best[:2]:
                     best = (*key, chosen)
