@@ -67,6 +67,9 @@ class ReaderParams:
                                    # outline was lost (merged with the table) when the cell's
                                    # predicted pose shows this much paper and border, 4 symbols
     probe_mask: float = 0.3        # (read only where this much of its paper is on the mask)
+    probe_mask_far: float = 0.85   # a free cell two steps out is read only where its paper is
+                                   # nearly all on the mask: a card merged with a hand or cloth
+                                   # whose neighbours are hidden (each probe costs a read)
     min_probe_ok: float = 0.85     # a probed card is whole when this much of its paper and of
                                    # its border band look right at the best pose, all six read
 
@@ -405,6 +408,9 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
 
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# the twelve cells two steps away
+RING_2 = ((2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1), (-2, 2),
+          (-1, 2), (0, 2), (1, 1))
 # the pose search around a probed cell's predicted pose: offsets (apothems), turns (degrees) and
 # sizes (the predicted apothem is the neighbour's: a card one step nearer to or farther from the
 # camera looks a few per cent larger or smaller, which the neighbour's frame does not follow)
@@ -417,25 +423,30 @@ _PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0
 
 def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
                  view: TableView, p: ReaderParams) -> dict[tuple[int, int], Pose]:
-    """The free cells next to placed cards where a card whose outline the paper mask lost may
-    lie (see `_probe`), each at the pose its neighbour's lattice step predicts: those whose
-    paper places lie mostly on the paper mask."""
+    """The free cells one or two steps from placed cards where a card whose outline the paper
+    mask lost may lie (see `_probe`), each at the pose its placed card's lattice steps predict
+    (a cell next to a card from that card's step): those whose paper places lie mostly on the
+    paper mask (nearly all of it two steps out). Two steps, because a hand or a lost outline
+    often takes the cards between: a card whose neighbours are all covered is otherwise never
+    looked for."""
     order = sorted(lat.cells)
     cand: dict[tuple[int, int], Pose] = {}
-    for i in order:
-        q, r = lat.cells[i]
-        base: Pose | None = None    # card i's size, squash and lattice angle, at any centre
-        for dq, dr in AXIAL_DIRS:
-            key = (q + dq, r + dr)
-            if key in taken or key in cand:
-                continue
-            if base is None:
-                base = _cell_pose(lat, i, lat.centres[i])
-            c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
-            cand[key] = replace(base, centre=(float(c[0]), float(c[1])))
+    bases: dict[int, Pose] = {}     # card i's size, squash and lattice angle, at any centre
+    for ring in (AXIAL_DIRS, RING_2):
+        for i in order:
+            q, r = lat.cells[i]
+            for dq, dr in ring:
+                key = (q + dq, r + dr)
+                if key in taken or key in cand:
+                    continue
+                if i not in bases:
+                    bases[i] = _cell_pose(lat, i, lat.centres[i])
+                c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
+                cand[key] = replace(bases[i], centre=(float(c[0]), float(c[1])))
     if not cand:
         return {}
     keys = list(cand)
+    near = {(q + dq, r + dr) for q, r in lat.cells.values() for dq, dr in AXIAL_DIRS}
     pts = pose_points([cand[k] for k in keys], PAPER_PTS)
     img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
     ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
@@ -443,7 +454,8 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
     on = np.zeros(len(ix), bool)
     on[inside] = mask[iy[inside], ix[inside]] > 0
-    papery = on.reshape(len(keys), -1).mean(1) >= p.probe_mask
+    least = np.array([p.probe_mask if k in near else p.probe_mask_far for k in keys])
+    papery = on.reshape(len(keys), -1).mean(1) >= least
     return {k: cand[k] for k, ok in zip(keys, papery, strict=True) if ok}
 
 

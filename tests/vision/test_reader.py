@@ -154,6 +154,42 @@ def test_a_card_whose_paper_merges_with_the_table_is_found_by_probing_the_lattic
     assert (1, 0) not in {c.cell for c in missed.cards if not c.occluded}
 
 
+def test_a_lost_card_whose_neighbours_are_all_hidden_is_found_two_steps_out():
+    """The card at (2, 0) has lost its outline (a sheet of paper against its edge, a glare
+    streak across its border) and its only placed neighbour, (1, 0), is under a hand: no
+    whole card lies next to it, so a probe of the cells next to placed cards never reaches it.
+    The cells two steps out are probed where the mask is nearly all paper, and it is found,
+    whole and right."""
+    layout = {(0, 0): "RBVRBV", (-1, 0): "RRBBVV", (0, -1): "BVRRVB", (-1, 1): "VVBRRB",
+              (0, 1): "RVBVRB", (1, 0): "BBRVVR", (2, 0): "VRBBRV"}
+    scene = draw_scene(5, layout=layout, surface="felt")
+    img = scene.image.copy()
+    spacing = HEXEL_FACE.flat_to_flat_mm + 1.0
+    a = HEXEL_FACE.flat_to_flat_mm / 2.0
+    # a hand (skin, lit from above) over the whole of card (1, 0)
+    hx, hy = 450.0 + spacing, 280.0
+    hand = _plane_poly(scene, [(hx + 1.05 * a * np.cos(t), hy + 1.2 * a * np.sin(t))
+                               for t in np.linspace(0, 2 * np.pi, 40, endpoint=False)])
+    cv2.fillPoly(img, [np.round(hand).astype(np.int32)], (120, 150, 200), cv2.LINE_AA)
+    cx, cy = 450.0 + 2 * spacing, 280.0   # card (2, 0)
+    sheet = _plane_poly(scene, [(cx + a + 1.5, cy - 45), (cx + a + 60, cy - 45),
+                                (cx + a + 60, cy + 45), (cx + a + 1.5, cy + 45)])
+    cv2.fillConvexPoly(img, np.round(sheet).astype(np.int32), (236, 240, 242), cv2.LINE_AA)
+    y0, y1 = cy + 0.42 * a, cy + 0.42 * a + 6
+    streak = _plane_poly(scene, [(cx + 0.8 * a, y0), (cx + a + 3, y0), (cx + a + 3, y1),
+                                 (cx + 0.8 * a, y1)])
+    cv2.fillConvexPoly(img, np.round(streak).astype(np.int32), (240, 242, 244), cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+
+    obs = HexelReader("holodex").read(img).observation
+    s = score_table(obs.cards, [TruthCard(c, sym, 0.0 if c == (1, 0) else 1.0)
+                                for c, sym in layout.items()])
+    assert s.misreads == 0 and s.false_cards == 0, s
+    seen = {c.cell: c.symbols for c in obs.cards if not c.occluded}
+    assert seen.get((2, 0)) == layout[(2, 0)], seen
+    assert (1, 0) not in seen
+
+
 def _bridged_pair(edition: str = "holodex", links: tuple[float, ...] = (-9.0, 9.0)):
     """Two cards side by side whose dark gap is crossed by thin paper-bright links (as a blur
     or a glint joins them in a photo): their paper is one blob, no hexagon."""
