@@ -98,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     source = Path(args.source)
     if not source.exists():
-        print(f"error: {source} does not exist", file=sys.stderr)
-        return 2
+        return _fail(f"{source} does not exist")
     cal_dir = Path(args.calibration)
     camera = load_camera(cal_dir / "camera.json")
     model = load_model(args.edition, cal_dir)
@@ -124,11 +123,9 @@ def run(args: argparse.Namespace) -> int:
             if args.dump_stages:
                 _dump(args.dump_stages, name, result.stages)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     if last is None:
-        print(f"error: no readable image in {source}", file=sys.stderr)
-        return 2
+        return _fail(f"no readable image in {source}")
     if args.annotate:
         from ..vision.annotate import annotate
 
@@ -136,6 +133,12 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
                                             result.view))
     return 0
+
+
+def _fail(message: str) -> int:
+    """Print `message` as an error and give the command's exit status for bad input."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def _dump(directory: str, name: str, stages: dict) -> None:
@@ -172,8 +175,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
 
     source = Path(args.source)
     if not source.exists():
-        print(f"error: {source} does not exist", file=sys.stderr)
-        return 2
+        return _fail(f"{source} does not exist")
     is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
     reader = HexapodReader(track=is_video)
     last = None
@@ -194,11 +196,9 @@ def run_hexapod(args: argparse.Namespace) -> int:
                         read.labels.astype("uint16") * 255 // 21).astype("uint8")
                 _dump(args.dump_stages, name, stages)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     if last is None:
-        print(f"error: no readable image in {source}", file=sys.stderr)
-        return 2
+        return _fail(f"no readable image in {source}")
     if args.annotate:
         frame, result = last
         cv2.imwrite(args.annotate, annotate(frame, result))
