@@ -2,15 +2,17 @@
 white paper is the reference: its colour (the light's cast) comes from the quiet zones around the
 markers that located the case, refined by the near-neutral paper and fill of the case; a channel
 that the light clips (warm light over-exposes red first) is recovered from the grey things of the
-case. A local grey gain (gradients, soft shadows, a hand's shadow) is the mean brightness of the
-paper-like pixels within a cell and a half. Each pixel then gets one label (`label_pixels`): one of
-the six inked kinds (blue, green, gold, red, violet stag, teal moth) at ink level, in the insect's
-dark body or pale (highlights, blur); neutral DARK / DIM / MID / LIGHT (a dung beetle's black tile,
-its grey beetle, paper and board fill); or OTHER, a colour that is no kind's (skin, wood, a sleeve's
-odd hue); and, by saturation alone, a tint level (`tint_levels`: unlit, greyish, faint or tinted)
-that tells grey surfaces from inked ones whatever hue a cast gives them. Hue ranges were measured on
-rendered scenes; red and gold stop short of skin tones (20-30 degrees). Everything is vectorised
-(NumPy / OpenCV), no per-pixel loop.
+case, and a pixel clipped in some channels is read as the least saturated colour its reading
+allows (a clipped channel is only a lower bound). A local grey gain (gradients, soft shadows, a
+hand's shadow) is the mean brightness of the paper-like pixels within a cell and a half. Each
+pixel then gets one label (`label_pixels`): one of the six inked kinds (blue, green, gold, red,
+violet stag, teal moth) at ink level, in the insect's dark body or pale (highlights, blur);
+neutral DARK / DIM / MID / LIGHT (a dung beetle's black tile, its grey beetle, paper and board
+fill); or OTHER, a colour that is no kind's (skin, wood, a sleeve's odd hue); and, by saturation
+alone, a tint level (`tint_levels`: unlit, greyish, faint or tinted) that tells grey surfaces from
+inked ones whatever hue a cast gives them. Hue ranges were measured on rendered scenes; red and
+gold stop short of skin tones (20-30 degrees). Everything is vectorised (NumPy / OpenCV), no
+per-pixel loop.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ N_LABELS = 3 * NK + 5
 CLIP = 250.0
 PAPER_REF = 0.6      # paper is at least this share of the white in an unclipped channel
 UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) above the white's
+KNEE = 0.9           # a reading below this share of the clip is far from clipping
 CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
@@ -41,6 +44,7 @@ SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleev
 LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
 RIM_CELLS = 0.4      # and the board lies this close across most of its rim
+PALM_CELLS = 3.0     # a palm covers at least this many cells' area
 TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
 PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
 
@@ -74,6 +78,18 @@ def _hue_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 HUE_KIND, HUE_NEAR = _hue_tables()
+
+
+def _gap_bins() -> tuple[int, int]:
+    """The first and last hue bin (`Pixels.hue` rounds: bin b holds b - 0.5 to b + 0.5) wholly
+    between red's ink range and gold's, the hues of no ink."""
+    r, y = KINDS.index("R"), KINDS.index("Y")
+    lo = float(INK_HUES[r] + HUE_HI[r]) * HUE_BINS / 360.0
+    hi = float(INK_HUES[y] + HUE_LO[y]) * HUE_BINS / 360.0
+    return int(np.ceil(lo + 0.5)), int(np.floor(hi - 0.5))
+
+
+DEEP_HUES = _gap_bins()
 INV_INK_V = np.zeros(256, np.float32)
 INV_INK_V[:NK] = 1.0 / INK_V
 
@@ -113,8 +129,9 @@ def _quiet_offsets(layout: CaseLayout) -> np.ndarray:
 
 def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
     """The board's white (BGR) from the quiet zones around the markers that located the case
-    (seen, so not under a hand): the median of the brighter 60 % of samples; zeros when fewer
-    than 12 samples fall inside the frame."""
+    (seen, so not under a hand): the median of the brighter 60 % of samples, its colour taken
+    from the samples well below the clip when it clipped in all three channels
+    (`_dim_quiet_white`); zeros when fewer than 12 samples fall inside the frame."""
     printed = printed_corners(layout, pose.player)
     offsets = _quiet_offsets(layout)
     pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
@@ -126,7 +143,26 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
     s = s.astype(np.float32)
     lum = s.sum(axis=1)
-    return _median(s[lum >= np.percentile(lum, 40)], axis=0).astype(np.float32)
+    white = _median(s[lum >= np.percentile(lum, 40)], axis=0).astype(np.float32)
+    if white.min() >= CLIP - 5.0:
+        white = _dim_quiet_white(s, white)
+    return white
+
+
+def _dim_quiet_white(samples: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """`white` (BGR, clipped in all three channels) given the colour of the quiet-zone
+    `samples` that lie well below the clip, when at least 12 do: a marker in dimmer light (a
+    gradient, a shadow) shows the same paper under the same light unclipped, so its colour is
+    the light's, brightened to the least white that every clipped reading allows (each
+    channel at least what was read). Without such samples the white stays as it is."""
+    dim = samples[samples.max(axis=1) < KNEE * CLIP]
+    if len(dim) < 12:
+        return white
+    lum = dim.sum(axis=1)
+    colour = _median(dim[lum >= np.percentile(lum, 40)], axis=0)
+    if float(colour.min()) < 16.0:
+        return white
+    return (colour * float((white / colour).max())).astype(np.float32)
 
 
 def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None = None,
@@ -246,6 +282,8 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | No
         white = white * tint / PAPER_TINT
     inv = (1.0 / np.maximum(white, 4.0)).astype(np.float32)
     b, g, r = cb * inv[0], cg * inv[1], cr * inv[2]
+    if clipped.any():
+        b, g, r = _nearest_grey((b, g, r), (cb, cg, cr))
     v = cv2.max(cv2.max(b, g), r)
     c = v - cv2.min(cv2.min(b, g), r)
     neutral = (c < 0.1 * v + 0.02) & ~clipped
@@ -261,6 +299,26 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | No
     gain = np.maximum(np.maximum(g1, 0.5 * g4), 0.02).astype(np.float32)
     inv_gain = 1.0 / gain
     return b * inv_gain, g * inv_gain, r * inv_gain
+
+
+def _nearest_grey(norm: Planes, raw: Planes) -> Planes:
+    """Normalised planes `norm` with each clipped channel (its `raw` value at the clip) raised
+    to the pixel's brightest unclipped channel when that is higher (to the brightest of all
+    when every channel clipped). A clipped reading only bounds the channel from below; under a
+    white brighter than the clip in that channel (recovered by `unclip_white`, or paper lit
+    more than the white's reference), read as is it would turn clipped paper a false cool tint.
+    Of the colours the reading allows, this one is no more saturated than what was measured and
+    no brighter."""
+    hot = [p >= CLIP for p in raw]
+    top = None
+    for n, h in zip(norm, hot, strict=True):
+        lit = select(h, np.zeros_like(n), n)
+        top = lit if top is None else cv2.max(top, lit)
+    every = hot[0] & hot[1] & hot[2]
+    if every.any():
+        top = select(every, cv2.max(cv2.max(norm[0], norm[1]), norm[2]), top)
+    out = [select(h, cv2.max(n, top), n) for n, h in zip(norm, hot, strict=True)]
+    return out[0], out[1], out[2]
 
 
 @dataclass(frozen=True, eq=False)
@@ -431,41 +489,51 @@ def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
                   clipped: np.ndarray | None = None, margin: int = 0,
                   blown: np.ndarray | None = None) -> np.ndarray:
-    """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of
-    skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at
-    0.15-0.55: paler than red and gold ink, whose tiles are saturated) of at least `min_cells`
-    cells' area, and regions of one kind's ink larger than four tiles of that kind (a tile is
-    0.9 cell, a stag or moth 1.9, and paper gutters part them: a sleeve of a tile's colour has
-    none); gaps of up to two cells between them (an arm's lit middle clipped to white lies
-    between its shaded edges) are covered too, and so is any region of `clipped` pixels that
-    touches them (pass it when the white itself clipped in two channels: an arm clipped under
-    that warm light looks as neutral as the clipped paper). Skin-like colour in the canvas's
-    `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the wooden table
-    beyond the board, not an arm (an arm crosses a side, it does not run along all of it), and
-    is left out, so that closing does not bridge a hand to the table over the cells between.
-    A region of one kind's ink that runs into the canvas's outer edge and covers at least a
-    tile's area of the grid is a sleeve too, whatever its size: a card's tile lies within its
-    cell (a third of a cell off at most), never across the half-cell margin to the edge, so such
-    a region comes from beyond the board. Pass `blown`, the pixels clipped in all three
-    channels, for a lit hand whose middle clips: when the white clipped in all three too, the
-    paper, the board fill and that hand all read (255, 255, 255) and only the hand's shaded
-    rim keeps skin's hue, so the region the rim closes off with the canvas's edge is covered
-    (`_lit_inside`)."""
+    """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of skin-like
+    colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at 0.15-0.55: paler
+    than red and gold ink, whose tiles are saturated) of at least `min_cells` cells' area, and
+    regions of the hues between red's and gold's ink ranges (no ink's) at a higher saturation
+    (dark brown skin) of at least a palm's area (`PALM_CELLS`), and regions of one kind's ink
+    larger than four tiles of that kind (a tile is 0.9 cell, a stag or moth 1.9, and paper
+    gutters part them: a sleeve of a tile's colour has none); gaps of up to two cells between
+    them (an arm's lit middle clipped to white lies between its shaded edges) are covered too,
+    and so is any region of `clipped` pixels that touches them (pass it when the white itself
+    clipped in two channels: an arm clipped under that warm light looks as neutral as the
+    clipped paper). Skin-like colour in the canvas's `margin` (pixels outside the grid) along
+    `TABLE_SIDE` or more of a side is the wooden table beyond the board, not an arm (an arm
+    crosses a side, it does not run along all of it), and is left out, so that closing does not
+    bridge a hand to the table over the cells between. A region of one kind's ink that runs into
+    the canvas's outer edge and covers at least a tile's area of the grid is a sleeve too,
+    whatever its size: a card's tile lies within its cell (a third of a cell off at most), never
+    across the half-cell margin to the edge, so such a region comes from beyond the board. Pass
+    `blown`, the pixels clipped in all three channels, for a lit hand whose middle clips: when
+    the white clipped in all three too, the paper, the board fill and that hand all read (255,
+    255, 255) and only the hand's shaded rim keeps skin's hue, so the region the rim closes off
+    with the canvas's edge is covered (`_lit_inside`)."""
     skin = (pix.sat >= 0.15) & (((pix.hue <= round(45.0 * HUE_BINS / 360.0)) &
                                  (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0))
                                                       & (pix.sat <= 0.55)))
     skin = skin.view(np.uint8)
     lit = _lit_inside(skin, blown, px, margin) \
         if blown is not None and blown.any() else None
+    # dark skin is more saturated than the range above; in the hues between red's and gold's
+    # ink ranges, which no ink has, any saturation is skin (or wood, a sleeve) as long as the
+    # region is bigger than a palm: far more than a red tile drifted there under a cast
+    deep = ((pix.sat > 0.7) & (pix.hue >= DEEP_HUES[0]) & (pix.hue <= DEEP_HUES[1])
+            ).view(np.uint8)
     if margin > 0:
-        for side in (skin[:, :margin], skin[:, -margin:], skin[:margin].T, skin[-margin:].T):
-            if side.any(axis=1).mean() >= TABLE_SIDE:
-                side[:] = 0                      # views: clears that margin of `skin`
+        for mask in (skin, deep):
+            for side in (mask[:, :margin], mask[:, -margin:], mask[:margin].T,
+                         mask[-margin:].T):
+                if side.any(axis=1).mean() >= TABLE_SIDE:
+                    side[:] = 0                  # views: clears that margin of the mask
     # under a white clipped in two channels a lit hand clips to the paper's colour and only its
     # shaded rim keeps skin's hue: a thin line that opening would erase
     rim = clipped is not None and clipped.any()
     hand = _big_regions(skin, min_cells * px * px, not rim) \
         if int(skin.sum()) >= min_cells * px * px else np.zeros_like(skin)
+    if int(deep.sum()) >= PALM_CELLS * px * px:
+        hand |= _big_regions(deep, PALM_CELLS * px * px)
     # each kind's ink and body pixels counted at once; its mask is made only when it is big
     # enough to matter
     counts = np.bincount(labels.ravel(), minlength=N_LABELS)
