@@ -84,7 +84,9 @@ def code_scores(grey: np.ndarray, quads: np.ndarray, templates: np.ndarray, modu
 
 def quad_side(quad: np.ndarray) -> float:
     """A quad's mean side length (pixels)."""
-    return float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
+    # the next corner of each (np.roll's values, without its overhead: this runs per quad)
+    nxt = np.concatenate((quad[1:], quad[:1]))
+    return float(np.linalg.norm(nxt - quad, axis=1).mean())
 
 
 def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.ndarray:

@@ -3,21 +3,24 @@
 player p and corner: ids 10p..10p+3 at the top-left, top-right, bottom-right and bottom-left,
 above and below the grid. The geometry looked for is the one printed: `CaseLayout` is
 `companion.faces.HexapodCase`, which `synth.hexapod_board` draws. Markers are detected with one
-adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits); a wrongly
-decoded id is caught by geometry: a case is accepted only when at least three of its markers
-agree, through one homography, with the printed layout. A marker the decoder gave up on (motion
+adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits) that knows
+only the case codes (OpenCV tries every code of its dictionary on every quad it finds: most of
+the search's time on a textured table); a wrongly decoded id is caught by geometry: a case is
+accepted only when at least three of its markers agree, through one homography, with the
+printed layout. A marker the decoder gave up on (motion
 blur) is recovered from the quads it rejected, where the case's decoded markers say it must be
 (`recover`); a case none of whose markers decoded (motion blur wider than a module) is found
 by matching the rejected quads' insides against the case markers' codes (`match_quads`), the
 same three-marker geometry deciding. Corners stay as the detector finds them: refining them on
 the straight edges (`calibration.refine_corners`, `refine=True`) halves their error but did not
 change what the cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses,
-so that a video frame is searched only about the markers it saw last (a full search when one
-goes missing).
+so that a video frame is searched only about the markers it saw last, each window for its own
+marker's code and size (a full search when one goes missing).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -77,10 +80,12 @@ class CasePose:
         return float(sides.mean() / ((layout.cols + layout.rows) / 2.0))
 
 
-def make_detector() -> cv2.aruco.ArucoDetector:
+def make_detector(codes: tuple[int, ...] | None = None) -> cv2.aruco.ArucoDetector:
     """The ArUco detector for case markers: one adaptive-threshold window (the markers are
     15-60 px; one pass costs a third of the default three), a tolerant polygon fit and bit
-    decoder (blur and JPEG flip bits; geometry rejects a wrong id), no corner refinement."""
+    decoder (blur and JPEG flip bits; geometry rejects a wrong id), no corner refinement.
+    `codes`: decode only these ids of the dictionary (the detector then reports each as its
+    index in `codes`: see `detect`), else every id."""
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = 15
     params.adaptiveThreshWinSizeMax = 15
@@ -91,24 +96,40 @@ def make_detector() -> cv2.aruco.ArucoDetector:
     params.minOtsuStdDev = 2.0
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICT))
+    if codes is not None:
+        # OpenCV compares an undecodable quad with every code of the dictionary (~1 us a code
+        # and turn, the bulk of a quad's cost), so the case detector holds only the codes it
+        # wants. Codes of DICT_4X4_50 differ in at least 4 bits in any turn and one bit is
+        # corrected, so a quad decodes to the same id and turn in either dictionary; a quad that
+        # decoded to another id is now undecoded (`recover` and `match_quads` test it by
+        # geometry, as any undecoded quad), and so is one holding such a quad.
+        dictionary = cv2.aruco.Dictionary(dictionary.bytesList[list(codes)].copy(),
+                                          dictionary.markerSize, dictionary.maxCorrectionBits)
     return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def case_codes(layout: CaseLayout = LAYOUT) -> tuple[int, ...]:
+    """Every case marker id, players in order (the codes a case detector decodes)."""
+    return tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
 
 
 Quad = np.ndarray   # (4, 2) corners in frame px
 
 
 def detect(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayout = LAYOUT,
-           origin: tuple[int, int] = (0, 0)) -> tuple[list[tuple[int, Quad]], list[Quad]]:
+           origin: tuple[int, int] = (0, 0), codes: tuple[int, ...] | None = None
+           ) -> tuple[list[tuple[int, Quad]], list[Quad]]:
     """Case markers in `grey` (a crop whose top-left is `origin` in the frame): (id, corners) for
     every decoded quad with a case id (an id may appear twice), and the quads the detector found
-    but could not decode (blur, glare)."""
+    but could not decode (blur, glare). `codes`: the ids a `make_detector(codes)` decodes."""
     corners, ids, rejected = detector.detectMarkers(grey)
     off = np.asarray(origin, np.float64)
     out = []
     if ids is not None:
         for c, i in zip(corners, ids.ravel(), strict=True):
-            if layout.owner(int(i)) is not None:
-                out.append((int(i), np.asarray(c, np.float64).reshape(4, 2) + off))
+            mid = int(i) if codes is None else codes[int(i)]
+            if layout.owner(mid) is not None:
+                out.append((mid, np.asarray(c, np.float64).reshape(4, 2) + off))
     quads = [np.asarray(c, np.float64).reshape(4, 2) + off for c in rejected]
     return out, quads
 
@@ -119,7 +140,8 @@ def _mean_side(quads: list[Quad]) -> float:
     the same per-quad arithmetic; any other kind one by one."""
     if all(q.dtype == np.float64 and q.shape == (4, 2) for q in quads):
         q = np.stack(quads)
-        return float(np.mean(np.linalg.norm(np.roll(q, -1, 1) - q, axis=2).mean(axis=1)))
+        nxt = np.concatenate((q[:, 1:], q[:, :1]), axis=1)    # np.roll's values, cheaper
+        return float(np.mean(np.linalg.norm(nxt - q, axis=2).mean(axis=1)))
     return float(np.mean([quad_side(c) for c in quads]))
 
 
@@ -316,6 +338,12 @@ def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
 
 
 FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
+# From one video frame to the next a board moves a few millimetres, so a marker's outline keeps
+# its length within a factor ~1.4 (and its pixel outline lies between 1/sqrt(2) and 1 times the
+# Euclidean perimeter, by its turn): a window looks only at quads whose outline is 0.35-2 times
+# the marker's last perimeter. Every quad the detector finds costs decoding time, and a window
+# around a marker holds eight on average (its modules, the grid's lines, card drawings).
+WINDOW_PERIMETER = (0.35, 2.0)
 
 
 class MarkerTracker:
@@ -328,7 +356,11 @@ class MarkerTracker:
         self.track = track
         self.refine = refine
         self.full_every = full_every
-        self.detector = make_detector()
+        self.codes = case_codes(layout)
+        self.detector = make_detector(self.codes)
+        # one detector a marker id for the windows (the window knows which marker it holds);
+        # its size bounds are set for each window
+        self._window_detectors: dict[int, cv2.aruco.ArucoDetector] = {}
         self.last: list[CasePose] = []
         self.known: set[int] = set()   # every player whose case was ever seen
         self._since_full = 0
@@ -359,7 +391,7 @@ class MarkerTracker:
                    for p in self.last):
                 self.last = poses
                 return poses, False
-        found, rejected = detect(grey, self.detector, self.layout)
+        found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = fit_cases(found, self.layout)
         # cases whose markers motion blur left undecoded: match the rejected quads' codes, only
@@ -395,9 +427,27 @@ class MarkerTracker:
                 x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
                 if x1 - x0 < 8 or y1 - y0 < 8:
                     continue
-                hits, _ = detect(grey[y0:y1, x0:x1], self.detector, self.layout, (x0, y0))
+                if mid not in self._window_detectors:
+                    self._window_detectors[mid] = make_detector((mid,))
+                pts = quad.tolist()
+                perimeter = sum(math.dist(pts[k - 1], pts[k]) for k in range(len(pts)))
+                detector = self._sized(self._window_detectors[mid], perimeter,
+                                       max(x1 - x0, y1 - y0))
+                hits, _ = detect(grey[y0:y1, x0:x1], detector, self.layout, (x0, y0), (mid,))
                 found += [(i, c) for i, c in hits if i == mid]
         return self._refined(grey, found)
+
+    @staticmethod
+    def _sized(detector: cv2.aruco.ArucoDetector, perimeter: float, crop: int
+               ) -> cv2.aruco.ArucoDetector:
+        """`detector` set to take only quads whose outline is `WINDOW_PERIMETER` times the
+        marker's last `perimeter` (px), in a window whose longer side is `crop` px."""
+        params = detector.getDetectorParameters()
+        lo, hi = WINDOW_PERIMETER
+        params.minMarkerPerimeterRate = lo * perimeter / crop
+        params.maxMarkerPerimeterRate = hi * perimeter / crop
+        detector.setDetectorParameters(params)
+        return detector
 
     def _refined(self, grey: np.ndarray, found: list[tuple[int, np.ndarray]]
                  ) -> list[tuple[int, np.ndarray]]:
