@@ -5,7 +5,11 @@ different printer all map paper to (1, 1, 1) and each ink to a stable ratio. A `
 holds one prototype per class (paper plus the edition's symbol letters) in that normalised space;
 the built-in one comes from `companion.faces`, a learned one from `companion calibrate colours`
 (saved as JSON under calibration/). Pixels far from every paper-ink line are "other" (a hand,
-glare, a shadow edge) and never vote for a symbol.
+glare, a shadow edge) and never vote for a symbol. JPEG and video keep colour at half the
+resolution of brightness, so under a coloured lamp a small symbol takes on part of the paper's
+chroma while keeping its luma: in normalised RGB that moves it along one direction per card
+(`chroma_cast`), by at most its darkness, and the fits can allow for it (`ColourModel._bled`,
+`ColourModel.grey_with_bleed`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,13 @@ PAPER = "paper"
 PAPER_K, OTHER = -1, -2   # kinds of a pixel that is no ink
 SHADE_RANGE = (0.55, 1.4)  # a coloured ink's shade s (see `ColourModel.explain`)
 CENSOR_STEPS = 4           # alternating projections for a fit to clipped values
+# Luma weights of the YCbCr encoding cameras use for JPEG and video (BT.601), RGB order.
+LUMA_RGB = (0.299, 0.587, 0.114)
+BLED_MIN_ALPHA = 0.5       # the ink fraction a pixel refitted for bled chroma must reach
+# With the cast as a second free direction a grey fit must be close, about a sample's noise
+# (of the grey ink's length), not the plain grey fit's looser bound: a red that lost part of
+# its chroma to warm paper lies 0.11-0.29 off that plane, a tinted ring's samples within 0.06.
+BLEED_RESID = 0.07
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,8 @@ class ColourModel:
         return alpha, s, pred
 
     def explain(self, normalised: np.ndarray,
-                bounds: tuple[np.ndarray, np.ndarray] | None = None
+                bounds: tuple[np.ndarray, np.ndarray] | None = None,
+                cast: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every pixel (… x 3, paper-normalised RGB) explained as paper mixed with one ink.
 
@@ -149,7 +161,9 @@ class ColourModel:
         shadow) do not change its class; a grey ink, whose mix with paper looks like shade, is
         fitted as a plain mix. `bounds` (low, high; each … x 3, optional) say where the true
         colour may lie when the sensor clipped (see `clip_bounds`): a fit is then judged by
-        how far it falls outside them.
+        how far it falls outside them. `cast` (… x 3, optional; see `chroma_cast`): a pixel no
+        ink explains is fitted again allowing for chroma bled in from the paper (`_bled`); a
+        zero cast (a white lamp, or a pixel the caller does not want refitted) leaves it.
         """
         x = np.asarray(normalised, np.float32)
         shape = x.shape[:-1]
@@ -167,13 +181,10 @@ class ColourModel:
         resid = np.sqrt(er * er + eg * eg + eb * eb) / scale
         if bounds is not None:
             self._censored(x.reshape(-1, 3), bounds, alpha, shade, resid, scale)
-        chroma = ~neutral[:, None]
-        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= SHADE_RANGE[0]) \
-            & (shade <= SHADE_RANGE[1])
-        grey_ok = ~chroma & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
-        best_c = np.where(chroma_ok, resid, np.inf).argmin(0)
-        best_g = np.where(grey_ok, resid, np.inf).argmin(0)
-        kind = np.where(chroma_ok.any(0), best_c, np.where(grey_ok.any(0), best_g, OTHER))
+        kind = self._classify(alpha, shade, resid)
+        if cast is not None:
+            self._bled(x.reshape(-1, 3), np.broadcast_to(cast, x.shape).reshape(-1, 3), kind,
+                       alpha)
         lum = total / 3.0
         spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
         paperish = (lum > 0.72) & (spread < 0.16 + 0.1 * lum)
@@ -182,6 +193,102 @@ class ColourModel:
         dark = alpha[neutral].max(0) if neutral.any() else np.zeros(size, np.float32)
         return (kind.reshape(shape), np.where(kind >= 0, a_kind, 0.0).reshape(shape),
                 dark.reshape(shape))
+
+    def grey_with_bleed(self, normalised: np.ndarray, cast: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """Every pixel (… x 3, paper-normalised RGB) fitted as the first grey ink mixed with
+        paper, its chroma mixed with its neighbours' (see `chroma_cast`; `cast` broadcasts
+        against `normalised`): 1 + alpha·(ink - 1) + t·cast. On a card every neutral (paper,
+        the grey ink and their mixes) has the chroma of the paper scaled by its luma, so a
+        neutral pixel of luma l that took its neighbours' chroma shows that of some luma
+        between the ink's and the paper's: t = that luma - l. Returns (alpha, ok): ok where
+        the fit is close (BLEED_RESID) and t lies in that range.
+        All False when the model has no grey ink."""
+        x = np.asarray(normalised, np.float32)
+        if not self.neutral.any():
+            return np.zeros(x.shape[:-1], np.float32), np.zeros(x.shape[:-1], bool)
+        ink = self.inks[int(np.flatnonzero(self.neutral)[0])]
+        u = (ink - 1.0).astype(np.float32)
+        c = np.broadcast_to(np.asarray(cast, np.float32), x.shape)
+        # channel planes (see `explain`); normal equations of the 2-parameter fit
+        x0, x1, x2 = x[..., 0] - 1.0, x[..., 1] - 1.0, x[..., 2] - 1.0
+        c0, c1, c2 = c[..., 0], c[..., 1], c[..., 2]
+        uu = float(u @ u)
+        uc = u[0] * c0 + u[1] * c1 + u[2] * c2
+        cc = c0 * c0 + c1 * c1 + c2 * c2
+        ux = u[0] * x0 + u[1] * x1 + u[2] * x2
+        cx = c0 * x0 + c1 * x1 + c2 * x2
+        det = uu * cc - uc * uc
+        good = det > 1e-6 * uu     # no cast (white light): nothing bleeds, plain grey fit
+        safe = np.where(good, det, 1.0)
+        alpha = np.where(good, (cc * ux - uc * cx) / safe, ux / uu)
+        t = np.where(good, (uu * cx - uc * ux) / safe, 0.0)
+        e0, e1, e2 = x0 - alpha * u[0] - t * c0, x1 - alpha * u[1] - t * c1, \
+            x2 - alpha * u[2] - t * c2
+        resid = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2) / np.sqrt(uu)
+        luma = _luma(x, c)
+        ink_luma = float(ink @ np.asarray(LUMA_RGB, np.float32))   # of paper's, near enough
+        ok = (alpha >= 0.3) & (resid <= BLEED_RESID) & (t >= ink_luma - luma) \
+            & (t <= 1.0 - luma)
+        return alpha.astype(np.float32), ok
+
+    def _classify(self, alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray) -> np.ndarray:
+        """The kind of each pixel from every letter's fit (letters x pixels): the best coloured
+        ink that fits, else the best grey ink that fits, else OTHER."""
+        chroma = ~self.neutral[:, None]
+        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= SHADE_RANGE[0]) \
+            & (shade <= SHADE_RANGE[1])
+        grey_ok = ~chroma & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
+        best_c = np.where(chroma_ok, resid, np.inf).argmin(0)
+        best_g = np.where(grey_ok, resid, np.inf).argmin(0)
+        return np.where(chroma_ok.any(0), best_c, np.where(grey_ok.any(0), best_g, OTHER))
+
+    @cached_property
+    def _plane_normals(self) -> np.ndarray:
+        """Per letter (letters x 3), the normal of the plane through paper's and its ink's
+        directions (1 x ink): the plane every fit of `_fit_all` lies in."""
+        n = np.cross(np.ones(3, np.float32), self.inks).astype(np.float32)
+        n.flags.writeable = False
+        return n
+
+    def _bled(self, x: np.ndarray, cast: np.ndarray, kind: np.ndarray,
+              alpha: np.ndarray) -> None:
+        """Refit, in place, the pixels (x, cast: pixels x 3) that no ink explains (`kind`
+        OTHER; `alpha`: letters x pixels) allowing for chroma bled in from the paper. JPEG and
+        video keep colour at half resolution: a small symbol takes on part of the paper's
+        chroma while keeping its own luma. In paper-normalised RGB that mixes the colour with
+        a grey of its own luma (within each ink's paper-ink plane, which `_fit_all` already
+        spans) and adds t·cast, 0 ≤ t ≤ 1 - the pixel's luma (at most all of its chroma
+        replaced by the paper's). Per letter, t is what takes the pixel back to its plane,
+        held to that range; the rest is fitted as before."""
+        idx = np.flatnonzero(kind == OTHER)
+        if not idx.size:
+            return
+        cs = cast[idx]
+        keep = (cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)   # no cast: no bleed
+        idx, cs = idx[keep], cs[keep]
+        if not idx.size:
+            return
+        xs = x[idx]
+        luma = _luma(xs, cs)
+        n = self._plane_normals                    # letters x 3
+        off, along = xs @ n.T, cs @ n.T            # pixels x letters
+        t = np.where(np.abs(along) > 1e-4, off / np.where(along == 0, 1.0, along), 0.0)
+        t = np.clip(t, 0.0, np.maximum(1.0 - luma, 0.0)[:, None]).T   # letters x pixels
+        planes = [xs[:, k] - t * cs[:, k] for k in range(3)]
+        a, s, (pr, pg, pb) = self._fit_all(*planes, shaded=False)
+        er, eg, eb = planes[0] - pr, planes[1] - pg, planes[2] - pb
+        norm_x = np.sqrt(planes[0] ** 2 + planes[1] ** 2 + planes[2] ** 2) + np.float32(0.05)
+        grey, _, u, _, _ = self._batch
+        scale = np.where(grey, u[3], norm_x)
+        resid = np.sqrt(er * er + eg * eg + eb * eb) / scale
+        new = self._classify(a, s, resid)
+        # only a strong ink: a pale pixel's tint could as well be a darker neighbour's chroma
+        # bled into it (the other way), so its hue says too little
+        got = (new >= 0) & (a[np.maximum(new, 0), np.arange(new.size)] >= BLED_MIN_ALPHA)
+        if got.any():
+            kind[idx[got]] = new[got]
+            alpha[:, idx[got]] = a[:, got]
 
     def _censored(self, x: np.ndarray, bounds: tuple[np.ndarray, np.ndarray],
                   alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray,
@@ -284,3 +391,23 @@ def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
     """BGR samples divided by their white reference, returned as RGB (paper ≈ 1, 1, 1)."""
     white = np.maximum(np.asarray(white_bgr, np.float32), 8.0)
     return (np.asarray(bgr, np.float32) / white)[..., ::-1]
+
+
+def _luma(x: np.ndarray, cast: np.ndarray) -> np.ndarray:
+    """The luma of paper-normalised pixels (… x 3) relative to the paper's, from their cast
+    (`chroma_cast`: 1 - luma(white) / white, so white = luma(white) / (1 - cast))."""
+    m = 1.0 - cast
+    return (x[..., 0] * LUMA_RGB[0] / m[..., 0] + x[..., 1] * LUMA_RGB[1] / m[..., 1]
+            + x[..., 2] * LUMA_RGB[2] / m[..., 2])
+
+
+def chroma_cast(white_bgr: np.ndarray) -> np.ndarray:
+    """Per white reference (… x 3 BGR), the direction (… x 3, RGB, paper-normalised) in which
+    chroma bled in from the paper moves a darker neutral pixel: JPEG and video keep colour at
+    half the resolution of brightness, so a thin dark line on paper lit by a coloured lamp
+    takes on part of the paper's chroma while keeping its own luma. In raw values that adds a
+    multiple of (white - its luma); divided by the white, of 1 - luma / white. Zero under a
+    neutral white (nothing to bleed)."""
+    w = np.maximum(np.asarray(white_bgr, np.float32)[..., ::-1], 8.0)
+    luma = w[..., 0] * LUMA_RGB[0] + w[..., 1] * LUMA_RGB[1] + w[..., 2] * LUMA_RGB[2]
+    return 1.0 - luma[..., None] / w

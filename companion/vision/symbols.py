@@ -4,9 +4,11 @@ sample points (19 inside each symbol, 18 on bare paper between the symbols, 18 a
 depths across the border band and just beyond it), which is mapped to the image and sampled
 bilinearly, all cards in one `cv2.remap`. The card's paper samples give its white reference;
 every sample is normalised by it and explained by the `ColourModel` as paper mixed with one
-ink. A symbol is read only when its samples agree clearly (enough of one ink, almost none of
-another, few unexplained pixels); otherwise it is '?'. Paper and border samples tell whether the
-card is seen whole.
+ink (allowing for chroma bled in from the paper, see `colour.chroma_cast`). A symbol is read
+only when its samples agree clearly (enough of one ink, almost none of another, few unexplained
+pixels); otherwise it is '?'. A symbol whose flanking paper or halo is missing is taken to be
+covered ('?'), unless that whole surround is paper or paper in a soft shadow. Paper and border
+samples tell whether the card is seen whole.
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
-from .colour import OTHER, PAPER_K, ColourModel, clip_bounds, normalise
+from .colour import (
+    OTHER,
+    PAPER_K,
+    SHADE_RANGE,
+    ColourModel,
+    chroma_cast,
+    clip_bounds,
+    normalise,
+)
 
 N_SYMBOL = 19
 
@@ -209,8 +219,15 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         # each symbol's mean colour is explained in the same call as the samples
         vals = np.concatenate([vals, vals[:, :ns].reshape(*shape, 3).mean(2)], 1)
     norm = normalise(vals, white[:, None, :])
-    # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`)
-    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :], norm))
+    cast = chroma_cast(white)[:, None, :]
+    # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
+    # coarse colour tints small symbols with the paper's chroma (see `chroma_cast`): the
+    # symbol samples and means are refitted for it, the paper, border and halo are not
+    sym_cast = np.zeros_like(norm)
+    sym_cast[:, :ns] = cast
+    sym_cast[:, n_pts:] = cast
+    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :], norm),
+                                      sym_cast)
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
@@ -218,15 +235,24 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     kind[~inside] = OTHER
     is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
     flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
+    # the symbol samples also as a grey ink tinted by the paper's chroma (see `decide`)
+    bleed = model.grey_with_bleed(norm[:, :ns], cast)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
-                        None if allow.all() else allow)
+                        None if allow.all() else allow,
+                        (bleed[0].reshape(shape), bleed[1].reshape(shape)))
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_at = ns + N_PAPER + N_BORDER
     halo_paper = (kind[:, halo_at:] == PAPER_K).reshape(len(poses), 6, N_HALO).sum(-1)
     covered = (is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER) | (halo_paper < MIN_HALO_PAPER)
+    # A soft shadow (a lamp's, a hand's from afar) dims the paper without tinting it and
+    # covers nothing: a symbol whose whole surround, flanks and halo, is paper or paper in
+    # shade is not covered. Anything reaching over the symbol from outside must cross the
+    # halo, and a fingertip or a sleeve shows its own colour (or darkness) there.
+    if covered.any():
+        covered &= ~_in_shade(kind[:, :n_pts] == PAPER_K, norm[:, :n_pts], ns, halo_at)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = ["".join("?" if cov else ch for cov, ch in zip(row, t, strict=True))
@@ -245,6 +271,25 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         white.tolist(), strict=True)]
 
 
+def _in_shade(is_paper: np.ndarray, norm: np.ndarray, ns: int, halo_at: int) -> np.ndarray:
+    """Per card and symbol (cards x 6): every flanking and halo sample is paper or paper in
+    shade (`is_paper`, `norm`: cards x pattern points)."""
+    bare = is_paper | _shaded_paper(norm)
+    n = len(bare)
+    flanks = bare[:, ns:ns + N_PAPER][:, FLANKS].all(-1)
+    return flanks & bare[:, halo_at:halo_at + 6 * N_HALO].reshape(n, 6, N_HALO).all(-1)
+
+
+def _shaded_paper(norm: np.ndarray) -> np.ndarray:
+    """Which paper-normalised samples (… x 3) look like the paper in a soft shadow: grey (as
+    little spread between channels as paper shows, see `ColourModel.explain`) and no darker
+    than the deepest shade a coloured ink's fit accepts (SHADE_RANGE)."""
+    r, g, b = norm[..., 0], norm[..., 1], norm[..., 2]
+    lum = (r + g + b) / 3.0
+    spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
+    return (lum >= SHADE_RANGE[0]) & (lum <= 1.0) & (spread < 0.16 + 0.1 * lum)
+
+
 def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
     """Per-card paper colour (cards x 3): the mean of the samples ranked 40-90 % by brightness,
     robust to a few samples under a shadow, a finger, a stain or a glare spot."""
@@ -259,7 +304,8 @@ def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
 def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel,
            flank_dark: np.ndarray | None = None,
            mean_fit: tuple[np.ndarray, np.ndarray] | None = None,
-           allow: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
+           allow: np.ndarray | None = None,
+           bleed: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -271,8 +317,17 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     a ring's middle is never ink right through (`BLURRED_RING_MIDDLE`). Faint coloured samples
     in a ring's fringe and grey samples in a solid disc's rim do not count as rivals.
     `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
-    those cards."""
+    those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`)
+    gives a ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour
+    to the grey ink (`_ring_bleed`)."""
     letters = model.letters
+    middle = dark[..., :7].mean(-1)
+    hollow = dark[..., 7:].mean(-1) - middle   # outer ring minus middle
+    # a ring: a darker band around a middle that is not ink right through (a sharpened solid
+    # disc has a darker rim too, see BLURRED_RING_MIDDLE)
+    ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
+    if bleed is not None:
+        kind, alpha = _ring_bleed(kind, alpha, ring, model, bleed, allow)
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
     a = np.clip(alpha, 0.0, 1.2)[..., None]
     score = (member * a).sum(-2)                            # cards x 6 x letters
@@ -284,11 +339,6 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # the strongest sample of the winning ink: the per-letter peak, for `best` only (alpha is
     # finite, as `ColourModel.explain` gives it, so the samples of other inks count as 0)
     top_peak = np.where(is_best, a[..., 0], 0.0).max(-1)
-    middle = dark[..., :7].mean(-1)
-    hollow = dark[..., 7:].mean(-1) - middle   # outer ring minus middle
-    # a ring: a darker band around a middle that is not ink right through (a sharpened solid
-    # disc has a darker rim too, see BLURRED_RING_MIDDLE)
-    ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
     blurred = np.zeros_like(ring)
     if flank_dark is not None:
         lo, hi = BLURRED_RING_DARK
@@ -379,3 +429,24 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     names = np.array([*letters, "?"])
     chars = np.where(ok, names[best], "?")
     return ["".join(row) for row in chars.tolist()], conf
+
+
+def _ring_bleed(kind: np.ndarray, alpha: np.ndarray, ring: np.ndarray, model: ColourModel,
+                bleed: tuple[np.ndarray, np.ndarray], allow: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """In a ring-shaped symbol (`ring`, cards x 6), samples seen as a coloured ink or as
+    unexplained that are the grey ink plus chroma bled in from the paper (`bleed`: alpha, ok
+    from `ColourModel.grey_with_bleed`) are given to the grey ink. JPEG and video keep colour
+    at half resolution, so under a coloured lamp a thin dark ring takes on the paper's tint
+    and fits a pale, shaded red or yellow; no printed coloured symbol is hollow, and a
+    coloured ink's own samples do not lie on the grey-plus-paper-tint plane."""
+    if not model.neutral.any():
+        return kind, alpha
+    b_alpha, b_ok = bleed
+    grey_k = int(np.flatnonzero(model.neutral)[0])
+    coloured_or_other = (kind == OTHER) | ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)])
+    where = ring if allow is None else ring & allow[:, None]
+    conv = b_ok & coloured_or_other & where[..., None]
+    if not conv.any():
+        return kind, alpha
+    return np.where(conv, grey_k, kind), np.where(conv, b_alpha, alpha)
