@@ -254,7 +254,8 @@ class ColourModel:
     def _bled(self, x: np.ndarray, cast: np.ndarray, kind: np.ndarray,
               alpha: np.ndarray) -> None:
         """Refit, in place, the pixels (x, cast: pixels x 3) that no ink explains (`kind`
-        OTHER; `alpha`: letters x pixels) allowing for chroma bled in from the paper. JPEG and
+        OTHER; `alpha`: letters x pixels) and that do not look like paper, allowing for chroma
+        bled in from the paper. JPEG and
         video keep colour at half resolution: a small symbol takes on part of the paper's
         chroma while keeping its own luma. In paper-normalised RGB that mixes the colour with
         a grey of its own luma (within each ink's paper-ink plane, which `_fit_all` already
@@ -264,12 +265,18 @@ class ColourModel:
         idx = np.flatnonzero(kind == OTHER)
         if not idx.size:
             return
-        cs = cast[idx]
-        keep = (cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)   # no cast: no bleed
-        idx, cs = idx[keep], cs[keep]
+        cs, xs = cast[idx], x[idx]
+        # no cast: no bleed; and a pixel that looks like paper is paper (`explain` names it
+        # so): bled chroma matters for the darker pixels of a symbol, and most of the pixels
+        # no ink explains are the paper between and inside the symbols
+        lum = (xs[:, 0] + xs[:, 1] + xs[:, 2]) / 3.0
+        spread = np.maximum(np.maximum(xs[:, 0], xs[:, 1]), xs[:, 2]) \
+            - np.minimum(np.minimum(xs[:, 0], xs[:, 1]), xs[:, 2])
+        keep = ((cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)) \
+            & ~((lum > 0.72) & (spread < 0.16 + 0.1 * lum))
+        idx, cs, xs = idx[keep], cs[keep], xs[keep]
         if not idx.size:
             return
-        xs = x[idx]
         luma = _luma(xs, cs)
         n = self._plane_normals                    # letters x 3
         off, along = xs @ n.T, cs @ n.T            # pixels x letters
