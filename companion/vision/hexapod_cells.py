@@ -183,9 +183,13 @@ def cell_windows(img: np.ndarray, px: int, margin: int, rows: int, cols: int, si
 def histograms(win: np.ndarray, n_labels: int = N_LABELS) -> np.ndarray:
     """(windows, n_labels) shares of each label in each row of `win` (labels 0 .. n_labels-1)."""
     n, size2 = win.shape
-    idx = win.astype(np.int64) + (np.arange(n) * n_labels)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=n * n_labels)
-    return counts.reshape(n, n_labels).astype(np.float32) / float(size2)
+    # offsets added in place to the index array bincount wants anyway (no temporaries)
+    idx = win.astype(np.intp)
+    idx += (np.arange(n) * n_labels)[:, None]
+    shares = np.bincount(idx.ravel(), minlength=n * n_labels).reshape(n, n_labels) \
+        .astype(np.float32)
+    shares /= float(size2)
+    return shares
 
 
 def quantiles(win: np.ndarray) -> np.ndarray:
@@ -239,12 +243,11 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     window with hardly a pixel more saturated than grey (`max_faint`). Anything else is '?'."""
     chroma = h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
     k = chroma.argmax(axis=-1)
-    same = np.take_along_axis(chroma, k[..., None], -1)[..., 0]
+    same = chroma.max(axis=-1)             # the value at `k`
     all_chroma = chroma.sum(axis=-1)
     neutral = h[..., DARK] + h[..., DIM] + h[..., MID] + h[..., LIGHT]
     foreign = 1.0 - same - neutral
-    ink_l = np.take_along_axis(hl[..., INK:INK + NK], k[..., None], -1)[..., 0]
-    body_l = np.take_along_axis(hl[..., BODY:BODY + NK], k[..., None], -1)[..., 0]
+    ink_l, body_l = _at_kind(hl, INK, k), _at_kind(hl, BODY, k)
     is_kind = (same >= params.kind_share) & (foreign <= params.max_foreign) & \
         (ink_l >= params.min_ink) & (body_l >= params.min_body)
     chroma_l = (hl[..., INK:INK + NK] + hl[..., BODY:BODY + NK] + hl[..., PALE:PALE + NK]
@@ -272,6 +275,15 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         is_dung, np.clip((0.55 - contrast) / 0.2, 0.0, 1.0),
         np.where(is_empty, np.where(light_fill, h[..., LIGHT], contrast), 0.0)))
     return code, conf
+
+
+def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
+    """`shares[..., level + k]` for each window's kind index `k` (any leading shape); rows
+    picked by plain indexing where the shares are one row a window (a fraction of the cost of
+    `take_along_axis` on these short arrays)."""
+    if shares.ndim == 2:
+        return shares[np.arange(len(k)), level + k]
+    return np.take_along_axis(shares[..., level:level + NK], k[..., None], -1)[..., 0]
 
 
 def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -539,7 +551,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
         for i in np.flatnonzero(cover >= params.max_hand):
             grid[i // cols][i % cols] = UNKNOWN
-    stag, moth = half_evidence(labels, px, m, rows, cols)
-    name_halves(grid, stag, moth, params.half_margin)
+    # only stag and moth cells are named half by half: without any, the evidence is not needed
+    if any(code in ("S", "M") for row in grid for code in row):
+        stag, moth = half_evidence(labels, px, m, rows, cols)
+        name_halves(grid, stag, moth, params.half_margin)
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white)
