@@ -169,9 +169,24 @@ def _dictionary(name: str = MARKER_DICT):
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
+def _table_dictionary():
+    """DICT_4X4_50 cut down to the table's ids 0-3 (a quad decodes as its index here, which is
+    its id). OpenCV compares every quad it cannot decode with every code of the dictionary
+    (~1 us a code and turn; a textured cloth gives hundreds of quads a pass), so holding only the
+    four wanted codes makes each pass cheaper. Codes of DICT_4X4_50 differ in at least 4 bits in
+    any turn and at most one bit is corrected, so a quad decodes to the same table id and turn
+    either way; one that decoded to another id is now among the rejected quads, which
+    `match_markers` tests against the table codes as any other."""
+    import cv2
+
+    full = _dictionary()
+    return cv2.aruco.Dictionary(full.bytesList[list(MARKER_IDS)].copy(), full.markerSize,
+                                full.maxCorrectionBits)
+
+
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """Table markers found in `image`: id -> 4 x 2 corners (ArUco order, clockwise from the
-    marker's own top-left), sub-pixel refined. Only ids 0-3 are kept. Markers no pass could
+    marker's own top-left), sub-pixel refined. Only ids 0-3 are decoded. Markers no pass could
     decode are looked for among the quads the passes rejected, by their code
     (`match_markers`)."""
     import cv2
@@ -180,7 +195,8 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = 3
-    detector = cv2.aruco.ArucoDetector(_dictionary(), params)
+    table = _table_dictionary()
+    detector = cv2.aruco.ArucoDetector(table, params)
     # Motion blur of about one module smears a marker's corners and flips a bit or two: a
     # last pass accepts one corrected bit (ids 0-3 of a 50-word dictionary stay far apart; a
     # misread quad's corners would not fit the others' squares, see `calibrate_table`),
@@ -194,7 +210,7 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     relaxed.perspectiveRemoveIgnoredMarginPerCell = 0.35
     relaxed.adaptiveThreshWinSizeMin, relaxed.adaptiveThreshWinSizeMax = 3, 33
     relaxed.adaptiveThreshWinSizeStep = 6
-    blurred_detector = cv2.aruco.ArucoDetector(_dictionary(), relaxed)
+    blurred_detector = cv2.aruco.ArucoDetector(table, relaxed)
     found: dict[int, np.ndarray] = {}
     rejected: list[np.ndarray] = []
     sharp = None
@@ -216,10 +232,11 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
                      for c in quads]
         if ids is None:
             continue
-        for c, i in zip(corners, ids.ravel(), strict=True):
-            if int(i) in MARKER_IDS and int(i) not in found:
+        for c, k in zip(corners, ids.ravel(), strict=True):
+            i = MARKER_IDS[int(k)]              # the table dictionary's index k holds this id
+            if i not in found:
                 c = (np.asarray(c, np.float64).reshape(4, 2) + 0.5) / scale - 0.5
-                found[int(i)] = refine_corners(grey, c)
+                found[i] = refine_corners(grey, c)
     missing = tuple(i for i in MARKER_IDS if i not in found)
     if missing and rejected:
         found |= match_markers(grey, rejected, missing, [*found.values()])
@@ -328,11 +345,15 @@ def _one_place(quads: list[np.ndarray]) -> bool:
     return bool(spread <= 0.25 * min(quad_side(c) for c in quads))
 
 
-def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12) -> np.ndarray:
+def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12,
+                   even: float | None = None) -> np.ndarray:
     """Marker corners as the intersections of its four straight edges, each located at the
     half-way level between the black border and the white quiet zone along many profiles.
     Corner detectors pull a blurred convex corner inwards (here ~0.2 px, a 1 % scale error on a
-    40 px marker); straight edges are unbiased under any symmetric blur."""
+    40 px marker); straight edges are unbiased under any symmetric blur. `even`: leave the
+    corners as given unless the four edges' border blacks and quiet-zone whites each agree within
+    this share of the contrast (one print on one paper under one light: a glare, a hand or a
+    shadow over part of the marker moves the half-way level off its edges there)."""
     import cv2
 
     centre = corners.mean(0)
@@ -340,42 +361,58 @@ def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12) -> 
     reach = max(2.0, side / 12.0)            # stays within the border module and quiet zone
     t = np.linspace(0.2, 0.8, samples)
     offs = np.linspace(-reach, reach, 17)
+    # the profiles lie within `reach` of the outline: sample a float copy of that patch only
+    # (converting the whole frame cost ~1 ms a marker); the patch keeps a pixel beyond every
+    # sample and stops at the frame's edge, so interpolation and the border are unchanged
+    h, w = grey.shape[:2]
+    x0, y0 = np.floor(corners.min(0) - reach - 2.0).astype(int)
+    x1, y1 = np.ceil(corners.max(0) + reach + 3.0).astype(int)
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return corners
+    patch = grey[y0:y1, x0:x1].astype(np.float32)
+    origin = np.array([x0, y0], np.float64)
+    # the four edges at once: one remap and array arithmetic instead of four rounds
+    a, b = corners, np.roll(corners, -1, 0)                      # each edge's ends, (4, 2)
+    d = (b - a) / np.linalg.norm(b - a, axis=1, keepdims=True)
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    n *= np.where(np.einsum("ij,ij->i", (a + b) / 2.0 - centre, n) < 0, -1.0, 1.0)[:, None]
+    base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]           # (4, samples, 2)
+    pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :] - origin
+    prof = cv2.remap(patch, pts[..., 0].reshape(4 * samples, -1).astype(np.float32),
+                     pts[..., 1].reshape(4 * samples, -1).astype(np.float32),
+                     cv2.INTER_LINEAR).reshape(4, samples, -1)
+    dark = np.median(prof[:, :, :3].reshape(4, -1), axis=1)[:, None]      # outward: inside...
+    light = np.median(prof[:, :, -3:].reshape(4, -1), axis=1)[:, None]    # ...to quiet zone
+    if np.any(light - dark < 20):
+        return corners
+    contrast = float(np.median(light) - np.median(dark))
+    if even is not None and max(np.ptp(light), np.ptp(dark)) > even * contrast:
+        return corners
+    half = (dark + light) / 2.0
+    above = prof >= half[..., None]
+    k = np.argmax(above, axis=2)                 # first sample past half-way, inside -> out
+    ok = (k > 0) & above.any(2)
+    if np.any(ok.sum(axis=1) < samples // 2):
+        return corners
+    k = np.clip(k, 1, len(offs) - 1)
+    v0 = np.take_along_axis(prof, (k - 1)[..., None], 2)[..., 0]
+    v1 = np.take_along_axis(prof, k[..., None], 2)[..., 0]
+    frac = (half - v0) / np.maximum(v1 - v0, 1e-6)
+    edge = base + (offs[k - 1] + frac * (offs[1] - offs[0]))[..., None] * n[:, None, :]
     lines = []
     for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        d = (b - a) / np.linalg.norm(b - a)
-        n = np.array([d[1], -d[0]])
-        if np.dot((a + b) / 2.0 - centre, n) < 0:
-            n = -n                               # outward
-        base = a + t[:, None] * (b - a)
-        pts = base[:, None, :] + offs[None, :, None] * n
-        prof = cv2.remap(grey.astype(np.float32), pts[..., 0].astype(np.float32),
-                         pts[..., 1].astype(np.float32), cv2.INTER_LINEAR)
-        dark, light = np.median(prof[:, :3]), np.median(prof[:, -3:])
-        if light - dark < 20:
-            return corners
-        above = prof >= (dark + light) / 2.0
-        k = np.argmax(above, axis=1)             # first sample past half-way, inside -> out
-        ok = (k > 0) & above.any(1)
-        k = np.clip(k, 1, len(offs) - 1)
-        v0 = np.take_along_axis(prof, (k - 1)[:, None], 1)[:, 0]
-        v1 = np.take_along_axis(prof, k[:, None], 1)[:, 0]
-        frac = ((dark + light) / 2.0 - v0) / np.maximum(v1 - v0, 1e-6)
-        s = offs[k - 1] + frac * (offs[1] - offs[0])
-        edge = base + s[:, None] * n
-        if ok.sum() < samples // 2:
-            return corners
-        e = edge[ok]
+        e = edge[i][ok[i]]
         m = e.mean(0)
-        _, _, vt = np.linalg.svd(e - m)
-        lines.append((m, vt[0]))
+        val, vec = np.linalg.eigh((e - m).T @ (e - m))   # principal direction: the edge's line
+        lines.append((m, vec[:, np.argmax(val)]))
     out = np.empty_like(corners)
     for i in range(4):
         (p1, d1), (p2, d2) = lines[(i - 1) % 4], lines[i]
-        a = np.array([d1, -d2]).T
-        if abs(np.linalg.det(a)) < 1e-6:
+        m2 = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m2)) < 1e-6:
             return corners
-        u = np.linalg.solve(a, p2 - p1)
+        u = np.linalg.solve(m2, p2 - p1)
         out[i] = p1 + u[0] * d1
     return out if np.abs(out - corners).max() < 2.0 else corners
 

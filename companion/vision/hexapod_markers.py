@@ -11,9 +11,15 @@ printed layout. A marker the decoder gave up on (motion
 blur) is recovered from the quads it rejected, where the case's decoded markers say it must be
 (`recover`); a case none of whose markers decoded (motion blur wider than a module) is found
 by matching the rejected quads' insides against the case markers' codes (`match_quads`), the
-same three-marker geometry deciding. Corners stay as the detector finds them: refining them on
-the straight edges (`calibration.refine_corners`, `refine=True`) halves their error but did not
-change what the cells read and costs ~1.5 ms a marker. `MarkerTracker` keeps the last poses,
+same three-marker geometry deciding. A case fitted through three markers extrapolates their
+corners' noise to the far grid corner (3-9 px there on blurred scenes): when the fourth is a
+rejected quad where the three put it, of its size, turn and code, the case is refitted through
+all four (`complete`). Corners stay as the detector finds them: refining them on the straight
+edges (`calibration.refine_corners`, `refine=True`) halves their error but did not change what
+the cells read; refitting only three-marker cases through refined corners (`sharpen=True`,
+`sharpen`) brings most of those grids within 2 px, yet gained no cell on the hard scenes and,
+through the reader's hand check, turned one hand-covered cell into an empty one (hard 139),
+so it is off by default. `MarkerTracker` keeps the last poses,
 so that a video frame is searched only about the markers it saw last, each window for its own
 marker's code and size (a full search when one goes missing).
 """
@@ -243,6 +249,106 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
             for i in ok[rank < PER_ID]]
 
 
+# A case fitted through three markers extrapolates its homography to the grid's far corner:
+# a pixel of blur on those twelve corners puts that corner 3-9 px off (hard scenes), a third of
+# a cell. The fourth marker, when the decoder rejected it, is among the quads it gave up on,
+# 5-9 px (up to a third of its side) from where the three put it (`complete`).
+COMPLETE_REACH = 0.5     # a fourth marker's corners lie within this share of a side of the fit's
+
+
+def complete(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Quad]],
+             rejected: list[Quad], layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """`poses` with each three-marker case refitted through its fourth marker when an
+    undecoded quad lies where the three put it (every corner within `COMPLETE_REACH` of a
+    side, about the decoded markers' size) and its inside shows that marker's code in the
+    turn the case says (`MIN_MATCH`, `MIN_LEAD` over every other case id and turn): a quad
+    at the predicted place, of the printed size, turn and code is the marker itself, and four
+    markers around the grid pin its corners where three only extrapolate. The refit keeps the
+    fourth only if `fit_cases` finds it within a third of a side of the four-marker fit."""
+    if not rejected or all(len(p.markers) != 3 for p in poses):
+        return poses
+    quads = np.array(rejected)                                   # (n, 4, 2)
+    centres = quads.mean(axis=1)
+    templates, ids = _templates(layout)
+    out = []
+    for pose in poses:
+        printed = printed_corners(layout, pose.player)
+        missing = [i for i in printed if i not in pose.markers]
+        if len(pose.markers) != 3 or len(missing) != 1:
+            out.append(pose)
+            continue
+        mid = missing[0]
+        want = pose.to_image(printed[mid])
+        side = pose.marker_px
+        near = np.linalg.norm(centres - want.mean(axis=0), axis=1) < COMPLETE_REACH * side
+        best = None
+        for k in np.flatnonzero(near):
+            if not 0.7 < quad_side(quads[k]) / side < 1.4:
+                continue
+            errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max()
+                    for t in range(4)]
+            t = int(np.argmin(errs))
+            if errs[t] < COMPLETE_REACH * side and (best is None or errs[t] < best[0]):
+                best = (errs[t], np.roll(quads[k], -t, 0))
+        if best is None or not _shows_code(grey, best[1], mid, templates, ids, layout):
+            out.append(pose)
+            continue
+        mine = [(i, c) for i, c in found if i in pose.markers]
+        refit = [p for p in fit_cases([*mine, (mid, best[1])], layout) if p.player == pose.player]
+        out.append(refit[0] if refit and len(refit[0].markers) == 4 else pose)
+    return out
+
+
+# a marker's four edges show the same black and white within half the contrast (fully visible
+# hard markers: 0.06 median, 0.2 at the 90th percentile); beyond it glare or a hand is over it
+EVEN_EDGES = 0.5
+
+
+def sharpen(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Quad]],
+            layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """`poses` with each three-marker case refitted through its markers' corners refined on
+    their straight edges (`refine_corners`: the detector's corners are ~1 px off under blur,
+    its edges' intersections ~0.5 px). Four markers around the grid interpolate their corners'
+    noise, three extrapolate it to the far grid corner (3-9 px there, hard scenes): only those
+    cases pay for refining. All three or none: the detector's corners share a bias (blur pulls
+    a convex corner inwards) that a fit through a mix of refined and raw corners turns into a
+    tilt, so a case one of whose markers will not refine (low contrast, a broken edge, glare or
+    a hand over part of it: `EVEN_EDGES`) keeps its raw fit."""
+    out = []
+    for pose in poses:
+        if len(pose.markers) != 3:
+            out.append(pose)
+            continue
+        printed = printed_corners(layout, pose.player)
+        quads = []
+        for mid in pose.markers:
+            # the quad of that id the fit placed (recovered ids may have several candidates)
+            want = pose.to_image(printed[mid])
+            raw = min((c for i, c in found if i == mid), key=lambda c: np.abs(c - want).max())
+            quads.append((mid, refine_corners(grey, raw, even=EVEN_EDGES)))
+            if quads[-1][1] is raw:
+                break
+        else:
+            refit = [p for p in fit_cases(quads, layout) if p.player == pose.player]
+            if refit and refit[0].markers == pose.markers:
+                out.append(refit[0])
+                continue
+        out.append(pose)
+    return out
+
+
+def _shows_code(grey: np.ndarray, quad: Quad, mid: int, templates: np.ndarray,
+                ids: np.ndarray, layout: CaseLayout) -> bool:
+    """Whether `quad` (corners in the marker's own order) shows marker `mid`'s code upright,
+    `MIN_MATCH` and `MIN_LEAD` better than any other case id in any turn, or its own code
+    in another turn."""
+    score = code_scores(grey, quad[None].astype(np.float32), templates,
+                        layout.marker_modules)[0]
+    own = int(np.flatnonzero(ids == mid)[0])               # row of turn 0 of `mid`
+    rest = np.delete(score, own)
+    return bool(score[own] >= MIN_MATCH and score[own] - rest.max() >= MIN_LEAD)
+
+
 def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
               min_markers: int = 3) -> list[CasePose]:
     """One `CasePose` per player with at least `min_markers` markers that fit the printed
@@ -351,10 +457,12 @@ class MarkerTracker:
     a search in small windows around the markers of the last frame's cases."""
 
     def __init__(self, layout: CaseLayout = LAYOUT, track: bool = True,
-                 refine: bool = False, full_every: int = FULL_SEARCH_EVERY) -> None:
+                 refine: bool = False, full_every: int = FULL_SEARCH_EVERY,
+                 sharpen: bool = False) -> None:
         self.layout = layout
         self.track = track
         self.refine = refine
+        self.sharpen = sharpen
         self.full_every = full_every
         self.codes = case_codes(layout)
         self.detector = make_detector(self.codes)
@@ -383,8 +491,13 @@ class MarkerTracker:
         self._since_full += 1
         if (self.track and self.last and self._since_full < self.full_every
                 and {p.player for p in self.last} >= self.known):
-            found = self._near_last(grey)
+            found, rejected = self._windows(grey)
             poses = fit_cases(found, self.layout)
+            # the windows of markers the decoder rejects in every frame (a fourth marker
+            # recovered by `complete`) keep their quads: the case stays whole without a
+            # full search
+            poses = self._sharpened(grey, complete(grey, poses, found, rejected, self.layout),
+                                    found)
             seen = {p.player: p for p in poses}
             # keep the windowed result only if every tracked case is still whole
             if all(p.player in seen and len(seen[p.player].markers) >= len(p.markers)
@@ -393,7 +506,8 @@ class MarkerTracker:
                 return poses, False
         found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
         found = self._refined(grey, recover(found, rejected, self.layout))
-        poses = fit_cases(found, self.layout)
+        poses = complete(grey, fit_cases(found, self.layout), found, rejected, self.layout)
+        poses = self._sharpened(grey, poses, found)
         # cases whose markers motion blur left undecoded: match the rejected quads' codes, only
         # for players not located yet (a located case keeps the decoder's markers)
         have = {p.player for p in poses}
@@ -414,9 +528,14 @@ class MarkerTracker:
         self._since_full = 0
         return poses, True
 
-    def _near_last(self, grey: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    def _near_last(self, grey: np.ndarray) -> list[tuple[int, Quad]]:
+        """The markers decoded in windows around the last frame's cases."""
+        return self._windows(grey)[0]
+
+    def _windows(self, grey: np.ndarray) -> tuple[list[tuple[int, Quad]], list[Quad]]:
+        """(markers decoded, quads rejected) in windows around the last frame's markers."""
         h, w = grey.shape[:2]
-        found = []
+        found, rejected = [], []
         for pose in self.last:
             printed = printed_corners(self.layout, pose.player)
             for mid in pose.markers:
@@ -433,9 +552,11 @@ class MarkerTracker:
                 perimeter = sum(math.dist(pts[k - 1], pts[k]) for k in range(len(pts)))
                 detector = self._sized(self._window_detectors[mid], perimeter,
                                        max(x1 - x0, y1 - y0))
-                hits, _ = detect(grey[y0:y1, x0:x1], detector, self.layout, (x0, y0), (mid,))
+                hits, quads = detect(grey[y0:y1, x0:x1], detector, self.layout, (x0, y0),
+                                     (mid,))
                 found += [(i, c) for i, c in hits if i == mid]
-        return self._refined(grey, found)
+                rejected += quads
+        return self._refined(grey, found), rejected
 
     @staticmethod
     def _sized(detector: cv2.aruco.ArucoDetector, perimeter: float, crop: int
@@ -448,6 +569,10 @@ class MarkerTracker:
         params.maxMarkerPerimeterRate = hi * perimeter / crop
         detector.setDetectorParameters(params)
         return detector
+
+    def _sharpened(self, grey: np.ndarray, poses: list[CasePose],
+                   found: list[tuple[int, Quad]]) -> list[CasePose]:
+        return sharpen(grey, poses, found, self.layout) if self.sharpen else poses
 
     def _refined(self, grey: np.ndarray, found: list[tuple[int, np.ndarray]]
                  ) -> list[tuple[int, np.ndarray]]:
