@@ -430,33 +430,45 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     often takes the cards between: a card whose neighbours are all covered is otherwise never
     looked for."""
     order = sorted(lat.cells)
-    cand: dict[tuple[int, int], Pose] = {}
-    bases: dict[int, Pose] = {}     # card i's size, squash and lattice angle, at any centre
+    keys: list[tuple[int, int]] = []
+    steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
+    seen = set(taken)
+    near = 0                                        # keys[:near] are next to a placed card
     for ring in (AXIAL_DIRS, RING_2):
+        near = len(keys)
         for i in order:
             q, r = lat.cells[i]
             for dq, dr in ring:
                 key = (q + dq, r + dr)
-                if key in taken or key in cand:
-                    continue
-                if i not in bases:
-                    bases[i] = _cell_pose(lat, i, lat.centres[i])
-                c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
-                cand[key] = replace(bases[i], centre=(float(c[0]), float(c[1])))
-    if not cand:
+                if key not in seen:
+                    seen.add(key)
+                    keys.append(key)
+                    steps.append((i, dq, dr))
+    if not keys:
         return {}
-    keys = list(cand)
-    near = {(q + dq, r + dr) for q, r in lat.cells.values() for dq, dr in AXIAL_DIRS}
-    pts = pose_points([cand[k] for k in keys], PAPER_PTS)
+    owner, dq, dr = (np.array(v, np.int64) for v in zip(*steps, strict=True))
+    e_q = np.array([lat.e_q[i] for i in order])
+    e_r = np.array([lat.e_r[i] for i in order])
+    row = np.searchsorted(np.array(order, np.int64), owner)
+    centres = lat.centres[owner] + dq[:, None] * e_q[row] + dr[:, None] * e_r[row]
+    # card i's size, squash and lattice angle, at any centre: every key it predicts has the
+    # same card-frame offsets (`pose_points` of the pose at the origin), so the paper places
+    # of all keys are their centres plus those, and poses are made only for the keys kept
+    bases = {i: _cell_pose(lat, i, lat.centres[i]) for i in dict.fromkeys(owner.tolist())}
+    offsets = pose_points([replace(b, centre=(0.0, 0.0)) for b in bases.values()], PAPER_PTS)
+    at = {i: k for k, i in enumerate(bases)}
+    pts = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
     img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
     ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
     h, w = mask.shape
     inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
     on = np.zeros(len(ix), bool)
     on[inside] = mask[iy[inside], ix[inside]] > 0
-    least = np.array([p.probe_mask if k in near else p.probe_mask_far for k in keys])
+    least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
     papery = on.reshape(len(keys), -1).mean(1) >= least
-    return {k: cand[k] for k, ok in zip(keys, papery, strict=True) if ok}
+    return {keys[k]: replace(bases[int(owner[k])], centre=(float(centres[k, 0]),
+                                                            float(centres[k, 1])))
+            for k in np.flatnonzero(papery).tolist()}
 
 
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
