@@ -528,10 +528,6 @@ class MarkerTracker:
         self._since_full = 0
         return poses, True
 
-    def _near_last(self, grey: np.ndarray) -> list[tuple[int, Quad]]:
-        """The markers decoded in windows around the last frame's cases."""
-        return self._windows(grey)[0]
-
     def _windows(self, grey: np.ndarray) -> tuple[list[tuple[int, Quad]], list[Quad]]:
         """(markers decoded, quads rejected) in windows around the last frame's markers."""
         h, w = grey.shape[:2]

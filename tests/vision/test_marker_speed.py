@@ -74,7 +74,7 @@ def test_windows_find_what_unbounded_whole_dictionary_windows_find(band: str, se
             x1, y1 = np.minimum(np.ceil(quad.max(0) + pad).astype(int), (w, h))
             hits, _ = detect(nxt[y0:y1, x0:x1], reference, LAYOUT, (x0, y0))
             want += [(i, c) for i, c in hits if i == mid]
-    assert _key(tracker._near_last(nxt)) == _key(want)
+    assert _key(tracker._windows(nxt)[0]) == _key(want)
 
 
 def test_side_helpers_keep_the_arithmetic_of_the_rolled_arrays() -> None:
