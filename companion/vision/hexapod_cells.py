@@ -486,10 +486,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
     # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
     b, g, r = planes
-    clipped = (cv2.max(cv2.max(b, g), r) >= CLIP).view(np.uint8) \
-        if int((white >= CLIP - 5.0).sum()) == 2 else None
+    raw_v = cv2.max(cv2.max(b, g), r)
+    clipped = (raw_v >= CLIP).view(np.uint8) if int((white >= CLIP - 5.0).sum()) == 2 else None
     hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m,
-                         blown=(cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8))
+                         blown=(cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8), raw_v=raw_v)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)

@@ -1,9 +1,10 @@
 """What each pixel of a rectified Hexapod case shows, independent of the light. The board's own
 white paper is the reference: its colour (the light's cast) comes from the quiet zones around the
-markers that located the case, refined by the near-neutral paper and fill of the case; a channel
-that the light clips (warm light over-exposes red first) is recovered from the grey things of the
-case, and a pixel clipped in some channels is read as the least saturated colour its reading
-allows (a clipped channel is only a lower bound). A local grey gain (gradients, soft shadows, a
+markers that located the case (leaving out one whose glare clips it further than the others),
+refined by the near-neutral paper and fill of the case; a channel that the light clips (warm
+light over-exposes red first) is recovered from the grey things of the case, and a pixel
+clipped in some channels is read as the least saturated colour its reading allows (a clipped
+channel is only a lower bound). A local grey gain (gradients, soft shadows, a
 hand's shadow) is the mean brightness of the paper-like pixels within a cell and a half. Each
 pixel then gets one label (`label_pixels`): one of the six inked kinds (blue, green, gold, red,
 violet stag, teal moth) at ink level, in the insect's dark body or pale (highlights, blur);
@@ -40,6 +41,8 @@ KNEE = 0.9           # a reading below this share of the clip is far from clippi
 CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
+REACH_CELLS = 0.5    # clipped pixels this close to an occluder may be its lit part
+LIT_RIM = 0.7        # an arm's skin beside its clipped middle is at least this share of clip
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
 LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
@@ -129,12 +132,15 @@ def _quiet_offsets(layout: CaseLayout) -> np.ndarray:
 
 def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
     """The board's white (BGR) from the quiet zones around the markers that located the case
-    (seen, so not under a hand): the median of the brighter 60 % of samples, its colour taken
-    from the samples well below the clip when it clipped in all three channels
-    (`_dim_quiet_white`); zeros when fewer than 12 samples fall inside the frame."""
+    (seen, so not under a hand): the median of the brighter 60 % of samples (`_quiet_white`),
+    its colour taken from the samples well below the clip when it clipped in all three channels
+    (`_dim_quiet_white`); zeros when fewer than 12 samples fall inside the frame. One marker
+    whose quiet zone pushes the white into clipping in a channel that the others' paper keeps
+    below the clip is left out (`_without_glare`)."""
     printed = printed_corners(layout, pose.player)
     offsets = _quiet_offsets(layout)
     pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
+    owner = np.repeat(np.arange(len(pose.markers)), len(offsets))
     img = pose.to_image(pts).astype(np.float32)
     h, w = frame.shape[:2]
     ok = (img[:, 0] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] >= 0) & (img[:, 1] <= h - 1)
@@ -142,11 +148,50 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
         return np.zeros(3, np.float32)
     s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
     s = s.astype(np.float32)
-    lum = s.sum(axis=1)
-    white = _median(s[lum >= _percentile(lum, 40)], axis=0).astype(np.float32)
+    s, white = _without_glare(s, owner[ok])
     if white.min() >= CLIP - 5.0:
         white = _dim_quiet_white(s, white)
     return white
+
+
+def _quiet_white(samples: np.ndarray) -> np.ndarray:
+    """The white (BGR) of quiet-zone `samples`: the median of the brighter 60 %."""
+    lum = samples.sum(axis=1)
+    return _median(samples[lum >= _percentile(lum, 40)], axis=0).astype(np.float32)
+
+
+def _clipped_channels(white: np.ndarray) -> int:
+    return int((white >= CLIP - 5.0).sum())
+
+
+def _without_glare(samples: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The quiet-zone `samples` (`owner`: each one's marker) to take the white from, and that
+    white. Glare is a specular spot, local: it can brighten one marker's paper into clipping,
+    not the paper of the others under the same lamp. So when the white of the other markers
+    (at least two, with 12 samples or more) clips in fewer channels than the white of all, the
+    marker left out was under glare: its samples are dropped (the one whose absence leaves the
+    fewest clipped channels, then the dimmest white). A clipped channel only bounds the paper
+    from below, so the unclipped reading of the others is the better one. A white clipped in
+    all three channels is left to `_dim_quiet_white`."""
+    white = _quiet_white(samples)
+    n_clip = _clipped_channels(white)
+    markers = np.unique(owner)
+    # unclipped: nothing to drop; clipped in all three: the colour comes from the samples
+    # well below the clip (`_dim_quiet_white`), which glare's clipped samples are not
+    if n_clip in (0, 3) or len(markers) < 3:
+        return samples, white
+    best = None
+    for i in markers:
+        keep = owner != i
+        if keep.sum() < 12:
+            continue
+        other = _quiet_white(samples[keep])
+        key = (_clipped_channels(other), float(other.sum()))
+        if key[0] < n_clip and (best is None or key < best[0]):
+            best = (key, keep, other)
+    if best is None:
+        return samples, white
+    return samples[best[1]], best[2]
 
 
 def _dim_quiet_white(samples: np.ndarray, white: np.ndarray) -> np.ndarray:
@@ -560,9 +605,59 @@ def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np
     return out
 
 
+def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
+                 raw_v: np.ndarray | None) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `clipped` pixels beyond `hand` that touch it
+    and are its lit part. An arm is a rounded surface lit smoothly: where its middle clips, the
+    skin a few pixels away on the arm (0.1-0.3 cell; `raw_v`, the largest channel) is nearly as
+    bright, at least `LIT_RIM` of the clip over half of that band. Clipped paper meets a hand at
+    an occluding edge, beyond which the skin keeps its own, darker brightness: such a region is
+    kept only within the hull of the hand or `REACH_CELLS` of it (between fingers, a lit
+    knuckle). Without `raw_v` every touching region is kept whole."""
+    free = cv2.subtract(clipped, hand)
+    n, lab = cv2.connectedComponents(free, connectivity=8)
+    touch = cv2.dilate(hand, _K3) > 0
+    ids = np.unique(lab[touch])
+    ids = ids[ids > 0]
+    if not len(ids):
+        return np.zeros_like(hand)
+    if raw_v is None:
+        return _regions_of(lab, n, ids)
+    lo, hi = round(0.1 * px) | 1, round(0.3 * px) | 1
+    on_hand = hand > 0
+    bright = raw_v >= LIT_RIM * CLIP
+    lit = []
+    for i in ids:                 # the few regions touching a hand
+        region = (lab == i).view(np.uint8)
+        band = on_hand & (cv2.dilate(region, np.ones((2 * hi + 1,) * 2, np.uint8)) > 0) & \
+            (cv2.dilate(region, np.ones((2 * lo + 1,) * 2, np.uint8)) == 0)
+        total = np.count_nonzero(band)
+        # no skin band to judge by (a corner's touch): kept whole, as an arm would be
+        if not total or 2 * np.count_nonzero(band & bright) >= total:
+            lit.append(i)
+    out = _regions_of(lab, n, lit) if lit else np.zeros_like(hand)
+    dark = np.setdiff1d(ids, lit)
+    if len(dark):
+        near = cv2.dilate(hand, np.ones((2 * round(REACH_CELLS * px) + 1,) * 2, np.uint8))
+        out |= _regions_of(lab, n, dark) & (_hulls(hand) | near)
+    return out
+
+
+def _hulls(mask: np.ndarray) -> np.ndarray:
+    """uint8 mask of the convex hull of each outer outline of `mask`: the lit parts of a hand
+    (a knuckle, the skin between fingers) lie within the hull of its skin, the paper beyond its
+    outline does not."""
+    out = np.zeros_like(mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        cv2.fillConvexPoly(out, cv2.convexHull(c), 1)
+    return out
+
+
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
                   clipped: np.ndarray | None = None, margin: int = 0,
-                  blown: np.ndarray | None = None) -> np.ndarray:
+                  blown: np.ndarray | None = None, raw_v: np.ndarray | None = None
+                  ) -> np.ndarray:
     """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of skin-like
     colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at 0.15-0.55: paler
     than red and gold ink, whose tiles are saturated) of at least `min_cells` cells' area, and
@@ -573,8 +668,10 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     them (an arm's lit middle clipped to white lies between its shaded edges) are covered too,
     and so is any region of `clipped` pixels that touches them (pass it when the white itself
     clipped in two channels: an arm clipped under that warm light looks as neutral as the
-    clipped paper). Skin-like colour in the canvas's `margin` (pixels outside the grid) along
-    `TABLE_SIDE` or more of a side is the wooden table beyond the board, not an arm (an arm
+    clipped paper), in full where the skin beside it is lit too, else only within the hand's
+    hull (`_lit_clipped`, given the canvas's largest channel `raw_v`). Skin-like colour in the
+    canvas's `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the
+    wooden table beyond the board, not an arm (an arm
     crosses a side, it does not run along all of it), and is left out, so that closing does not
     bridge a hand to the table over the cells between. A region of one kind's ink that runs into
     the canvas's outer edge and covers at least a tile's area of the grid is a sleeve too,
@@ -641,8 +738,6 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     if not hand.any():
         return hand
     if clipped is not None and clipped.any():
-        n, lab = cv2.connectedComponents((hand | clipped).astype(np.uint8), connectivity=8)
-        touched = np.unique(lab[hand > 0])
-        hand = _regions_of(lab, n, touched[touched > 0])
+        hand = hand | _lit_clipped(hand, clipped, px, raw_v)
     k = round(CLOSE_CELLS * px) | 1
     return cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
