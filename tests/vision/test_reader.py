@@ -118,6 +118,22 @@ def _plane_poly(scene, pts_mm) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(pts_mm)[None], scene.plane_to_image)[0]
 
 
+def _lose_outline(img: np.ndarray, scene, q: int) -> None:
+    """Paint over `img` what takes card (q, 0) of a crafted scene its outline: a sheet of white
+    paper against its E edge and a broad glare streak across its border band into both."""
+    a = HEXEL_FACE.flat_to_flat_mm / 2.0
+    cx, cy = 450.0 + q * (HEXEL_FACE.flat_to_flat_mm + 1.0), 280.0   # its E edge faces +x
+    sheet = _plane_poly(scene, [(cx + a + 1.5, cy - 45), (cx + a + 60, cy - 45),
+                                (cx + a + 60, cy + 45), (cx + a + 1.5, cy + 45)])
+    cv2.fillConvexPoly(img, np.round(sheet).astype(np.int32), (236, 240, 242), cv2.LINE_AA)
+    # a streak wider than the thin necks the reader cuts (`cards.cut_necks`): the blob stays
+    # one, so only the probe can find the card
+    y0, y1 = cy + 0.42 * a, cy + 0.42 * a + 6
+    streak = _plane_poly(scene, [(cx + 0.8 * a, y0), (cx + a + 3, y0), (cx + a + 3, y1),
+                                 (cx + 0.8 * a, y1)])
+    cv2.fillConvexPoly(img, np.round(streak).astype(np.int32), (240, 242, 244), cv2.LINE_AA)
+
+
 @pytest.mark.parametrize("edition", ["holodex", "web"])
 def test_a_card_whose_paper_merges_with_the_table_is_found_by_probing_the_lattice(edition):
     """A sheet of white paper lies against the outer edge of one card and a broad glare
@@ -131,18 +147,7 @@ def test_a_card_whose_paper_merges_with_the_table_is_found_by_probing_the_lattic
         layout = {c: s.replace("V", "Y") for c, s in layout.items()}
     scene = draw_scene(3, layout=layout, edition=edition, surface="felt")
     img = scene.image.copy()
-    spacing = HEXEL_FACE.flat_to_flat_mm + 1.0
-    a = HEXEL_FACE.flat_to_flat_mm / 2.0
-    cx, cy = 450.0 + spacing, 280.0   # card (1, 0), its E edge facing +x on the plane
-    sheet = _plane_poly(scene, [(cx + a + 1.5, cy - 45), (cx + a + 60, cy - 45),
-                                (cx + a + 60, cy + 45), (cx + a + 1.5, cy + 45)])
-    cv2.fillConvexPoly(img, np.round(sheet).astype(np.int32), (236, 240, 242), cv2.LINE_AA)
-    # a streak wider than the thin necks the reader cuts (`cards.cut_necks`): the blob stays
-    # one, so only the probe can find the card
-    y0, y1 = cy + 0.42 * a, cy + 0.42 * a + 6
-    streak = _plane_poly(scene, [(cx + 0.8 * a, y0), (cx + a + 3, y0), (cx + a + 3, y1),
-                                 (cx + 0.8 * a, y1)])
-    cv2.fillConvexPoly(img, np.round(streak).astype(np.int32), (240, 242, 244), cv2.LINE_AA)
+    _lose_outline(img, scene, 1)
     img = cv2.GaussianBlur(img, (0, 0), 0.7)
 
     res = HexelReader(edition).read(img)
@@ -171,14 +176,7 @@ def test_a_lost_card_whose_neighbours_are_all_hidden_is_found_two_steps_out():
     hand = _plane_poly(scene, [(hx + 1.05 * a * np.cos(t), hy + 1.2 * a * np.sin(t))
                                for t in np.linspace(0, 2 * np.pi, 40, endpoint=False)])
     cv2.fillPoly(img, [np.round(hand).astype(np.int32)], (120, 150, 200), cv2.LINE_AA)
-    cx, cy = 450.0 + 2 * spacing, 280.0   # card (2, 0)
-    sheet = _plane_poly(scene, [(cx + a + 1.5, cy - 45), (cx + a + 60, cy - 45),
-                                (cx + a + 60, cy + 45), (cx + a + 1.5, cy + 45)])
-    cv2.fillConvexPoly(img, np.round(sheet).astype(np.int32), (236, 240, 242), cv2.LINE_AA)
-    y0, y1 = cy + 0.42 * a, cy + 0.42 * a + 6
-    streak = _plane_poly(scene, [(cx + 0.8 * a, y0), (cx + a + 3, y0), (cx + a + 3, y1),
-                                 (cx + 0.8 * a, y1)])
-    cv2.fillConvexPoly(img, np.round(streak).astype(np.int32), (240, 242, 244), cv2.LINE_AA)
+    _lose_outline(img, scene, 2)
     img = cv2.GaussianBlur(img, (0, 0), 0.7)
 
     obs = HexelReader("holodex").read(img).observation
