@@ -172,22 +172,16 @@ class ColourModel:
         r, g, b = np.ascontiguousarray(x.reshape(-1, 3).T)
         neutral = self.neutral
         size = r.size
-        total = r + g + b
-        norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
-        # residuals are judged against the grey ink's length, or the pixel's own length
-        scale = np.where(self._batch[0], self._batch[2][3], norm_x)
-        alpha, shade, (pr, pg, pb) = self._fit_all(r, g, b, shaded=False)
-        er, eg, eb = r - pr, g - pg, b - pb
-        resid = np.sqrt(er * er + eg * eg + eb * eb) / scale
+        alpha, shade, pred = self._fit_all(r, g, b, shaded=False)
+        resid, scale = self._resid(r, g, b, pred)
         if bounds is not None:
             self._censored(x.reshape(-1, 3), bounds, alpha, shade, resid, scale)
         kind = self._classify(alpha, shade, resid)
         if cast is not None:
             self._bled(x.reshape(-1, 3), np.broadcast_to(cast, x.shape).reshape(-1, 3), kind,
                        alpha)
-        lum = total / 3.0
-        spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
-        paperish = (lum > 0.72) & (spread < 0.16 + 0.1 * lum)
+        lum, grey = paper_grey(r, g, b)
+        paperish = (lum > 0.72) & grey
         kind = np.where(kind == OTHER, np.where(paperish, PAPER_K, OTHER), kind)
         a_kind = alpha[np.maximum(kind, 0), np.arange(size)]
         dark = alpha[neutral].max(0) if neutral.any() else np.zeros(size, np.float32)
@@ -232,6 +226,17 @@ class ColourModel:
             & (t <= 1.0 - luma)
         return alpha.astype(np.float32), ok
 
+    def _resid(self, r: np.ndarray, g: np.ndarray, b: np.ndarray,
+               pred: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(residual, scale) of every letter's fit `pred` (`_fit_all`) of pixels (channel
+        planes): the distance from the fit, judged against the grey ink's length for a grey ink
+        and against the pixel's own length for a coloured one."""
+        norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
+        grey, _, u, _, _ = self._batch
+        scale = np.where(grey, u[3], norm_x)
+        er, eg, eb = r - pred[0], g - pred[1], b - pred[2]
+        return np.sqrt(er * er + eg * eg + eb * eb) / scale, scale
+
     def _classify(self, alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray) -> np.ndarray:
         """The kind of each pixel from every letter's fit (letters x pixels): the best coloured
         ink that fits, else the best grey ink that fits, else OTHER."""
@@ -269,11 +274,9 @@ class ColourModel:
         # no cast: no bleed; and a pixel that looks like paper is paper (`explain` names it
         # so): bled chroma matters for the darker pixels of a symbol, and most of the pixels
         # no ink explains are the paper between and inside the symbols
-        lum = (xs[:, 0] + xs[:, 1] + xs[:, 2]) / 3.0
-        spread = np.maximum(np.maximum(xs[:, 0], xs[:, 1]), xs[:, 2]) \
-            - np.minimum(np.minimum(xs[:, 0], xs[:, 1]), xs[:, 2])
+        lum, grey = paper_grey(xs[:, 0], xs[:, 1], xs[:, 2])
         keep = ((cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)) \
-            & ~((lum > 0.72) & (spread < 0.16 + 0.1 * lum))
+            & ~((lum > 0.72) & grey)
         idx, cs, xs = idx[keep], cs[keep], xs[keep]
         if not idx.size:
             return
@@ -283,13 +286,8 @@ class ColourModel:
         t = np.where(np.abs(along) > 1e-4, off / np.where(along == 0, 1.0, along), 0.0)
         t = np.clip(t, 0.0, np.maximum(1.0 - luma, 0.0)[:, None]).T   # letters x pixels
         planes = [xs[:, k] - t * cs[:, k] for k in range(3)]
-        a, s, (pr, pg, pb) = self._fit_all(*planes, shaded=False)
-        er, eg, eb = planes[0] - pr, planes[1] - pg, planes[2] - pb
-        norm_x = np.sqrt(planes[0] ** 2 + planes[1] ** 2 + planes[2] ** 2) + np.float32(0.05)
-        grey, _, u, _, _ = self._batch
-        scale = np.where(grey, u[3], norm_x)
-        resid = np.sqrt(er * er + eg * eg + eb * eb) / scale
-        new = self._classify(a, s, resid)
+        a, s, pred = self._fit_all(*planes, shaded=False)
+        new = self._classify(a, s, self._resid(*planes, pred)[0])
         # only a strong ink: a pale pixel's tint could as well be a darker neighbour's chroma
         # bled into it (the other way), so its hue says too little
         got = (new >= 0) & (a[np.maximum(new, 0), np.arange(new.size)] >= BLED_MIN_ALPHA)
@@ -398,6 +396,14 @@ def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
     """BGR samples divided by their white reference, returned as RGB (paper ≈ 1, 1, 1)."""
     white = np.maximum(np.asarray(white_bgr, np.float32), 8.0)
     return (np.asarray(bgr, np.float32) / white)[..., ::-1]
+
+
+def paper_grey(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(luminance, grey as paper) of paper-normalised channel planes: their mean, and whether
+    the channels spread no more than paper's do (under 0.16 + 0.1 x the luminance)."""
+    lum = (r + g + b) / 3.0
+    spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
+    return lum, spread < 0.16 + 0.1 * lum
 
 
 def _luma(x: np.ndarray, cast: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from .colour import (
     chroma_cast,
     clip_bounds,
     normalise,
+    paper_grey,
 )
 
 N_SYMBOL = 19
@@ -282,12 +283,10 @@ def _in_shade(is_paper: np.ndarray, norm: np.ndarray, ns: int, halo_at: int) -> 
 
 def _shaded_paper(norm: np.ndarray) -> np.ndarray:
     """Which paper-normalised samples (… x 3) look like the paper in a soft shadow: grey (as
-    little spread between channels as paper shows, see `ColourModel.explain`) and no darker
+    little spread between channels as paper shows, `colour.paper_grey`) and no darker
     than the deepest shade a coloured ink's fit accepts (SHADE_RANGE)."""
-    r, g, b = norm[..., 0], norm[..., 1], norm[..., 2]
-    lum = (r + g + b) / 3.0
-    spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
-    return (lum >= SHADE_RANGE[0]) & (lum <= 1.0) & (spread < 0.16 + 0.1 * lum)
+    lum, grey = paper_grey(norm[..., 0], norm[..., 1], norm[..., 2])
+    return (lum >= SHADE_RANGE[0]) & (lum <= 1.0) & grey
 
 
 def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
