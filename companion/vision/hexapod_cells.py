@@ -54,6 +54,7 @@ from .hexapod_colour import (
     ColourParams,
     Pixels,
     case_white,
+    clipped_channels,
     label_pixels,
     normalise,
     occluder_mask,
@@ -487,7 +488,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
     b, g, r = planes
     raw_v = cv2.max(cv2.max(b, g), r)
-    clipped = (raw_v >= CLIP).view(np.uint8) if int((white >= CLIP - 5.0).sum()) == 2 else None
+    clipped = (raw_v >= CLIP).view(np.uint8) if clipped_channels(white) == 2 else None
     hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m,
                          blown=(cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8), raw_v=raw_v)
     rows, cols = layout.rows, layout.cols

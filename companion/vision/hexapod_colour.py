@@ -149,7 +149,7 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
     s = s.astype(np.float32)
     s, white = _without_glare(s, owner[ok])
-    if white.min() >= CLIP - 5.0:
+    if clipped_channels(white) == 3:
         white = _dim_quiet_white(s, white)
     return white
 
@@ -160,7 +160,8 @@ def _quiet_white(samples: np.ndarray) -> np.ndarray:
     return _median(samples[lum >= _percentile(lum, 40)], axis=0).astype(np.float32)
 
 
-def _clipped_channels(white: np.ndarray) -> int:
+def clipped_channels(white: np.ndarray) -> int:
+    """How many channels of a white (a median of samples) lie at the sensor's clip."""
     return int((white >= CLIP - 5.0).sum())
 
 
@@ -174,7 +175,7 @@ def _without_glare(samples: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, 
     from below, so the unclipped reading of the others is the better one. A white clipped in
     all three channels is left to `_dim_quiet_white`."""
     white = _quiet_white(samples)
-    n_clip = _clipped_channels(white)
+    n_clip = clipped_channels(white)
     markers = np.unique(owner)
     # unclipped: nothing to drop; clipped in all three: the colour comes from the samples
     # well below the clip (`_dim_quiet_white`), which glare's clipped samples are not
@@ -186,7 +187,7 @@ def _without_glare(samples: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, 
         if keep.sum() < 12:
             continue
         other = _quiet_white(samples[keep])
-        key = (_clipped_channels(other), float(other.sum()))
+        key = (clipped_channels(other), float(other.sum()))
         if key[0] < n_clip and (best is None or key < best[0]):
             best = (key, keep, other)
     if best is None:
@@ -203,8 +204,7 @@ def _dim_quiet_white(samples: np.ndarray, white: np.ndarray) -> np.ndarray:
     dim = samples[samples.max(axis=1) < KNEE * CLIP]
     if len(dim) < 12:
         return white
-    lum = dim.sum(axis=1)
-    colour = _median(dim[lum >= _percentile(lum, 40)], axis=0)
+    colour = _quiet_white(dim)
     if float(colour.min()) < 16.0:
         return white
     return (colour * float((white / colour).max())).astype(np.float32)
