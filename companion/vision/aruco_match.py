@@ -82,6 +82,18 @@ def code_scores(grey: np.ndarray, quads: np.ndarray, templates: np.ndarray, modu
     return np.einsum("qm,tm->qt", module_means(grey, quads, modules, framed), templates)
 
 
+def sub_dictionary(dictionary: cv2.aruco.Dictionary, ids: tuple[int, ...]
+                   ) -> cv2.aruco.Dictionary:
+    """`dictionary` cut down to the codes `ids` (a quad then decodes as the index of its code in
+    `ids`). OpenCV compares every quad it cannot decode with every code of its dictionary (~1 us
+    a code and turn; a textured table gives hundreds of quads), so a detector that wants a few
+    ids is much cheaper with only those. The codes of DICT_4X4_50 differ in at least 4 bits in
+    any turn and at most one bit is corrected, so a quad decodes to the same id and turn either
+    way; one that decoded to another id is among the rejected quads instead."""
+    return cv2.aruco.Dictionary(dictionary.bytesList[list(ids)].copy(), dictionary.markerSize,
+                                dictionary.maxCorrectionBits)
+
+
 def quad_side(quad: np.ndarray) -> float:
     """A quad's mean side length (pixels)."""
     # the next corner of each (np.roll's values, without its overhead: this runs per quad)

@@ -170,18 +170,12 @@ def _dictionary(name: str = MARKER_DICT):
 
 
 def _table_dictionary():
-    """DICT_4X4_50 cut down to the table's ids 0-3 (a quad decodes as its index here, which is
-    its id). OpenCV compares every quad it cannot decode with every code of the dictionary
-    (~1 us a code and turn; a textured cloth gives hundreds of quads a pass), so holding only the
-    four wanted codes makes each pass cheaper. Codes of DICT_4X4_50 differ in at least 4 bits in
-    any turn and at most one bit is corrected, so a quad decodes to the same table id and turn
-    either way; one that decoded to another id is now among the rejected quads, which
-    `match_markers` tests against the table codes as any other."""
-    import cv2
+    """DICT_4X4_50 cut down to the table's ids 0-3 (`aruco_match.sub_dictionary`: a quad
+    decodes as its index here, which is its id; one that decoded to another id is now among the
+    rejected quads, which `match_markers` tests against the table codes as any other)."""
+    from .aruco_match import sub_dictionary
 
-    full = _dictionary()
-    return cv2.aruco.Dictionary(full.bytesList[list(MARKER_IDS)].copy(), full.markerSize,
-                                full.maxCorrectionBits)
+    return sub_dictionary(_dictionary(), tuple(MARKER_IDS))
 
 
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
@@ -356,8 +350,10 @@ def refine_corners(grey: np.ndarray, corners: np.ndarray, samples: int = 12,
     shadow over part of the marker moves the half-way level off its edges there)."""
     import cv2
 
+    from .aruco_match import quad_side
+
     centre = corners.mean(0)
-    side = float(np.mean(np.linalg.norm(np.roll(corners, -1, 0) - corners, axis=1)))
+    side = quad_side(corners)
     reach = max(2.0, side / 12.0)            # stays within the border module and quiet zone
     t = np.linspace(0.2, 0.8, samples)
     offs = np.linspace(-reach, reach, 17)

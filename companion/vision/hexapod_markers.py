@@ -35,7 +35,13 @@ import cv2
 import numpy as np
 
 from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
-from .aruco_match import code_scores, code_templates, plausible_quads, quad_side
+from .aruco_match import (
+    code_scores,
+    code_templates,
+    plausible_quads,
+    quad_side,
+    sub_dictionary,
+)
 from .calibration import refine_corners
 from .geometry import transform
 
@@ -103,14 +109,10 @@ def make_detector(codes: tuple[int, ...] | None = None) -> cv2.aruco.ArucoDetect
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICT))
     if codes is not None:
-        # OpenCV compares an undecodable quad with every code of the dictionary (~1 us a code
-        # and turn, the bulk of a quad's cost), so the case detector holds only the codes it
-        # wants. Codes of DICT_4X4_50 differ in at least 4 bits in any turn and one bit is
-        # corrected, so a quad decodes to the same id and turn in either dictionary; a quad that
-        # decoded to another id is now undecoded (`recover` and `match_quads` test it by
-        # geometry, as any undecoded quad), and so is one holding such a quad.
-        dictionary = cv2.aruco.Dictionary(dictionary.bytesList[list(codes)].copy(),
-                                          dictionary.markerSize, dictionary.maxCorrectionBits)
+        # only the codes it wants (`sub_dictionary`: the bulk of a quad's cost is comparing it
+        # with every code); a quad that decoded to another id is now undecoded, and `recover`
+        # and `match_quads` test it by geometry, as any undecoded quad
+        dictionary = sub_dictionary(dictionary, codes)
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
@@ -195,12 +197,18 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
             for k in np.argsort(d)[:RECOVER_CANDIDATES]:
                 if d[k] > 1.2 * side or not 0.6 < quad_side(quads[k]) / side < 1.6:
                     continue
-                errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max()
-                        for t in range(4)]
-                t = int(np.argmin(errs))
-                if errs[t] < 1.5 * side:
-                    out.append((mid, np.roll(quads[k], -t, 0)))
+                err, turned = _best_turn(quads[k], want)
+                if err < 1.5 * side:
+                    out.append((mid, turned))
     return out
+
+
+def _best_turn(quad: Quad, want: Quad) -> tuple[float, Quad]:
+    """(farthest corner's distance, corners) of `quad` in the quarter turn whose corners lie
+    nearest `want`'s (a rejected quad's corners start at any of its corners)."""
+    errs = [np.linalg.norm(np.roll(quad, -t, 0) - want, axis=1).max() for t in range(4)]
+    t = int(np.argmin(errs))
+    return float(errs[t]), np.roll(quad, -t, 0)
 
 
 # markers blurred 5-7 px correlate 0.65-0.95 with their own code and lead every other case id
@@ -285,11 +293,9 @@ def complete(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Qua
         for k in np.flatnonzero(near):
             if not 0.7 < quad_side(quads[k]) / side < 1.4:
                 continue
-            errs = [np.linalg.norm(np.roll(quads[k], -t, 0) - want, axis=1).max()
-                    for t in range(4)]
-            t = int(np.argmin(errs))
-            if errs[t] < COMPLETE_REACH * side and (best is None or errs[t] < best[0]):
-                best = (errs[t], np.roll(quads[k], -t, 0))
+            err, turned = _best_turn(quads[k], want)
+            if err < COMPLETE_REACH * side and (best is None or err < best[0]):
+                best = (err, turned)
         if best is None or not _shows_code(grey, best[1], mid, templates, ids, layout):
             out.append(pose)
             continue
