@@ -103,8 +103,8 @@ class HexapodReader:
     def _read_full(self, frame_bgr: np.ndarray, t: float, frame_seq: int) -> HexapodRead:
         """Read one frame in full."""
         t0 = time.perf_counter()
-        grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-        poses, full = self.tracker.find(grey)
+        # the tracker converts the frame to grey only where it searches
+        poses, full = self.tracker.find(frame_bgr)
         t1 = time.perf_counter()
         cases, reads, notes = [], [], []
         for pose in sorted(poses, key=lambda p: p.player):

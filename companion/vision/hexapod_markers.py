@@ -21,7 +21,8 @@ the cells read; refitting only three-marker cases through refined corners (`shar
 through the reader's hand check, turned one hand-covered cell into an empty one (hard 139),
 so it is off by default. `MarkerTracker` keeps the last poses,
 so that a video frame is searched only about the markers it saw last, each window for its own
-marker's code and size (a full search when one goes missing).
+marker's code and size (a full search when one goes missing); a colour frame is converted to
+grey only where it is searched (`FrameGrey`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,34 @@ MARKER_DICT = HEXAPOD_CASE.dictionary
 # x right, y down): the one geometry shared with the renderer.
 CaseLayout = HexapodCase
 LAYOUT = HEXAPOD_CASE
+
+
+class FrameGrey:
+    """One frame's grey levels, converted from its BGR only where a stage looks: a tracked
+    frame is searched in windows about its markers, a tenth of the picture, while converting
+    all of it costs about 1 ms at 1280 x 720. The grey of a pixel depends on that pixel alone,
+    so a window converted on its own holds the same values as the same window of the whole."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self._bgr = image if image.ndim == 3 else None
+        self._whole = image if image.ndim == 2 else None
+        self.shape: tuple[int, int] = image.shape[:2]
+
+    def whole(self) -> np.ndarray:
+        """The whole frame's grey (converted once)."""
+        if self._whole is None:
+            self._whole = cv2.cvtColor(self._bgr, cv2.COLOR_BGR2GRAY)
+        return self._whole
+
+    def crop(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The grey of the window [y0:y1, x0:x1]."""
+        if self._whole is not None:
+            return self._whole[y0:y1, x0:x1]
+        return cv2.cvtColor(self._bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+
+
+def _whole(grey: np.ndarray | FrameGrey) -> np.ndarray:
+    return grey.whole() if isinstance(grey, FrameGrey) else grey
 
 
 @lru_cache(maxsize=64)
@@ -264,8 +293,9 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
 COMPLETE_REACH = 0.5     # a fourth marker's corners lie within this share of a side of the fit's
 
 
-def complete(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Quad]],
-             rejected: list[Quad], layout: CaseLayout = LAYOUT) -> list[CasePose]:
+def complete(grey: np.ndarray | FrameGrey, poses: list[CasePose],
+             found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLayout = LAYOUT
+             ) -> list[CasePose]:
     """`poses` with each three-marker case refitted through its fourth marker when an
     undecoded quad lies where the three put it (every corner within `COMPLETE_REACH` of a
     side, about the decoded markers' size) and its inside shows that marker's code in the
@@ -296,7 +326,7 @@ def complete(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Qua
             err, turned = _best_turn(quads[k], want)
             if err < COMPLETE_REACH * side and (best is None or err < best[0]):
                 best = (err, turned)
-        if best is None or not _shows_code(grey, best[1], mid, templates, ids, layout):
+        if best is None or not _shows_code(_whole(grey), best[1], mid, templates, ids, layout):
             out.append(pose)
             continue
         mine = [(i, c) for i, c in found if i in pose.markers]
@@ -489,20 +519,22 @@ class MarkerTracker:
         search all the same."""
         self._since_full += 1
 
-    def find(self, grey: np.ndarray) -> tuple[list[CasePose], bool]:
-        """(case poses, whether the whole frame was searched). The windows only follow the
+    def find(self, image: np.ndarray | FrameGrey) -> tuple[list[CasePose], bool]:
+        """(case poses, whether the whole frame was searched) in `image`, a grey or BGR frame
+        (a BGR frame is converted to grey only where searched). The windows only follow the
         cases of the last frame, so the whole frame is searched whenever a case seen before is
         missing (a hand hid its markers for a moment) and every `full_every` frames (a case
         brought into view)."""
+        frame = image if isinstance(image, FrameGrey) else FrameGrey(image)
         self._since_full += 1
         if (self.track and self.last and self._since_full < self.full_every
                 and {p.player for p in self.last} >= self.known):
-            found, rejected = self._windows(grey)
+            found, rejected = self._windows(frame)
             poses = fit_cases(found, self.layout)
             # the windows of markers the decoder rejects in every frame (a fourth marker
             # recovered by `complete`) keep their quads: the case stays whole without a
             # full search
-            poses = self._sharpened(grey, complete(grey, poses, found, rejected, self.layout),
+            poses = self._sharpened(frame, complete(frame, poses, found, rejected, self.layout),
                                     found)
             seen = {p.player: p for p in poses}
             # keep the windowed result only if every tracked case is still whole
@@ -510,6 +542,7 @@ class MarkerTracker:
                    for p in self.last):
                 self.last = poses
                 return poses, False
+        grey = frame.whole()
         found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = complete(grey, fit_cases(found, self.layout), found, rejected, self.layout)
@@ -534,9 +567,9 @@ class MarkerTracker:
         self._since_full = 0
         return poses, True
 
-    def _windows(self, grey: np.ndarray) -> tuple[list[tuple[int, Quad]], list[Quad]]:
+    def _windows(self, frame: FrameGrey) -> tuple[list[tuple[int, Quad]], list[Quad]]:
         """(markers decoded, quads rejected) in windows around the last frame's markers."""
-        h, w = grey.shape[:2]
+        h, w = frame.shape
         found, rejected = [], []
         for pose in self.last:
             printed = printed_corners(self.layout, pose.player)
@@ -554,11 +587,11 @@ class MarkerTracker:
                 perimeter = sum(math.dist(pts[k - 1], pts[k]) for k in range(len(pts)))
                 detector = self._sized(self._window_detectors[mid], perimeter,
                                        max(x1 - x0, y1 - y0))
-                hits, quads = detect(grey[y0:y1, x0:x1], detector, self.layout, (x0, y0),
-                                     (mid,))
+                hits, quads = detect(frame.crop(x0, y0, x1, y1), detector, self.layout,
+                                     (x0, y0), (mid,))
                 found += [(i, c) for i, c in hits if i == mid]
                 rejected += quads
-        return self._refined(grey, found), rejected
+        return self._refined(frame, found), rejected
 
     @staticmethod
     def _sized(detector: cv2.aruco.ArucoDetector, perimeter: float, crop: int
@@ -572,12 +605,13 @@ class MarkerTracker:
         detector.setDetectorParameters(params)
         return detector
 
-    def _sharpened(self, grey: np.ndarray, poses: list[CasePose],
+    def _sharpened(self, grey: np.ndarray | FrameGrey, poses: list[CasePose],
                    found: list[tuple[int, Quad]]) -> list[CasePose]:
-        return sharpen(grey, poses, found, self.layout) if self.sharpen else poses
+        return sharpen(_whole(grey), poses, found, self.layout) if self.sharpen else poses
 
-    def _refined(self, grey: np.ndarray, found: list[tuple[int, np.ndarray]]
+    def _refined(self, grey: np.ndarray | FrameGrey, found: list[tuple[int, np.ndarray]]
                  ) -> list[tuple[int, np.ndarray]]:
         if not self.refine:
             return found
-        return [(i, refine_corners(grey, c)) for i, c in found]
+        whole = _whole(grey)
+        return [(i, refine_corners(whole, c)) for i, c in found]

@@ -14,6 +14,7 @@ import pytest
 from companion.scenarios import hexapod_scene
 from companion.vision.hexapod_markers import (
     LAYOUT,
+    FrameGrey,
     MarkerTracker,
     case_codes,
     detect,
@@ -74,7 +75,37 @@ def test_windows_find_what_unbounded_whole_dictionary_windows_find(band: str, se
             x1, y1 = np.minimum(np.ceil(quad.max(0) + pad).astype(int), (w, h))
             hits, _ = detect(nxt[y0:y1, x0:x1], reference, LAYOUT, (x0, y0))
             want += [(i, c) for i, c in hits if i == mid]
-    assert _key(tracker._windows(nxt)[0]) == _key(want)
+    assert _key(tracker._windows(FrameGrey(nxt))[0]) == _key(want)
+
+
+@pytest.mark.parametrize(("band", "seed"), [("hard", 9), ("easy", 3)])
+def test_a_tracked_colour_frame_is_converted_only_in_the_windows(band: str, seed: int) -> None:
+    # the tracker takes the BGR frame and converts only the windows it searches: it must find
+    # the very poses it finds in the frame converted whole, without converting the whole
+    first, _ = hexapod_scene(seed, band)
+    nxt, _ = hexapod_scene(seed, band, frame=1)
+    by_grey, by_colour = MarkerTracker(), MarkerTracker()
+    by_grey.find(cv2.cvtColor(first, cv2.COLOR_BGR2GRAY))
+    by_colour.find(first)
+    frame = FrameGrey(nxt)
+    want, full = by_grey.find(cv2.cvtColor(nxt, cv2.COLOR_BGR2GRAY))
+    got, full_colour = by_colour.find(frame)
+    assert want and not full and not full_colour
+    assert [(p.player, p.markers, p.homography.tobytes()) for p in got] == \
+        [(p.player, p.markers, p.homography.tobytes()) for p in want]
+    assert frame._whole is None
+
+
+def test_frame_grey_windows_hold_the_whole_frames_grey() -> None:
+    rng = np.random.default_rng(3)
+    bgr = rng.integers(0, 256, (90, 160, 3), dtype=np.uint8)
+    whole = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    frame = FrameGrey(bgr)
+    for x0, y0, x1, y1 in [(0, 0, 160, 90), (7, 3, 50, 41), (151, 80, 160, 90), (0, 45, 1, 46)]:
+        assert np.array_equal(frame.crop(x0, y0, x1, y1), whole[y0:y1, x0:x1])
+    assert frame._whole is None
+    assert np.array_equal(frame.whole(), whole)
+    assert FrameGrey(whole).whole() is whole
 
 
 def test_side_helpers_keep_the_arithmetic_of_the_rolled_arrays() -> None:
