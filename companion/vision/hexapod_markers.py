@@ -401,30 +401,60 @@ def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
             # corner; the choice that fits best, as for matched quads, is the case
             poses += fit_matched(cand, layout, min_markers)
             continue
-        src = np.vstack([printed[i] for i, _ in cand]).astype(np.float32)
-        dst = np.vstack([c for _, c in cand]).astype(np.float32)
-        side = _mean_side([c for _, c in cand])
-        tol = max(1.5, 0.3 * side)
-        H, _ = cv2.findHomography(src, dst, cv2.RANSAC, tol)
-        if H is None:
+        tol = max(1.5, 0.3 * _mean_side([c for _, c in cand]))
+        fit = _agreed_fit(cand, printed, tol) or _ransac_fit(cand, printed, tol, min_markers)
+        if fit is None:
             continue
-        err = np.linalg.norm(transform(src, H) - dst, axis=1).reshape(-1, 4).max(1)
-        best: dict[int, tuple[float, np.ndarray]] = {}
-        for (i, c), e in zip(cand, err, strict=True):
-            if e < tol and (i not in best or e < best[i][0]):
-                best[i] = (float(e), c)
-        if len(best) < min_markers:
-            continue
-        ids = tuple(sorted(best))
-        src = np.vstack([printed[i] for i in ids])
-        dst = np.vstack([best[i][1] for i in ids])
-        H, _ = cv2.findHomography(src, dst, 0)
-        if H is None:
-            continue
+        ids, src, dst, H = fit
         res = np.linalg.norm(transform(src, H) - dst, axis=1)
-        side = _mean_side([best[i][1] for i in ids])
+        side = _mean_side([dst[4 * k:4 * k + 4] for k in range(len(ids))])
         poses.append(CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side))
     return poses
+
+
+Fit = tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray]   # ids, board mm, px, H
+
+
+def _least_squares(best: dict[int, Quad], printed: dict[int, np.ndarray]) -> Fit | None:
+    """The least-squares homography through the markers `best` (one quad an id), ids in order."""
+    ids = tuple(sorted(best))
+    src = np.vstack([printed[i] for i in ids])
+    dst = np.vstack([best[i] for i in ids])
+    H, _ = cv2.findHomography(src, dst, 0)
+    return None if H is None else (ids, src, dst, H)
+
+
+def _agreed_fit(cand: list[tuple[int, Quad]], printed: dict[int, np.ndarray], tol: float
+                ) -> Fit | None:
+    """The least-squares fit through every candidate, when the ids are distinct and it puts
+    every corner within half the outlier tolerance `tol`; else None. RANSAC keeps the largest
+    set of markers one homography fits within `tol`: here that is all of them, and its fit
+    would be this one, so it is skipped (most frames: it costs twice the final fit)."""
+    if len({i for i, _ in cand}) < len(cand):
+        return None
+    fit = _least_squares(dict(cand), printed)
+    if fit is None:
+        return None
+    _, src, dst, H = fit
+    return fit if (np.linalg.norm(transform(src, H) - dst, axis=1) < 0.5 * tol).all() else None
+
+
+def _ransac_fit(cand: list[tuple[int, Quad]], printed: dict[int, np.ndarray], tol: float,
+                min_markers: int) -> Fit | None:
+    """The least-squares fit through the markers RANSAC finds within `tol` of one homography
+    (the nearest quad of an id seen twice), when there are at least `min_markers`."""
+    src = np.vstack([printed[i] for i, _ in cand]).astype(np.float32)
+    dst = np.vstack([c for _, c in cand]).astype(np.float32)
+    H, _ = cv2.findHomography(src, dst, cv2.RANSAC, tol)
+    if H is None:
+        return None
+    err = np.linalg.norm(transform(src, H) - dst, axis=1).reshape(-1, 4).max(1)
+    best: dict[int, Quad] = {}
+    least: dict[int, float] = {}
+    for (i, c), e in zip(cand, err, strict=True):
+        if e < tol and (i not in best or e < least[i]):
+            best[i], least[i] = c, float(e)
+    return _least_squares(best, printed) if len(best) >= min_markers else None
 
 
 def off_cases(quads: list[Quad], poses: list[CasePose], layout: CaseLayout = LAYOUT

@@ -12,12 +12,16 @@ import numpy as np
 import pytest
 
 from companion.scenarios import hexapod_scene
+from companion.vision.aruco_match import quad_side
+from companion.vision.geometry import transform
 from companion.vision.hexapod_markers import (
     LAYOUT,
     FrameGrey,
     MarkerTracker,
+    _agreed_fit,
     case_codes,
     detect,
+    fit_cases,
     make_detector,
     printed_corners,
 )
@@ -121,3 +125,26 @@ def test_side_helpers_keep_the_arithmetic_of_the_rolled_arrays() -> None:
         rolled = np.linalg.norm(np.roll(stack, -1, 1) - stack, axis=2)
         assert quad_side(quads[0]) == float(rolled[0].mean())
         assert _mean_side(quads) == float(np.mean(rolled.mean(axis=1)))
+
+
+def _case_quads(player: int, h: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    return [(mid, transform(c, h)) for mid, c in printed_corners(LAYOUT, player).items()]
+
+
+def test_fit_cases_skips_ransac_only_when_every_marker_agrees() -> None:
+    # the least-squares fit stands in for RANSAC only when it puts every corner within half
+    # the tolerance: a quad in the wrong turn (its corners a quarter round: no homography
+    # through the other three markers bends to it) is still dropped by RANSAC, and a
+    # consistent case is fitted through all four
+    h = np.array([[1.9, 0.25, 300.0], [-0.15, 1.8, 120.0], [2e-4, 1e-4, 1.0]])
+    printed = printed_corners(LAYOUT, 1)
+    found = [(mid, transform(c, h)) for mid, c in printed.items()]
+    tol = 0.3 * quad_side(found[0][1])
+    assert _agreed_fit(found, printed, tol) is not None
+    (pose,) = fit_cases(found)
+    assert pose.markers == (10, 11, 12, 13) and np.allclose(pose.homography, h, atol=1e-6)
+    off = [(i, np.roll(c, 1, axis=0) if i == 12 else c) for i, c in found]
+    assert _agreed_fit(off, printed, tol) is None
+    (pose,) = fit_cases(off)
+    assert pose.markers == (10, 11, 13)
+    assert _agreed_fit([*found, found[0]], printed, tol) is None   # an id twice: RANSAC decides
