@@ -87,40 +87,71 @@ class ColourModel:
         return tuple(lines)
 
     @cached_property
-    def _batch(self) -> tuple[np.ndarray, ...]:
-        """`_lines` as column arrays (letters x 1) for fitting every letter at once: grey,
-        the coloured fit's eight constants, the grey fit's four (rows of the other kind hold
-        harmless values: 0, or 1 where they divide), the coloured inks' directions from paper
-        and their squared lengths."""
-        n = len(self._lines)
-        grey = np.array([g for g, _ in self._lines])[:, None]
-        k = np.zeros((8, n, 1), np.float32)
-        u = np.zeros((4, n, 1), np.float32)
-        u[3] = 1.0
-        d = np.zeros((3, n, 1), np.float32)
-        dd = np.ones((n, 1), np.float32)
-        for i, (g, c) in enumerate(self._lines):
-            if g:
-                u[:, i, 0] = c
-                continue
-            k[:, i, 0] = c
-            di = [v - 1.0 for v in c[:3]]
-            d[:, i, 0] = di
-            dd[i, 0] = di[0] * di[0] + di[1] * di[1] + di[2] * di[2]
-        return grey, k, u, d, dd
+    def _consts(self) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        """`_lines` as float32 column arrays (… x letters x 1) for fitting every letter of a
+        kind at once, stacked so one operation serves all three channels (or both parts):
+        for the coloured letters (`_rows`) their inks (3 x), the normal equations' rows
+        (m00, m10) and (m01, m11) (2 x), 1 / |ink|², the inks' directions from paper (3 x) and
+        their squared lengths; for the grey letters their unit directions from paper (3 x) and
+        lengths."""
+        cs, gs = self._rows
+        col = [c for g, c in self._lines if not g]
+        grey = [c for g, c in self._lines if g]
 
-    def _fit_all(self, r: np.ndarray, g: np.ndarray, b: np.ndarray, shaded: bool = True
-                 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Every letter's fit of pixels (channel planes of paper-normalised RGB: pixels, or
-        letters x pixels), all letters in one pass: (ink fraction, shade s, fitted colour),
-        each letters x pixels (see `explain`). With `shaded`, a coloured ink's shade is held to
-        the range `explain` accepts (at its bound, the ink fraction in 0..1 nearest the
-        pixel), as the censored refit wants."""
-        grey, k, u, d, dd = self._batch
-        i0, i1, i2, m00, m01, m10, m11, inv_isq = k
-        total, along = r + g + b, r * i0 + g * i1 + b * i2
-        pa = m00 * total + m01 * along
-        pb = m10 * total + m11 * along
+        def column(rows: list[tuple[float, ...]], *at: int) -> np.ndarray:
+            return np.array([[[c[i]] for c in rows] for i in at], np.float32)
+
+        coloured = ()
+        if cs is not None:
+            d = np.array([[[c[i] - 1.0] for c in col] for i in range(3)], np.float32)
+            dd = np.array([[sum((c[i] - 1.0) * (c[i] - 1.0) for i in range(3))] for c in col],
+                          np.float32)
+            coloured = (column(col, 0, 1, 2), column(col, 3, 5), column(col, 4, 6),
+                        column(col, 7)[0], d, dd)
+        greys = () if gs is None else (column(grey, 0, 1, 2), column(grey, 3)[0])
+        return coloured, greys
+
+    @cached_property
+    def _rows(self) -> tuple[slice | np.ndarray | None, slice | np.ndarray | None]:
+        """(coloured, grey): the letters of each kind of ink as an index into letters x …
+        arrays (a slice when they are consecutive, as in the built-in models; None for none).
+        Each kind's fit runs on its own letters only."""
+        return _index(~self.neutral), _index(self.neutral)
+
+    def _fit_all(self, x: np.ndarray, shaded: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every letter's fit of pixels (paper-normalised RGB as channel planes: 3 x 1 x
+        pixels, or 3 x letters x pixels, a colour per letter), each kind of ink in one pass:
+        (ink fraction, shade s; letters x pixels) and the fitted colour (3 x letters x pixels)
+        (see `explain`). With `shaded`, a coloured ink's shade is held to the range `explain`
+        accepts (see `_held`), as the censored refit wants."""
+        cs, gs = self._rows
+        per_letter = x.shape[1] > 1
+        if cs is not None:
+            xc = x[:, cs] if per_letter and gs is not None else x
+            coloured = self._fit_coloured(xc)
+            if shaded:
+                coloured = self._held(xc, *coloured)
+            if gs is None:
+                return coloured
+        if cs is None:
+            return self._fit_grey(x)
+        shape = (len(self.inks), x.shape[2])
+        alpha, s = np.empty(shape, np.float32), np.empty(shape, np.float32)
+        pred = np.empty((3, *shape), np.float32)
+        alpha[cs], s[cs], pred[:, cs] = coloured
+        alpha[gs], s[gs], pred[:, gs] = self._fit_grey(x[:, gs] if per_letter else x)
+        return alpha, s, pred
+
+    def _fit_coloured(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coloured letters' fits (`_fit_all`, unshaded; x: 3 x 1 or coloured letters x
+        pixels): s·((1-alpha)·paper + alpha·ink) by least squares, both parts kept
+        non-negative."""
+        ink, m_total, m_along, inv_isq, _, _ = self._consts[0]
+        total = x[0] + x[1] + x[2]
+        along = x * ink                          # r·i0, g·i1, b·i2, summed in that order
+        along = along[0] + along[1] + along[2]
+        pa, pb = m_total * total + m_along * along   # m00·total + m01·along, m10·… + m11·…
         # The fit keeps both parts non-negative: a colour beyond the ink as seen from paper
         # (a heavy print, a camera's saturation boost) is fitted by the ink alone, shaded
         # (pa = 0, pb refitted), not by the unconstrained pb with pa merely zeroed, which
@@ -130,23 +161,29 @@ class ColourModel:
                   np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
         s = pa + pb
         alpha = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
-        pred = (pa + pb * i0, pa + pb * i1, pa + pb * i2)
-        sc = np.clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
-        out = (sc != s) & ~grey
-        if shaded and out.any():
-            a_fix = np.clip(((r - sc) * d[0] + (g - sc) * d[1] + (b - sc) * d[2]) / (sc * dd),
-                            0.0, 1.0)
-            alpha = np.where(out, a_fix, alpha)
-            pred = tuple(np.where(out, sc * (1.0 + a_fix * dk), p) for dk, p in zip(d, pred,
-                                                                                  strict=True))
-            s = np.where(out, sc, s)
-        u0, u1, u2, length = u
-        proj = (r - 1.0) * u0 + (g - 1.0) * u1 + (b - 1.0) * u2
-        alpha = np.where(grey, proj / length, alpha)
-        s = np.where(grey, np.float32(1.0), s)
-        pred = tuple(np.where(grey, 1.0 + proj * uk, p) for uk, p in zip((u0, u1, u2), pred,
-                                                                         strict=True))
-        return alpha, s, pred
+        return alpha, s, pa + pb * ink           # the three fitted channels at once
+
+    def _fit_grey(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The grey letters' fits (`_fit_all`; x: 3 x 1 or grey letters x pixels): a plain
+        mix of paper and ink, shade 1."""
+        u, length = self._consts[1]
+        proj = (x - 1.0) * u                     # (r - 1)·u0, (g - 1)·u1, (b - 1)·u2
+        proj = proj[0] + proj[1] + proj[2]
+        return proj / length, np.ones(proj.shape, np.float32), 1.0 + proj * u
+
+    def _held(self, x: np.ndarray, alpha: np.ndarray, s: np.ndarray, pred: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coloured letters' fits (`_fit_coloured` of pixels x) with the shade held to the
+        range `explain` accepts: at its bound, the ink fraction in 0..1 nearest the pixel."""
+        sc = np.minimum(np.maximum(s, SHADE_RANGE[0]), SHADE_RANGE[1])   # np.clip, cheaper
+        out = sc != s
+        if not out.any():
+            return alpha, s, pred
+        _, _, _, _, d, dd = self._consts[0]
+        diff = (x - sc) * d
+        a_fix = np.minimum(np.maximum((diff[0] + diff[1] + diff[2]) / (sc * dd), 0.0), 1.0)
+        return (np.where(out, a_fix, alpha), np.where(out, sc, s),
+                np.where(out, sc * (1.0 + a_fix * d), pred))
 
     def explain(self, normalised: np.ndarray,
                 bounds: tuple[np.ndarray, np.ndarray] | None = None,
@@ -169,22 +206,29 @@ class ColourModel:
         shape = x.shape[:-1]
         # channel planes: reductions over a trailing axis of 3 are slow in NumPy, so every sum
         # over channels below is written out
-        r, g, b = np.ascontiguousarray(x.reshape(-1, 3).T)
-        neutral = self.neutral
+        planes = np.ascontiguousarray(x.reshape(-1, 3).T)
+        r, g, b = planes
         size = r.size
-        alpha, shade, pred = self._fit_all(r, g, b, shaded=False)
-        resid, scale = self._resid(r, g, b, pred)
+        alpha, shade, pred = self._fit_all(planes[:, None, :], shaded=False)
+        resid, scale = self._resid(planes[:, None, :], pred)
         if bounds is not None:
-            self._censored(x.reshape(-1, 3), bounds, alpha, shade, resid, scale)
+            low, high = (np.asarray(v, np.float32).reshape(-1, 3).T for v in bounds)
+            self._censored(planes, low, high, alpha, shade, pred, resid, scale)
         kind = self._classify(alpha, shade, resid)
-        if cast is not None:
-            self._bled(x.reshape(-1, 3), np.broadcast_to(cast, x.shape).reshape(-1, 3), kind,
-                       alpha)
         lum, grey = paper_grey(r, g, b)
         paperish = (lum > 0.72) & grey
-        kind = np.where(kind == OTHER, np.where(paperish, PAPER_K, OTHER), kind)
+        if cast is not None:
+            self._bled(x.reshape(-1, 3), np.broadcast_to(cast, x.shape).reshape(-1, 3),
+                       paperish, kind, alpha)
+        kind[(kind == OTHER) & paperish] = PAPER_K
         a_kind = alpha[np.maximum(kind, 0), np.arange(size)]
-        dark = alpha[neutral].max(0) if neutral.any() else np.zeros(size, np.float32)
+        gs = self._rows[1]
+        if gs is None:
+            dark = np.zeros(size, np.float32)
+        elif isinstance(gs, slice) and gs.stop - gs.start == 1:
+            dark = alpha[gs.start]   # the one grey ink's: its max over one row, without a pass
+        else:
+            dark = alpha[gs].max(0)
         return (kind.reshape(shape), np.where(kind >= 0, a_kind, 0.0).reshape(shape),
                 dark.reshape(shape))
 
@@ -226,27 +270,45 @@ class ColourModel:
             & (t <= 1.0 - luma)
         return alpha.astype(np.float32), ok
 
-    def _resid(self, r: np.ndarray, g: np.ndarray, b: np.ndarray,
-               pred: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(residual, scale) of every letter's fit `pred` (`_fit_all`) of pixels (channel
-        planes): the distance from the fit, judged against the grey ink's length for a grey ink
-        and against the pixel's own length for a coloured one."""
-        norm_x = np.sqrt(r * r + g * g + b * b) + np.float32(0.05)
-        grey, _, u, _, _ = self._batch
-        scale = np.where(grey, u[3], norm_x)
-        er, eg, eb = r - pred[0], g - pred[1], b - pred[2]
-        return np.sqrt(er * er + eg * eg + eb * eb) / scale, scale
+    def _resid(self, x: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(residual, scale) of every letter's fit `pred` (`_fit_all`) of pixels (as
+        `_fit_all` takes them): the distance from the fit, judged against the grey ink's length
+        for a grey ink and against the pixel's own length for a coloured one."""
+        sq = x * x
+        norm_x = np.sqrt(sq[0] + sq[1] + sq[2]) + np.float32(0.05)
+        scale = np.where(self.neutral[:, None], self._grey_length, norm_x)
+        e = x - pred
+        e *= e
+        return np.sqrt(e[0] + e[1] + e[2]) / scale, scale
+
+    @cached_property
+    def _grey_length(self) -> np.ndarray:
+        """Per letter (letters x 1, float32), the grey ink's length from paper; 1 for a
+        coloured ink (harmless: `_resid` does not use it there)."""
+        length = np.ones((len(self.inks), 1), np.float32)
+        for i, (g, c) in enumerate(self._lines):
+            if g:
+                length[i, 0] = c[3]
+        return length
 
     def _classify(self, alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray) -> np.ndarray:
         """The kind of each pixel from every letter's fit (letters x pixels): the best coloured
         ink that fits, else the best grey ink that fits, else OTHER."""
-        chroma = ~self.neutral[:, None]
-        chroma_ok = chroma & (alpha >= 0.3) & (resid <= 0.2) & (shade >= SHADE_RANGE[0]) \
-            & (shade <= SHADE_RANGE[1])
-        grey_ok = ~chroma & (alpha >= 0.3) & (resid <= 0.15 + 0.15 * alpha)
-        best_c = np.where(chroma_ok, resid, np.inf).argmin(0)
-        best_g = np.where(grey_ok, resid, np.inf).argmin(0)
-        return np.where(chroma_ok.any(0), best_c, np.where(grey_ok.any(0), best_g, OTHER))
+        cs, gs = self._rows
+        kind = np.full(alpha.shape[1], OTHER, np.int64)
+        # grey first: a coloured ink that fits overrides it
+        if gs is not None:
+            a, e = alpha[gs], resid[gs]
+            ok = (a >= 0.3) & (e <= 0.15 + 0.15 * a)
+            if len(ok) == 1:   # one grey ink (as in the built-in models): it fits or not
+                kind[ok[0]] = _letter(gs, np.zeros(1, np.int64))[0]
+            else:
+                kind = np.where(ok.any(0), _letter(gs, np.where(ok, e, np.inf).argmin(0)), kind)
+        if cs is not None:
+            s, e = shade[cs], resid[cs]
+            ok = (alpha[cs] >= 0.3) & (e <= 0.2) & (s >= SHADE_RANGE[0]) & (s <= SHADE_RANGE[1])
+            kind = np.where(ok.any(0), _letter(cs, np.where(ok, e, np.inf).argmin(0)), kind)
+        return kind
 
     @cached_property
     def _plane_normals(self) -> np.ndarray:
@@ -256,38 +318,35 @@ class ColourModel:
         n.flags.writeable = False
         return n
 
-    def _bled(self, x: np.ndarray, cast: np.ndarray, kind: np.ndarray,
-              alpha: np.ndarray) -> None:
-        """Refit, in place, the pixels (x, cast: pixels x 3) that no ink explains (`kind`
-        OTHER; `alpha`: letters x pixels) and that do not look like paper, allowing for chroma
-        bled in from the paper. JPEG and
+    def _bled(self, x: np.ndarray, cast: np.ndarray, paperish: np.ndarray,
+              kind: np.ndarray, alpha: np.ndarray) -> None:
+        """Refit, in place, the pixels (x, cast: pixels x 3) that no ink
+        explains (`kind` OTHER; `alpha`: letters x pixels) and that do not look like paper
+        (`paperish`), allowing for chroma bled in from the paper. JPEG and
         video keep colour at half resolution: a small symbol takes on part of the paper's
         chroma while keeping its own luma. In paper-normalised RGB that mixes the colour with
         a grey of its own luma (within each ink's paper-ink plane, which `_fit_all` already
         spans) and adds t·cast, 0 ≤ t ≤ 1 - the pixel's luma (at most all of its chroma
         replaced by the paper's). Per letter, t is what takes the pixel back to its plane,
         held to that range; the rest is fitted as before."""
-        idx = np.flatnonzero(kind == OTHER)
-        if not idx.size:
-            return
-        cs, xs = cast[idx], x[idx]
         # no cast: no bleed; and a pixel that looks like paper is paper (`explain` names it
         # so): bled chroma matters for the darker pixels of a symbol, and most of the pixels
         # no ink explains are the paper between and inside the symbols
-        lum, grey = paper_grey(xs[:, 0], xs[:, 1], xs[:, 2])
-        keep = ((cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)) \
-            & ~((lum > 0.72) & grey)
-        idx, cs, xs = idx[keep], cs[keep], xs[keep]
+        c0, c1, c2 = cast[:, 0], cast[:, 1], cast[:, 2]
+        idx = np.flatnonzero((kind == OTHER) & ((c0 != 0.0) | (c1 != 0.0) | (c2 != 0.0))
+                             & ~paperish)
         if not idx.size:
             return
+        cs, xs = cast[idx], x[idx]
         luma = _luma(xs, cs)
         n = self._plane_normals                    # letters x 3
         off, along = xs @ n.T, cs @ n.T            # pixels x letters
         t = np.where(np.abs(along) > 1e-4, off / np.where(along == 0, 1.0, along), 0.0)
         t = np.clip(t, 0.0, np.maximum(1.0 - luma, 0.0)[:, None]).T   # letters x pixels
-        planes = [xs[:, k] - t * cs[:, k] for k in range(3)]
-        a, s, pred = self._fit_all(*planes, shaded=False)
-        new = self._classify(a, s, self._resid(*planes, pred)[0])
+        # per letter: x - t·cast, channel planes stacked (3 x letters x pixels)
+        planes = xs.T[:, None, :] - t * cs.T[:, None, :]
+        a, s, pred = self._fit_all(planes, shaded=False)
+        new = self._classify(a, s, self._resid(planes, pred)[0])
         # only a strong ink: a pale pixel's tint could as well be a darker neighbour's chroma
         # bled into it (the other way), so its hue says too little
         got = (new >= 0) & (a[np.maximum(new, 0), np.arange(new.size)] >= BLED_MIN_ALPHA)
@@ -295,32 +354,44 @@ class ColourModel:
             kind[idx[got]] = new[got]
             alpha[:, idx[got]] = a[:, got]
 
-    def _censored(self, x: np.ndarray, bounds: tuple[np.ndarray, np.ndarray],
-                  alpha: np.ndarray, shade: np.ndarray, resid: np.ndarray,
+    def _censored(self, x: np.ndarray, low: np.ndarray, high: np.ndarray, alpha: np.ndarray,
+                  shade: np.ndarray, pred: np.ndarray, resid: np.ndarray,
                   scale: np.ndarray) -> None:
-        """Refit, in place, the pixels (x: pixels x 3) whose true colour is only bounded: the
-        fit and the values the bounds allow are brought together by alternating projections
-        (a fit to the allowed value nearest the last fit), and the residual is the distance
-        from the fit to the allowed values."""
-        low, high = (np.asarray(v, np.float32).reshape(-1, 3) for v in bounds)
+        """Refit, in place, the pixels (x, low, high: channel planes, 3 x pixels; `alpha`,
+        `shade`, `pred`: their plain fits) whose true colour is only bounded: the fit and the
+        values the bounds allow are brought together by alternating projections (a fit to the
+        allowed value nearest the last fit), and the residual is the distance from the fit to
+        the allowed values."""
         # a pixel clipped with the paper in two channels is known in one only, which cannot
         # tell the inks apart: it keeps its plain fit
         under, over = low < x, high > x
         both = under & over
-        # per pixel: some channel bounded, fewer than two bounded both ways (column by column:
-        # numpy reduces a last axis of 3 slowly)
+        # per pixel: some channel bounded, fewer than two bounded both ways (row by row)
         some = under | over
-        idx = np.flatnonzero((some[:, 0] | some[:, 1] | some[:, 2])
-                             & ((both[:, 0].view(np.uint8) + both[:, 1].view(np.uint8)
-                                 + both[:, 2].view(np.uint8)) < 2))
+        idx = np.flatnonzero((some[0] | some[1] | some[2])
+                             & ((both[0].view(np.uint8) + both[1].view(np.uint8)
+                                 + both[2].view(np.uint8)) < 2))
         if not idx.size:
             return
-        xs = x[idx]
-        lo, hi = low[idx].T, high[idx].T
-        a, s, pred = self._fit_all(*xs.T)
-        for _ in range(CENSOR_STEPS):
-            a, s, pred = self._fit_all(*(np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)))
-        e = [p - np.clip(p, lo[k], hi[k]) for k, p in enumerate(pred)]
+        xs = x[:, idx]
+        lo, hi = low[:, idx][:, None, :], high[:, idx][:, None, :]   # 3 x 1 x pixels
+        # the first fit, to the values seen, is the plain fit already made, held to the shade
+        # range (the same numbers `_fit_all(shaded=True)` gives, without fitting again)
+        a, s, p = alpha[:, idx], shade[:, idx], pred[:, :, idx]
+        cs, gs = self._rows
+        # each kind of ink on its own (a letter's fit depends on its own colour only)
+        if cs is not None:
+            ac, sc, pc = self._held(xs[:, None, :], a[cs], s[cs], p[:, cs])
+            for _ in range(CENSOR_STEPS):
+                c = np.minimum(np.maximum(pc, lo), hi)   # np.clip, cheaper
+                ac, sc, pc = self._held(c, *self._fit_coloured(c))
+            a[cs], s[cs], p[:, cs] = ac, sc, pc
+        if gs is not None:
+            ag, sg, pg = a[gs], s[gs], p[:, gs]
+            for _ in range(CENSOR_STEPS):
+                ag, sg, pg = self._fit_grey(np.minimum(np.maximum(pg, lo), hi))
+            a[gs], s[gs], p[:, gs] = ag, sg, pg
+        e = p - np.minimum(np.maximum(p, lo), hi)
         resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / scale[:, idx]
         alpha[:, idx], shade[:, idx] = a, s
 
@@ -396,6 +467,22 @@ def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
     """BGR samples divided by their white reference, returned as RGB (paper ≈ 1, 1, 1)."""
     white = np.maximum(np.asarray(white_bgr, np.float32), 8.0)
     return (np.asarray(bgr, np.float32) / white)[..., ::-1]
+
+
+def _index(mask: np.ndarray) -> slice | np.ndarray | None:
+    """The True places of `mask` as an index: a slice when they are consecutive (a view, no
+    copy), None when there are none."""
+    idx = np.flatnonzero(mask)
+    if not idx.size:
+        return None
+    if idx[-1] - idx[0] + 1 == idx.size:
+        return slice(int(idx[0]), int(idx[-1]) + 1)
+    return idx
+
+
+def _letter(rows: slice | np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Letter indices of positions `best` within the letters `rows` (see `_index`)."""
+    return best + rows.start if isinstance(rows, slice) else rows[best]
 
 
 def paper_grey(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -193,15 +193,17 @@ class HexelReader:
         candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
         candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
         whole, not_cards = self._cards_among(frame, candidates)
-        if scale < 1.0 and _small(whole, view, p.detect):
+        px = _card_px(whole, view)   # once: the size test and the next frame's guess use it
+        if scale < 1.0 and _small(px, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask = paper_mask(frame, scale, p.detect, roi)
             blobs = paper_blobs(mask, scale, view, p.detect)
             candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
             candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
             whole, not_cards = self._cards_among(frame, candidates)
+            px = _card_px(whole, view)
         rest = rest + [f.blob for f in not_cards]
-        self._card_px = _card_px(whole, view) or self._card_px
+        self._card_px = px or self._card_px
         if keep_stages:
             stages["1_paper_mask"] = mask
             stages["2_hexagons"] = _draw_blobs(frame, whole, rest)
@@ -259,8 +261,10 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
     (direction d at pose.angle - turn·60°·d): the poses differ by k steps of 60°."""
     k = round(math.degrees(pose.angle - fit.angle) / 60.0)
     order = [((d - k) if pose.turn > 0 else (-k - d)) % 6 for d in range(6)]
-    return replace(read, symbols="".join(read.symbols[j] for j in order),
-                   edge_confidence=tuple(read.edge_confidence[j] for j in order))
+    # built directly, not by dataclasses.replace (which re-inspects the fields for every card)
+    return CardRead("".join([read.symbols[j] for j in order]),
+                    tuple([read.edge_confidence[j] for j in order]), read.paper_ok,
+                    read.border_ok, read.in_frame, read.white_bgr)
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
@@ -333,9 +337,9 @@ def _card_px(cards: list[CardFit], view: TableView) -> float | None:
     return float(np.median(np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)))
 
 
-def _small(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
-    """Whether cards found in a halved frame are too small for it (or none were found)."""
-    px = _card_px(cards, view)
+def _small(px: float | None, params: DetectParams) -> bool:
+    """Whether cards found in a halved frame, `px` wide (`_card_px`), are too small for it (or
+    none were found)."""
     return px is None or 0.5 * px < params.min_card_px
 
 
@@ -365,11 +369,21 @@ def _facing(own: float, e_angle: float) -> float:
     return own + step * round(diff / step)
 
 
-def _cell_pose(lat: GrownLattice, i: int, centre: np.ndarray) -> Pose:
+def _apothems(lat: GrownLattice) -> list[float]:
+    """Every placed card's apothem in the plane (the root of its frame's |determinant|), all
+    determinants in one call: the same LU per 2 x 2 matrix as one call each, bit for bit."""
+    dets = np.linalg.det(np.array([f.s for f in lat.frames])).tolist()
+    return [math.sqrt(abs(d)) for d in dets]
+
+
+def _cell_pose(lat: GrownLattice, i: int, centre: np.ndarray, apothem: float | None = None
+               ) -> Pose:
     """The pose of a card at plane point `centre` as placed card i sees it: that card's size
-    and squash (so perspective is followed) and the lattice's orientation there."""
+    (`apothem`, from `_apothems`, when the caller has it) and squash (so perspective is
+    followed) and the lattice's orientation there."""
     frame = lat.frames[i]
-    apothem = math.sqrt(abs(np.linalg.det(frame.s)))
+    if apothem is None:
+        apothem = math.sqrt(abs(np.linalg.det(frame.s)))
     shape = frame.s / apothem
     return Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i), lat.turn,
                 ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
@@ -382,7 +396,10 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
     from .geometry import SQRT3
 
     cells, poses = [], []
-    smallest = min(math.sqrt(abs(np.linalg.det(f.s))) for f in lat.frames)
+    if not rest:
+        return cells, poses
+    apothems = _apothems(lat)
+    smallest = min(apothems)
     for blob in rest:
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
@@ -391,7 +408,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         if found is None:
             continue
         key, centre, i = found
-        pose = _cell_pose(lat, i, centre)
+        pose = _cell_pose(lat, i, centre, apothems[i])
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * pose.apothem * pose.apothem:
             continue
         if key in taken:
@@ -454,8 +471,10 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     # card i's size, squash and lattice angle, at any centre: every key it predicts has the
     # same card-frame offsets (`pose_points` of the pose at the origin), so the paper places
     # of all keys are their centres plus those, and poses are made only for the keys kept
-    bases = {i: _cell_pose(lat, i, lat.centres[i]) for i in dict.fromkeys(owner.tolist())}
-    offsets = pose_points([replace(b, centre=(0.0, 0.0)) for b in bases.values()], PAPER_PTS)
+    apothems = _apothems(lat)
+    bases = {i: _cell_pose(lat, i, lat.centres[i], apothems[i])
+             for i in dict.fromkeys(owner.tolist())}
+    offsets = pose_points([_at(b, (0.0, 0.0)) for b in bases.values()], PAPER_PTS)
     at = {i: k for k, i in enumerate(bases)}
     pts = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
     img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
@@ -466,9 +485,15 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     on[inside] = mask[iy[inside], ix[inside]] > 0
     least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
     papery = on.reshape(len(keys), -1).mean(1) >= least
-    return {keys[k]: replace(bases[int(owner[k])], centre=(float(centres[k, 0]),
-                                                            float(centres[k, 1])))
+    at_xy = centres.tolist()
+    return {keys[k]: _at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
             for k in np.flatnonzero(papery).tolist()}
+
+
+def _at(pose: Pose, centre: tuple[float, float]) -> Pose:
+    """`pose` moved to `centre` (built directly: dataclasses.replace re-inspects the fields
+    on every call)."""
+    return Pose(centre, pose.apothem, pose.angle, pose.turn, pose.shape)
 
 
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
@@ -494,9 +519,9 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
             m = np.asarray(base.shape) * base.apothem
             for dx, dy, turn, size in steps:
                 c = np.asarray(base.centre) + m @ np.array([dx, dy])
-                tries.append((k, replace(base, centre=(float(c[0]), float(c[1])),
-                                         angle=base.angle + math.radians(turn),
-                                         apothem=base.apothem * size)))
+                # built directly (dataclasses.replace re-inspects the fields on every call)
+                tries.append((k, Pose((float(c[0]), float(c[1])), base.apothem * size,
+                                      base.angle + math.radians(turn), base.turn, base.shape)))
         reads = read_cards(frame, [t[1] for t in tries], view, model)
         for (k, pose), r in zip(tries, reads, strict=True):
             score = r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0

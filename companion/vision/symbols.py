@@ -3,8 +3,9 @@
 sample points (19 inside each symbol, 18 on bare paper between the symbols, 18 at each of five
 depths across the border band and just beyond it), which is mapped to the image and sampled
 bilinearly, all cards in one `cv2.remap`. The card's paper samples give its white reference;
-every sample is normalised by it and explained by the `ColourModel` as paper mixed with one
-ink (allowing for chroma bled in from the paper, see `colour.chroma_cast`). A symbol is read
+every sample is normalised by it, and the symbol, paper and halo samples are explained by the
+`ColourModel` as paper mixed with one ink (allowing for chroma bled in from the paper, see
+`colour.chroma_cast`); the border band is judged by its darkness alone. A symbol is read
 only when its samples agree clearly (enough of one ink, almost none of another, few unexplained
 pixels); otherwise it is '?'. A symbol whose flanking paper or halo is missing is taken to be
 covered ('?'), unless that whole surround is paper or paper in a soft shadow. Paper and border
@@ -14,6 +15,7 @@ samples tell whether the card is seen whole.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -111,6 +113,11 @@ MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trust
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS, HALO_PTS])
 
 
+# The grey-ink-plus-paper-tint fit of symbol samples for `decide`: (alpha, ok) for every
+# sample (cards x 6 x 19 each), or a function giving them for the symbols a mask selects.
+Bleed = tuple[np.ndarray, np.ndarray] | Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
 @dataclass(frozen=True)
 class Pose:
     """Where a card lies in the plane: centre, apothem, and the angle of its edge facing E."""
@@ -168,11 +175,13 @@ def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     shaped = [i for i, p in enumerate(poses) if p.shape is not None]
     if shaped:
         m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
-    centres = np.array([p.centre for p in poses], np.float64).reshape(n, 1, 2)
-    # the einsum "pk,nck->npc" written out: the same products and sums, several times faster
-    pts = np.asarray(local, np.float64).reshape(-1, 2)
-    return centres + (pts[None, :, None, 0] * m[:, None, :, 0]
-                      + pts[None, :, None, 1] * m[:, None, :, 1])
+    centres = np.array([p.centre for p in poses], np.float64).reshape(n, 2, 1)
+    # the einsum "pk,nck->npc" written out: the same products and sums, several times faster;
+    # worked out coordinate by coordinate (poses x 2 x points, so NumPy's inner loops run
+    # along the points, not over pairs) and laid out as points x 2 at the end
+    p0, p1 = np.ascontiguousarray(np.asarray(local, np.float64).reshape(-1, 2).T)
+    out = centres + (m[:, :, 0, None] * p0 + m[:, :, 1, None] * p1)
+    return np.ascontiguousarray(out.transpose(0, 2, 1))
 
 
 def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -180,11 +189,15 @@ def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     shape = image_pts.shape[:-1]
     flat = image_pts.reshape(-1, 2).astype(np.float32)
     n = len(flat)
-    # remap wants maps narrower than 32767: lay the points out in rows of _ROW
-    rows = -(-n // _ROW)
-    pts = np.full((rows * _ROW, 2), -1.0, np.float32)
+    # remap wants maps narrower than 32767: lay the points out in rows of at most _ROW, as
+    # few rows as that takes and all of one width (remap's cost follows the points it is
+    # given: padding each row out to _ROW sampled up to twice as many); each point is sampled
+    # on its own, so the layout does not change its value
+    rows = max(-(-n // _ROW), 1)
+    width = max(-(-n // rows), 1)
+    pts = np.full((rows * width, 2), -1.0, np.float32)
     pts[:n] = flat
-    pts = pts.reshape(rows, _ROW, 2)
+    pts = pts.reshape(rows, width, 2)
     # one two-channel map (x, y), the same interpolation without splitting it into two
     vals = cv2.remap(bgr, pts, None, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
@@ -215,55 +228,68 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     paper_vals = vals[:, ns:ns + N_PAPER]
     white = _white_reference(paper_vals, inside[:, ns:ns + N_PAPER])
     shape = (len(poses), 6, N_SYMBOL)
-    n_pts = vals.shape[1]
+    # Only the symbol, paper and halo samples are explained by the colour model (the border
+    # band is judged by its own darkness below): the fit is per sample, so leaving the border
+    # out changes nothing else and saves a third of the work. In `seen` the halo follows the
+    # paper, then each symbol's mean colour.
+    halo_at = ns + N_PAPER + N_BORDER
+    seen = [vals[:, :ns + N_PAPER], vals[:, halo_at:]]
     if any_blurred:   # the mean-colour reading is for whole hexagons too (see `decide`):
         # each symbol's mean colour is explained in the same call as the samples
-        vals = np.concatenate([vals, vals[:, :ns].reshape(*shape, 3).mean(2)], 1)
-    norm = normalise(vals, white[:, None, :])
+        seen.append(vals[:, :ns].reshape(*shape, 3).mean(2))
+    seen = np.concatenate(seen, 1)
+    halo_e = ns + N_PAPER          # where the halo starts in `seen`
+    n_pts = halo_e + 6 * N_HALO    # and the means
+    norm = normalise(seen, white[:, None, :])
     cast = chroma_cast(white)[:, None, :]
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
     # coarse colour tints small symbols with the paper's chroma (see `chroma_cast`): the
-    # symbol samples and means are refitted for it, the paper, border and halo are not
+    # symbol samples and means are refitted for it, the paper and halo are not
     sym_cast = np.zeros_like(norm)
     sym_cast[:, :ns] = cast
     sym_cast[:, n_pts:] = cast
-    kind, alpha, dark = model.explain(norm, clip_bounds(vals, white[:, None, :], norm),
+    kind, alpha, dark = model.explain(norm, clip_bounds(seen, white[:, None, :], norm),
                                       sym_cast)
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
         kind, alpha, dark = kind[:, :n_pts], alpha[:, :n_pts], dark[:, :n_pts]
-    kind[~inside] = OTHER
+    kind[~np.concatenate([inside[:, :halo_e], inside[:, halo_at:]], 1)] = OTHER
     is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
-    flank_dark = dark[:, ns:ns + N_PAPER][:, FLANKS].mean(-1)
+    flank_dark = _mean(dark[:, ns:ns + N_PAPER][:, FLANKS])
     # the symbol samples also as a grey ink tinted by the paper's chroma (see `decide`)
-    bleed = model.grey_with_bleed(norm[:, :ns], cast)
+    sym_norm = norm[:, :ns].reshape(*shape, 3)
+
+    def bleed(where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # only the symbols `decide` asks about (rings): the fit is per sample
+        return model.grey_with_bleed(sym_norm[where], cast[np.nonzero(where)[0]])
+
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
-                        (bleed[0].reshape(shape), bleed[1].reshape(shape)))
+                        bleed)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
-    halo_at = ns + N_PAPER + N_BORDER
-    halo_paper = (kind[:, halo_at:] == PAPER_K).reshape(len(poses), 6, N_HALO).sum(-1)
+    halo_paper = (kind[:, halo_e:] == PAPER_K).reshape(len(poses), 6, N_HALO).sum(-1)
     covered = (is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER) | (halo_paper < MIN_HALO_PAPER)
     # A soft shadow (a lamp's, a hand's from afar) dims the paper without tinting it and
     # covers nothing: a symbol whose whole surround, flanks and halo, is paper or paper in
     # shade is not covered. Anything reaching over the symbol from outside must cross the
     # halo, and a fingertip or a sleeve shows its own colour (or darkness) there.
     if covered.any():
-        covered &= ~_in_shade(kind[:, :n_pts] == PAPER_K, norm[:, :n_pts], ns, halo_at)
+        covered &= ~_in_shade(kind == PAPER_K, norm[:, :n_pts], ns, halo_e)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = ["".join("?" if cov else ch for cov, ch in zip(row, t, strict=True))
                 for row, t in zip(covered.tolist(), text, strict=True)]
     paper_ok = is_paper.mean(1)
-    band = norm[:, ns + N_PAPER:halo_at].reshape(len(poses), len(BORDER_DEPTHS), -1, 3)
+    band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
+        len(poses), len(BORDER_DEPTHS), -1, 3)
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]   # max / min over 3 channels, unrolled
     neutral = np.maximum(np.maximum(b0, b1), b2) - np.minimum(np.minimum(b0, b1), b2) < 0.25
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
-    dark = (band.mean(-1) < 0.7) & neutral & in_band
+    dark = (_mean(band) < 0.7) & neutral & in_band
     border_ok = dark.any(1).mean(1)
     in_frame = inside.all(1)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
@@ -274,7 +300,8 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray, ns: int, halo_at: int) -> np.ndarray:
     """Per card and symbol (cards x 6): every flanking and halo sample is paper or paper in
-    shade (`is_paper`, `norm`: cards x pattern points)."""
+    shade (`is_paper`, `norm`: cards x samples, the paper from `ns`, the halo from
+    `halo_at`)."""
     bare = is_paper | _shaded_paper(norm)
     n = len(bare)
     flanks = bare[:, ns:ns + N_PAPER][:, FLANKS].all(-1)
@@ -304,7 +331,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            flank_dark: np.ndarray | None = None,
            mean_fit: tuple[np.ndarray, np.ndarray] | None = None,
            allow: np.ndarray | None = None,
-           bleed: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[list[str], np.ndarray]:
+           bleed: Bleed | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -316,19 +343,20 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     a ring's middle is never ink right through (`BLURRED_RING_MIDDLE`). Faint coloured samples
     in a ring's fringe and grey samples in a solid disc's rim do not count as rivals.
     `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
-    those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`)
-    gives a ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour
-    to the grey ink (`_ring_bleed`)."""
+    those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`;
+    or a function giving them for the symbols a cards x 6 mask selects, k x 19) gives a
+    ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour to the
+    grey ink (`_ring_bleed`)."""
     letters = model.letters
-    middle = dark[..., :7].mean(-1)
-    hollow = dark[..., 7:].mean(-1) - middle   # outer ring minus middle
+    middle = _mean(dark[..., :7])
+    hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
     # a ring: a darker band around a middle that is not ink right through (a sharpened solid
     # disc has a darker rim too, see BLURRED_RING_MIDDLE)
     ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
     if bleed is not None:
         kind, alpha = _ring_bleed(kind, alpha, ring, model, bleed, allow)
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
-    a = np.clip(alpha, 0.0, 1.2)[..., None]
+    a = _clip(alpha, 0.0, 1.2)[..., None]
     score = (member * a).sum(-2)                            # cards x 6 x letters
     other = (kind == OTHER).sum(-1)
     srt = np.sort(score, axis=-1)
@@ -341,7 +369,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     blurred = np.zeros_like(ring)
     if flank_dark is not None:
         lo, hi = BLURRED_RING_DARK
-        mean_dark = dark.mean(-1)
+        mean_dark = _mean(dark)
         blurred = (~ring & (mean_dark - flank_dark >= BLURRED_RING_CONTRAST)
                    & (hollow >= -0.2) & (mean_dark >= lo) & (mean_dark <= hi)
                    & (middle <= BLURRED_RING_MIDDLE))
@@ -362,8 +390,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # A solid coloured disc whose rim, darkened and blurred into the paper, has lost its hue
     # (dark blue under dim light or a heavy print): grey samples around a core that is all
     # strong coloured ink are the disc's rim, not a rival ring — a ring's middle is paper.
+    # (An edition without a grey ink has no grey samples to discount.)
     core = is_best[..., :7].all(-1) & (alpha[..., :7].min(-1) >= SOLID_CORE_ALPHA)
-    disc = ~grey & core
+    disc = ~grey & core & model.neutral.any()
     if allow is not None:   # whole cards only, like the blurred ring
         disc &= allow[:, None]
     if disc.any():
@@ -374,20 +403,20 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
     # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
-    alpha01 = np.clip(alpha, 0.0, 1.0)
+    alpha01 = _clip(alpha, 0.0, 1.0)
     best_alpha = np.where(is_best, alpha01, 0.0)
-    pale_centred = (~grey & (best_alpha[..., :7].mean(-1) >= PALE_MIDDLE)
-                    & (best_alpha[..., 7:].mean(-1) <= PALE_OUTER))
+    pale_centred = (~grey & (_mean(best_alpha[..., :7]) >= PALE_MIDDLE)
+                    & (_mean(best_alpha[..., 7:]) <= PALE_OUTER))
     if allow is not None:   # whole cards only
         pale_centred &= allow[:, None]
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey & ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
-    margin = np.clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
+    margin = _clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
-    if mean_fit is not None:
+    if mean_fit is not None and _may_fall_back(ok, mean_fit, allow):
         # Blur, noise and JPEG spread a small coloured symbol: its samples fall below the ink
         # threshold or drift towards grey (dark blue under dim light), though the symbol's mean
         # colour still lies clearly on one ink's line. Read it then, if its samples do not
@@ -402,7 +431,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         # and the ink must peak where the symbol's middle is: blur keeps a printed symbol's
         # centre strongest, while a fingertip or a stain lying over it tints it evenly
         own_alpha = np.where(kind == mk0[..., None], alpha01, 0.0)
-        centred = own_alpha[..., :7].mean(-1) - own_alpha[..., 7:].mean(-1) >= FALLBACK_CENTRED
+        centred = _mean(own_alpha[..., :7]) - _mean(own_alpha[..., 7:]) >= FALLBACK_CENTRED
         own_peak = own_alpha.max(-1)
         fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0) & (own_peak >= 0.5)
               & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
@@ -414,7 +443,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         # colour lies on the grey ink's line. No printed coloured symbol is hollow, and none
         # of its samples may be strong coloured ink.
         strong = (coloured & (alpha >= FAINT_ALPHA)).any(-1)
-        ring_band = dark[..., 7:].mean(-1)
+        ring_band = _mean(dark[..., 7:])
         hollow_fb = (~ok & ~fb & (mk >= 0) & model.neutral[mk0] & (ma >= FALLBACK_ALPHA)
                      & ring & (ring_band >= 0.3) & ~strong & (other <= 5))
         if flank_dark is not None:
@@ -430,8 +459,36 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     return ["".join(row) for row in chars.tolist()], conf
 
 
+def _mean(x: np.ndarray) -> np.ndarray:
+    """`x.mean(-1)` of a float array as NumPy works it out (the same sum over the last axis,
+    divided by the count the same way), without the Python layer around it: `decide` takes a
+    dozen small means per call."""
+    if x.dtype.kind != "f":   # NumPy sums whole numbers and truth values as float64
+        return x.mean(-1)
+    total = np.add.reduce(x, -1)
+    return np.true_divide(total, np.intp(x.shape[-1]), out=total, casting="unsafe")
+
+
+def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """`np.clip(x, low, high)` as its ufunc computes it, min(max(x, low), high), without the
+    Python layer around it."""
+    return np.minimum(np.maximum(x, low), high)
+
+
+def _may_fall_back(ok: np.ndarray, mean_fit: tuple[np.ndarray, np.ndarray],
+                   allow: np.ndarray | None) -> bool:
+    """Whether any symbol (cards x 6) could be read by its mean colour in `decide`: both such
+    readings need one not read yet, on an allowed card, whose mean fits an ink well (a cheap
+    test that spares the rest of them on a card table read clean)."""
+    mk, ma = mean_fit
+    need = ~ok & (mk >= 0) & (ma >= FALLBACK_ALPHA)
+    if allow is not None:
+        need &= allow[:, None]
+    return bool(need.any())
+
+
 def _ring_bleed(kind: np.ndarray, alpha: np.ndarray, ring: np.ndarray, model: ColourModel,
-                bleed: tuple[np.ndarray, np.ndarray], allow: np.ndarray | None
+                bleed: Bleed, allow: np.ndarray | None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """In a ring-shaped symbol (`ring`, cards x 6), samples seen as a coloured ink or as
     unexplained that are the grey ink plus chroma bled in from the paper (`bleed`: alpha, ok
@@ -441,11 +498,24 @@ def _ring_bleed(kind: np.ndarray, alpha: np.ndarray, ring: np.ndarray, model: Co
     coloured ink's own samples do not lie on the grey-plus-paper-tint plane."""
     if not model.neutral.any():
         return kind, alpha
-    b_alpha, b_ok = bleed
     grey_k = int(np.flatnonzero(model.neutral)[0])
     coloured_or_other = (kind == OTHER) | ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)])
     where = ring if allow is None else ring & allow[:, None]
-    conv = b_ok & coloured_or_other & where[..., None]
+    if not callable(bleed):
+        b_alpha, b_ok = bleed
+        conv = b_ok & coloured_or_other & where[..., None]
+        if not conv.any():
+            return kind, alpha
+        return np.where(conv, grey_k, kind), np.where(conv, b_alpha, alpha)
+    # the bleed fit only for the ring-shaped symbols that have a sample to give
+    where = where & coloured_or_other.any(-1)
+    if not where.any():
+        return kind, alpha
+    b_alpha, b_ok = bleed(where)
+    conv = b_ok & coloured_or_other[where]
     if not conv.any():
         return kind, alpha
-    return np.where(conv, grey_k, kind), np.where(conv, b_alpha, alpha)
+    kind, alpha = kind.copy(), alpha.copy()
+    kind[where] = np.where(conv, grey_k, kind[where])
+    alpha[where] = np.where(conv, b_alpha, alpha[where])
+    return kind, alpha
