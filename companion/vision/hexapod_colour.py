@@ -176,10 +176,12 @@ def _without_glare(samples: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, 
     all three channels is left to `_dim_quiet_white`."""
     white = _quiet_white(samples)
     n_clip = clipped_channels(white)
-    markers = np.unique(owner)
     # unclipped: nothing to drop; clipped in all three: the colour comes from the samples
     # well below the clip (`_dim_quiet_white`), which glare's clipped samples are not
-    if n_clip in (0, 3) or len(markers) < 3:
+    if n_clip in (0, 3):
+        return samples, white
+    markers = np.unique(owner)
+    if len(markers) < 3:
         return samples, white
     best = None
     for i in markers:
@@ -338,13 +340,14 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | No
     v0 = cv2.max(cv2.max(b0, g0), r0)
     c0 = v0 - cv2.min(cv2.min(b0, g0), r0)
     unclipped = ~clipped
-    ok = (c0 < 0.15 * v0) & unclipped
-    if np.count_nonzero(ok) > 0.02 * ok.size:
-        # a percentile depends on the values only, not their order: of a sorted copy (NumPy's
-        # vectorised sort) it is the same number, found in a fraction of the time
-        ok &= v0 >= 0.8 * _percentile(np.sort(v0[ok]), 90, is_sorted=True)
-        # the selected pixels found once, each plane's taken in the same order
-        at = np.flatnonzero(ok)
+    at = np.flatnonzero((c0 < 0.15 * v0) & unclipped)
+    if len(at) > 0.02 * v0.size:
+        # the near-neutral pixels found once (a take: boolean indexing is several times
+        # slower), the brighter of them picked among those indices (the same pixels in the
+        # same order as a second mask of the canvas); a percentile depends on the values only,
+        # not their order: of a sorted copy (NumPy's vectorised sort) it is the same number
+        v_ok = v0.reshape(-1).take(at)
+        at = at[v_ok >= 0.8 * _percentile(np.sort(v_ok), 90, is_sorted=True)]
         tint = np.array([_median(p.reshape(-1).take(at)) for p in (b0, g0, r0)])
         white = white * tint / PAPER_TINT
     inv = (1.0 / np.maximum(white, 4.0)).astype(np.float32)
@@ -357,16 +360,29 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | No
     vn = select(neutral, v, 0.0)
     peak = cv2.dilate(vn, cv2.getStructuringElement(cv2.MORPH_RECT, (px | 1, px | 1)))
     is_cand = neutral & (vn >= 0.85 * peak) & (vn > 0.05)
+    inv_gain = 1.0 / _local_gain(vn, is_cand, px)
+    return b * inv_gain, g * inv_gain, r * inv_gain
+
+
+def _local_gain(vn: np.ndarray, is_cand: np.ndarray, px: int) -> np.ndarray:
+    """The local grey gain (float32) of each pixel: the mean brightness `vn` of the paper-like
+    pixels `is_cand` within a cell and a half (box of `px` per cell), or within four cells where
+    too few are that near, at least half the four cells' mean; the median of all of them where
+    none is within four cells (1 without any)."""
     cand = is_cand.astype(np.float32)
     wv = vn * cand
     k1, k4 = round(1.5 * px) | 1, round(4 * px) | 1
     n1, n4 = _box(cand, k1), _box(cand, k4)
-    fallback = float(_median(vn[is_cand])) if is_cand.any() else 1.0
-    g4 = select(n4 > 1e-3, _box(wv, k4) / np.maximum(n4, 1e-3), fallback)
+    near4 = n4 > 1e-3
+    if near4.all():
+        # a candidate within 4 cells of every pixel (the usual case): the floor of the divisor
+        # and the median of all candidates change nothing there, and are not worked out
+        g4 = _box(wv, k4) / n4
+    else:
+        fallback = float(_median(vn[is_cand])) if is_cand.any() else 1.0
+        g4 = select(near4, _box(wv, k4) / np.maximum(n4, 1e-3), fallback)
     g1 = select(n1 > 0.02, _box(wv, k1) / np.maximum(n1, 1e-3), g4)
-    gain = np.maximum(np.maximum(g1, 0.5 * g4), 0.02).astype(np.float32, copy=False)
-    inv_gain = 1.0 / gain
-    return b * inv_gain, g * inv_gain, r * inv_gain
+    return np.maximum(np.maximum(g1, 0.5 * g4), 0.02).astype(np.float32, copy=False)
 
 
 def _nearest_grey(norm: Planes, raw: Planes, clipped: np.ndarray | None = None) -> Planes:
@@ -515,7 +531,10 @@ def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.n
         # no region can be that big when all of them together are not: no labelling needed
         if cv2.countNonZero(mask) < min_area:
             return np.zeros_like(mask)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # 16-bit labels (fewer components than pixels: they fit when the pixels do) take OpenCV's
+    # statistics about half the time of 32-bit ones; the regions are the same
+    ltype = cv2.CV_16U if mask.size <= np.iinfo(np.uint16).max else cv2.CV_32S
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
     big = big[big > 0]
     return _regions_of(lab, n, big) if len(big) else np.zeros_like(mask)
