@@ -89,3 +89,19 @@ class StillFrames(Generic[R]):
     def read(self, result: R) -> None:
         """`result` was read in full from the frame last given to `still`."""
         self._key, self.last, self._since = self._now, result, 0
+
+    @property
+    def now(self) -> Coarse | None:
+        """The block means of the frame last given to `still`."""
+        return self._now
+
+
+def blocks_of(shape: tuple[int, ...], points: np.ndarray, pad: int = 1
+              ) -> tuple[slice, slice]:
+    """(rows, columns) of the coarse blocks (`coarse` of a frame of `shape`) that cover the
+    bounding box of image `points` (N x 2), `pad` blocks more each way, within the frame."""
+    rows, cols = max(1, shape[0] // BLOCK), max(1, shape[1] // BLOCK)
+    lo = np.floor(points.min(axis=0) / BLOCK).astype(int) - pad
+    hi = np.floor(points.max(axis=0) / BLOCK).astype(int) + pad + 1
+    return (slice(int(np.clip(lo[1], 0, rows)), int(np.clip(hi[1], 0, rows))),
+            slice(int(np.clip(lo[0], 0, cols)), int(np.clip(hi[0], 0, cols))))

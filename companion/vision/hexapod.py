@@ -10,7 +10,9 @@ own white (`hexapod_colour`), and its cells judged and its two-cell insects name
 the markers it saw (`track=True`); pictures from different cameras want `track=False`. A frame
 in which nothing changed since the last full read (`change`: no block moved beyond sensor noise)
 keeps that read (`keep_still=True`, as the Hex'el reader); any change, and every REREAD_FRAMES-th
-frame regardless, is read in full.
+frame regardless, is read in full — except each case none of whose blocks changed since it was
+last read, and whose board has not moved: it keeps its reading (a hand over one player's case does
+not make the other's be read again), for at most REREAD_FRAMES frames.
 
 Framing (measured with `companion bench vision --game hexapod`, 50-100 synthetic tables a band).
 The printed cell is 28 mm and the reader resamples every case to 24 px per cell, so it takes any
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from .change import StillFrames
+from .change import REREAD_FRAMES, Coarse, StillFrames, blocks_of, changed_blocks
 from .hexapod_cells import CaseRead, CellParams, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .observation import UNKNOWN, HexapodObservation, SeenCase
@@ -51,6 +53,23 @@ class HexapodRead:
     full_search: bool = True
     ms: dict[str, float] = field(default_factory=dict)
     kept: bool = False    # the last full read's result: nothing in the frame changed since
+    kept_cases: tuple[int, ...] = ()   # players whose case's last reading was kept (unchanged)
+
+
+@dataclass(frozen=True, eq=False)
+class KeptCase:
+    """A case's last reading, the block means of the frame it was read from, and that
+    frame's number (`HexapodReader` counts the frames it is given)."""
+
+    pose: CasePose
+    read: CaseRead
+    key: Coarse
+    frame: int
+
+
+# The board has not moved when the tracker's corners agree with the kept pose's within this
+# (px; the detector's jitter on a still marker is a few tenths of a pixel)
+KEEP_CASE_PX = 1.5
 
 
 def case_confidence(read: CaseRead) -> float:
@@ -72,6 +91,8 @@ class HexapodReader:
         self.keep_still = keep_still
         self._still: StillFrames[HexapodRead] = StillFrames()
         self._owed = False
+        self._kept: dict[int, KeptCase] = {}
+        self._frames = 0      # frames given to read_full
 
     def read(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
              ) -> HexapodObservation:
@@ -83,6 +104,7 @@ class HexapodReader:
         """Like `read`, with the poses, per-case evidence and stage timings."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("the Hexapod reader takes a BGR colour image")
+        self._frames += 1
         if not self.keep_still:
             return self._read_full(frame_bgr, t, frame_seq)
         t0 = time.perf_counter()
@@ -95,20 +117,29 @@ class HexapodReader:
             obs = replace(last.observation, t=float(t), frame_seq=int(frame_seq))
             return replace(last, observation=obs, full_search=False, kept=True,
                            ms={"unchanged": 1000 * (time.perf_counter() - t0)})
-        result = self._read_full(frame_bgr, t, frame_seq)
+        result = self._read_full(frame_bgr, t, frame_seq, self._still.now)
         self._still.read(result)
         self._owed = not result.full_search
         return result
 
-    def _read_full(self, frame_bgr: np.ndarray, t: float, frame_seq: int) -> HexapodRead:
-        """Read one frame in full."""
+    def _read_full(self, frame_bgr: np.ndarray, t: float, frame_seq: int,
+                   now: Coarse | None = None) -> HexapodRead:
+        """Read one frame in full. With `now` (the frame's block means, on video), a case none
+        of whose blocks changed since it was last read, and whose board has not moved, keeps
+        that reading: a hand over one player's case does not make the other's be read again."""
         t0 = time.perf_counter()
         # the tracker converts the frame to grey only where it searches
         poses, full = self.tracker.find(frame_bgr)
         t1 = time.perf_counter()
-        cases, reads, notes = [], [], []
+        cases, reads, notes, used, kept, changed = [], [], [], [], [], {}
         for pose in sorted(poses, key=lambda p: p.player):
-            read = read_case(frame_bgr, pose, self.params, self.layout)
+            last = self._keepable(pose, now, changed)
+            if last is not None:
+                pose, read = last.pose, last.read
+                kept.append(pose.player)
+            else:
+                read = read_case(frame_bgr, pose, self.params, self.layout)
+            used.append(pose)
             reads.append(read)
             corners = tuple((float(x), float(y)) for x, y in pose.grid_corners(self.layout))
             cases.append(SeenCase(
@@ -122,10 +153,34 @@ class HexapodReader:
         if not poses:
             notes.append("no display case found: each board needs three of its four markers "
                          "in view")
+        if now is not None:
+            self._kept = {p.player: self._kept[p.player] if p.player in kept
+                          else KeptCase(p, r, now, self._frames)
+                          for p, r in zip(used, reads, strict=True)}
         t2 = time.perf_counter()
         obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes))
-        return HexapodRead(obs, tuple(sorted(poses, key=lambda p: p.player)), tuple(reads), full,
-                           {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)})
+        return HexapodRead(obs, tuple(used), tuple(reads), full,
+                           {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)},
+                           kept_cases=tuple(kept))
+
+    def _keepable(self, pose: CasePose, now: Coarse | None,
+                  changed: dict[int, np.ndarray]) -> KeptCase | None:
+        """The kept reading of `pose`'s case, if it may stand for this frame (`now`): read
+        fewer than REREAD_FRAMES frames ago (still frames count: a case is read afresh as
+        often as a still table), its board where it was, and no block of its sheet (markers
+        and quiet zones included: the white comes from there) changed since."""
+        last = self._kept.get(pose.player)
+        if now is None or last is None or self._frames - last.frame >= REREAD_FRAMES:
+            return None
+        if np.abs(pose.grid_corners(self.layout) - last.pose.grid_corners(self.layout)).max() \
+                > KEEP_CASE_PX:
+            return None
+        x0, y0, w, h = self.layout.sheet_mm
+        sheet = last.pose.to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h),
+                                             (x0, y0 + h)]))
+        if id(last.key) not in changed:   # one map for every case read from that frame
+            changed[id(last.key)] = changed_blocks(last.key, now)
+        return None if changed[id(last.key)][blocks_of(now.shape, sheet)].any() else last
 
 
 GOOD = (60, 200, 60)

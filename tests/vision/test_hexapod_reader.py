@@ -20,6 +20,7 @@ from companion.synth.hexapod_face import render_card
 from companion.synth.hexapod_scene import render_cases
 from companion.synth.scene import SceneParams
 from companion.vision import hexapod_colour
+from companion.vision.change import REREAD_FRAMES
 from companion.vision.hexapod import HexapodReader, annotate
 from companion.vision.hexapod_cells import CODES, EMPTY, decide, name_halves, read_case
 from companion.vision.hexapod_markers import (
@@ -384,6 +385,38 @@ def test_a_still_frame_keeps_the_last_read_and_a_new_card_is_read_in_full():
     assert [c.grid for c in three.observation.cases] != [c.grid for c in one.observation.cases]
     off = HexapodReader(keep_still=False)
     assert not any(off.read_full(f).kept for f in (first, again))
+
+
+def test_a_card_laid_in_one_case_keeps_the_other_cases_reading():
+    """On video, a change over one case (a card laid in it) reads that case again; the other
+    case, none of whose blocks changed, keeps its reading (the very same) — until REREAD_FRAMES
+    frames after it was read, when it is read afresh like a still table. The frame with the
+    new card is the next frame of the 5-card table with player 2's board (markers and all)
+    taken from the 6-card table's picture: the same camera and boards, one card more there."""
+    first, before = hexapod_scene(3, "easy", n_cards=5)
+    nxt, _ = hexapod_scene(3, "easy", n_cards=5, frame=2)
+    more, after = hexapod_scene(3, "easy", n_cards=6, frame=2)
+    reader = HexapodReader(track=False)   # (a whole-frame marker search in every full read)
+    one = reader.read_full(first, 0.0, 0)
+    assert [c.grid for c in one.observation.cases] == [c.grid for c in before.cases]
+    x0, y0, w, h = LAYOUT.sheet_mm
+    sheet = one.poses[1].to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h),
+                                            (x0, y0 + h)]))
+    board = np.zeros(first.shape[:2], np.uint8)
+    cv2.fillConvexPoly(board, np.round(sheet).astype(np.int32), 255)
+    laid = np.where(cv2.dilate(board, np.ones((9, 9), np.uint8))[..., None] > 0, more, nxt)
+    want = [before.cases[0].grid, after.cases[1].grid]
+    assert want[1] != before.cases[1].grid
+    two = reader.read_full(laid, 0.1, 1)
+    assert not two.kept and two.kept_cases == (1,)
+    assert [c.grid for c in two.observation.cases] == want
+    for pose, read, old in zip(two.poses, two.reads, one.reads, strict=True):
+        assert (read is old) == (pose.player == 1)
+    # the same picture on: still frames, then the whole table read afresh, the kept case too
+    seq = [reader.read_full(laid, 0.2 + 0.1 * k, 2 + k) for k in range(REREAD_FRAMES)]
+    assert all(r.kept for r in seq[:-1]) and not seq[-1].kept
+    assert seq[-1].kept_cases == ()
+    assert [c.grid for c in seq[-1].observation.cases] == want
 
 
 def test_no_board_in_view_says_so():
