@@ -23,8 +23,12 @@ import argparse
 import json
 import statistics
 import time
+from typing import TYPE_CHECKING
 
 from ..cli import group
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -204,8 +208,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
                            "visible_unread", "hidden", "hidden_flagged", "hidden_right",
                            "hidden_wrong", "false_cells", "cases", "found", "exact",
                            "score_exact", "false_cases", "unexpected_found"), 0)
-        cold, tracked, cell_px, failures, still = [], [], [], [], []
-        kept = 0
+        cold, tracked, cell_px, failures, still, one_case = [], [], [], [], [], []
+        kept = one_case_kept = 0
         for i in range(args.scenes):
             seed = args.seed + i
             params = sample_params(seed, band, width, height)
@@ -226,6 +230,14 @@ def run_hexapod(args: argparse.Namespace) -> int:
                 t0 = time.perf_counter()
                 kept += keeper.read_full(again, 0.04, 1).kept
                 still.append(1000 * (time.perf_counter() - t0))
+                if len(truth.cases) == 2:
+                    # a hand reaching into the second case: the first keeps its reading
+                    handy = HexapodReader(track=True)
+                    handy.read_full(image, 0.0, 0)
+                    reach = _hand_over(again, truth.cases[1].corners)
+                    t0 = time.perf_counter()
+                    one_case_kept += len(handy.read_full(reach, 0.04, 1).kept_cases)
+                    one_case.append(1000 * (time.perf_counter() - t0))
             seen = {c.player: c for c in result.observation.cases}
             players = {c.player for c in truth.cases}
             n["false_cases"] += sum(p not in players for p in seen)
@@ -276,6 +288,9 @@ def run_hexapod(args: argparse.Namespace) -> int:
             "p95_ms_tracked": _percentile(tracked, 95) if tracked else None,
             "median_ms_still": statistics.median(still) if still else None,
             "still_frames_kept": kept if still else None,
+            "median_ms_one_case": statistics.median(one_case) if one_case else None,
+            "one_case_frames": len(one_case),
+            "one_case_kept": one_case_kept,
             "cell_px_median": statistics.median(cell_px) if cell_px else 0.0,
             "cell_px_p10": _percentile(cell_px, 10),
         }
@@ -285,6 +300,21 @@ def run_hexapod(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     return 0
+
+
+def _hand_over(frame: np.ndarray, corners) -> np.ndarray:
+    """`frame` with a flat skin-coloured hand (an ellipse a third of the grid across) over
+    the middle of the grid whose image corners are `corners`."""
+    import cv2
+    import numpy as np
+
+    quad = np.asarray(corners, np.float64)
+    centre = quad.mean(axis=0)
+    size = float(np.linalg.norm(quad[2] - quad[0])) / 3.0
+    out = frame.copy()
+    cv2.ellipse(out, (round(centre[0]), round(centre[1])), (round(size), round(0.6 * size)),
+                30.0, 0.0, 360.0, (95, 125, 190), -1, cv2.LINE_AA)
+    return out
 
 
 def _score(score_case, grid) -> int | None:
@@ -322,6 +352,10 @@ def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list)
     if f["median_ms_still"] is not None:
         print(f"  still table {f['median_ms_still']:.2f} ms median for the next frame (fresh "
               f"noise), last read kept in {f['still_frames_kept']} of {args.scenes}")
+    if f["median_ms_one_case"] is not None:
+        print(f"  one case    {f['median_ms_one_case']:.2f} ms median for the next frame with a "
+              f"hand over the second case; the first kept its reading in "
+              f"{f['one_case_kept']} of {f['one_case_frames']}")
     if args.show_failures:
         for seed, player, found, wrong in failures:
             print(f"    seed {seed} player {player}: " +

@@ -96,12 +96,21 @@ class StillFrames(Generic[R]):
         return self._now
 
 
-def blocks_of(shape: tuple[int, ...], points: np.ndarray, pad: int = 1
-              ) -> tuple[slice, slice]:
-    """(rows, columns) of the coarse blocks (`coarse` of a frame of `shape`) that cover the
-    bounding box of image `points` (N x 2), `pad` blocks more each way, within the frame."""
-    rows, cols = max(1, shape[0] // BLOCK), max(1, shape[1] // BLOCK)
-    lo = np.floor(points.min(axis=0) / BLOCK).astype(int) - pad
-    hi = np.floor(points.max(axis=0) / BLOCK).astype(int) + pad + 1
-    return (slice(int(np.clip(lo[1], 0, rows)), int(np.clip(hi[1], 0, rows))),
-            slice(int(np.clip(lo[0], 0, cols)), int(np.clip(hi[0], 0, cols))))
+def region(frame: Coarse, polygon: np.ndarray, pad: int = 1) -> Coarse:
+    """The blocks of `frame` that a convex image `polygon` (N x 2 px) covers, `pad` blocks more
+    each way, as a column of blocks: compared on their own (`changed_blocks`), their brightness
+    ratio is their own, not pulled by a change elsewhere in the frame (a hand over another part
+    of the table darkens the whole frame's mean)."""
+    rows, cols = frame.means.shape[:2]
+    lo = np.floor(polygon.min(axis=0) / BLOCK).astype(int) - pad
+    hi = np.floor(polygon.max(axis=0) / BLOCK).astype(int) + pad + 1
+    r0, c0 = int(np.clip(lo[1], 0, rows)), int(np.clip(lo[0], 0, cols))
+    r1, c1 = int(np.clip(hi[1], 0, rows)), int(np.clip(hi[0], 0, cols))
+    # the polygon in block units (a block's centre at +0.5), filled and grown by `pad` blocks
+    # (a block the outline only clips is then in, whichever way rounding fell)
+    inside = np.zeros((r1 - r0, c1 - c0), np.uint8)
+    pts = np.round((polygon / BLOCK - 0.5 - (c0, r0)) * 16.0).astype(np.int32)
+    cv2.fillConvexPoly(inside, pts, 1, cv2.LINE_8, 4)
+    inside = cv2.dilate(inside, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)).astype(bool)
+    means = frame.means[r0:r1, c0:c1][inside]
+    return Coarse(means[:, None, :], frame.level[r0:r1, c0:c1][inside][:, None], frame.shape)

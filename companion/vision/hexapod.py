@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from .change import REREAD_FRAMES, Coarse, StillFrames, blocks_of, changed_blocks
+from .change import REREAD_FRAMES, Coarse, StillFrames, changed_blocks, region
 from .hexapod_cells import CaseRead, CellParams, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .observation import UNKNOWN, HexapodObservation, SeenCase
@@ -131,9 +131,9 @@ class HexapodReader:
         # the tracker converts the frame to grey only where it searches
         poses, full = self.tracker.find(frame_bgr)
         t1 = time.perf_counter()
-        cases, reads, notes, used, kept, changed = [], [], [], [], [], {}
+        cases, reads, notes, used, kept = [], [], [], [], []
         for pose in sorted(poses, key=lambda p: p.player):
-            last = self._keepable(pose, now, changed)
+            last = self._keepable(pose, now)
             if last is not None:
                 pose, read = last.pose, last.read
                 kept.append(pose.player)
@@ -163,8 +163,7 @@ class HexapodReader:
                            {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)},
                            kept_cases=tuple(kept))
 
-    def _keepable(self, pose: CasePose, now: Coarse | None,
-                  changed: dict[int, np.ndarray]) -> KeptCase | None:
+    def _keepable(self, pose: CasePose, now: Coarse | None) -> KeptCase | None:
         """The kept reading of `pose`'s case, if it may stand for this frame (`now`): read
         fewer than REREAD_FRAMES frames ago (still frames count: a case is read afresh as
         often as a still table), its board where it was, and no block of its sheet (markers
@@ -178,9 +177,8 @@ class HexapodReader:
         x0, y0, w, h = self.layout.sheet_mm
         sheet = last.pose.to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h),
                                              (x0, y0 + h)]))
-        if id(last.key) not in changed:   # one map for every case read from that frame
-            changed[id(last.key)] = changed_blocks(last.key, now)
-        return None if changed[id(last.key)][blocks_of(now.shape, sheet)].any() else last
+        return None if changed_blocks(region(last.key, sheet), region(now, sheet)).any() \
+            else last
 
 
 GOOD = (60, 200, 60)

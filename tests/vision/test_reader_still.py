@@ -13,7 +13,14 @@ import pytest
 from companion.scenarios import hexel_layout
 from companion.synth.effects import Hand
 from companion.synth.scene import render_scene, sample_params
-from companion.vision.change import BLOCK, REREAD_FRAMES, THRESHOLD, changed_blocks, coarse
+from companion.vision.change import (
+    BLOCK,
+    REREAD_FRAMES,
+    THRESHOLD,
+    changed_blocks,
+    coarse,
+    region,
+)
 from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
 
@@ -52,6 +59,23 @@ def test_a_global_flicker_is_divided_out_but_a_large_exposure_step_is_a_change()
     assert not changed_blocks(coarse(key), coarse(brighter)).any()
     step = np.clip(key.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
     assert changed_blocks(coarse(key), coarse(step)).all()
+
+
+def test_a_region_is_compared_on_its_own_blocks():
+    # a hand over the right of the frame darkens it enough to count as a change everywhere;
+    # the blocks a tilted board covers, compared on their own, have not changed — not even
+    # where the hand is within the board's bounding box but off the board — until something
+    # changes on the board itself
+    rng = np.random.default_rng(2)
+    key = rng.integers(60, 200, (720, 1280, 3)).astype(np.uint8)
+    now = np.clip(key + rng.normal(0, 3, key.shape), 0, 255).astype(np.uint8)
+    now[:, 700:] = (40, 60, 90)
+    now[120:200, 150:230] = (40, 60, 90)            # in the bounding box, off the board
+    board = np.array([(400.0, 160.0), (600.0, 360.0), (400.0, 560.0), (200.0, 360.0)])
+    assert changed_blocks(coarse(key), coarse(now)).all()
+    assert not changed_blocks(region(coarse(key), board), region(coarse(now), board)).any()
+    now[350:362, 390:402] = 255                      # a card's corner laid on the board
+    assert changed_blocks(region(coarse(key), board), region(coarse(now), board)).sum() >= 1
 
 
 def test_a_frame_of_another_size_is_a_change_everywhere():
