@@ -174,9 +174,7 @@ class HexapodReader:
         if np.abs(pose.grid_corners(self.layout) - last.pose.grid_corners(self.layout)).max() \
                 > KEEP_CASE_PX:
             return None
-        x0, y0, w, h = self.layout.sheet_mm
-        sheet = last.pose.to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h),
-                                             (x0, y0 + h)]))
+        sheet = last.pose.sheet_corners(self.layout)
         return None if changed_blocks(region(last.key, sheet), region(now, sheet)).any() \
             else last
 

@@ -114,6 +114,11 @@ class CasePose:
         w, h = layout.width_mm, layout.height_mm
         return self.to_image(np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]))
 
+    def sheet_corners(self, layout: CaseLayout = LAYOUT) -> np.ndarray:
+        """The trimmed sheet's TL, TR, BR, BL in the image (4, 2): grid, markers and margins."""
+        x0, y0, w, h = layout.sheet_mm
+        return self.to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)]))
+
     def cell_px(self, layout: CaseLayout = LAYOUT) -> float:
         """Mean side of a grid cell in the image."""
         c = self.grid_corners(layout)

@@ -399,9 +399,7 @@ def test_a_card_laid_in_one_case_keeps_the_other_cases_reading():
     reader = HexapodReader(track=False)   # (a whole-frame marker search in every full read)
     one = reader.read_full(first, 0.0, 0)
     assert [c.grid for c in one.observation.cases] == [c.grid for c in before.cases]
-    x0, y0, w, h = LAYOUT.sheet_mm
-    sheet = one.poses[1].to_image(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h),
-                                            (x0, y0 + h)]))
+    sheet = one.poses[1].sheet_corners()
     board = np.zeros(first.shape[:2], np.uint8)
     cv2.fillConvexPoly(board, np.round(sheet).astype(np.int32), 255)
     laid = np.where(cv2.dilate(board, np.ones((9, 9), np.uint8))[..., None] > 0, more, nxt)
