@@ -182,7 +182,8 @@ class ColourModel:
         _, _, _, _, d, dd = self._consts[0]
         diff = (x - sc) * d
         a_fix = np.minimum(np.maximum((diff[0] + diff[1] + diff[2]) / (sc * dd), 0.0), 1.0)
-        return (np.where(out, a_fix, alpha), np.where(out, sc, s),
+        # the shade is `sc` everywhere (where it was in range, sc is s itself)
+        return (np.where(out, a_fix, alpha), sc,
                 np.where(out, sc * (1.0 + a_fix * d), pred))
 
     def explain(self, normalised: np.ndarray,
@@ -217,10 +218,11 @@ class ColourModel:
         kind = self._classify(alpha, shade, resid)
         lum, grey = paper_grey(r, g, b)
         paperish = (lum > 0.72) & grey
-        if cast is not None:
+        unexplained = kind == OTHER
+        if cast is not None:   # (it refits no paperish pixel: `unexplained & paperish` holds)
             self._bled(x.reshape(-1, 3), np.broadcast_to(cast, x.shape).reshape(-1, 3),
-                       paperish, kind, alpha)
-        kind[(kind == OTHER) & paperish] = PAPER_K
+                       unexplained & ~paperish, kind, alpha)
+        kind[unexplained & paperish] = PAPER_K
         a_kind = alpha[np.maximum(kind, 0), np.arange(size)]
         gs = self._rows[1]
         if gs is None:
@@ -299,15 +301,11 @@ class ColourModel:
         # grey first: a coloured ink that fits overrides it
         if gs is not None:
             a, e = alpha[gs], resid[gs]
-            ok = (a >= 0.3) & (e <= 0.15 + 0.15 * a)
-            if len(ok) == 1:   # one grey ink (as in the built-in models): it fits or not
-                kind[ok[0]] = _letter(gs, np.zeros(1, np.int64))[0]
-            else:
-                kind = np.where(ok.any(0), _letter(gs, np.where(ok, e, np.inf).argmin(0)), kind)
+            kind = _best_fit(kind, (a >= 0.3) & (e <= 0.15 + 0.15 * a), e, gs)
         if cs is not None:
             s, e = shade[cs], resid[cs]
             ok = (alpha[cs] >= 0.3) & (e <= 0.2) & (s >= SHADE_RANGE[0]) & (s <= SHADE_RANGE[1])
-            kind = np.where(ok.any(0), _letter(cs, np.where(ok, e, np.inf).argmin(0)), kind)
+            kind = _best_fit(kind, ok, e, cs)
         return kind
 
     @cached_property
@@ -318,11 +316,11 @@ class ColourModel:
         n.flags.writeable = False
         return n
 
-    def _bled(self, x: np.ndarray, cast: np.ndarray, paperish: np.ndarray,
+    def _bled(self, x: np.ndarray, cast: np.ndarray, candidates: np.ndarray,
               kind: np.ndarray, alpha: np.ndarray) -> None:
         """Refit, in place, the pixels (x, cast: pixels x 3) that no ink
-        explains (`kind` OTHER; `alpha`: letters x pixels) and that do not look like paper
-        (`paperish`), allowing for chroma bled in from the paper. JPEG and
+        explains and that do not look like paper (`candidates`; `kind`, `alpha`: letters x
+        pixels, as `_classify` gave them), allowing for chroma bled in from the paper. JPEG and
         video keep colour at half resolution: a small symbol takes on part of the paper's
         chroma while keeping its own luma. In paper-normalised RGB that mixes the colour with
         a grey of its own luma (within each ink's paper-ink plane, which `_fit_all` already
@@ -332,9 +330,9 @@ class ColourModel:
         # no cast: no bleed; and a pixel that looks like paper is paper (`explain` names it
         # so): bled chroma matters for the darker pixels of a symbol, and most of the pixels
         # no ink explains are the paper between and inside the symbols
-        c0, c1, c2 = cast[:, 0], cast[:, 1], cast[:, 2]
-        idx = np.flatnonzero((kind == OTHER) & ((c0 != 0.0) | (c1 != 0.0) | (c2 != 0.0))
-                             & ~paperish)
+        idx = np.flatnonzero(candidates)
+        cs = cast[idx]
+        idx = idx[(cs[:, 0] != 0.0) | (cs[:, 1] != 0.0) | (cs[:, 2] != 0.0)]
         if not idx.size:
             return
         cs, xs = cast[idx], x[idx]
@@ -454,13 +452,16 @@ def clip_bounds(bgr: np.ndarray, white_bgr: np.ndarray, normalised: np.ndarray |
     reference (the paper brighter than seen, by an unknown factor) is bright but of unknown
     ratio: at least 1 / OVEREXPOSED_MAX. Elsewhere both bounds are the value seen.
     `normalised`: `normalise(bgr, white_bgr)` when the caller has it already."""
-    raw = np.asarray(bgr, np.float32)[..., ::-1]
-    white = np.asarray(white_bgr, np.float32)[..., ::-1]
-    x = normalise(bgr, white_bgr) if normalised is None else normalised
+    # worked out channel by channel in the samples' own BGR order and reversed at the end,
+    # as `normalise` does: on arrays laid out BGR NumPy runs its loops along whole rows, on
+    # their RGB views three values at a time (twice as slow)
+    raw = np.asarray(bgr, np.float32)
+    white = np.asarray(white_bgr, np.float32)
+    x = (normalise(bgr, white_bgr) if normalised is None else normalised)[..., ::-1]
     high = raw >= CLIP_HIGH
     low = np.where(raw <= CLIP_LOW, -np.inf,
                    np.where(high & (white >= CLIP_HIGH), x / OVEREXPOSED_MAX, x))
-    return low, np.where(high, np.inf, x)
+    return low[..., ::-1], np.where(high, np.inf, x)[..., ::-1]
 
 
 def normalise(bgr: np.ndarray, white_bgr: np.ndarray) -> np.ndarray:
@@ -480,9 +481,21 @@ def _index(mask: np.ndarray) -> slice | np.ndarray | None:
     return idx
 
 
-def _letter(rows: slice | np.ndarray, best: np.ndarray) -> np.ndarray:
-    """Letter indices of positions `best` within the letters `rows` (see `_index`)."""
-    return best + rows.start if isinstance(rows, slice) else rows[best]
+def _best_fit(kind: np.ndarray, ok: np.ndarray, resid: np.ndarray,
+              rows: slice | np.ndarray) -> np.ndarray:
+    """Per pixel, the letter (of `rows`, see `_index`) whose fit is good (`ok`) with the least
+    residual, the first such on a tie; `kind` where none is good (each ok, resid: rows x
+    pixels). `np.argmin` over the rows of np.where(ok, resid, inf), worked out row by row:
+    NumPy's argmin across rows walks each pixel's few values on their own, several times
+    slower than a comparison of whole rows. (A good fit's residual is finite, never NaN.)"""
+    letters = range(rows.start, rows.stop) if isinstance(rows, slice) else rows.tolist()
+    least = np.where(ok[0], resid[0], np.inf)
+    best = np.where(ok[0], letters[0], kind)
+    for i in range(1, len(ok)):
+        better = ok[i] & (resid[i] < least)
+        best = np.where(better, letters[i], best)
+        least = np.where(better, resid[i], least)
+    return best
 
 
 def paper_grey(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -195,9 +195,12 @@ def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     # on its own, so the layout does not change its value
     rows = max(-(-n // _ROW), 1)
     width = max(-(-n // rows), 1)
-    pts = np.full((rows * width, 2), -1.0, np.float32)
-    pts[:n] = flat
-    pts = pts.reshape(rows, width, 2)
+    if rows * width == n:   # (one row, as for most reads: the points as they are)
+        pts = flat.reshape(rows, width, 2)
+    else:
+        pts = np.full((rows * width, 2), -1.0, np.float32)
+        pts[:n] = flat
+        pts = pts.reshape(rows, width, 2)
     # one two-channel map (x, y), the same interpolation without splitting it into two
     vals = cv2.remap(bgr, pts, None, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
@@ -236,7 +239,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     seen = [vals[:, :ns + N_PAPER], vals[:, halo_at:]]
     if any_blurred:   # the mean-colour reading is for whole hexagons too (see `decide`):
         # each symbol's mean colour is explained in the same call as the samples
-        seen.append(vals[:, :ns].reshape(*shape, 3).mean(2))
+        seen.append(_mean(vals[:, :ns].reshape(*shape, 3), 2))
     seen = np.concatenate(seen, 1)
     halo_e = ns + N_PAPER          # where the halo starts in `seen`
     n_pts = halo_e + 6 * N_HALO    # and the means
@@ -255,7 +258,9 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
         kind, alpha, dark = kind[:, :n_pts], alpha[:, :n_pts], dark[:, :n_pts]
     kind[~np.concatenate([inside[:, :halo_e], inside[:, halo_at:]], 1)] = OTHER
-    is_paper = kind[:, ns:ns + N_PAPER] == PAPER_K
+    # the paper and then the halo samples (`seen` from ns to n_pts) the model calls paper
+    surround = kind[:, ns:n_pts] == PAPER_K
+    is_paper = surround[:, :N_PAPER]
     flank_dark = _mean(dark[:, ns:ns + N_PAPER][:, FLANKS])
     # the symbol samples also as a grey ink tinted by the paper's chroma (see `decide`)
     sym_norm = norm[:, :ns].reshape(*shape, 3)
@@ -271,26 +276,27 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         bleed)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
-    halo_paper = (kind[:, halo_e:] == PAPER_K).reshape(len(poses), 6, N_HALO).sum(-1)
+    halo_paper = surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO).sum(-1)
     covered = (is_paper[:, FLANKS].sum(-1) < MIN_FLANK_PAPER) | (halo_paper < MIN_HALO_PAPER)
     # A soft shadow (a lamp's, a hand's from afar) dims the paper without tinting it and
     # covers nothing: a symbol whose whole surround, flanks and halo, is paper or paper in
     # shade is not covered. Anything reaching over the symbol from outside must cross the
     # halo, and a fingertip or a sleeve shows its own colour (or darkness) there.
     if covered.any():
-        covered &= ~_in_shade(kind == PAPER_K, norm[:, :n_pts], ns, halo_e)
+        covered &= ~_in_shade(surround, norm[:, ns:n_pts])
     if covered.any():
         conf = np.where(covered, 0.0, conf)
-        text = ["".join("?" if cov else ch for cov, ch in zip(row, t, strict=True))
-                for row, t in zip(covered.tolist(), text, strict=True)]
-    paper_ok = is_paper.mean(1)
+        text = _letters(np.where(covered, "?", _chars(text)))
+    # fractions of truth values (their mean, as NumPy takes it: the count over the total)
+    paper_ok = np.count_nonzero(is_paper, 1) / N_PAPER
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
-    b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]   # max / min over 3 channels, unrolled
+    # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
+    b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     neutral = np.maximum(np.maximum(b0, b1), b2) - np.minimum(np.minimum(b0, b1), b2) < 0.25
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
-    dark = (_mean(band) < 0.7) & neutral & in_band
-    border_ok = dark.any(1).mean(1)
+    dark = ((b0 + b1 + b2) / 3.0 < 0.7) & neutral & in_band
+    border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     in_frame = inside.all(1)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
@@ -298,14 +304,14 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         white.tolist(), strict=True)]
 
 
-def _in_shade(is_paper: np.ndarray, norm: np.ndarray, ns: int, halo_at: int) -> np.ndarray:
+def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:
     """Per card and symbol (cards x 6): every flanking and halo sample is paper or paper in
-    shade (`is_paper`, `norm`: cards x samples, the paper from `ns`, the halo from
-    `halo_at`)."""
+    shade (`is_paper`, `norm`: cards x samples, the N_PAPER paper samples, then the halo's
+    6 x N_HALO)."""
     bare = is_paper | _shaded_paper(norm)
     n = len(bare)
-    flanks = bare[:, ns:ns + N_PAPER][:, FLANKS].all(-1)
-    return flanks & bare[:, halo_at:halo_at + 6 * N_HALO].reshape(n, 6, N_HALO).all(-1)
+    flanks = bare[:, :N_PAPER][:, FLANKS].all(-1)
+    return flanks & bare[:, N_PAPER:N_PAPER + 6 * N_HALO].reshape(n, 6, N_HALO).all(-1)
 
 
 def _shaded_paper(norm: np.ndarray) -> np.ndarray:
@@ -319,12 +325,13 @@ def _shaded_paper(norm: np.ndarray) -> np.ndarray:
 def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
     """Per-card paper colour (cards x 3): the mean of the samples ranked 40-90 % by brightness,
     robust to a few samples under a shadow, a finger, a stain or a glare spot."""
-    lum = np.where(inside, paper_vals.sum(-1), -1.0)
+    # the sum over channels unrolled (NumPy adds them in this order)
+    lum = np.where(inside, paper_vals[..., 0] + paper_vals[..., 1] + paper_vals[..., 2], -1.0)
     order = np.argsort(lum, axis=1)
     n = paper_vals.shape[1]
     pick = order[:, int(0.4 * n):int(0.9 * n)]
     vals = np.take_along_axis(paper_vals, pick[..., None], axis=1)
-    return np.maximum(vals.mean(1), 1.0)
+    return np.maximum(_mean(vals, 1), 1.0)
 
 
 def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourModel,
@@ -455,18 +462,30 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
     names = np.array([*letters, "?"])
-    chars = np.where(ok, names[best], "?")
-    return ["".join(row) for row in chars.tolist()], conf
+    return _letters(np.where(ok, names[best], "?")), conf
 
 
-def _mean(x: np.ndarray) -> np.ndarray:
-    """`x.mean(-1)` of a float array as NumPy works it out (the same sum over the last axis,
+def _chars(text: list[str]) -> np.ndarray:
+    """Strings of one length as an array of their characters (strings x length)."""
+    chars = np.array(text)
+    return chars.view("U1").reshape(len(text), chars.itemsize // 4)
+
+
+def _letters(chars: np.ndarray) -> list[str]:
+    """Each row of an array of single characters (strings x length) as one string: the rows
+    viewed as strings, not joined one by one in Python."""
+    chars = np.ascontiguousarray(chars, "U1")
+    return chars.view(f"U{chars.shape[1]}")[:, 0].tolist()
+
+
+def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """`x.mean(axis)` of a float array as NumPy works it out (the same sum over the axis,
     divided by the count the same way), without the Python layer around it: `decide` takes a
     dozen small means per call."""
     if x.dtype.kind != "f":   # NumPy sums whole numbers and truth values as float64
-        return x.mean(-1)
-    total = np.add.reduce(x, -1)
-    return np.true_divide(total, np.intp(x.shape[-1]), out=total, casting="unsafe")
+        return x.mean(axis)
+    total = np.add.reduce(x, axis)
+    return np.true_divide(total, np.intp(x.shape[axis]), out=total, casting="unsafe")
 
 
 def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
