@@ -43,6 +43,7 @@ PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the pa
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 REACH_CELLS = 0.5    # clipped pixels this close to an occluder may be its lit part
 LIT_RIM = 0.7        # an arm's skin beside its clipped middle is at least this share of clip
+RIM_SHARE = 0.15     # and skin runs along at least this share of that middle's outline
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
 LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
@@ -629,10 +630,14 @@ def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
     """uint8 mask of the 8-connected regions of `clipped` pixels beyond `hand` that touch it
     and are its lit part. An arm is a rounded surface lit smoothly: where its middle clips, the
     skin a few pixels away on the arm (0.1-0.3 cell; `raw_v`, the largest channel) is nearly as
-    bright, at least `LIT_RIM` of the clip over half of that band. Clipped paper meets a hand at
-    an occluding edge, beyond which the skin keeps its own, darker brightness: such a region is
-    kept only within the hull of the hand or `REACH_CELLS` of it (between fingers, a lit
-    knuckle). Without `raw_v` every touching region is kept whole."""
+    bright, at least `LIT_RIM` of the clip over half of that band, and the middle lies between
+    the arm's shaded edges, so the hand runs along `RIM_SHARE` or more of its outline (within
+    the canvas). Clipped paper meets a hand at an occluding edge, beyond which the skin keeps
+    its own, darker brightness, or (a lamp bright enough to clip the paper lights the skin
+    near the clip too) along one side only, a small share of the paper's outline, the rest
+    being the board's print and the cards: such a region is kept only within the hull of the
+    hand or `REACH_CELLS` of it (between fingers, a lit knuckle). Without `raw_v` every
+    touching region is kept whole."""
     free = cv2.subtract(clipped, hand)
     n, lab = cv2.connectedComponents(free, connectivity=8)
     touch = cv2.dilate(hand, _K3) > 0
@@ -650,6 +655,10 @@ def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
         region = (lab == i).view(np.uint8)
         band = on_hand & (cv2.dilate(region, np.ones((2 * hi + 1,) * 2, np.uint8)) > 0) & \
             (cv2.dilate(region, np.ones((2 * lo + 1,) * 2, np.uint8)) == 0)
+        # clipped paper beside a lit hand touches it along one side only: a small share of its
+        # outline (an arm's lit middle is bounded by the arm's shaded edges on both sides)
+        if not _hand_bounded(region, on_hand):
+            continue
         total = np.count_nonzero(band)
         # no skin band to judge by (a corner's touch): kept whole, as an arm would be
         if not total or 2 * np.count_nonzero(band & bright) >= total:
@@ -660,6 +669,14 @@ def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
         near = cv2.dilate(hand, np.ones((2 * round(REACH_CELLS * px) + 1,) * 2, np.uint8))
         out |= _regions_of(lab, n, dark) & (_hulls(hand) | near)
     return out
+
+
+def _hand_bounded(region: np.ndarray, on_hand: np.ndarray) -> bool:
+    """Whether the hand (`on_hand`) runs along at least `RIM_SHARE` of the outline of `region`
+    (uint8): the pixels just outside it within the canvas (the canvas's edge is no outline)."""
+    ring = (cv2.dilate(region, _K3) > 0) & (region == 0)
+    total = np.count_nonzero(ring)
+    return total == 0 or np.count_nonzero(ring & on_hand) >= RIM_SHARE * total
 
 
 def _hulls(mask: np.ndarray) -> np.ndarray:
@@ -687,8 +704,9 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     them (an arm's lit middle clipped to white lies between its shaded edges) are covered too,
     and so is any region of `clipped` pixels that touches them (pass it when the white itself
     clipped in two channels: an arm clipped under that warm light looks as neutral as the
-    clipped paper), in full where the skin beside it is lit too, else only within the hand's
-    hull (`_lit_clipped`, given the canvas's largest channel `raw_v`). Skin-like colour in the
+    clipped paper), in full where the skin beside it is lit too and runs along a share of its
+    outline (an arm's lit middle lies between its edges), else only within the hand's hull
+    (`_lit_clipped`, given the canvas's largest channel `raw_v`). Skin-like colour in the
     canvas's `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the
     wooden table beyond the board, not an arm (an arm
     crosses a side, it does not run along all of it), and is left out, so that closing does not
