@@ -10,9 +10,9 @@ own white (`hexapod_colour`), and its cells judged and its two-cell insects name
 the markers it saw (`track=True`); pictures from different cameras want `track=False`. A frame
 in which nothing changed since the last full read (`change`: no block moved beyond sensor noise)
 keeps that read (`keep_still=True`, as the Hex'el reader); any change, and every REREAD_FRAMES-th
-frame regardless, is read in full — except each case none of whose blocks changed since it was
-last read, and whose board has not moved: it keeps its reading (a hand over one player's case does
-not make the other's be read again), for at most REREAD_FRAMES frames.
+frame regardless, is read in full — except each case read without a '?', none of whose blocks
+changed since, and whose board has not moved: it keeps its reading (a hand over one player's case
+does not make the other's be read again), for at most REREAD_FRAMES frames.
 
 Framing (measured with `companion bench vision --game hexapod`, 50-100 synthetic tables a band).
 The printed cell is 28 mm and the reader resamples every case to 24 px per cell, so it takes any
@@ -166,10 +166,13 @@ class HexapodReader:
     def _keepable(self, pose: CasePose, now: Coarse | None) -> KeptCase | None:
         """The kept reading of `pose`'s case, if it may stand for this frame (`now`): read
         fewer than REREAD_FRAMES frames ago (still frames count: a case is read afresh as
-        often as a still table), its board where it was, and no block of its sheet (markers
-        and quiet zones included: the white comes from there) changed since."""
+        often as a still table), its board where it was, no block of its sheet (markers and
+        quiet zones included: the white comes from there) changed since, and no cell unsure:
+        a '?' on a case in plain view may be settled by the next frame's fresh noise."""
         last = self._kept.get(pose.player)
         if now is None or last is None or self._frames - last.frame >= REREAD_FRAMES:
+            return None
+        if any(code == UNKNOWN for row in last.read.grid for code in row):
             return None
         if np.abs(pose.grid_corners(self.layout) - last.pose.grid_corners(self.layout)).max() \
                 > KEEP_CASE_PX:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.commands.bench_vision import _hand_over
 from companion.scenarios import hexapod_cases, hexapod_scene
 from companion.synth import hexapod_face
 from companion.synth.effects import Hand
@@ -415,6 +416,19 @@ def test_a_card_laid_in_one_case_keeps_the_other_cases_reading():
     assert all(r.kept for r in seq[:-1]) and not seq[-1].kept
     assert seq[-1].kept_cases == ()
     assert [c.grid for c in seq[-1].observation.cases] == want
+
+
+def test_a_case_read_with_an_unsure_cell_is_read_again():
+    """Hard seed 26: case 1's first reading has a '?' on a cell in plain view (a borderline
+    tile). When a hand then reaches into case 2, case 1 is still read afresh — the next frame's
+    noise may settle the cell — not kept with its '?'."""
+    first, truth = hexapod_scene(26, "hard")
+    nxt, _ = hexapod_scene(26, "hard", frame=1)
+    reader = HexapodReader()
+    one = reader.read_full(first)
+    assert any(UNKNOWN in row for row in one.observation.cases[0].grid)
+    two = reader.read_full(_hand_over(nxt, truth.cases[1].corners))
+    assert 1 not in two.kept_cases and two.reads[0] is not one.reads[0]
 
 
 def test_no_board_in_view_says_so():
