@@ -19,10 +19,10 @@ The printed cell is 28 mm and the reader resamples every case to 24 px per cell,
 resolution; what matters is the cell size in the picture and the markers' (22 mm) sharpness. We
 frame the two boards (about 0.45 x 0.26 m side by side) to fill a 1280 x 720 picture — a Camera
 Module 3 (66 degrees) about 0.45 m above them — which gives 25-40 px cells: clean and easy tables
-are read exactly and the hard band (tilt, hands, blur, glare, 2800-6500 K) at about 96.5 % of
+are read exactly and the hard band (tilt, hands, blur, glare, 2800-6500 K) at about 97 % of
 cells with no wrong code. A camera that must hang higher (0.6-1.2 m) through the same lenses sees
 20-35 px cells at 1280 x 720: easy tables stay exact, hard ones drop to about 95 % of cells;
-there, use the sensor's 2304 x 1296 mode (cells ~50 px; hard tables about 98 % of cells), which
+there, use the sensor's 2304 x 1296 mode (cells ~50 px; hard tables about 99 % of cells), which
 costs about 1.7 times the time per frame (the marker search grows with the frame, the cells do
 not). The synthetic scenes (`companion.scenarios.hexapod_scene`) keep the fitted framing. A
 camera calibration is not used: lens distortion over one board is absorbed by reading each cell
