@@ -566,6 +566,28 @@ def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
     return _regions_of(lab, n, big) if big else np.zeros_like(mask)
 
 
+def _rim_regions(skin: np.ndarray, min_area: float, beyond: np.ndarray) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `skin` (not opened) of at least `min_area`
+    pixels that reach `beyond` (the canvas's outer edge, or the inner line of a margin whose
+    skin-like table was cleared) or hold a region as big once opened 3 x 3 (a hand's body, as
+    without the clip). A lit hand's shaded rim is a thin line, but the arm it outlines comes
+    from beyond the board, so the rim reaches the edge; the thin warm lines within the board
+    (its grid, card outlines, the pale blend of a red or gold tile's edge with the paper, a dung
+    beetle's pale body) never do: a card lies within the board, its tiles a half-cell margin
+    from the edge."""
+    ltype = cv2.CV_16U if skin.size <= np.iinfo(np.uint16).max else cv2.CV_32S
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8, ltype=ltype)
+    big = stats[:, cv2.CC_STAT_AREA] >= min_area
+    big[0] = False
+    if not big.any():
+        return np.zeros_like(skin)
+    keep = np.zeros(n, bool)
+    keep[lab[beyond > 0]] = True
+    keep[lab[_big_regions(skin, min_area) > 0]] = True
+    keep &= big
+    return _regions_of(lab, n, np.flatnonzero(keep)) if keep.any() else np.zeros_like(skin)
+
+
 def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np.ndarray:
     """uint8 mask of the lit hands that only a shaded rim of skin-like pixels (`skin`, not
     opened) outlines: the 4-connected regions of other pixels that such a rim closes off
@@ -706,7 +728,10 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     clipped in two channels: an arm clipped under that warm light looks as neutral as the
     clipped paper), in full where the skin beside it is lit too and runs along a share of its
     outline (an arm's lit middle lies between its edges), else only within the hand's hull
-    (`_lit_clipped`, given the canvas's largest channel `raw_v`). Skin-like colour in the
+    (`_lit_clipped`, given the canvas's largest channel `raw_v`); under that white the skin-like
+    regions are not opened (a lit hand's shaded rim is a thin line), and a thin one is kept only
+    where it reaches where an arm comes from, the canvas's edge (`_rim_regions`: the board's
+    thin warm lines and its tiles' pale edges lie within it). Skin-like colour in the
     canvas's `margin` (pixels outside the grid) along `TABLE_SIDE` or more of a side is the
     wooden table beyond the board, not an arm (an arm
     crosses a side, it does not run along all of it), and is left out, so that closing does not
@@ -729,20 +754,32 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     # region is bigger than a palm: far more than a red tile drifted there under a cast
     deep = ((pix.sat > 0.7) & (pix.hue >= DEEP_HUES[0]) & (pix.hue <= DEEP_HUES[1])
             ).view(np.uint8)
+    # where an arm comes from: the canvas's outer edge, and the inner line of a margin cleared
+    # as the table (an arm over a wooden table is cut off there)
+    beyond = np.zeros_like(skin)
+    beyond[[0, -1]] = 1
+    beyond[:, [0, -1]] = 1
     if margin > 0:
         for mask in (skin, deep):
-            for side in (mask[:, :margin], mask[:, -margin:], mask[:margin].T,
-                         mask[-margin:].T):
+            for side, reach in ((mask[:, :margin], beyond[:, :margin + 1]),
+                                (mask[:, -margin:], beyond[:, -margin - 1:]),
+                                (mask[:margin].T, beyond[:margin + 1].T),
+                                (mask[-margin:].T, beyond[-margin - 1:].T)):
                 # a side with fewer set pixels than that many lines cannot qualify: the
                 # count is far cheaper than the per-line test
                 if np.count_nonzero(side) >= TABLE_SIDE * len(side) - 1 and \
                         side.any(axis=1).mean() >= TABLE_SIDE:
                     side[:] = 0                  # views: clears that margin of the mask
+                    reach[:] = 1
     # under a white clipped in two channels a lit hand clips to the paper's colour and only its
     # shaded rim keeps skin's hue: a thin line that opening would erase
     rim = clipped is not None and clipped.any()
-    hand = _big_regions(skin, min_cells * px * px, not rim) \
-        if cv2.countNonZero(skin) >= min_cells * px * px else np.zeros_like(skin)
+    if cv2.countNonZero(skin) < min_cells * px * px:
+        hand = np.zeros_like(skin)
+    elif rim:
+        hand = _rim_regions(skin, min_cells * px * px, beyond)
+    else:
+        hand = _big_regions(skin, min_cells * px * px)
     if cv2.countNonZero(deep) >= PALM_CELLS * px * px:
         hand |= _big_regions(deep, PALM_CELLS * px * px)
     # each kind's ink and body pixels counted at once; its mask is made only when it is big
