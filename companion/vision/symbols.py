@@ -7,9 +7,11 @@ every sample is normalised by it, and the symbol, paper and halo samples are exp
 `ColourModel` as paper mixed with one ink (allowing for chroma bled in from the paper, see
 `colour.chroma_cast`); the border band is judged by its darkness alone. A symbol is read
 only when its samples agree clearly (enough of one ink, almost none of another, few unexplained
-pixels); otherwise it is '?'. A symbol whose flanking paper or halo is missing is taken to be
-covered ('?'), unless that whole surround is paper or paper in a soft shadow. Paper and border
-samples tell whether the card is seen whole.
+pixels); otherwise it is '?'. No coloured symbol is hollow; on a card whose paper clipped the
+sensor (its white reference neutral though the lamp is not) a grey ring's paper-ink blends
+carry the lamp's tint, which does not stop the ring from reading as the ring. A symbol whose
+flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
+paper or paper in a soft shadow. Paper and border samples tell whether the card is seen whole.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .colour import (
+    CLIP_HIGH,
     OTHER,
     PAPER_K,
     SHADE_RANGE,
@@ -98,6 +101,7 @@ FALLBACK_CENTRED = 0.08
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
 PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
+HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
@@ -273,7 +277,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
-                        bleed)
+                        bleed, white.max(1) >= CLIP_HIGH)
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_paper = surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO).sum(-1)
@@ -338,7 +342,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            flank_dark: np.ndarray | None = None,
            mean_fit: tuple[np.ndarray, np.ndarray] | None = None,
            allow: np.ndarray | None = None,
-           bleed: Bleed | None = None) -> tuple[list[str], np.ndarray]:
+           bleed: Bleed | None = None,
+           paper_clipped: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -353,7 +358,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`;
     or a function giving them for the symbols a cards x 6 mask selects, k x 19) gives a
     ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour to the
-    grey ink (`_ring_bleed`)."""
+    grey ink (`_ring_bleed`). `paper_clipped` (cards) marks cards whose white reference is
+    clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the hollow
+    fallback below)."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -384,6 +391,10 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
             blurred &= allow[:, None]
     grey = model.neutral[best]
     ring_ok = ~grey | ring | blurred
+    # and no printed coloured symbol is hollow (discs, diamonds and triangles are solid ink):
+    # a coloured-looking ring around a bare-paper middle is a grey ring tinted by the lamp (see
+    # the hollow fallback below) or something lying over the card, never a coloured symbol
+    ring_ok &= grey | ~ring | (middle >= HOLLOW_MIDDLE)
     # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
@@ -448,8 +459,15 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         # at its fringe), so no ink wins the vote; its shape still says ring — paper in the
         # middle, a dark band around it standing out from the paper beside it — and its mean
         # colour lies on the grey ink's line. No printed coloured symbol is hollow, and none
-        # of its samples may be strong coloured ink.
-        strong = (coloured & (alpha >= FAINT_ALPHA)).any(-1)
+        # of its samples may be strong coloured ink. Where the paper clipped the sensor, its
+        # white reference is neutral though the lamp is not: a blend of that brighter-than-seen
+        # paper and the ring's ink keeps the lamp's colour, so the ring's fringe fits a coloured
+        # ink's line at up to about half strength (0.3-0.53 measured), while a printed coloured
+        # disc reaches SOLID_CORE_ALPHA in its core; only that much counts as strong there.
+        strong_at = np.full(len(kind), FAINT_ALPHA)
+        if paper_clipped is not None:
+            strong_at = np.where(paper_clipped, SOLID_CORE_ALPHA, FAINT_ALPHA)
+        strong = (coloured & (alpha >= strong_at[:, None, None])).any(-1)
         ring_band = _mean(dark[..., 7:])
         hollow_fb = (~ok & ~fb & (mk >= 0) & model.neutral[mk0] & (ma >= FALLBACK_ALPHA)
                      & ring & (ring_band >= 0.3) & ~strong & (other <= 5))
