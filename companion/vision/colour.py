@@ -175,13 +175,13 @@ class ColourModel:
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The coloured letters' fits (`_fit_coloured` of pixels x) with the shade held to the
         range `explain` accepts: at its bound, the ink fraction in 0..1 nearest the pixel."""
-        sc = np.minimum(np.maximum(s, SHADE_RANGE[0]), SHADE_RANGE[1])   # np.clip, cheaper
+        sc = clip(s, SHADE_RANGE[0], SHADE_RANGE[1])
         out = sc != s
         if not out.any():
             return alpha, s, pred
         _, _, _, _, d, dd = self._consts[0]
         diff = (x - sc) * d
-        a_fix = np.minimum(np.maximum((diff[0] + diff[1] + diff[2]) / (sc * dd), 0.0), 1.0)
+        a_fix = clip((diff[0] + diff[1] + diff[2]) / (sc * dd), 0.0, 1.0)
         # the shade is `sc` everywhere (where it was in range, sc is s itself)
         return (np.where(out, a_fix, alpha), sc,
                 np.where(out, sc * (1.0 + a_fix * d), pred))
@@ -381,15 +381,15 @@ class ColourModel:
         if cs is not None:
             ac, sc, pc = self._held(xs[:, None, :], a[cs], s[cs], p[:, cs])
             for _ in range(CENSOR_STEPS):
-                c = np.minimum(np.maximum(pc, lo), hi)   # np.clip, cheaper
+                c = clip(pc, lo, hi)
                 ac, sc, pc = self._held(c, *self._fit_coloured(c))
             a[cs], s[cs], p[:, cs] = ac, sc, pc
         if gs is not None:
             ag, sg, pg = a[gs], s[gs], p[:, gs]
             for _ in range(CENSOR_STEPS):
-                ag, sg, pg = self._fit_grey(np.minimum(np.maximum(pg, lo), hi))
+                ag, sg, pg = self._fit_grey(clip(pg, lo, hi))
             a[gs], s[gs], p[:, gs] = ag, sg, pg
-        e = p - np.minimum(np.maximum(p, lo), hi)
+        e = p - clip(p, lo, hi)
         resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / scale[:, idx]
         alpha[:, idx], shade[:, idx] = a, s
 
@@ -496,6 +496,12 @@ def _best_fit(kind: np.ndarray, ok: np.ndarray, resid: np.ndarray,
         best = np.where(better, letters[i], best)
         least = np.where(better, resid[i], least)
     return best
+
+
+def clip(x: np.ndarray, low: float | np.ndarray, high: float | np.ndarray) -> np.ndarray:
+    """`np.clip(x, low, high)` as its ufunc computes it, min(max(x, low), high), without the
+    Python layer around it (the fits clip small arrays many times a frame)."""
+    return np.minimum(np.maximum(x, low), high)
 
 
 def paper_grey(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

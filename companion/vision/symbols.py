@@ -32,6 +32,7 @@ from .colour import (
     SHADE_RANGE,
     ColourModel,
     chroma_cast,
+    clip,
     clip_bounds,
     normalise,
     paper_grey,
@@ -370,7 +371,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     if bleed is not None:
         kind, alpha = _ring_bleed(kind, alpha, ring, model, bleed, allow)
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
-    a = _clip(alpha, 0.0, 1.2)[..., None]
+    a = clip(alpha, 0.0, 1.2)[..., None]
     score = (member * a).sum(-2)                            # cards x 6 x letters
     other = (kind == OTHER).sum(-1)
     srt = np.sort(score, axis=-1)
@@ -421,7 +422,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
     # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
-    alpha01 = _clip(alpha, 0.0, 1.0)
+    alpha01 = clip(alpha, 0.0, 1.0)
     best_alpha = np.where(is_best, alpha01, 0.0)
     pale_centred = (~grey & (_mean(best_alpha[..., :7]) >= PALE_MIDDLE)
                     & (_mean(best_alpha[..., 7:]) <= PALE_OUTER))
@@ -430,7 +431,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey & ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
-    margin = _clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
+    margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
         & (margin > 0) & ring_ok
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
@@ -504,12 +505,6 @@ def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
         return x.mean(axis)
     total = np.add.reduce(x, axis)
     return np.true_divide(total, np.intp(x.shape[axis]), out=total, casting="unsafe")
-
-
-def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
-    """`np.clip(x, low, high)` as its ufunc computes it, min(max(x, low), high), without the
-    Python layer around it."""
-    return np.minimum(np.maximum(x, low), high)
 
 
 def _may_fall_back(ok: np.ndarray, mean_fit: tuple[np.ndarray, np.ndarray],

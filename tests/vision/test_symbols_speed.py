@@ -428,8 +428,9 @@ def test_decide_asks_for_the_ring_bleed_fit_only_where_it_can_count():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_mean_and_clip_are_numpys(dtype):
-    """`symbols._mean` and `_clip` stand in for `x.mean(-1)` and `np.clip` in `decide`: bit for
-    bit the same on slices like the symbols' middles and rims, on any shape it meets."""
+    """`symbols._mean` and `colour.clip` stand in for `x.mean(-1)` and `np.clip` in `decide`
+    (and in the fits): bit for bit the same on slices like the symbols' middles and rims, on
+    any shape it meets."""
     rng = np.random.default_rng(6)
     for shape in ((1, 6, 19), (7, 6, 19), (20, 6, 18), (3, 5, 6, 3), (4, 6, 8)):
         x = rng.uniform(-0.3, 1.4, shape).astype(dtype)
@@ -443,5 +444,5 @@ def test_mean_and_clip_are_numpys(dtype):
         assert np.array_equal(symbols._mean(whole), whole.mean(-1))
         assert np.array_equal(symbols._mean(x > 0.5), (x > 0.5).mean(-1))
         for low, high in ((0.0, 1.2), (0.0, 1.0)):
-            got, want = symbols._clip(x, low, high), np.clip(x, low, high)
+            got, want = symbols.clip(x, low, high), np.clip(x, low, high)
             assert got.dtype == want.dtype and np.array_equal(got, want)
