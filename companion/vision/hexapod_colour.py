@@ -524,6 +524,15 @@ def _regions_of(lab: np.ndarray, n: int, keep: np.ndarray) -> np.ndarray:
     return lut[lab]
 
 
+def _labelled(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(count, labels, statistics) of the 8-connected regions of `mask`. 16-bit labels (fewer
+    components than pixels: they fit when the pixels do) take OpenCV's statistics about half
+    the time of 32-bit ones; the regions are the same."""
+    ltype = cv2.CV_16U if mask.size <= np.iinfo(np.uint16).max else cv2.CV_32S
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
+    return n, lab, stats
+
+
 def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.ndarray:
     """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3 unless not `opened`) of
     at least `min_area` pixels."""
@@ -532,10 +541,7 @@ def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.n
         # no region can be that big when all of them together are not: no labelling needed
         if cv2.countNonZero(mask) < min_area:
             return np.zeros_like(mask)
-    # 16-bit labels (fewer components than pixels: they fit when the pixels do) take OpenCV's
-    # statistics about half the time of 32-bit ones; the regions are the same
-    ltype = cv2.CV_16U if mask.size <= np.iinfo(np.uint16).max else cv2.CV_32S
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
+    n, lab, stats = _labelled(mask)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
     big = big[big > 0]
     return _regions_of(lab, n, big) if len(big) else np.zeros_like(mask)
@@ -575,8 +581,7 @@ def _rim_regions(skin: np.ndarray, min_area: float, beyond: np.ndarray) -> np.nd
     (its grid, card outlines, the pale blend of a red or gold tile's edge with the paper, a dung
     beetle's pale body) never do: a card lies within the board, its tiles a half-cell margin
     from the edge."""
-    ltype = cv2.CV_16U if skin.size <= np.iinfo(np.uint16).max else cv2.CV_32S
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8, ltype=ltype)
+    n, lab, stats = _labelled(skin)
     big = stats[:, cv2.CC_STAT_AREA] >= min_area
     big[0] = False
     if not big.any():
