@@ -172,14 +172,7 @@ def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     """Plane coordinates (poses x points x 2) of card-frame points for every pose at once
     (`Pose.to_plane` for many poses)."""
     n = len(poses)
-    # every pose's numbers gathered in one pass (each row made contiguous again)
-    ang, turn, scale = np.array([(p.angle, p.turn, p.apothem) for p in poses], np.float64).T.copy()
-    c, s = np.cos(ang) * scale, np.sin(ang) * scale
-    m = np.empty((n, 2, 2))
-    m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = c, -turn * s, s, turn * c
-    shaped = [i for i, p in enumerate(poses) if p.shape is not None]
-    if shaped:
-        m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
+    m = pose_matrices(poses)
     centres = np.array([p.centre for p in poses], np.float64).reshape(n, 2, 1)
     # the einsum "pk,nck->npc" written out: the same products and sums, several times faster;
     # worked out coordinate by coordinate (poses x 2 x points, so NumPy's inner loops run
@@ -187,6 +180,19 @@ def pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     p0, p1 = np.ascontiguousarray(np.asarray(local, np.float64).reshape(-1, 2).T)
     out = centres + (m[:, :, 0, None] * p0 + m[:, :, 1, None] * p1)
     return np.ascontiguousarray(out.transpose(0, 2, 1))
+
+
+def pose_matrices(poses: list[Pose]) -> np.ndarray:
+    """(poses x 2 x 2) each pose's card frame -> plane linear map (`Pose.to_plane`'s matrix)."""
+    # every pose's numbers gathered in one pass (each row made contiguous again)
+    ang, turn, scale = np.array([(p.angle, p.turn, p.apothem) for p in poses], np.float64).T.copy()
+    c, s = np.cos(ang) * scale, np.sin(ang) * scale
+    m = np.empty((len(poses), 2, 2))
+    m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = c, -turn * s, s, turn * c
+    shaped = [i for i, p in enumerate(poses) if p.shape is not None]
+    if shaped:
+        m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
+    return m
 
 
 def sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -327,15 +327,10 @@ def test_stacked_determinants_are_numpys_one_by_one():
 
 
 def _ref_pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
-    """`pose_points` as it was: the products broadcast point by point (poses x points x 2)."""
+    """`pose_points` as it was: the products broadcast point by point (poses x points x 2)
+    from the same matrices."""
     n = len(poses)
-    ang, turn, scale = np.array([(p.angle, p.turn, p.apothem) for p in poses], np.float64).T.copy()
-    c, s = np.cos(ang) * scale, np.sin(ang) * scale
-    m = np.empty((n, 2, 2))
-    m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = c, -turn * s, s, turn * c
-    shaped = [i for i, p in enumerate(poses) if p.shape is not None]
-    if shaped:
-        m[shaped] = np.asarray([poses[i].shape for i in shaped], np.float64) @ m[shaped]
+    m = symbols.pose_matrices(poses)
     centres = np.array([p.centre for p in poses], np.float64).reshape(n, 1, 2)
     pts = np.asarray(local, np.float64).reshape(-1, 2)
     return centres + (pts[None, :, None, 0] * m[:, None, :, 0]
@@ -353,6 +348,8 @@ def test_pose_points_bit_for_bit():
         for local in (symbols.PATTERN, symbols.PAPER_PTS, rng.normal(0.0, 1.0, (5, 2))):
             got, want = symbols.pose_points(poses, local), _ref_pose_points(poses, local)
             assert got.shape == want.shape and np.array_equal(got, want)
+            # and the matrices themselves are each pose's own (`Pose.to_plane`)
+            assert all(np.allclose(got[k], p.to_plane(local)) for k, p in enumerate(poses))
 
 
 def _ref_sample(bgr: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
