@@ -14,26 +14,11 @@ import pytest
 from companion.vision import hexapod_colour as hcol
 
 from .test_hexapod_reader import _read_cells
+from .test_hexapod_white import PX, WARM_WHITE, M, _cover
 
-PX, M = 24, 12                          # canvas px per cell and margin, as the reader resamples
-WARM_WHITE = (234.0, 255.0, 255.0)      # BGR: warm light clips the paper in green and red
 RED_INK = (40.0, 40.0, 215.0)
 PALE_EDGE = (130.0, 160.0, 235.0)       # BGR: red ink blurred into the paper, pale and warm
 SKIN = (140.0, 185.0, 235.0)
-
-
-def _cover(canvas: np.ndarray) -> np.ndarray:
-    """(6, 6) share of each cell that the occluder mask covers, the white clipped in green and
-    red and the canvas's clipped pixels passed as the reader does."""
-    white = np.array(WARM_WHITE, np.float32)
-    pix = hcol.Pixels.of(hcol.normalise(canvas, white, PX))
-    labels = hcol.label_pixels(pix, PX)
-    raw = canvas.max(axis=2)
-    hand = hcol.occluder_mask(pix, labels, PX, margin=M, raw_v=raw,
-                              clipped=(raw >= hcol.CLIP).view(np.uint8),
-                              blown=(canvas.min(axis=2) >= hcol.CLIP).view(np.uint8))
-    return np.array([[hand[M + r * PX:M + (r + 1) * PX, M + c * PX:M + (c + 1) * PX].mean()
-                      for c in range(6)] for r in range(6)])
 
 
 def _outlined_tiles() -> np.ndarray:
@@ -57,7 +42,7 @@ def test_thin_pale_edges_of_red_tiles_are_not_a_hand():
     pix = hcol.Pixels.of(hcol.normalise(canvas, np.array(WARM_WHITE, np.float32), PX))
     rims = (pix.sat >= 0.15) & (pix.hue <= round(45.0 * hcol.HUE_BINS / 360.0))
     assert rims.sum() >= 1.5 * PX * PX          # big enough to be taken for a hand
-    assert float(_cover(canvas).max()) == 0.0
+    assert float(_cover(canvas, inset=0).max()) == 0.0
 
 
 def _lit_arm(canvas: np.ndarray) -> None:
@@ -81,7 +66,7 @@ def test_a_lit_arm_over_a_wooden_table_is_still_covered():
     canvas = np.full((7 * PX, 7 * PX, 3), WARM_WHITE, np.float32)
     canvas[:, :M] = (90.0, 140.0, 200.0)
     _lit_arm(canvas)
-    cover = _cover(canvas)
+    cover = _cover(canvas, inset=0)
     assert cover[1:4, 0:6].min() > 0.9, cover
 
 
@@ -89,7 +74,7 @@ def test_a_lit_arms_thin_rim_from_the_canvas_edge_still_covers_it():
     # the rim is as thin as the tiles' edges, but it runs into the canvas's edge
     canvas = np.full((7 * PX, 7 * PX, 3), WARM_WHITE, np.float32)
     _lit_arm(canvas)
-    cover = _cover(canvas)
+    cover = _cover(canvas, inset=0)
     assert cover[1:4, 0:6].min() > 0.9, cover
 
 

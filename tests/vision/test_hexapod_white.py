@@ -105,9 +105,10 @@ def _warm_canvas(skin: tuple[int, int, int], lit_middle: bool) -> np.ndarray:
     return canvas
 
 
-def _cover(canvas: np.ndarray) -> np.ndarray:
-    """(6, 6) share of each cell's middle (all but 4 px a side) that the occluder mask covers,
-    the white clipped in green and red, the canvas's clipped pixels passed as the reader does."""
+def _cover(canvas: np.ndarray, inset: int = 4) -> np.ndarray:
+    """(6, 6) share of each cell's middle (all but `inset` px a side) that the occluder mask
+    covers, the white clipped in green and red, the canvas's clipped pixels passed as the reader
+    does."""
     white = np.array(WARM_WHITE, np.float32)
     pix = hcol.Pixels.of(hcol.normalise(canvas, white, PX))
     labels = hcol.label_pixels(pix, PX)
@@ -115,8 +116,8 @@ def _cover(canvas: np.ndarray) -> np.ndarray:
     hand = hcol.occluder_mask(pix, labels, PX, margin=M, raw_v=raw,
                               clipped=(raw >= hcol.CLIP).view(np.uint8),
                               blown=(canvas.min(axis=2) >= hcol.CLIP).view(np.uint8))
-    return np.array([[hand[M + r * PX + 4:M + r * PX + PX - 4,
-                           M + c * PX + 4:M + c * PX + PX - 4].mean() for c in range(6)]
+    return np.array([[hand[M + r * PX + inset:M + r * PX + PX - inset,
+                           M + c * PX + inset:M + c * PX + PX - inset].mean() for c in range(6)]
                      for r in range(6)])
 
 
