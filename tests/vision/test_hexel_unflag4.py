@@ -13,12 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.scenarios import hexel_scene
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbols import decide
 
+from .test_reader import _read_hard
 from .test_symbols_unflag import _jpeg_card, _read
 
 BRIGHT_CLIPPED = (2.5, 2.0, 1.5)   # RGB gains: paper (~240) clipped in every channel, red most
@@ -73,11 +71,6 @@ def test_rendered_tables_under_an_overexposing_lamp(seed, at_least):
     more fully visible cards read whole (the previous release: 5 of 14, 5 of 8, 15 of 16), and
     no card is read wrong."""
     cv2.setNumThreads(1)
-    img, truth = hexel_scene(seed, "hard", 20, "holodex")
-    reader = HexelReader("holodex", find_markers=False)
-    reader.calibrate(img)
-    seen = reader.read(img).observation.cards
-    score = score_table(seen, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                               for c in truth.cards], truth.image_e_angle_deg)
+    score = _read_hard(seed, "holodex")
     assert score.misreads == 0 and score.false_cards == 0
     assert score.correct >= at_least

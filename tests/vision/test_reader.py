@@ -60,6 +60,17 @@ def _truth(truth):
     return [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
 
 
+def _read_hard(seed: int, edition: str):
+    """The score of rendered hard table `seed` read by a reader calibrated from the picture."""
+    from companion.scenarios import hexel_scene
+
+    image, truth = hexel_scene(seed, "hard", 20, edition)
+    reader = HexelReader(edition, find_markers=False)
+    reader.calibrate(image)
+    return score_table(reader.read(image).observation.cards, _truth(truth),
+                       truth.image_e_angle_deg)
+
+
 @pytest.mark.parametrize("seed,edition", [(0, "holodex"), (1, "web"), (2, "holodex"),
                                           (3, "web")])
 def test_rendered_easy_tables_are_read_exactly(seed, edition):

@@ -15,6 +15,7 @@ from companion.vision.colour import builtin_model
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import colour_matrix, draw_card, motion_blur, texture
+from .test_reader import _read_hard
 
 
 def _clipped_card(symbols: str, width_px: float, motion_px: int,
@@ -103,16 +104,7 @@ def test_pale_rings_and_grey_rimmed_discs_read_on_hard_tables(seed):
     (seeds 60, 84), a heavy print turns a blue disc's blurred rim grey (seed 98), or clipped
     warm light tints a whole ring faintly red, so only its hollow shape and grey mean colour
     tell it (seed 108): every fully visible card reads right."""
-    from companion.scenarios import hexel_scene
-    from companion.vision.reader import HexelReader
-    from companion.vision.scoring import TruthCard, score_table
-
-    image, truth = hexel_scene(seed, "hard", 20, "holodex")
-    reader = HexelReader("holodex", find_markers=False)
-    reader.calibrate(image)
-    seen = reader.read(image).observation.cards
-    score = score_table(seen, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                               for c in truth.cards], truth.image_e_angle_deg)
+    score = _read_hard(seed, "holodex")
     assert score.misreads == 0 and score.false_cards == 0
     assert score.correct == score.full
 
