@@ -98,6 +98,7 @@ BLURRED_RING_MIDDLE = 0.82
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
 FALLBACK_CENTRED = 0.08
+FALLBACK_PEAK = 0.5           # and its strongest sample's
 # A coloured-ink sample this faint and this grey, inside a ring, is the ring's fringe (`decide`).
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
@@ -366,8 +367,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     or a function giving them for the symbols a cards x 6 mask selects, k x 19) gives a
     ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour to the
     grey ink (`_ring_bleed`). `paper_clipped` (cards) marks cards whose white reference is
-    clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the hollow
-    fallback below)."""
+    clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the two
+    mean-colour readings below)."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -458,7 +459,16 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         own_alpha = np.where(kind == mk0[..., None], alpha01, 0.0)
         centred = _mean(own_alpha[..., :7]) - _mean(own_alpha[..., 7:]) >= FALLBACK_CENTRED
         own_peak = own_alpha.max(-1)
-        fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0) & (own_peak >= 0.5)
+        # On a card whose paper clipped the sensor, the white reference is darker than the
+        # paper in the clipped channels, so every blend of paper and ink is seen too bright
+        # there and its hue is pulled towards them: a blurred grey ring fits red and a
+        # blurred red disc yellow at about half strength (peaks 0.51-0.59 measured). Only a
+        # core of strong ink (SOLID_CORE_ALPHA), little paper in it, keeps its hue.
+        peak_at = np.full(len(kind), FALLBACK_PEAK)
+        if paper_clipped is not None:
+            peak_at = np.where(paper_clipped, SOLID_CORE_ALPHA, FALLBACK_PEAK)
+        fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0)
+              & (own_peak >= peak_at[:, None])
               & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
         if allow is not None:
             fb &= allow[:, None]
