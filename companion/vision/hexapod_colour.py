@@ -1,19 +1,21 @@
 """What each pixel of a rectified Hexapod case shows, independent of the light. The board's own
-white paper is the reference: its colour (the light's cast) comes from the quiet zones around the
-markers that located the case (leaving out one whose glare clips it further than the others),
-refined by the near-neutral paper and fill of the case; a channel that the light clips (warm
-light over-exposes red first) is recovered from the grey things of the case, and a pixel
-clipped in some channels is read as the least saturated colour its reading allows (a clipped
-channel is only a lower bound). A local grey gain (gradients, soft shadows, a
-hand's shadow) is the mean brightness of the paper-like pixels within a cell and a half. Each
-pixel then gets one label (`label_pixels`): one of the six inked kinds (blue, green, gold, red,
-violet stag, teal moth) at ink level, in the insect's dark body or pale (highlights, blur);
-neutral DARK / DIM / MID / LIGHT (a dung beetle's black tile, its grey beetle, paper and board
-fill); or OTHER, a colour that is no kind's (skin, wood, a sleeve's odd hue); and, by saturation
-alone, a tint level (`tint_levels`: unlit, greyish, faint or tinted) that tells grey surfaces from
-inked ones whatever hue a cast gives them. Hue ranges were measured on rendered scenes; red and
-gold stop short of skin tones (20-30 degrees). Everything is vectorised (NumPy / OpenCV), no
-per-pixel loop.
+white paper is the reference: its colour (the light's cast) comes from the quiet zones around
+the markers that located the case (leaving out one whose glare clips it further than the
+others), refined by the near-neutral paper and fill of the case; a channel that the light clips
+(warm light over-exposes red first) is recovered from the grey things of the case (not from
+pixels mixed from clipped readings, which keep the clipped white's false ratio: the clipped
+paper and fill that such a white would leave unclipped refute it), and a pixel clipped in some
+channels is read as the least saturated colour its reading allows (a clipped channel is only a
+lower bound). A local grey gain (gradients, soft shadows, a hand's shadow) is the mean
+brightness of the paper-like pixels within a cell and a half. Each pixel then gets one label
+(`label_pixels`): one of the six inked kinds (blue, green, gold, red, violet stag, teal moth) at
+ink level, in the insect's dark body or pale (highlights, blur); neutral DARK / DIM / MID /
+LIGHT (a dung beetle's black tile, its grey beetle, paper and board fill); or OTHER, a colour
+that is no kind's (skin, wood, a sleeve's odd hue); and, by saturation alone, a tint level
+(`tint_levels`: unlit, greyish, faint or tinted) that tells grey surfaces from inked ones
+whatever hue a cast gives them. Hue ranges were measured on rendered scenes; red and gold stop
+short of skin tones (20-30 degrees). Everything is vectorised (NumPy / OpenCV), no per-pixel
+loop.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) ab
 KNEE = 0.9           # a reading below this share of the clip is far from clipping
 CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
+CLIPPED_MODE = 0.05  # a mode this near (log) the clipped white's ratio may be its mixtures
+REFUTE = 4.0         # a mode is refuted by this many times its pixels clipped warmer than it
+CLIP_NOISE = 0.1     # a neutral this much below the clip may still read clipped (noise)
 CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered too
 REACH_CELLS = 0.5    # clipped pixels this close to an occluder may be its lit part
 LIT_RIM = 0.7        # an arm's skin beside its clipped middle is at least this share of clip
@@ -221,10 +226,16 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
     channel gives the white's. With two clipped, the one unclipped channel finds the paper: the
     same sheet under the same light is about as bright in it as the quiet zones (ink, fill and
     skin are darker there), and the least warm dense mode of the pairs of ratios of such pixels,
-    each at least the clipped white's, gives the white (a lit arm may be the densest). The
-    white never drops below its clipped values; with all three clipped nothing is known and it
-    stays as it is. `raw_v` (the canvas's largest channel) and `split` (its planes), when the
-    caller has them, save recomputing them."""
+    each at least the clipped white's, gives the white (a lit arm may be the densest). A mode
+    at the clipped white's own ratio (`CLIPPED_MODE`) is passed over when the clipped pixels
+    refute it (`_against`, `REFUTE`), and so are the refuted modes after it: pixels mixed from
+    clipped readings (the reader's resampling, the camera's demosaicing and JPEG) keep that
+    false ratio, or lie between it and the paper's when blended with darker neutrals, and may
+    form the least warm modes, while under a white that cool the board's paler neutrals (fill,
+    card paper) would be unclipped, and are not. The white never drops below its clipped
+    values; with all three clipped nothing is known and it stays as it is. `raw_v` (the
+    canvas's largest channel) and `split` (its planes), when the caller has them, save
+    recomputing them."""
     white = np.asarray(white, np.float64).copy()
     hot = np.flatnonzero(white >= CLIP - 5.0)
     if not 1 <= len(hot) <= 2 or white.min() < 8.0:
@@ -264,18 +275,50 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
     # light) can outnumber the paper it covers and forms a warmer mode, never a cooler one
     peaks = np.argwhere((hist >= cv2.dilate(hist, np.ones((5, 5), np.uint8))) &
                         (hist >= PAPER_MODE * hist.max()))
-    near = None
+    # paper-bright pixels (unclipped in a) clipped in a hot channel: the evidence a white
+    # must explain (`_against`), as their share of the white in a
+    lit = (planes[a] < CLIP) & (planes[a].astype(np.float64) >= PAPER_REF * white[a])
+    share = planes[a][lit].astype(np.float64) / white[a]
+    clipped = (planes[c1][lit] >= CLIP, planes[c2][lit] >= CLIP)
+    best, skipped = None, False
     for i1, i2 in sorted(peaks.tolist(), key=lambda p: (p[0] + p[1], p)):
         cand = (np.abs(idx[:, 0] - i1) <= 2) & (np.abs(idx[:, 1] - i2) <= 2)
-        if cand.sum() >= 50:
-            near = cand
-            break
-    if near is None:
+        n = int(cand.sum())
+        if n < 50:
+            continue
+        m = _median(lr[cand], axis=0)      # np.median's values, without its overhead
+        best = m if best is None else best
+        # a mode at the clipped white's own ratio may be pixels mixed from clipped readings:
+        # passed over when the clipped paper-bright pixels refute it, and so is a refuted mode
+        # after it (clipped readings blended with darker neutrals lie between that ratio and
+        # the paper's). Otherwise a mode is not tested: the pixels that argue against the
+        # paper's may be a lit hand's clipped skin
+        if (skipped or float(m.max()) < CLIPPED_MODE) and \
+                _against(share, clipped, white[[c1, c2]] * np.exp(np.maximum(m, 0.0))) > \
+                REFUTE * n:
+            skipped = True
+            continue
+        best = m
+        break
+    if best is None:
         return white.astype(np.float32)
-    m1, m2 = _median(lr[near], axis=0)     # np.median's values, without its overhead
+    m1, m2 = best
     white[c1] = max(white[c1], white[c1] * float(np.exp(m1)))
     white[c2] = max(white[c2], white[c2] * float(np.exp(m2)))
     return white.astype(np.float32)
+
+
+def _against(share: np.ndarray, hot: tuple[np.ndarray, np.ndarray], hot_white: np.ndarray
+             ) -> int:
+    """How many paper-bright pixels (`share`: their unclipped channel's share of the white's)
+    a white whose clipped channels are `hot_white` calls warmer than itself: a pixel clipped
+    in a hot channel (`hot`) where a neutral that bright would stay below the clip under that
+    white by more than the sensor's noise (`CLIP_NOISE`). Under the true white only warm
+    surfaces (skin, wood) do so; under one too cool, the board's own paper and fill do."""
+    out = np.zeros(len(share), bool)
+    for h, w in zip(hot, hot_white, strict=True):
+        out |= h & (share * w < (1.0 - CLIP_NOISE) * CLIP)
+    return int(out.sum())
 
 
 _K3 = np.ones((3, 3), np.uint8)
