@@ -11,7 +11,8 @@ pixels); otherwise it is '?'. No coloured symbol is hollow; on a card whose pape
 sensor (its white reference neutral though the lamp is not) a grey ring's paper-ink blends
 carry the lamp's tint, which does not stop the ring from reading as the ring. A symbol whose
 flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
-paper or paper in a soft shadow. Paper and border samples tell whether the card is seen whole.
+paper or paper in a soft shadow; so is a coloured symbol whose own ink carries on into its
+halo (a fingertip of that hue). Paper and border samples tell whether the card is seen whole.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ HALO_PTS = np.concatenate([
     for d in range(6)])
 N_HALO = 8
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
+MAX_OWN_HALO = 2              # of them showing the symbol's own coloured ink (see read_cards)
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS, HALO_PTS])
 
 
@@ -296,6 +298,10 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # halo, and a fingertip or a sleeve shows its own colour (or darkness) there.
     if covered.any():
         covered &= ~_in_shade(surround, norm[:, ns:n_pts])
+    # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
+    # halo. A coloured symbol whose own ink shows at near half strength in several halo
+    # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
+    covered |= _ink_beyond(text, kind[:, halo_e:n_pts], alpha[:, halo_e:n_pts], model)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -314,6 +320,23 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
         white.tolist(), strict=True)]
+
+
+def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
+                model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
+    (`halo_kind`, `halo_alpha`: cards x 6·N_HALO) shows that same ink at FAINT_ALPHA or more
+    in more than MAX_OWN_HALO samples."""
+    chars = _chars(text)
+    own = np.full(chars.shape, -1)
+    for k, letter in enumerate(model.letters):
+        if not model.neutral[k]:
+            own[chars == letter] = k
+    n = len(text)
+    halo_kind = halo_kind.reshape(n, 6, N_HALO)
+    strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
+    same = ((halo_kind == own[..., None]) & strong).sum(-1)
+    return (own >= 0) & (same > MAX_OWN_HALO)
 
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:
