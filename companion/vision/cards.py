@@ -4,8 +4,10 @@ than their local mean (any table: wood, felt, cloth, photographs, under any ligh
 takes the outer contours of that mask, and `fit_hexagons` keeps the blobs whose convex hull, seen
 in the table plane, is a regular hexagon: centre, apothem and orientation by moments and the
 sixth angular harmonic of the hull, and the overlap (IoU) with the fitted hexagon as its score.
-Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards;
-`cut_necks` splits a blob at its thin necks (two cards whose dark gap a blur bridged).
+Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards,
+except ragged ones (a small blurred card whose symbols' holes open to the outside: `Blob`), which
+are tried as whole cards only; `cut_necks` splits a blob at its thin necks (two cards whose dark
+gap a blur bridged).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class DetectParams:
     min_iou: float = 0.88          # a whole card's hull overlaps its fitted hexagon this much
     min_compactness: float = 0.7   # 4·pi·area / perimeter² of a blob's hull (hexagon: 0.91)
     min_solidity: float = 0.6      # blob area / hull area
+    min_ragged_solidity: float = 0.35  # a less solid blob may still be a whole card (only as
+    min_ragged_compactness: float = 0.85  # one) when its hull is this compact: see `Blob`
     min_aspect: float = 0.55       # a card's hull, however foreshortened: minor / major axis
 
 
@@ -45,6 +49,13 @@ class Blob:
     hull_plane: np.ndarray
     area_plane: float
     touches_edge: bool
+    # A card whose symbols come near its border: where blur and noise erase the thin paper strip
+    # between a symbol and the border (small cards, a wide lens, dim paper), the symbol's hole
+    # opens to the outside and the paper's outline turns ragged, though its hull stays a clean
+    # hexagon. Such a blob (solidity below `min_solidity`, hull as compact as a hexagon's) is
+    # tried as a whole card only, which must then show its symbols, paper and border band; it
+    # is never evidence for an occluded card (a ragged texture patch could be anything).
+    ragged: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,10 +157,10 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
 
 def _blob_hull(c: np.ndarray, rect: tuple[int, int, int, int], shape: tuple[int, int],
                params: DetectParams, min_area: float, max_area: float,
-               offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, bool] | None:
-    """(convex hull in working-image pixels, touches the edge) of one outer contour (less
-    `offset`, its bounding box `rect` already small enough) of a mask of `shape`, or None when
-    it is too small, too large or too ragged to be (part of) a card."""
+               offset: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, bool, bool] | None:
+    """(convex hull in working-image pixels, touches the edge, ragged: see `Blob`) of one outer
+    contour (less `offset`, its bounding box `rect` already small enough) of a mask of `shape`,
+    or None when it is too small, too large or too ragged to be (part of) a card."""
     h, w = shape
     area = cv2.contourArea(c)
     if not min_area <= area <= max_area:
@@ -157,30 +168,35 @@ def _blob_hull(c: np.ndarray, rect: tuple[int, int, int, int], shape: tuple[int,
     hull = cv2.convexHull(c)
     hull_area = cv2.contourArea(hull)
     perimeter = cv2.arcLength(hull, True)
-    if (4.0 * math.pi * hull_area < params.min_compactness * perimeter * perimeter
-            or area < params.min_solidity * hull_area):
+    roundness = 4.0 * math.pi * hull_area
+    if (roundness < params.min_compactness * perimeter * perimeter
+            or area < params.min_ragged_solidity * hull_area):
+        return None
+    ragged = area < params.min_solidity * hull_area
+    if ragged and roundness < params.min_ragged_compactness * perimeter * perimeter:
         return None
     x, y, bw, bh = rect
     x, y = x + offset[0], y + offset[1]
     hull = hull.reshape(-1, 2).astype(np.float64)
     if offset != (0, 0):
         hull += np.array(offset, np.float64)
-    return hull, x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+    return hull, x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1, ragged
 
 
-def _blobs(hulls: list[tuple[np.ndarray, bool]], scale: float, view: TableView) -> list[Blob]:
+def _blobs(hulls: list[tuple[np.ndarray, bool, bool]], scale: float, view: TableView
+           ) -> list[Blob]:
     """The blobs of hulls in working-image pixels, all mapped to the plane in one call."""
     if not hulls:
         return []
-    pts = np.concatenate([hull for hull, _ in hulls])
+    pts = np.concatenate([hull for hull, _, _ in hulls])
     img = (pts + 0.5) / scale - 0.5
     plane = view.to_plane(img)
-    ends = np.cumsum([len(hull) for hull, _ in hulls]).tolist()
+    ends = np.cumsum([len(hull) for hull, _, _ in hulls]).tolist()
     blobs = []
-    for (_, touches), a, b in zip(hulls, [0, *ends[:-1]], ends, strict=True):
+    for (_, touches, ragged), a, b in zip(hulls, [0, *ends[:-1]], ends, strict=True):
         hull_plane = plane[a:b]
         area_plane = cv2.contourArea(hull_plane.astype(np.float32))
-        blobs.append(Blob(img[a:b], hull_plane, area_plane, touches))
+        blobs.append(Blob(img[a:b], hull_plane, area_plane, touches, ragged))
     return blobs
 
 
@@ -368,12 +384,13 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
         lo, hi = 0.45 * paper, 2.2 * paper
     for blob in blobs:
         if lo is not None and not lo <= blob.area_plane <= hi:
-            rest.append(blob)
+            if not blob.ragged:
+                rest.append(blob)
             continue
         fit = fit_card(blob, affine)
         if fit.iou >= params.min_iou and fit.aspect >= params.min_aspect and not blob.touches_edge:
             whole.append(fit)
-        else:
+        elif not blob.ragged:   # a ragged blob is a whole card or nothing (see `Blob`)
             rest.append(blob)
     return whole, rest
 

@@ -8,8 +8,9 @@ all the cards is (0, 0) (ties broken by position: top, then left). With three or
 lattice is then re-fitted (affine least squares) to absorb a small residual tilt.
 
 The reader itself no longer fits one lattice: it uses `grow_lattice` (below), which places cards
-card-to-card in each card's own frame and so follows perspective and lens distortion; the global
-`fit_lattice` stays as the reference for a flat, straight-on view.
+card-to-card in each card's own frame and so follows perspective and lens distortion (from the
+card nearest the centroid, or a card the caller names); the global `fit_lattice` stays as the
+reference for a flat, straight-on view.
 """
 
 from __future__ import annotations
@@ -372,8 +373,13 @@ def _split(items: list, rows: np.ndarray, n: int) -> list[list]:
 
 def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableView,
                  max_offset: float = 0.3, max_turn_deg: float = 10.0,
-                 max_steps: int = 4) -> GrownLattice:
-    """Cells of cards by local lattice growth (see the comment above)."""
+                 max_steps: int = 4, origin: int | None = None,
+                 sized: list[bool] | None = None) -> GrownLattice:
+    """Cells of cards by local lattice growth (see the comment above), from card `origin`
+    (default: the card nearest the centroid). `sized` (one flag per card, default all): the
+    cards whose fitted size is trusted for the lattice spacing, in their own apothems (a card
+    whose outline its symbols bit into is fitted a few per cent small, which would stretch
+    the spacing every other card's steps are predicted with); all cards when none is."""
     frames = tuple(frames)
     centres = np.array([f.centre for f in frames], np.float64).reshape(-1, 2)
     n = len(centres)
@@ -392,15 +398,18 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     dist = _norm(w, 2)
     np.fill_diagonal(dist, np.inf)
     nearest = dist.min(1) if n > 1 else np.array([np.inf])
+    if sized is not None and any(sized):   # the spacing from the trusted sizes only
+        nearest = nearest[np.array(sized, bool)]
     near = nearest[(nearest > 1.7) & (nearest < 2.6)]
     rho = _median(near) if len(near) else 2.0
     max_turn = math.radians(max_turn_deg)
 
     centroid = centres.mean(0)
     dc = _norm(centres - centroid, 1)
-    order = np.lexsort((centres[:, 0], centres[:, 1], np.round(dc / (0.1 * rho * _median(
-        apothems)))))
-    origin = int(order[0])
+    if origin is None:
+        order = np.lexsort((centres[:, 0], centres[:, 1], np.round(dc / (0.1 * rho * _median(
+            apothems)))))
+        origin = int(order[0])
     beta: dict[int, float] = {}                    # rectified angle of provisional direction 0
     turns: dict[int, int] = {}                     # beta = phi + 60°·turns
     cells: dict[int, tuple[int, int]] = {}

@@ -2,8 +2,9 @@
 card hexagons (`cards`), lattice and cells (`lattice`), symbols (`symbols`), and the verdict on
 each card (whole and readable, or occluded). Whole cards are read at their own pose; paper blobs
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
-the frame edge) are read at the cell's pose and always reported occluded, with '?' where a symbol
-cannot be read and a confidence no higher than 0.3 — a partly seen card is never guessed.
+the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and always reported
+occluded, with '?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly
+seen card is never guessed.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
 video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
@@ -202,7 +203,7 @@ class HexelReader:
             candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
             whole, not_cards = self._cards_among(frame, candidates)
             px = _card_px(whole, view)
-        rest = rest + [f.blob for f in not_cards]
+        rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
         if keep_stages:
             stages["1_paper_mask"] = mask
@@ -233,6 +234,7 @@ class HexelReader:
         part_poses = [part_poses[k] for k in kept]
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
+        _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[len(cand) + k] for k in kept]
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
                 for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
@@ -345,16 +347,34 @@ def _small(px: float | None, params: DetectParams) -> bool:
 
 def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
           ) -> tuple[GrownLattice, list[CardFit], int]:
-    """Cells by local lattice growth; cards it could not place consistently are left out. The
-    lattice is re-grown on the kept cards so its indices follow the returned list."""
-    def grow(cards: list[CardFit]) -> GrownLattice:
-        return grow_lattice([card_frame(f.centre, f.apothem, f.angle, f.shape) for f in cards],
-                            view, p.max_offset, p.max_turn_deg)
+    """Cells by local lattice growth; cards it could not place consistently are left out. Where
+    the growth from the card nearest the centroid leaves cards out (an arm across the layout,
+    or a card it took for whole that is not), it is tried from one of those too, until every
+    card was placed by some try or one placed more than half of them, and the try placing the
+    most cards is kept (the first on a tie): a card on its own near the middle must not cost
+    the others their cells. The lattice spacing is measured on the cards whose outline is
+    whole (a ragged one, `cards.Blob`, is fitted a little small). The lattice is re-grown on
+    the kept cards so its indices follow the returned list."""
+    frames = [card_frame(f.centre, f.apothem, f.angle, f.shape) for f in whole]
+
+    def grow(cards: list[CardFit], origin: int | None = None) -> GrownLattice:
+        own = frames if cards is whole else [card_frame(f.centre, f.apothem, f.angle, f.shape)
+                                             for f in cards]
+        return grow_lattice(own, view, p.max_offset, p.max_turn_deg, origin=origin,
+                            sized=[not f.blob.ragged for f in cards])
 
     lat = grow(whole)
     if len(lat.cells) == len(whole):
         return lat, whole, 0
-    keep = [whole[i] for i in sorted(lat.cells)]
+    best, reached = lat, set(lat.cells)
+    # (no further try once one placed more than half the cards: that is the layout)
+    while len(reached) < len(whole) and 2 * len(best.cells) <= len(whole):
+        start = min(set(range(len(whole))) - reached)
+        other = grow(whole, start)
+        reached |= set(other.cells)
+        if len(other.cells) > len(best.cells):
+            best = other
+    keep = [whole[i] for i in sorted(best.cells)]
     lat = grow(keep)
     if len(lat.cells) != len(keep):   # a different origin placed fewer: keep only those
         keep = [keep[i] for i in sorted(lat.cells)]
@@ -534,6 +554,65 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
 
 
+def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
+                   poses: list[Pose], reads: list[CardRead], view: TableView,
+                   model: ColourModel, p: ReaderParams) -> None:
+    """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
+    the probe's pose search (`_probe`), in place: where the symbols bit into the paper's outline
+    the hull misses some of the paper, so the fitted centre and size are off, and the border
+    band samples fall on paper. The search starts from the fitted pose, then, for a card still
+    not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
+    for a free cell: the neighbour's frame does not share the bitten outline's error)."""
+    failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
+               if f.blob.ragged and not _whole_read(r, p)]
+    if not failing:
+        return
+    at = {lat.cells[k]: k for k in failing}
+    found, _, _ = _repose(frame, {lat.cells[k]: poses[k] for k in failing},
+                          [reads[k] for k in failing], at, poses, reads, view, model, p)
+    cand = {}
+    for k in failing:
+        if lat.cells[k] not in found:
+            pose = _neighbour_pose(lat, whole, k)
+            if pose is not None:
+                cand[lat.cells[k]] = pose
+    if cand:
+        first = read_cards(frame, list(cand.values()), view, model,
+                           blurred_rings=[True] * len(cand))
+        _repose(frame, cand, first, at, poses, reads, view, model, p)
+
+
+def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+            at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
+            view: TableView, model: ColourModel, p: ReaderParams
+            ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+    """`_probe` from the poses `cand`; each card found whole replaces pose and read of the
+    card `at` its cell, in place. Returns what `_probe` found."""
+    found = _probe(frame, cand, first, view, model, p)
+    for key, pose, read in zip(*found, strict=True):
+        poses[at[key]], reads[at[key]] = pose, read
+    return found
+
+
+def _neighbour_pose(lat: GrownLattice, whole: list[CardFit], k: int) -> Pose | None:
+    """The pose of placed card k as its first placed neighbour whose blob is not ragged
+    predicts it (one lattice step in that neighbour's frame), or None."""
+    by_cell = {c: i for i, c in lat.cells.items()}
+    q, r = lat.cells[k]
+    for dq, dr in AXIAL_DIRS:
+        j = by_cell.get((q - dq, r - dr))
+        if j is not None and not whole[j].blob.ragged:
+            centre = lat.centres[j] + dq * lat.e_q[j] + dr * lat.e_r[j]
+            return _cell_pose(lat, j, centre)
+    return None
+
+
+def _whole_read(r: CardRead, p: ReaderParams) -> bool:
+    """Whether a read at a whole card's pose passes the verdict (`_verdict`)."""
+    return (r.complete and r.in_frame and r.paper_ok >= p.min_paper_ok
+            and r.border_ok >= p.min_border_ok)
+
+
 def _centre_px(pose: Pose, view: TableView) -> tuple[float, float]:
     x, y = view.to_image(np.array([pose.centre]))[0]
     return (float(x), float(y))
@@ -542,9 +621,7 @@ def _centre_px(pose: Pose, view: TableView) -> tuple[float, float]:
 def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, pose: Pose, view: TableView,
              p: ReaderParams) -> SeenCard:
     """A whole card: trusted only if every symbol reads and the face looks intact."""
-    whole = (r.complete and r.in_frame and r.paper_ok >= p.min_paper_ok
-             and r.border_ok >= p.min_border_ok)
-    if not whole:
+    if not _whole_read(r, p):
         return _occluded(cell, r, pose, view)
     shape = min(1.0, max(0.0, (fit_iou - p.detect.min_iou) / (1.0 - p.detect.min_iou) + 0.5))
     conf = r.confidence * (0.8 + 0.2 * shape) * (0.9 + 0.1 * r.paper_ok)
