@@ -13,8 +13,9 @@ than grey, on a neutral black tile, is a dung beetle, and a flat, not dark, grey
 board fill. A cell undecided at its centre (a card edge there) is tried with the small window nudged
 0.15 cell each way and takes a code only when two nudges agree and none differs; failing that, it is
 anchored on the band of a quarter cell about its centre, which shows the top card's own tile however
-the cards lie (`anchored`): one kind's hue there, over a good share of the large window and with an
-insect's relief in brightness, names the kind when no nudge differs. Still undecided, a centre
+the cards lie (`anchored`): one kind's hue there, over a good share of the large window, with an
+insect's relief in brightness and some of the kind's ink (a dung beetle under a cast takes a kind's
+hue, never its ink), names the kind when no nudge differs. Still undecided, a centre
 band of light fill only is an empty cell that a neighbouring card reaches into
 (`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
 brightest channel clipped — names the kind when the insect's relief shows in the two lesser
@@ -94,6 +95,9 @@ class CellParams:
     max_faint: float = 0.15        # an empty cell: share of FAINT or TINTED pixels
     min_flat: float = 0.7          # its large window's 15th / 85th brightness percentile (K: 0.45)
     min_fill: float = 0.5          # and that 15th percentile
+    min_beetle: float = 1.5        # a dung beetle's small window: 85th / 15th brightness at least
+    max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
+    min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
     colour: ColourParams = field(default_factory=ColourParams)
 
 
@@ -281,11 +285,14 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     `hexapod_colour.tint_levels`). A kind needs its hue over most of the small window, little
     else, and both ink and dark insect body in the large window. A dung beetle's cell is dark
     (its black tile) with light in it (the grey beetle, the paper gutter): in the large window
-    the 15th percentile is at most 0.45 of the 85th, and its grey beetle in the middle is
-    darker than paper or board fill; the beetle is neutral, or, when a colour cast the white
-    did not remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while
-    no kind's hue covers half the small window and the black tile is neutral DARK / DIM over
-    `min_black` of the large window. An empty cell is light board fill: neutral light labels,
+    the 15th percentile is at most 0.45 of the 85th, its grey beetle in the middle is darker
+    than paper or board fill, and the small window shows both beetle and black (its 85th
+    percentile at least `min_beetle` times its 15th: a shadow's edge across fill leaves the
+    middle in flat shade); the beetle is neutral, or, when a colour cast the white did not
+    remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while no
+    kind's hue covers half the small window, no kind's ink more than `max_cast_ink` of it (a
+    cast never tints a grey to an ink's saturation) and the black tile is neutral DARK / DIM
+    over `min_black` of the large window. An empty cell is light board fill: neutral light labels,
     or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
     a large window as flat as fill (`min_flat`, no black), not dark (`min_fill`) and a small
     window with hardly a pixel more saturated than grey (`max_faint`). Anything else is '?'."""
@@ -302,8 +309,11 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
                 ).sum(axis=-1)
     q15, q85 = ql[..., 0], ql[..., 2]
     contrast = q15 / np.maximum(q85, 1e-3)
+    # the grey beetle lies in the middle of its black tile, so the small window about the
+    # centre holds both (`min_beetle`); a shadow's edge across board fill leaves the middle in
+    # flat shade and the lit fill beyond it at the large window's side
     dung_shape = (q15 <= 0.4) & (contrast <= 0.45) & (q85 >= 0.45) & \
-        (qs[..., 1] <= params.max_grey)
+        (qs[..., 1] <= params.max_grey) & (qs[..., 2] >= params.min_beetle * qs[..., 0])
     is_dung = dung_shape & (all_chroma <= 0.2) & (h[..., OTHER] <= 0.15) & \
         (chroma_l <= 0.35) & (hl[..., OTHER] <= 0.15)
     light_fill = (h[..., LIGHT] >= 0.75) & (h[..., LIGHT] + h[..., MID] >= 0.8) & \
@@ -312,8 +322,11 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     is_empty = light_fill
     if tint is not None:
         lit = tint[..., GREYISH] + tint[..., FAINT] + tint[..., TINTED]
+        # a cast tints a grey faintly, never to an ink's saturation: a window with a kind's
+        # ink in it is a coloured tile (blurred or half lit), not a tinted dung beetle
         is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
-            (same < 0.5) & (hl[..., DARK] + hl[..., DIM] >= params.min_black)
+            (same < 0.5) & (hl[..., DARK] + hl[..., DIM] >= params.min_black) & \
+            (h[..., INK:INK + NK].max(axis=-1) <= params.max_cast_ink)
         is_empty = light_fill | (tint[..., FAINT] + tint[..., TINTED] <= params.max_faint) & \
             (contrast >= params.min_flat) & (q15 >= params.min_fill) & \
             (h[..., DARK] + h[..., DIM] <= 0.05)
@@ -340,10 +353,12 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     the top card's own tile however the cards lie (`core`, 0.25 cell): when that band is one
     kind's hue (`core_share`, no neutral, little else), the kind covers a good share of the
     large window (`anchor_share`, at any level) and its pixels there have relief (an insect:
-    the 10th brightness percentile at most `max_relief` of the 90th), it is that kind. This
-    decides cells whose small window a neighbouring card's edge crosses, or whose ink / body
-    levels a light mislabels, without trusting anything beyond the tile; a flat sleeve, a black
-    tile under a colour cast (black in the band) or another card's tile stay undecided."""
+    the 10th brightness percentile at most `max_relief` of the 90th) and some of its ink shows
+    (`min_anchor_ink` of the large window at ink level), it is that kind. This decides cells
+    whose small window a neighbouring card's edge crosses, or whose ink / body levels a light
+    mislabels, without trusting anything beyond the tile; a flat sleeve, a black tile under a
+    colour cast (black in the band, or the cast's hue at body and pale levels only) or another
+    card's tile stay undecided."""
     core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), cells=cells)
     chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
     k = chroma.argmax(axis=1)
@@ -358,9 +373,14 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     at = np.arange(len(k))
     lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
     hi = vals[at, (0.9 * np.maximum(n - 1, 0)).astype(int)]
+    # a tile is printed in its kind's ink, some of which shows at ink level whatever the light;
+    # a dung beetle's black tile and grey beetle under a cast the white did not remove take a
+    # kind's hue as body and pale levels only, never its ink
+    ink = (lab == INK + k[:, None]).mean(axis=1)
     ok = (same >= params.core_share) & (neutral <= 0.05) & \
         (1.0 - same - neutral <= params.max_foreign) & \
-        (n >= params.anchor_share * large * large) & (lo <= params.max_relief * hi)
+        (n >= params.anchor_share * large * large) & (lo <= params.max_relief * hi) & \
+        (ink >= params.min_anchor_ink)
     return np.where(ok, k, -1)
 
 
