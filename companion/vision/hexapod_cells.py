@@ -20,11 +20,15 @@ band of light fill only is an empty cell that a neighbouring card reaches into
 (`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
 brightest channel clipped — names the kind when the insect's relief shows in the two lesser
 channels (`lesser_relief`); again only when no nudge differs. A cell that a hand or sleeve
-covers (`occluder_mask`) is '?', as is anything else unclear — never a guess.
+covers (`occluder_mask`) is '?', as is a cell read empty that glare covers (under a white
+clipped in no channel, lit paper and fill stay below the clip, so a window clipped in all three
+channels over a share of it is the lamp's specular reflection, which washes a card out to
+something as pale and flat as fill: `_glare_unknown`), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
-few pale wing-case highlights, a moth's body lies on its partner's side) or the run stays '?'.
+few pale wing-case highlights, pale pixels as saturated as ink being ink beside a brighter patch,
+not highlights; a moth's body lies on its partner's side) or the run stays '?'.
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ class CellParams:
     anchor_share: float = 0.4      # its share (any level) of the large window
     max_relief: float = 0.6        # its pixels' 10th / 90th brightness percentile: an insect
     max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
+    max_glare: float = 0.15        # an empty cell whose large window is this much specular glare
     max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
     half_margin: float = 0.08      # evidence needed to name a half without the run's parity
     max_tinted: float = 0.5        # a dung beetle: share of its lit pixels that are TINTED
@@ -447,16 +452,24 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
         (hl[:, OTHER] <= 0.1)
 
 
-def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
+def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                  sat: np.ndarray | None = None, ink_sat: float = 0.45
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
     highlights), < 0 like wing cases; moth > 0 has its body on the right (a left half), < 0 on
-    the left."""
+    the left. Given the pixels' saturation `sat`, a pale stag pixel counts as a highlight only
+    when it is less saturated than ink (`ink_sat`)."""
     whole, left, right = _half_index(labels.shape, px, margin, rows, cols)
     flat = np.ascontiguousarray(labels).reshape(-1)
     w = flat.take(whole)
+    pale = w == PALE + STAG
+    if sat is not None:
+        # a printed highlight is the ink thinned with white, so less saturated than the ink; a
+        # pixel as saturated as ink that is only labelled pale because a brighter patch lies
+        # near (glare on the head, light falling off across the tile) is ink, not a highlight
+        pale &= np.ascontiguousarray(sat).reshape(-1).take(whole) < ink_sat
     # shares as counts over window sizes: the same float64 quotients as a boolean mean
-    stag = _share(w == INK + STAG) - _share(w == PALE + STAG) - 0.3
+    stag = _share(w == INK + STAG) - _share(pale) - 0.3
     moth = _share(flat.take(right) == BODY + MOTH) - _share(flat.take(left) == BODY + MOTH)
     return stag.reshape(rows, cols), moth.reshape(rows, cols)
 
@@ -539,6 +552,22 @@ def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
     return out
 
 
+def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: int, size: int,
+                   max_glare: float) -> None:
+    """Set to '?' (in place) the empty cells of `grid` whose window of side `size` is clipped in
+    all three channels (`blown`) over `max_glare` of it or more. Call it only when the case's
+    white clipped in no channel: paper and fill lit like the white then stay below the clip,
+    and what clips in every channel beyond it is the lamp's specular reflection, which washes
+    a card's print out to something as pale and flat as empty fill."""
+    rows, cols = len(grid), len(grid[0])
+    if not blown.any():
+        return
+    share = cell_windows(blown, px, margin, rows, cols, size).mean(axis=1)
+    for i in np.flatnonzero(share >= max_glare):
+        if grid[i // cols][i % cols] == EMPTY:
+            grid[i // cols][i % cols] = UNKNOWN
+
+
 def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
               layout: CaseLayout = LAYOUT) -> CaseRead:
     """Every cell of the case located by `pose` in `frame`."""
@@ -557,9 +586,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
     b, g, r = planes
     raw_v = cv2.max(cv2.max(b, g), r)
-    clipped = (raw_v >= CLIP).view(np.uint8) if clipped_channels(white) == 2 else None
-    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m,
-                         blown=(cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8), raw_v=raw_v)
+    n_clipped = clipped_channels(white)
+    clipped = (raw_v >= CLIP).view(np.uint8) if n_clipped == 2 else None
+    blown = (cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8)
+    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m, blown=blown, raw_v=raw_v)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)
@@ -621,9 +651,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
         for i in np.flatnonzero(cover >= params.max_hand):
             grid[i // cols][i % cols] = UNKNOWN
+    if n_clipped == 0:
+        _glare_unknown(grid, blown, px, m, large, params.max_glare)
     # only stag and moth cells are named half by half: without any, the evidence is not needed
     if any(code in ("S", "M") for row in grid for code in row):
-        stag, moth = half_evidence(labels, px, m, rows, cols)
+        stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin)
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white)
