@@ -67,6 +67,18 @@ class ColourModel:
         return neutral
 
     @cached_property
+    def ink_dark(self) -> np.ndarray:
+        """Per letter (float32), how far along the paper-to-grey-ink line (`explain`'s `dark`)
+        the letter's own ink lies: paper mixed with a fraction alpha of that ink is `alpha`
+        times this dark. Zeros when the model has no grey ink (`dark` is then zero too)."""
+        dark = np.zeros(len(self.inks), np.float32)
+        if self.neutral.any():
+            u = self.inks[int(np.flatnonzero(self.neutral)[0])] - 1.0
+            dark[:] = (self.inks - 1.0) @ u / float(u @ u)
+        dark.flags.writeable = False
+        return dark
+
+    @cached_property
     def _lines(self) -> tuple[tuple[bool, tuple[float, ...]], ...]:
         """Per letter, the constants of its fit in `explain`: for a grey ink the unit vector
         from paper towards it and its length; for a coloured ink its channels and the inverse

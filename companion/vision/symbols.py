@@ -9,7 +9,8 @@ every sample is normalised by it, and the symbol, paper and halo samples are exp
 only when its samples agree clearly (enough of one ink, almost none of another, few unexplained
 pixels); otherwise it is '?'. No coloured symbol is hollow; on a card whose paper clipped the
 sensor (its white reference neutral though the lamp is not) a grey ring's paper-ink blends
-carry the lamp's tint, which does not stop the ring from reading as the ring. A symbol whose
+carry the lamp's tint, which does not stop the ring from reading as the ring, and a weak
+coloured reading darker than its ink could make it is such a blend ('?'). A symbol whose
 flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
 paper or paper in a soft shadow; so is a coloured symbol whose own ink carries on into its
 halo (a fingertip of that hue). Paper and border samples tell whether the card is seen whole.
@@ -106,6 +107,13 @@ FAINT_DARK = 0.2
 PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
+# On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
+# grey line) than its ink at their fitted fraction makes them by at most this much on average
+# (`_greyed`): a printed disc's blends are seen brighter there, not darker (at most 0.05 in a
+# crafted sweep of seven lamps), while a grey ring's blends, their hue pulled towards the
+# clipped channels, keep the grey ink's darkness (0.08-0.3; 0.03 under the heaviest blur).
+CLIPPED_GREY_EXCESS = 0.065
+HOLLOW_INK = 0.1              # a symbol's ink this much weaker in its middle than around it
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
 # printed symbol ends there, while a fingertip lying over it carries on past it.
@@ -391,7 +399,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     ring-shaped symbol's samples that are the grey ink tinted by JPEG's coarse colour to the
     grey ink (`_ring_bleed`). `paper_clipped` (cards) marks cards whose white reference is
     clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the two
-    mean-colour readings below)."""
+    mean-colour readings below), and a coloured reading there that is too dark for its ink
+    is left '?' (`_greyed`)."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -519,8 +528,36 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         best = np.where(fb, mk0, best)
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
+    if paper_clipped is not None and paper_clipped.any():
+        greyed = _greyed(kind, alpha, dark, best, model) & paper_clipped[:, None]
+        ok &= ~greyed
+        conf = np.where(greyed, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
+
+
+def _greyed(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
+            model: ColourModel) -> np.ndarray:
+    """Per symbol (cards x 6), whether a coloured reading `best` is darker than its ink allows
+    (CLIPPED_GREY_EXCESS): the mean, over the samples of that ink, of their grey-ink fraction
+    (`dark`) beyond what that ink's fraction gives (`ColourModel.ink_dark`). Paper mixed with
+    a coloured ink is only as dark as the ink's share makes it; where the paper clipped, the
+    white reference is too dark and every blend is seen brighter than it is, not darker; what
+    is darker holds grey ink, a grey ring whose blends the clipped white has tinted. Only a
+    weak reading (no sample of its ink at SOLID_CORE_ALPHA) or a hollow one (its ink
+    HOLLOW_INK weaker in its middle than around it) is judged so."""
+    own = kind == best[..., None]
+    excess = dark - clip(alpha, 0.0, 1.2) * model.ink_dark[best][..., None]
+    n = own.sum(-1)
+    mean_excess = np.where(own, excess, 0.0).sum(-1) / np.maximum(n, 1)
+    # a heavy print is darker than the model's ink too, but its core reaches full strength
+    # and holds the most ink; a grey blend fitted as a colour stays near half strength
+    # everywhere, or is strongest round the ring's hole
+    own_alpha = np.where(own, clip(alpha, 0.0, 1.0), 0.0)
+    weak = ((own_alpha.max(-1) < SOLID_CORE_ALPHA)
+            | (_mean(own_alpha[..., :7]) <= _mean(own_alpha[..., 7:]) - HOLLOW_INK))
+    coloured = ~model.neutral[best]
+    return coloured & weak & (n > 0) & (mean_excess > CLIPPED_GREY_EXCESS)
 
 
 def _chars(text: list[str]) -> np.ndarray:
