@@ -10,10 +10,12 @@ only when its samples agree clearly (enough of one ink, almost none of another, 
 pixels); otherwise it is '?'. No coloured symbol is hollow; on a card whose paper clipped the
 sensor (its white reference neutral though the lamp is not) a grey ring's paper-ink blends
 carry the lamp's tint, which does not stop the ring from reading as the ring, and a weak
-coloured reading darker than its ink could make it is such a blend ('?'). A symbol whose
-flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
-paper or paper in a soft shadow; so is a coloured symbol whose own ink carries on into its
-halo (a fingertip of that hue). Paper and border samples tell whether the card is seen whole.
+coloured reading darker than its ink could make it, or weak beside a strong symbol of the
+same ink on the card (one print under one lamp and blur) but darker or far thinner, is such
+a blend ('?'). A symbol whose flanking paper or halo is missing is taken to be covered
+('?'), unless that whole surround is paper or paper in a soft shadow; so is a coloured symbol
+whose own ink carries on into its halo (a fingertip of that hue). Paper and border samples
+tell whether the card is seen whole.
 """
 
 from __future__ import annotations
@@ -113,6 +115,13 @@ SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least
 # crafted sweep of seven lamps), while a grey ring's blends, their hue pulled towards the
 # clipped channels, keep the grey ink's darkness (0.08-0.3; 0.03 under the heaviest blur).
 CLIPPED_GREY_EXCESS = 0.065
+# A weak coloured reading on such a card is also judged against a strong read symbol of the
+# same ink on it (`_outshone`): on 600 crafted cards under seven lamps, twin discs' mean
+# excesses differed by at most 0.05 and their strongest samples by a factor of at least 0.68,
+# while a tinted ring's excess exceeded its card's blue disc's by 0.06-0.17 and a
+# ring read red under a warm lamp peaked at 0.43-0.51 of its card's red disc.
+TWIN_EXCESS_GAP = 0.06
+TWIN_PEAK_SHARE = 0.6
 HOLLOW_INK = 0.1              # a symbol's ink this much weaker in its middle than around it
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
@@ -400,7 +409,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     grey ink (`_ring_bleed`). `paper_clipped` (cards) marks cards whose white reference is
     clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the two
     mean-colour readings below), and a coloured reading there that is too dark for its ink
-    is left '?' (`_greyed`)."""
+    (`_greyed`), or weak and unlike a strong symbol of its ink on the card (`_outshone`), is
+    left '?'."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -531,6 +541,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     if paper_clipped is not None and paper_clipped.any():
         greyed = _greyed(kind, alpha, dark, best, model) & paper_clipped[:, None]
         ok &= ~greyed
+        greyed |= _outshone(kind, alpha, dark, best, ok, model) & paper_clipped[:, None]
+        ok &= ~greyed
         conf = np.where(greyed, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
@@ -546,18 +558,52 @@ def _greyed(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndar
     is darker holds grey ink, a grey ring whose blends the clipped white has tinted. Only a
     weak reading (no sample of its ink at SOLID_CORE_ALPHA) or a hollow one (its ink
     HOLLOW_INK weaker in its middle than around it) is judged so."""
+    mean_excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+    # a heavy print is darker than the model's ink too, but its core reaches full strength
+    # and holds the most ink; a grey blend fitted as a colour stays near half strength
+    # everywhere, or is strongest round the ring's hole
+    weak = ((own_alpha.max(-1) < SOLID_CORE_ALPHA)
+            | (_mean(own_alpha[..., :7]) <= _mean(own_alpha[..., 7:]) - HOLLOW_INK))
+    coloured = ~model.neutral[best]
+    some = (kind == best[..., None]).any(-1)
+    return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
+
+
+def _outshone(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
+              ok: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per symbol (cards x 6), whether a weak coloured reading (no sample of its ink at
+    SOLID_CORE_ALPHA) is not its ink's print, judged against a read symbol of the same ink on
+    the same card with such a core (its twin). Every symbol of one ink on a card is the same
+    printed shape under the same lamp, blur and clipped white reference, so twins look alike:
+    a weak reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP
+    darker than its twin holds grey ink, and one whose strongest sample reaches at most
+    TWIN_PEAK_SHARE of its twin's is too thin for the same print; both are a grey ring's
+    blends tinted by the clipped white (see `decide`)."""
+    excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+    peak = own_alpha.max(-1)
+    strong = peak >= SOLID_CORE_ALPHA
+    coloured = ~model.neutral[best]
+    twin = (ok & coloured & strong)[..., None] & (
+        best[..., None] == np.arange(len(model.letters)))          # cards x 6 x letters
+    # per card and ink: the least dark and the strongest twin (inf / 0 where there is none)
+    twin_excess = np.where(twin, excess[..., None], np.inf).min(1)
+    twin_peak = np.where(twin, peak[..., None], 0.0).max(1)
+    greyer = (excess > 0.0) & (
+        excess - np.take_along_axis(twin_excess, best, 1) >= TWIN_EXCESS_GAP)
+    thinner = peak <= TWIN_PEAK_SHARE * np.take_along_axis(twin_peak, best, 1)
+    return ok & coloured & ~strong & (greyer | thinner)
+
+
+def _ink_excess(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
+                model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """Per symbol (cards x 6), the mean over the samples of ink `best` of their grey-ink
+    fraction beyond what that ink's fraction gives (`ColourModel.ink_dark`); and those
+    samples' ink fractions clipped to 0-1, 0 for the others (cards x 6 x 19)."""
     own = kind == best[..., None]
     excess = dark - clip(alpha, 0.0, 1.2) * model.ink_dark[best][..., None]
     n = own.sum(-1)
     mean_excess = np.where(own, excess, 0.0).sum(-1) / np.maximum(n, 1)
-    # a heavy print is darker than the model's ink too, but its core reaches full strength
-    # and holds the most ink; a grey blend fitted as a colour stays near half strength
-    # everywhere, or is strongest round the ring's hole
-    own_alpha = np.where(own, clip(alpha, 0.0, 1.0), 0.0)
-    weak = ((own_alpha.max(-1) < SOLID_CORE_ALPHA)
-            | (_mean(own_alpha[..., :7]) <= _mean(own_alpha[..., 7:]) - HOLLOW_INK))
-    coloured = ~model.neutral[best]
-    return coloured & weak & (n > 0) & (mean_excess > CLIPPED_GREY_EXCESS)
+    return mean_excess, np.where(own, clip(alpha, 0.0, 1.0), 0.0)
 
 
 def _chars(text: list[str]) -> np.ndarray:
