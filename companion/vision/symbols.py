@@ -539,17 +539,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
     if paper_clipped is not None and paper_clipped.any():
-        greyed = _greyed(kind, alpha, dark, best, model) & paper_clipped[:, None]
+        # (both judgements from one measure of each reading's darkness and ink)
+        excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+        greyed = _greyed(excess, own_alpha, kind, best, model) & paper_clipped[:, None]
         ok &= ~greyed
-        greyed |= _outshone(kind, alpha, dark, best, ok, model) & paper_clipped[:, None]
+        greyed |= _outshone(excess, own_alpha, best, ok, model) & paper_clipped[:, None]
         ok &= ~greyed
         conf = np.where(greyed, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
 
 
-def _greyed(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
-            model: ColourModel) -> np.ndarray:
+def _greyed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np.ndarray,
+            best: np.ndarray, model: ColourModel) -> np.ndarray:
     """Per symbol (cards x 6), whether a coloured reading `best` is darker than its ink allows
     (CLIPPED_GREY_EXCESS): the mean, over the samples of that ink, of their grey-ink fraction
     (`dark`) beyond what that ink's fraction gives (`ColourModel.ink_dark`). Paper mixed with
@@ -557,8 +559,8 @@ def _greyed(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndar
     white reference is too dark and every blend is seen brighter than it is, not darker; what
     is darker holds grey ink, a grey ring whose blends the clipped white has tinted. Only a
     weak reading (no sample of its ink at SOLID_CORE_ALPHA) or a hollow one (its ink
-    HOLLOW_INK weaker in its middle than around it) is judged so."""
-    mean_excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+    HOLLOW_INK weaker in its middle than around it) is judged so. `mean_excess` and
+    `own_alpha` are `_ink_excess`'s."""
     # a heavy print is darker than the model's ink too, but its core reaches full strength
     # and holds the most ink; a grey blend fitted as a colour stays near half strength
     # everywhere, or is strongest round the ring's hole
@@ -569,8 +571,8 @@ def _greyed(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndar
     return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
 
 
-def _outshone(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
-              ok: np.ndarray, model: ColourModel) -> np.ndarray:
+def _outshone(excess: np.ndarray, own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray,
+              model: ColourModel) -> np.ndarray:
     """Per symbol (cards x 6), whether a weak coloured reading (no sample of its ink at
     SOLID_CORE_ALPHA) is not its ink's print, judged against a read symbol of the same ink on
     the same card with such a core (its twin). Every symbol of one ink on a card is the same
@@ -578,8 +580,8 @@ def _outshone(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.nd
     a weak reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP
     darker than its twin holds grey ink, and one whose strongest sample reaches at most
     TWIN_PEAK_SHARE of its twin's is too thin for the same print; both are a grey ring's
-    blends tinted by the clipped white (see `decide`)."""
-    excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+    blends tinted by the clipped white (see `decide`). `excess` and `own_alpha` are
+    `_ink_excess`'s."""
     peak = own_alpha.max(-1)
     strong = peak >= SOLID_CORE_ALPHA
     coloured = ~model.neutral[best]
