@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.scenarios import hexapod_scene
 from companion.vision import hexapod_cells as hcells
 from companion.vision import hexapod_colour as hcol
-from companion.vision.hexapod import HexapodReader
+
+from .test_hexapod_safety import _errors
 
 PX, M = 24, 12                      # the reader's canvas: px per cell, margin
 STAG = hcol.KINDS.index("S")
@@ -54,21 +54,6 @@ def test_thinned_highlights_still_count_against_a_head():
     mixed with white) still scores as wing cases (< 0): only ink-saturated pale stops counting."""
     labels, sat = _stag_cell(ink_rows=13, pale_rows=8, pale_sat=0.3)
     assert _stag_score(labels, sat) < 0.0
-
-
-def _errors(seed: int, player: int) -> tuple[list, list]:
-    """(visible cells read as a wrong code, hidden cells read as a wrong code) of `player`'s
-    case in hard scene `seed`, against the renderer's truth, as (row, col, truth, read)."""
-    image, truth = hexapod_scene(seed, "hard")
-    got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == player)
-    case = next(c for c in truth.cases if c.player == player)
-    wrong, hidden = [], []
-    for r in range(6):
-        for c in range(6):
-            read, code = got.grid[r][c], case.grid[r][c]
-            if read not in (code, "?"):
-                (wrong if case.visible[r][c] >= 1.0 else hidden).append((r, c, code, read))
-    return wrong, hidden
 
 
 def test_a_stag_head_beside_a_bright_patch_is_not_named_wing_cases():

@@ -6,36 +6,26 @@ ink has; the reader must leave them '?' (never read them as blue) and still read
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
-from companion.faces import HEXEL_FACE
-from companion.vision.calibration import TableView
 from companion.vision.colour import OTHER, builtin_model
-from companion.vision.symbols import Pose, decide, read_cards
+from companion.vision.symbols import decide
 
-from .crafted import draw_card, texture
+# (a card's lamp is clipped at 255 after the defocus, as a sensor clips the light the lens spread)
+from .test_symbols_unflag import _jpeg_card, _read
 
 COOL = (1.2, 1.6, 2.2)   # per-channel gains (RGB): the crafted paper clips in all three, blue most
 
 
-def _read(img: np.ndarray, edition: str, width_px: float) -> str:
-    return read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
-                      builtin_model(edition))[0].symbols
-
-
-def _jpeg_card(symbols: str, edition: str, width_px: float, gains_rgb: tuple[float, ...],
-               blur: float, quality: int) -> np.ndarray:
-    """One upright card on felt under a lamp of per-channel gains (clipped at 255 after the
-    defocus, as a sensor clips the light the lens spread), saved as a 4:2:0 JPEG."""
-    img = texture("felt", (240, 320), np.random.default_rng(0))
-    draw_card(img, np.array([160.0, 120.0]), symbols, edition,
-              width_px / HEXEL_FACE.flat_to_flat_mm, 0.0)
-    lit = cv2.GaussianBlur(img.astype(np.float32) * np.float32(gains_rgb[::-1]), (0, 0), blur)
-    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+def _lit_read(symbols: str, width_px: float, gains_rgb: tuple[float, ...], blur: float,
+              quality: int) -> str:
+    """The holodex card `symbols` under a lamp of per-channel gains (`_jpeg_card`), read at
+    its pose, after checking that no symbol is read as another letter (each right or '?')."""
+    read = _read(_jpeg_card(symbols, "holodex", width_px, gains_rgb, blur, quality), "holodex",
+                 width_px)
+    assert all(r in (t, "?") for r, t in zip(read, symbols, strict=True)), read
+    return read
 
 
 # (symbols, width px, blur sigma px, JPEG quality): cards whose blurred rings the old reader
@@ -54,17 +44,12 @@ RINGS_READ_BLUE = [
 @pytest.mark.parametrize("symbols,width_px,blur,quality", RINGS_READ_BLUE)
 def test_grey_rings_under_a_clipping_cool_lamp_are_never_read_blue(symbols, width_px, blur,
                                                                      quality):
-    read = _read(_jpeg_card(symbols, "holodex", width_px, COOL, blur, quality), "holodex",
-                 width_px)
-    assert all(r in (t, "?") for r, t in zip(read, symbols, strict=True)), read
+    _lit_read(symbols, width_px, COOL, blur, quality)
 
 
 def test_grey_ring_under_a_clipping_warm_lamp_is_not_read_red():
     """The same under a warm lamp: the ring's blends are pulled towards red."""
-    symbols = "VRBBVV"
-    read = _read(_jpeg_card(symbols, "holodex", 38.36, (2.2, 1.7, 1.3), 2.26, 68), "holodex",
-                 38.36)
-    assert all(r in (t, "?") for r, t in zip(read, symbols, strict=True)), read
+    _lit_read("VRBBVV", 38.36, (2.2, 1.7, 1.3), 2.26, 68)
 
 
 @pytest.mark.parametrize("symbols", ["BVRBVR", "VBBRVV"])
