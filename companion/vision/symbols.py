@@ -32,6 +32,7 @@ from .calibration import TableView
 from .colour import (
     CLIP_HIGH,
     OTHER,
+    OVEREXPOSED_MAX,
     PAPER_K,
     SHADE_RANGE,
     ColourModel,
@@ -43,6 +44,10 @@ from .colour import (
 )
 
 N_SYMBOL = 19
+# A white reference channel at or above this has (nearly) clipped: JPEG pulls clipped paper a
+# few levels below the sensor's CLIP_HIGH.
+CLIP_NEAR = 245.0
+NEUTRAL_SPREAD = 0.25   # a grey (the border band) has its channels this close, paper-relative
 
 
 # Depths (fractions of the apothem) of the border samples: across the dark band and a little
@@ -326,17 +331,38 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     paper_ok = np.count_nonzero(is_paper, 1) / N_PAPER
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
-    # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
-    b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
-    neutral = np.maximum(np.maximum(b0, b1), b2) - np.minimum(np.minimum(b0, b1), b2) < 0.25
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
-    dark = ((b0 + b1 + b2) / 3.0 < 0.7) & neutral & in_band
+    dark = _dark_band(band, white) & in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     in_frame = inside.all(1)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
         white.tolist(), strict=True)]
+
+
+def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Per border sample (band: cards x depths x k x 3, RGB normalised by `white`, the cards'
+    BGR paper): dark (mean < 0.7) and neutral (channels within 0.25). Where the paper clipped
+    in a channel the light is brighter there than its white reference says, so a grey band
+    normalised by it reads too bright and tinted towards that channel (a warm lamp turns a
+    grey border orange): its darkness and hue are then judged by the channels that did not
+    clip. A clipped channel may read brighter than those, but by no more than the paper can
+    be past clipping (OVEREXPOSED_MAX), and never darker (unless all three clipped)."""
+    b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
+    low = np.minimum(np.minimum(b0, b1), b2)
+    clipped = white[:, ::-1] >= CLIP_NEAR          # RGB, like the band
+    clipped &= ~clipped.all(1, keepdims=True)
+    if not clipped.any():
+        # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
+        high = np.maximum(np.maximum(b0, b1), b2)
+        return ((b0 + b1 + b2) / 3.0 < 0.7) & (high - low < NEUTRAL_SPREAD)
+    use = ~clipped[:, None, None, :]
+    high = np.where(use, band, -np.inf).max(-1)
+    mean = np.where(use, band, 0.0).sum(-1) / use.sum(-1)
+    over = np.where(use, -np.inf, band).max(-1)    # the brightest clipped channel
+    return ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
+            & (over < OVEREXPOSED_MAX * high + 0.05))
 
 
 def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,

@@ -1,0 +1,70 @@
+"""The dark border band under a lamp that clips the paper in some channels. The band is judged
+against the card's white reference (its own paper); where the paper clipped in a channel that
+reference is darker than the light, so the grey band normalised by it reads too bright there
+and tinted towards that channel: under a warm lamp that clips red and green a grey border looks
+orange. The reader used to take that for no border at all and rejected whole tables of cards
+(hard seed 463: 0 of 20 read). The band is now judged by the channels that did not clip, a
+clipped channel allowed to read brighter only as far as the paper can be past clipping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.calibration import TableView
+from companion.vision.colour import OVEREXPOSED_MAX, builtin_model
+from companion.vision.reader import ReaderParams
+from companion.vision.symbols import Pose, _dark_band, read_cards
+
+from .test_reader import _read_hard
+from .test_symbols_unflag import _jpeg_card
+
+WARM_CLIPPING = (2.0, 1.5, 0.85)   # RGB gains: the crafted paper clips in red and green
+
+
+@pytest.mark.parametrize("symbols,edition", [("RBRBRB", "web"), ("BYRRYB", "web"),
+                                             ("VRVBVV", "holodex")])
+@pytest.mark.parametrize("width_px,blur,quality", [(40.0, 1.0, 80), (50.0, 1.5, 80),
+                                                   (60.0, 2.0, 70)])
+def test_border_of_a_card_under_a_warm_clipping_lamp_is_seen(symbols, edition, width_px, blur,
+                                                            quality):
+    img = _jpeg_card(symbols, edition, width_px, WARM_CLIPPING, blur, quality)
+    read = read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
+                      builtin_model(edition))[0]
+    assert min(read.white_bgr[1:]) >= 245.0 > read.white_bgr[0]   # red, green clipped
+    assert read.border_ok >= ReaderParams().min_card_border, read
+    assert all(r in (t, "?") for r, t in zip(read.symbols, symbols, strict=True)), read
+
+
+def _band(rgb: tuple[float, float, float]) -> np.ndarray:
+    """One card's border band (1 card x 1 depth x 1 sample x RGB) of one normalised colour."""
+    return np.array(rgb, np.float32).reshape(1, 1, 1, 3)
+
+
+RED_GREEN_CLIPPED = np.array([[200.0, 255.0, 255.0]])   # BGR white reference
+NOTHING_CLIPPED = np.array([[200.0, 220.0, 230.0]])
+
+
+def test_a_grey_band_tinted_towards_the_clipped_channels_is_dark():
+    assert _dark_band(_band((0.55, 0.45, 0.40)), RED_GREEN_CLIPPED).all()
+    # the same tint with nothing clipped is a coloured band, not the grey border
+    assert not _dark_band(_band((0.70, 0.50, 0.45)), NOTHING_CLIPPED).any()
+    assert _dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()
+
+
+def test_a_clipped_channel_may_not_read_darker_or_far_brighter_than_the_rest():
+    # darker in a clipped channel: the light is brighter there than the reference, never dimmer
+    assert not _dark_band(_band((0.05, 0.45, 0.40)), RED_GREEN_CLIPPED).any()
+    # brighter than the paper can be past clipping: a coloured (orange) band, not a grey one
+    assert not _dark_band(_band((OVEREXPOSED_MAX * 0.4 + 0.2, 0.45, 0.40)),
+                          RED_GREEN_CLIPPED).any()
+    # the unclipped channel alone must still be dark
+    assert not _dark_band(_band((0.95, 0.9, 0.8)), RED_GREEN_CLIPPED).any()
+
+
+def test_rendered_table_under_a_warm_clipping_lamp_is_read():
+    """Hard seed 463: 3000 K, a white balance that corrects little, paper clipped in red and
+    green, 2 px defocus, 36-55 px cards, a glare spot; no hands."""
+    s = _read_hard(463, "web")
+    assert s.misreads == 0 and s.false_cards == 0
+    assert s.correct >= 19, s
