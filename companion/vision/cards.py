@@ -7,12 +7,15 @@ sixth angular harmonic of the hull, and the overlap (IoU) with the fitted hexago
 Blobs that are too small or misshapen are kept aside as `partial` evidence for occluded cards,
 except ragged ones (a small blurred card whose symbols' holes open to the outside: `Blob`), which
 are tried as whole cards only; `cut_necks` splits a blob at its thin necks (two cards whose dark
-gap a blur bridged).
+gap a blur bridged), and `reseat_paper` finds a blob's paper again against the card's own border
+band (where the wide local mean came close to the paper itself and only patches of it passed,
+or a blur bridged two cards too broadly for a neck).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -54,7 +57,8 @@ class Blob:
     # opens to the outside and the paper's outline turns ragged, though its hull stays a clean
     # hexagon. Such a blob (solidity below `min_solidity`, hull as compact as a hexagon's) is
     # tried as a whole card only, which must then show its symbols, paper and border band; it
-    # is never evidence for an occluded card (a ragged texture patch could be anything).
+    # is never evidence for an occluded card (a ragged texture patch could be anything). An
+    # outline `reseat_paper` found again is trusted no further, so it is ragged too.
     ragged: bool = False
 
 
@@ -409,3 +413,75 @@ def consistent_sizes(cards: list[CardFit], near: int = 4) -> tuple[list[CardFit]
     ok = (a >= 0.8 * med) & (a <= 1.25 * med)
     return ([f for f, k in zip(cards, ok, strict=True) if k],
             [f for f, k in zip(cards, ok, strict=True) if not k])
+
+
+def reseat_paper(bgr: np.ndarray, blob: Blob, scale: float, view: TableView,
+                 params: DetectParams = DetectParams(),
+                 levels: tuple[float, ...] = (0.35, 0.5, 0.65)) -> Iterator[list[Blob]]:
+    """The blob's paper found again by its own contrast: pixels brighter than a level between
+    the darkest of its surroundings (the border band) and its paper (the bright end of its
+    hull), kept in the parts whose middle lies inside the blob's hull and that stay clear of
+    the edge of the box searched (a quarter of the hull's size around it); the pieces of one
+    level at a time, for each level in `levels` (the lowest first: a higher level parts a
+    card from a neighbour or the table where a blur has lightened the border band between
+    them).
+    `paper_mask` compares each pixel with a wide local mean, which a layout of dim paper
+    packed card to card, or a pale table, lifts close to the paper itself, so only patches
+    of a card's paper pass; a card's own paper against its own border band does not depend
+    on what else lies in the window. Pieces that are no (part of a) card (`_blob_hull`) are
+    left out; nothing when the box shows too little contrast. Each piece is `ragged`: an
+    outline found again is trusted as a ragged one is (see `Blob`), a whole card or nothing,
+    and re-posed by the reader when its fitted pose does not read whole."""
+    h, w = round(bgr.shape[0] * scale), round(bgr.shape[1] * scale)
+    hull = (blob.hull_img + 0.5) * scale - 0.5
+    lo, hi = hull.min(0), hull.max(0)
+    pad = 0.25 * float((hi - lo).max())    # room for the border band and a little beyond
+    x0, y0 = max(0, math.floor(lo[0] - pad)), max(0, math.floor(lo[1] - pad))
+    x1, y1 = min(w, math.ceil(hi[0] + pad) + 1), min(h, math.ceil(hi[1] + pad) + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return
+    if scale == 1.0:
+        crop = bgr[y0:y1, x0:x1]
+    else:
+        f0x, f0y = math.floor(x0 / scale), math.floor(y0 / scale)
+        f1x, f1y = math.ceil(x1 / scale), math.ceil(y1 / scale)
+        crop = cv2.resize(bgr[f0y:f1y, f0x:f1x], (x1 - x0, y1 - y0),
+                          interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    by, bx = grey.shape
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(hull - (x0, y0)).astype(np.int32), 1)
+    within = grey[inside > 0]
+    if within.size == 0:
+        return
+    paper = _quantile_u8(within, 0.85)   # bare paper: symbols cover less than a fifth
+    dark = _quantile_u8(grey.ravel(), 0.05)   # the border band (or darker table)
+    if paper - dark < 40:
+        return   # no dark band to part the paper from
+    min_w = params.min_width_frac * w
+    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
+    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
+    hull_local = (hull - (x0, y0)).astype(np.float32)
+    for level in levels:
+        local = cv2.compare(grey, dark + level * (paper - dark), cv2.CMP_GT)
+        contours, _ = cv2.findContours(local, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
+        for c in contours:
+            x, y, bw, bh = cv2.boundingRect(c)
+            # the paper the blob lost lies within the box around its hull, about its hull's
+            # middle; a part reaching the box's edge is a neighbour or the table the box cuts
+            if (bw * bh < min_area or x == 0 or y == 0 or x + bw == bx or y + bh == by
+                    or cv2.pointPolygonTest(hull_local, (x + 0.5 * bw, y + 0.5 * bh),
+                                            False) < 0):
+                continue
+            one = _blob_hull(c, (x, y, bw, bh), (h, w), params, min_area, max_area, (x0, y0))
+            if one is not None:
+                found.append((one[0], one[1], True))
+        if found:
+            yield _blobs(found, scale, view)
+
+
+def _quantile_u8(values: np.ndarray, q: float) -> int:
+    """The q-quantile of uint8 values, by their histogram (cheaper than a sort)."""
+    counts = np.bincount(values, minlength=256).cumsum()
+    return int(np.searchsorted(counts, q * counts[-1]))

@@ -29,9 +29,11 @@ from .cards import (
     DetectParams,
     consistent_sizes,
     cut_necks,
+    fit_card,
     fit_hexagons,
     paper_blobs,
     paper_mask,
+    reseat_paper,
 )
 from .cards import work_scale as _work_scale
 from .change import StillFrames
@@ -57,6 +59,12 @@ class ReaderParams:
     min_card_symbols: int = 4      # a hexagon is a card if it shows this many symbols
     min_card_paper: float = 0.6    # and this much bare paper
     min_card_border: float = 0.5   # and this much dark border band
+    # an outline `_reseat` found again (see `cards.reseat_paper`) is trusted only when the card
+    # shows itself whole: nearly all its paper and border band where the print puts them (a
+    # hand's blurred edge over a card passes a lower threshold as paper too, and its hull
+    # is then still a hexagon)
+    min_reseat_paper: float = 0.88
+    min_reseat_border: float = 0.88
     min_paper_ok: float = 0.65     # paper samples that must look like paper for a whole card
                                    # (each symbol also needs paper beside it: `symbols`)
     min_border_ok: float = 0.7     # border samples that must look dark
@@ -134,10 +142,11 @@ class HexelReader:
             self._card_px = None
         return True
 
-    def _cards_among(self, frame: np.ndarray, fits: list[CardFit]
-                     ) -> tuple[list[CardFit], list[CardFit]]:
-        """(cards, others): hexagons that show symbols at the symbol places, of one size. Each
-        card's reading at its own pose is kept in `self._own` for the verdict."""
+    def _cards_among(self, frame: np.ndarray, fits: list[CardFit],
+                     reseated: set[int] = frozenset()) -> tuple[list[CardFit], list[CardFit]]:
+        """(cards, others): hexagons that show symbols at the symbol places, of one size (those
+        whose `id` is in `reseated`, outlines found again, their paper and border nearly all
+        there). Each card's reading at its own pose is kept in `self._own` for the verdict."""
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
         reads = read_cards(frame, poses, self.view, self.model)
         p = self.params
@@ -146,6 +155,8 @@ class HexelReader:
         for f, r in zip(fits, reads, strict=True):
             shows = sum(ch != "?" for ch in r.symbols) >= p.min_card_symbols
             ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
+            if id(f) in reseated:
+                ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
             (cards if ok else others).append(f)
         cards, dropped = consistent_sizes(cards)
         return cards, others + dropped
@@ -193,7 +204,11 @@ class HexelReader:
         card_area = _card_area_plane(view)
         candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
         candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
-        whole, not_cards = self._cards_among(frame, candidates)
+        before = {id(f) for f in candidates}
+        candidates, rest = _reseat(frame, scale, view, p.detect, blobs, candidates, rest,
+                                   card_area)
+        whole, not_cards = self._cards_among(frame, candidates,
+                                             {id(f) for f in candidates} - before)
         px = _card_px(whole, view)   # once: the size test and the next frame's guess use it
         if scale < 1.0 and _small(px, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
@@ -201,7 +216,11 @@ class HexelReader:
             blobs = paper_blobs(mask, scale, view, p.detect)
             candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
             candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
-            whole, not_cards = self._cards_among(frame, candidates)
+            before = {id(f) for f in candidates}
+            candidates, rest = _reseat(frame, scale, view, p.detect, blobs, candidates, rest,
+                                       card_area)
+            whole, not_cards = self._cards_among(frame, candidates,
+                                                 {id(f) for f in candidates} - before)
             px = _card_px(whole, view)
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
@@ -326,6 +345,54 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
         else:
             out.append(blob)
     return candidates, out
+
+
+def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
+            blobs: list[Blob], candidates: list[CardFit], rest: list[Blob],
+            card_area: float | None) -> tuple[list[CardFit], list[Blob]]:
+    """(candidates, rest) once each blob that is no whole card but may hold one has had its
+    paper found again by its own contrast (`cards.reseat_paper`): a blob from half to 1.8
+    times a card's paper whose hull is still roughly a hexagon (a card whose paper the mask
+    kept only in part, or with a blurred spur of the table), or one of two to three cards'
+    paper (cards whose border bands a blur bridged where `_recut` found no neck). The first
+    level at which pieces fit as whole cards gives them, in place of the blob."""
+    if candidates:
+        ref = float(np.median([f.blob.area_plane for f in candidates]))
+    elif card_area is not None:
+        ref = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+    else:
+        return candidates, rest
+    fitted = {id(f.blob) for f in candidates}
+    markers = _marker_centres(view)
+    out = {id(b): b for b in rest}
+    # the blobs no card came from: the rest, and the ragged ones no hexagon fitted (a blob
+    # `_recut` split into cards is in neither)
+    for blob in [*rest, *(b for b in blobs if b.ragged and id(b) not in fitted)]:
+        size = blob.area_plane / ref
+        if blob.touches_edge or not 0.5 <= size <= 3.2:
+            continue
+        if size < 1.8:
+            if markers is not None and (np.linalg.norm(markers - blob.hull_plane.mean(0), axis=1)
+                                        < view.table.marker_mm).any():
+                continue   # a table marker's white square: no card lies on it
+            if fit_card(blob, not view.calibrated).iou < 0.75:
+                continue   # not even roughly a hexagon: a hand, a patch of table
+        for pieces in reseat_paper(frame, blob, scale, view, params):
+            fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
+            if fits:
+                candidates = [*candidates, *fits]
+                out.pop(id(blob), None)
+                break
+    return candidates, list(out.values())
+
+
+def _marker_centres(view: TableView) -> np.ndarray | None:
+    """The table markers' centres in the plane (the play area's corners, millimetres) on a
+    calibrated table, else None."""
+    if not view.calibrated or view.table is None:
+        return None
+    w, h = view.table.play_area_mm
+    return np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
 
 
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:
