@@ -15,7 +15,10 @@ same ink on the card (one print under one lamp and blur) but darker or far thinn
 a blend ('?'). A symbol whose flanking paper or halo is missing is taken to be covered
 ('?'), unless that whole surround is paper or paper in a soft shadow; so is a coloured symbol
 whose own ink carries on into its halo (a fingertip of that hue). Paper and border samples
-tell whether the card is seen whole.
+tell whether the card is seen whole. A pose fitted from a blurred outline can be a few degrees
+off, which puts symbols' samples on their edges: a whole card left with a '?' whose paper did
+not clip is read again turned a little either way, and that read is kept only when it is
+complete and has every letter the first read made.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ N_SYMBOL = 19
 # few levels below the sensor's CLIP_HIGH.
 CLIP_NEAR = 245.0
 NEUTRAL_SPREAD = 0.25   # a grey (the border band) has its channels this close, paper-relative
+MIN_CAST_WHITE = 0.7    # see `_dark_band`: a lamp's channels at most ~1.4x apart after balance
 
 
 # Depths (fractions of the apothem) of the border samples: across the dark band and a little
@@ -255,7 +259,64 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     """Read every posed card in one pass. `blurred_rings` (for all poses, or one flag each)
     lets a grey blob read as a blurred ring and a washed-out symbol by its mean colour (see
     `decide`): right for whole hexagons, which are cards; not for a partial paper blob, where
-    a dark gap between pale stones would do."""
+    a dark gap between pale stones would do. A whole card left with a '?' (its paper not
+    clipped) is read again turned by TURN_DEG either way (see `_turned`)."""
+    reads = _read_cards(bgr, poses, view, model, blurred_rings)
+    allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+    return _turned(bgr, poses, view, model, reads, allow)
+
+
+# A card's pose angle comes from its outline and the lattice, which blur (motion above all),
+# perspective and a hand over an edge can leave a few degrees off; each symbol's samples then
+# sit sideways on its edge (0.6 apothem x the error: ~1.5 px at 4 degrees on a 50 px card),
+# its halo on its ink, and it reads covered or weak.
+TURN_DEG = 4.0
+MIN_TURN_LETTERS = 3   # letters a first read must have made: a card, not a blob, seen a bit off
+MIN_TURN_PAPER = 0.88  # and its paper samples that look like paper (all but 2 of 18)
+
+
+def _turned(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+            reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
+    """`reads`, with each whole card (`allow`) that has a '?', at least MIN_TURN_LETTERS
+    letters and paper that did not clip, replaced by its read at the pose turned by TURN_DEG
+    (either way, the first that qualifies) when that read is complete and agrees with every
+    letter the first read made: the symbols sit where the print puts them, so a pose that
+    finds every one of them, under the same rules, is the card's own. A letter never
+    changes; only unsure symbols are filled in."""
+    # not where the paper clipped the sensor: its blends' colours are uncertain there (see
+    # `decide`), and a symbol left '?' for that stays '?'
+    # nor where the card's own paper is not all paper: a hand or a sleeve may lie over it,
+    # and a symbol it covers must stay '?' (turned, its samples can miss the cover's edge)
+    todo = [i for i, r in enumerate(reads)
+            if allow[i] and not r.complete and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+            and max(r.white_bgr) < CLIP_HIGH and r.paper_ok >= MIN_TURN_PAPER]
+    if not todo:
+        return reads
+    # both turns in one pass (a read's cost is mostly per call, not per card)
+    turn = math.radians(TURN_DEG)
+    alt = _read_cards(bgr, [_rotate(poses[i], t) for t in (turn, -turn) for i in todo],
+                      view, model, True)
+    for k, i in enumerate(todo):
+        for a in (alt[k], alt[len(todo) + k]):
+            if a.complete and _agrees(reads[i].symbols, a.symbols):
+                reads[i] = a
+                break
+    return reads
+
+
+def _rotate(pose: Pose, turn: float) -> Pose:
+    """The pose turned about its centre by `turn` radians."""
+    return Pose(pose.centre, pose.apothem, pose.angle + turn, pose.turn, pose.shape)
+
+
+def _agrees(first: str, second: str) -> bool:
+    """Whether `second` has every letter `first` read (where `first` is not '?')."""
+    return all(a in ("?", b) for a, b in zip(first, second, strict=True))
+
+
+def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+                blurred_rings: bool | list[bool] = True) -> list[CardRead]:
+    """`read_cards` at the poses given."""
     if not poses:
         return []
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
@@ -348,21 +409,27 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
     normalised by it reads too bright and tinted towards that channel (a warm lamp turns a
     grey border orange): its darkness and hue are then judged by the channels that did not
     clip. A clipped channel may read brighter than those, but by no more than the paper can
-    be past clipping (OVEREXPOSED_MAX), and never darker (unless all three clipped)."""
+    be past clipping (OVEREXPOSED_MAX), and never darker (unless all three clipped). What the
+    strict test takes for the band it still takes."""
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
+    # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
     low = np.minimum(np.minimum(b0, b1), b2)
+    strict = ((b0 + b1 + b2) / 3.0 < 0.7) & (np.maximum(np.maximum(b0, b1), b2) - low
+                                              < NEUTRAL_SPREAD)
     clipped = white[:, ::-1] >= CLIP_NEAR          # RGB, like the band
     clipped &= ~clipped.all(1, keepdims=True)
+    # ... and only under a lamp the camera's white balance left near white: where the paper's
+    # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
+    # still by more than the symbols' colours can be read through (the strict test stands)
+    clipped &= (white.min(1) >= MIN_CAST_WHITE * CLIP_HIGH)[:, None]
     if not clipped.any():
-        # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
-        high = np.maximum(np.maximum(b0, b1), b2)
-        return ((b0 + b1 + b2) / 3.0 < 0.7) & (high - low < NEUTRAL_SPREAD)
+        return strict
     use = ~clipped[:, None, None, :]
     high = np.where(use, band, -np.inf).max(-1)
     mean = np.where(use, band, 0.0).sum(-1) / use.sum(-1)
     over = np.where(use, -np.inf, band).max(-1)    # the brightest clipped channel
-    return ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
-            & (over < OVEREXPOSED_MAX * high + 0.05))
+    return strict | ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
+                     & (over < OVEREXPOSED_MAX * high + 0.05))
 
 
 def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,

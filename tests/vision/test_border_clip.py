@@ -68,3 +68,12 @@ def test_rendered_table_under_a_warm_clipping_lamp_is_read():
     s = _read_hard(463, "web")
     assert s.misreads == 0 and s.false_cards == 0
     assert s.correct >= 19, s
+
+
+def test_no_allowance_under_a_cast_the_white_balance_left_strong():
+    """Where the paper's dimmest channel is far below the clip (a lamp whose channels stay
+    more than ~1.4x apart), the clipped channels may be brighter by more than any bound the
+    reader can trust: the strict test stands, and a tinted band is not the border."""
+    strong_cast = np.array([[150.0, 255.0, 255.0]])   # blue at 0.6 of the clip
+    assert not _dark_band(_band((0.70, 0.50, 0.45)), strong_cast).any()
+    assert _dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()
