@@ -5,7 +5,8 @@ depths across the border band and just beyond it), which is mapped to the image 
 bilinearly, all cards in one `cv2.remap`. The card's paper samples give its white reference;
 every sample is normalised by it, and the symbol, paper and halo samples are explained by the
 `ColourModel` as paper mixed with one ink (allowing for chroma bled in from the paper, see
-`colour.chroma_cast`); the border band is judged by its darkness alone. A symbol is read
+`colour.chroma_cast`); the border band is judged by its darkness and greyness (by the
+channels that did not clip, where the paper clipped under a lamp near white). A symbol is read
 only when its samples agree clearly (enough of one ink, almost none of another, few unexplained
 pixels); otherwise it is '?'. No coloured symbol is hollow; on a card whose paper clipped the
 sensor (its white reference neutral though the lamp is not) a grey ring's paper-ink blends
@@ -17,8 +18,8 @@ a blend ('?'). A symbol whose flanking paper or halo is missing is taken to be c
 whose own ink carries on into its halo (a fingertip of that hue). Paper and border samples
 tell whether the card is seen whole. A pose fitted from a blurred outline can be a few degrees
 off, which puts symbols' samples on their edges: a whole card left with a '?' whose paper did
-not clip is read again turned a little either way, and that read is kept only when it is
-complete and has every letter the first read made.
+not clip and is nearly all paper (no sleeve over it) is read again turned a little either
+way, and that read is kept only when it is complete and has every letter the first read made.
 """
 
 from __future__ import annotations
@@ -278,11 +279,11 @@ MIN_TURN_PAPER = 0.88  # and its paper samples that look like paper (all but 2 o
 def _turned(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
             reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
     """`reads`, with each whole card (`allow`) that has a '?', at least MIN_TURN_LETTERS
-    letters and paper that did not clip, replaced by its read at the pose turned by TURN_DEG
-    (either way, the first that qualifies) when that read is complete and agrees with every
-    letter the first read made: the symbols sit where the print puts them, so a pose that
-    finds every one of them, under the same rules, is the card's own. A letter never
-    changes; only unsure symbols are filled in."""
+    letters and paper that did not clip and is nearly all paper (MIN_TURN_PAPER), replaced
+    by its read at the pose turned by TURN_DEG (either way, the first that qualifies) when
+    that read is complete and agrees with every letter the first read made: the symbols sit
+    where the print puts them, so a pose that finds every one of them, under the same rules,
+    is the card's own. A letter never changes; only unsure symbols are filled in."""
     # not where the paper clipped the sensor: its blends' colours are uncertain there (see
     # `decide`), and a symbol left '?' for that stays '?'
     # nor where the card's own paper is not all paper: a hand or a sleeve may lie over it,
