@@ -4,7 +4,10 @@ each card (whole and readable, or occluded). Whole cards are read at their own p
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
 the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and always reported
 occluded, with '?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly
-seen card is never guessed.
+seen card is never guessed. A blob that may hold a card whose paper the mask kept only in part
+(or two cards a blur bridged) has its paper found again against its own border band
+(`cards.reseat_paper`); such an outline counts only when the card shows nearly all its paper
+and border band.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
 video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
@@ -143,7 +146,8 @@ class HexelReader:
         return True
 
     def _cards_among(self, frame: np.ndarray, fits: list[CardFit],
-                     reseated: set[int] = frozenset()) -> tuple[list[CardFit], list[CardFit]]:
+                     reseated: frozenset[int] | set[int] = frozenset()
+                     ) -> tuple[list[CardFit], list[CardFit]]:
         """(cards, others): hexagons that show symbols at the symbol places, of one size (those
         whose `id` is in `reseated`, outlines found again, their paper and border nearly all
         there). Each card's reading at its own pose is kept in `self._own` for the verdict."""
