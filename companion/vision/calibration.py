@@ -111,6 +111,11 @@ class TableCalibration:
         return np.asarray(self.homography, np.float64)
 
     @property
+    def marker_centres_mm(self) -> np.ndarray:
+        """The four markers' centres in the plane (ids 0-3: the play area's corners), 4 x 2."""
+        return _UNIT * np.asarray(self.play_area_mm, np.float64)
+
+    @property
     def complete(self) -> bool:
         """Whether all four markers were used."""
         return len(self.markers) == len(MARKER_IDS)

@@ -165,6 +165,23 @@ class HexelReader:
         cards, dropped = consistent_sizes(cards)
         return cards, others + dropped
 
+    def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
+                card_area: float | None
+                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]:
+        """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
+        blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
+        necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
+        (`_reseat`)."""
+        view, p = self.view, self.params.detect
+        mask = paper_mask(frame, scale, p, roi)
+        blobs = paper_blobs(mask, scale, view, p)
+        candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area)
+        candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
+        found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
+        whole, not_cards = self._cards_among(frame, [*candidates, *found],
+                                             {id(f) for f in found})
+        return mask, whole, not_cards, rest
+
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
         """Read one BGR frame (a still table, with `keep_still`: by keeping the last full read)."""
@@ -203,28 +220,12 @@ class HexelReader:
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
-        mask = paper_mask(frame, scale, p.detect, roi)
-        blobs = paper_blobs(mask, scale, view, p.detect)
         card_area = _card_area_plane(view)
-        candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
-        candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
-        before = {id(f) for f in candidates}
-        candidates, rest = _reseat(frame, scale, view, p.detect, blobs, candidates, rest,
-                                   card_area)
-        whole, not_cards = self._cards_among(frame, candidates,
-                                             {id(f) for f in candidates} - before)
+        mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
         px = _card_px(whole, view)   # once: the size test and the next frame's guess use it
         if scale < 1.0 and _small(px, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
-            mask = paper_mask(frame, scale, p.detect, roi)
-            blobs = paper_blobs(mask, scale, view, p.detect)
-            candidates, rest = fit_hexagons(blobs, p.detect, not view.calibrated, card_area)
-            candidates, rest = _recut(mask, scale, view, p.detect, candidates, rest, card_area)
-            before = {id(f) for f in candidates}
-            candidates, rest = _reseat(frame, scale, view, p.detect, blobs, candidates, rest,
-                                       card_area)
-            whole, not_cards = self._cards_among(frame, candidates,
-                                                 {id(f) for f in candidates} - before)
+            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
             px = _card_px(whole, view)
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
@@ -320,6 +321,16 @@ def _card_area_plane(view: TableView) -> float | None:
     return 2.0 * math.sqrt(3.0) * apothem * apothem
 
 
+def _paper_ref(candidates: list[CardFit], card_area: float | None) -> float | None:
+    """A card's paper area in the plane: the median candidate's, or the printed size on a
+    calibrated table (None when neither is known)."""
+    if candidates:
+        return float(np.median([f.blob.area_plane for f in candidates]))
+    if card_area is not None:
+        return card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+    return None
+
+
 def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
            candidates: list[CardFit], rest: list[Blob], card_area: float | None
            ) -> tuple[list[CardFit], list[Blob]]:
@@ -329,11 +340,8 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
     card's paper (the median candidate's, or the printed size on a calibrated table) are cut,
     so the cost stays small; a blob that does not split, or none of whose pieces is a card,
     stays as it was."""
-    if candidates:
-        ref = float(np.median([f.blob.area_plane for f in candidates]))
-    elif card_area is not None:
-        ref = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
-    else:
+    ref = _paper_ref(candidates, card_area)
+    if ref is None:
         return candidates, rest
     out = []
     for blob in rest:
@@ -354,20 +362,19 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
 def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
             blobs: list[Blob], candidates: list[CardFit], rest: list[Blob],
             card_area: float | None) -> tuple[list[CardFit], list[Blob]]:
-    """(candidates, rest) once each blob that is no whole card but may hold one has had its
-    paper found again by its own contrast (`cards.reseat_paper`): a blob from half to 1.8
-    times a card's paper whose hull is still roughly a hexagon (a card whose paper the mask
-    kept only in part, or with a blurred spur of the table), or one of two to three cards'
-    paper (cards whose border bands a blur bridged where `_recut` found no neck). The first
-    level at which pieces fit as whole cards gives them, in place of the blob."""
-    if candidates:
-        ref = float(np.median([f.blob.area_plane for f in candidates]))
-    elif card_area is not None:
-        ref = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
-    else:
-        return candidates, rest
+    """(cards found, rest): the hexagons fitted once each blob that is no whole card but may
+    hold one has had its paper found again by its own contrast (`cards.reseat_paper`), and
+    `rest` less the blobs they came from. Tried: a blob from half to 1.8 times a card's paper
+    whose hull is still roughly a hexagon (a card whose paper the mask kept only in part, or
+    with a blurred spur of the table), or one of two to three cards' paper (cards whose border
+    bands a blur bridged where `_recut` found no neck). The first level at which pieces fit as
+    whole cards gives them, in place of the blob."""
+    ref = _paper_ref(candidates, card_area)
+    if ref is None:
+        return [], rest
     fitted = {id(f.blob) for f in candidates}
-    markers = _marker_centres(view)
+    markers = view.table.marker_centres_mm if view.calibrated and view.table else None
+    found: list[CardFit] = []
     out = {id(b): b for b in rest}
     # the blobs no card came from: the rest, and the ragged ones no hexagon fitted (a blob
     # `_recut` split into cards is in neither)
@@ -384,19 +391,10 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
         for pieces in reseat_paper(frame, blob, scale, view, params):
             fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
             if fits:
-                candidates = [*candidates, *fits]
+                found += fits
                 out.pop(id(blob), None)
                 break
-    return candidates, list(out.values())
-
-
-def _marker_centres(view: TableView) -> np.ndarray | None:
-    """The table markers' centres in the plane (the play area's corners, millimetres) on a
-    calibrated table, else None."""
-    if not view.calibrated or view.table is None:
-        return None
-    w, h = view.table.play_area_mm
-    return np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
+    return found, list(out.values())
 
 
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:
