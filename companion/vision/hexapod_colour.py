@@ -49,6 +49,7 @@ CLOSE_CELLS = 2.0    # gaps this wide between parts of an occluder are covered t
 REACH_CELLS = 0.5    # clipped pixels this close to an occluder may be its lit part
 LIT_RIM = 0.7        # an arm's skin beside its clipped middle is at least this share of clip
 RIM_SHARE = 0.15     # and skin runs along at least this share of that middle's outline
+GLARE_EDGE = 0.9     # glare on skin: this share of the skin touching it is lit near the clip
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
 LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
@@ -741,6 +742,34 @@ def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
     return out
 
 
+def _glare_on_hand(hand: np.ndarray, blown: np.ndarray, px: int, raw_v: np.ndarray
+                   ) -> np.ndarray:
+    """uint8 mask of the 8-connected regions of `blown` pixels (clipped in all three channels)
+    beyond `hand` that touch it and are specular glare on it: the hand runs along `RIM_SHARE`
+    or more of the region's outline (`_hand_bounded`), and nearly all of the skin touching it
+    (within a tenth of a cell; `GLARE_EDGE` of it) is at least `KNEE` of the clip in its
+    brightest channel (`raw_v`). A highlight on skin fades smoothly into lit skin all along
+    its edge; paper clipped beside an arm meets the arm's edge, which turns away from the lamp
+    and is shaded in places."""
+    free = cv2.subtract(blown, hand)
+    n, lab = cv2.connectedComponents(free, connectivity=8)
+    ids = np.unique(lab[cv2.dilate(hand, _K3) > 0])
+    ids = ids[ids > 0]
+    if not len(ids):
+        return np.zeros_like(hand)
+    on_hand = hand > 0
+    k = 2 * (round(0.1 * px) | 1) + 1
+    glare = []
+    for i in ids:                 # the few regions touching a hand
+        region = (lab == i).view(np.uint8)
+        if not _hand_bounded(region, on_hand):
+            continue
+        edge = raw_v[on_hand & (cv2.dilate(region, np.ones((k, k), np.uint8)) > 0)]
+        if len(edge) and np.count_nonzero(edge >= KNEE * CLIP) >= GLARE_EDGE * len(edge):
+            glare.append(i)
+    return _regions_of(lab, n, glare) if glare else np.zeros_like(hand)
+
+
 def _hand_bounded(region: np.ndarray, on_hand: np.ndarray) -> bool:
     """Whether the hand (`on_hand`) runs along at least `RIM_SHARE` of the outline of `region`
     (uint8): the pixels just outside it within the canvas (the canvas's edge is no outline)."""
@@ -790,7 +819,10 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     `blown`, the pixels clipped in all three channels, for a lit hand whose middle clips: when
     the white clipped in all three too, the paper, the board fill and that hand all read (255,
     255, 255) and only the hand's shaded rim keeps skin's hue, so the region the rim closes off
-    with the canvas's edge is covered (`_lit_inside`)."""
+    with the canvas's edge is covered (`_lit_inside`). Under any other white (`clipped` not
+    given), a region of `blown` pixels that the closed hand runs along and whose skin beside it
+    is lit near the clip all along is covered whole (glare on an arm: `_glare_on_hand`), given
+    `raw_v`."""
     skin = (pix.sat >= 0.15) & (((pix.hue <= round(45.0 * HUE_BINS / 360.0)) &
                                  (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0))
                                                       & (pix.sat <= 0.55)))
@@ -862,4 +894,9 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     if clipped is not None and clipped.any():
         hand = hand | _lit_clipped(hand, clipped, px, raw_v)
     k = round(CLOSE_CELLS * px) | 1
-    return cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    hand = cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    if clipped is None and blown is not None and raw_v is not None and blown.any():
+        # specular glare on an arm (a disc at its tip) clips in all three channels and fades
+        # into lit skin all round its edge on the arm: whatever the white, it is the hand
+        hand |= _glare_on_hand(hand, blown, px, raw_v)
+    return hand
