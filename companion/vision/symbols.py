@@ -20,6 +20,11 @@ tell whether the card is seen whole. A pose fitted from a blurred outline can be
 off, which puts symbols' samples on their edges: a whole card left with a '?' whose paper did
 not clip and is nearly all paper (no sleeve over it) is read again turned a little either
 way, and that read is kept only when it is complete and has every letter the first read made.
+A soft shadow across a card dims its paper and symbols without tinting them: a whole card with
+a '?' or paper that does not all read as paper, whose paper samples show grey shade, is read
+again against a white reference scaled point by point by the shade of the paper around each
+point; that read is kept on the same terms, and never for a grey ink (a grey object on the
+card looks like deep shade).
 """
 
 from __future__ import annotations
@@ -261,10 +266,78 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     lets a grey blob read as a blurred ring and a washed-out symbol by its mean colour (see
     `decide`): right for whole hexagons, which are cards; not for a partial paper blob, where
     a dark gap between pale stones would do. A whole card left with a '?' (its paper not
-    clipped) is read again turned by TURN_DEG either way (see `_turned`)."""
+    clipped) is read again turned by TURN_DEG either way (see `_turned`); one partly in a soft
+    shadow, against a shaded white reference first (see `_shaded`)."""
     reads = _read_cards(bgr, poses, view, model, blurred_rings)
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+    reads = _shaded(bgr, poses, view, model, reads, allow)
     return _turned(bgr, poses, view, model, reads, allow)
+
+
+# A soft shadow (a hand's, the lamp's edge) dims part of a card without tinting it: its paper
+# there is grey and darker than the card's white reference, and its symbols darker with it, so
+# they fall outside the inks' shade range or their paper stops counting as paper. A card that
+# shows such shade is read again with its white reference scaled point by point by the shade
+# of the paper around each point (SHADE_SIGMA: a kernel a symbol's halo wide).
+SHADE_SIGMA = 0.2          # card-frame units (apothems)
+# paper-normalised luminance of paper in shade, or lit beyond the white reference (which is
+# the card's paper in the middle of its brightness range, so partly shade itself)
+SHADE_LUM = (0.4, 1.6)
+SHADE_DEEP = 0.85          # a paper sample this dark is in shade
+MIN_SHADED = 3             # of the card's paper and halo samples, for it to count as shaded
+_SURROUND = np.concatenate([PAPER_PTS, HALO_PTS])
+_SHADE_K = np.exp(-((PATTERN[:, None, :] - _SURROUND[None, :, :]) ** 2).sum(-1)
+                  / (2.0 * SHADE_SIGMA ** 2))                   # PATTERN x surround
+
+
+def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+            reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
+    """`reads`, with each whole card (`allow`) that has a '?' or paper that does not all look
+    like paper, whose paper did not clip, and which shows paper in shade (MIN_SHADED of its
+    paper and halo samples grey and darker than SHADE_DEEP of its white), replaced by its
+    read against a shaded white reference when that read is complete and has every letter
+    of the first."""
+    todo = [i for i, r in enumerate(reads)
+            if allow[i] and (not r.complete or r.paper_ok < MIN_TURN_PAPER)
+            and max(r.white_bgr) < CLIP_HIGH]
+    if not todo:
+        return reads
+    sub = [poses[i] for i in todo]
+    vals, inside = _sample_cards(bgr, sub, view)
+    ns = 6 * N_SYMBOL
+    halo_at = ns + N_PAPER + N_BORDER
+    white = _white_reference(vals[:, ns:ns + N_PAPER], inside[:, ns:ns + N_PAPER])
+    around = np.concatenate([vals[:, ns:ns + N_PAPER], vals[:, halo_at:]], 1)
+    ok_in = np.concatenate([inside[:, ns:ns + N_PAPER], inside[:, halo_at:]], 1)
+    norm = normalise(around, white[:, None, :])
+    lum, grey = paper_grey(norm[..., 0], norm[..., 1], norm[..., 2])
+    # (a sample clipped in any channel tells no shade: glare, or paper lit past the clip)
+    use = (grey & ok_in & (lum >= SHADE_LUM[0]) & (lum <= SHADE_LUM[1])
+           & (around.max(-1) < CLIP_NEAR))
+    deep = np.count_nonzero(use & (lum < SHADE_DEEP), 1) >= MIN_SHADED
+    if not deep.any():
+        return reads
+    w = use * lum
+    num = w @ _SHADE_K.T
+    den = use.astype(np.float64) @ _SHADE_K.T
+    # where no paper is near (a symbol between covered paper), the card's own white stands
+    shade = np.where(den > 0.05, num / np.maximum(den, 1e-9), 1.0)
+    keep = np.flatnonzero(deep)
+    greys = {n for n, g in zip(model.letters, model.neutral, strict=True) if g}
+    alt = _read_cards(bgr, [sub[k] for k in keep], view, model, True,
+                      (vals[keep], inside[keep]), shade[keep])
+    for a, k in zip(alt, keep, strict=True):
+        i = todo[k]
+        r = reads[i]
+        # the shade lifts what it dims: it must not cost the paper or the band their look
+        # and a grey ink is never read through shade: a grey object lying on the card (a
+        # coin, a pen) looks like paper in deep shade, and the symbol it half covers, seen
+        # against that shade, like a ring
+        filled = {b for a_, b in zip(r.symbols, a.symbols, strict=True) if a_ == "?"}
+        if (a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
+                and a.border_ok >= r.border_ok and not filled & greys):
+            reads[i] = a
+    return reads
 
 
 # A card's pose angle comes from its outline and the lattice, which blur (motion above all),
@@ -315,16 +388,26 @@ def _agrees(first: str, second: str) -> bool:
     return all(a in ("?", b) for a, b in zip(first, second, strict=True))
 
 
+def _sample_cards(bgr: np.ndarray, poses: list[Pose], view: TableView
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Every card's PATTERN samples (cards x points x 3) and whether each lies in the frame."""
+    plane = sample_points(poses)
+    img_pts = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    return sample(bgr, img_pts)
+
+
 def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-                blurred_rings: bool | list[bool] = True) -> list[CardRead]:
-    """`read_cards` at the poses given."""
+                blurred_rings: bool | list[bool] = True,
+                samples: tuple[np.ndarray, np.ndarray] | None = None,
+                shade: np.ndarray | None = None) -> list[CardRead]:
+    """`read_cards` at the poses given (`samples`: their `_sample_cards`, when the caller has
+    them); `shade` (cards x PATTERN points, see `_shaded`) scales each card's white reference
+    point by point for its symbol, paper and halo samples."""
     if not poses:
         return []
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
-    plane = sample_points(poses)
-    img_pts = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
-    vals, inside = sample(bgr, img_pts)
+    vals, inside = samples if samples is not None else _sample_cards(bgr, poses, view)
     ns = 6 * N_SYMBOL
     paper_vals = vals[:, ns:ns + N_PAPER]
     white = _white_reference(paper_vals, inside[:, ns:ns + N_PAPER])
@@ -341,7 +424,13 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     seen = np.concatenate(seen, 1)
     halo_e = ns + N_PAPER          # where the halo starts in `seen`
     n_pts = halo_e + 6 * N_HALO    # and the means
-    norm = normalise(seen, white[:, None, :])
+    white_at = white[:, None, :]
+    if shade is not None:          # the white reference where each of `seen` was sampled
+        at = [shade[:, :ns + N_PAPER], shade[:, halo_at:]]
+        if any_blurred:
+            at.append(_mean(shade[:, :ns].reshape(shape), 2))
+        white_at = white_at * np.concatenate(at, 1)[..., None]
+    norm = normalise(seen, white_at)
     cast = chroma_cast(white)[:, None, :]
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
     # coarse colour tints small symbols with the paper's chroma (see `chroma_cast`): the
@@ -349,8 +438,7 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     sym_cast = np.zeros_like(norm)
     sym_cast[:, :ns] = cast
     sym_cast[:, n_pts:] = cast
-    kind, alpha, dark = model.explain(norm, clip_bounds(seen, white[:, None, :], norm),
-                                      sym_cast)
+    kind, alpha, dark = model.explain(norm, clip_bounds(seen, white_at, norm), sym_cast)
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
@@ -391,6 +479,9 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
         text = _letters(np.where(covered, "?", _chars(text)))
     # fractions of truth values (their mean, as NumPy takes it: the count over the total)
     paper_ok = np.count_nonzero(is_paper, 1) / N_PAPER
+    # (the band against the card's own white, shaded or not: it is printed dark, and a shade
+    # over it only darkens it further; near the card's edge, the shade between the outer
+    # paper samples is a guess)
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])

@@ -36,13 +36,15 @@ class Variant:
     neighbours (fraction of a card, drawn per table), placement jitter (fraction of a card) and
     turn (degrees, each drawn per card), the cut (`margin`: a white margin left outside the
     printed border, negative: cut that far into the border; fractions of the card's
-    circumradius) and the picture's size (`scale` times 1280 x 720)."""
+    circumradius), the picture's size (`scale` times 1280 x 720) and how many soft shadows
+    fall on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
     turn_deg: float = 2.5
     margin: float = 0.0
     scale: float = 1.0
+    shadows: int = 0
 
 
 VARIANTS = {
@@ -54,6 +56,7 @@ VARIANTS = {
     "cut-into-border": Variant(margin=-0.04),
     "small": Variant(scale=0.6),
     "phone": Variant(scale=3.0),
+    "shadowed": Variant(shadows=2),
 }
 
 
@@ -208,7 +211,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     if variant.scale != 1.0:
         img = cv2.resize(img, None, fx=variant.scale, fy=variant.scale,
                          interpolation=cv2.INTER_CUBIC if variant.scale > 1 else cv2.INTER_AREA)
-    img = camera(img, rng)
+    img = camera(img, rng, variant.shadows)
     return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
@@ -229,14 +232,21 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour cast, light gradient, blur, noise, JPEG (the held-out Hexapod cases use it too)."""
+def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0) -> np.ndarray:
+    """Colour cast, light gradient, `shadows` soft shadows, blur, noise, JPEG (the held-out
+    Hexapod cases use it too)."""
     h, w = img.shape[:2]
     cast = rng.uniform(0.75, 1.15, 3).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, 2 * math.pi)
     ramp = (math.cos(ang) * (xx / w - 0.5) + math.sin(ang) * (yy / h - 0.5))
     gain = rng.uniform(0.8, 1.1) * (1.0 + rng.uniform(0, 0.4) * ramp)
+    for _ in range(shadows):
+        # an oval dimmed by 30-55 %, its edge soft over a third of its size
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        rx, ry = rng.uniform(80, 300, 2) * (w / SIZE[0])
+        d = ((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2
+        gain = gain * (1.0 - rng.uniform(0.3, 0.55) * np.clip(1.5 - d, 0.0, 1.0))
     img = img * gain[..., None] * cast
     sigma = rng.uniform(0.3, 1.0)
     img = cv2.GaussianBlur(img, (0, 0), sigma)

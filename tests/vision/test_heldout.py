@@ -24,12 +24,12 @@ def test_heldout_photo_tables_are_read_exactly(seed):
 
 
 @pytest.mark.parametrize("variant", ["touching", "overlapping", "sloppy", "white-margin",
-                                     "cut-into-border", "small", "phone"])
+                                     "cut-into-border", "small", "phone", "shadowed"])
 @pytest.mark.parametrize("seed", range(3))
 def test_cards_cut_laid_and_photographed_otherwise_are_read_exactly(variant, seed):
     """Players cut with a white margin or into the border, lay cards touching, a little over
-    each other or sloppily (gaps to 30 %, 9° turns), and photograph at 0.6 to 3 times 1280 x
-    720: each table is still read exactly."""
+    each other or sloppily (gaps to 30 %, 9° turns), photograph at 0.6 to 3 times 1280 x 720,
+    and hands or shades cast soft shadows over the cards: each table is still read exactly."""
     scene = heldout_scene(seed, variant=VARIANTS[variant])
     obs = HexelReader(scene.edition).read(scene.image).observation
     s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
