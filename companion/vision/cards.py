@@ -125,12 +125,14 @@ def _mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> 
     # Drop the speckle a textured table leaves (grain, weave, noise) before contours are traced:
     # keep only mask pixels within 3 px of a region that survives a 3 x 3 opening. On cloth
     # this cuts tracing time 5-30x; a card's paper keeps its exact outline, thin bits included.
-    core = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN_KERNEL)
+    # (The opening's 3 x 3 dilation and the 7 x 7 one make one 9 x 9 dilation of the erosion:
+    # the same pixels, one pass fewer.)
+    core = cv2.erode(mask, _OPEN_KERNEL)
     return cv2.bitwise_and(mask, cv2.dilate(core, _NEAR_KERNEL))
 
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
-_NEAR_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+_NEAR_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
 
 
 def paper_blobs(mask: np.ndarray, scale: float, view: TableView,

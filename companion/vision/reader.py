@@ -260,17 +260,19 @@ class HexelReader:
                                                                           strict=True)]
         _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[len(cand) + k] for k in kept]
-        seen = [_verdict(tuple(int(v) for v in c), f.iou, r, pose, view, p)
-                for c, f, r, pose in zip(cells, whole, reads, poses, strict=False)]
-        seen += [_verdict(c, p.detect.min_iou, r, pose, view, p)
-                 for c, r, pose in zip(found_cells, found_reads, found_poses, strict=True)]
-        for c, r, pose in zip(part_cells, reads[len(poses):], part_poses, strict=True):
+        all_poses = tuple(poses + found_poses + part_poses)
+        n, m = len(poses), len(poses) + len(found_poses)
+        at = _centres_px(all_poses, view)
+        seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
+                for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
+        seen += [_verdict(c, p.detect.min_iou, r, xy, p)
+                 for c, r, xy in zip(found_cells, found_reads, at[n:m], strict=True)]
+        for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
             if (sum(ch != "?" for ch in r.symbols) >= p.min_partial_symbols
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
-                seen.append(_occluded(c, r, pose, view))
+                seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes))
-        all_poses = tuple(poses + found_poses + part_poses)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                  part_poses)
@@ -682,24 +684,29 @@ def _whole_read(r: CardRead, p: ReaderParams) -> bool:
             and r.border_ok >= p.min_border_ok)
 
 
-def _centre_px(pose: Pose, view: TableView) -> tuple[float, float]:
-    x, y = view.to_image(np.array([pose.centre]))[0]
-    return (float(x), float(y))
+def _centres_px(poses: tuple[Pose, ...], view: TableView) -> list[tuple[float, float]]:
+    """Each pose's centre in frame pixels, all mapped in one call (a call per card cost
+    more than the rest of the verdict)."""
+    if not poses:
+        return []
+    pts = view.to_image(np.array([pose.centre for pose in poses], np.float64))
+    return [(x, y) for x, y in pts.tolist()]
 
 
-def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, pose: Pose, view: TableView,
+def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, centre_px: tuple[float, float],
              p: ReaderParams) -> SeenCard:
-    """A whole card: trusted only if every symbol reads and the face looks intact."""
+    """A whole card (centred at `centre_px` in the frame): trusted only if every symbol reads
+    and the face looks intact."""
     if not _whole_read(r, p):
-        return _occluded(cell, r, pose, view)
+        return _occluded(cell, r, centre_px)
     shape = min(1.0, max(0.0, (fit_iou - p.detect.min_iou) / (1.0 - p.detect.min_iou) + 0.5))
     conf = r.confidence * (0.8 + 0.2 * shape) * (0.9 + 0.1 * r.paper_ok)
-    return SeenCard(cell, r.symbols, float(conf), False, _centre_px(pose, view))
+    return SeenCard(cell, r.symbols, float(conf), False, centre_px)
 
 
-def _occluded(cell: tuple[int, int], r: CardRead, pose: Pose, view: TableView) -> SeenCard:
+def _occluded(cell: tuple[int, int], r: CardRead, centre_px: tuple[float, float]) -> SeenCard:
     conf = min(OCCLUDED_MAX_CONFIDENCE, 0.5 * r.confidence if r.complete else 0.0)
-    return SeenCard(cell, r.symbols, float(conf), True, _centre_px(pose, view))
+    return SeenCard(cell, r.symbols, float(conf), True, centre_px)
 
 
 def _draw_blobs(frame: np.ndarray, whole: list[CardFit], rest: list[Blob]) -> np.ndarray:
