@@ -578,14 +578,15 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     white = case_white(frame, pose, layout)
     # the planes split from the 8-bit canvas (a quarter of the bytes), then made float
     planes = tuple(p.astype(np.float32) for p in cv2.split(warped))
-    pix = Pixels.of(normalise(canvas, white, px, planes))
+    # the canvas's largest channel, worked out once for `normalise` and the hand masks
+    # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
+    b, g, r = planes
+    raw_v = cv2.max(cv2.max(b, g), r)
+    pix = Pixels.of(normalise(canvas, white, px, planes, raw_v))
     labels, v = label_pixels(pix, px, params.colour), pix.v
     tints = tint_levels(pix, params.colour)
     # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper;
     # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
-    # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
-    b, g, r = planes
-    raw_v = cv2.max(cv2.max(b, g), r)
     n_clipped = clipped_channels(white)
     clipped = (raw_v >= CLIP).view(np.uint8) if n_clipped == 2 else None
     blown = (cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8)
