@@ -297,6 +297,7 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     paper and halo samples grey and darker than SHADE_DEEP of its white), replaced by its
     read against a shaded white reference when that read is complete and has every letter
     of the first."""
+    # (paper not all paper: below the bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
             if allow[i] and (not r.complete or r.paper_ok < MIN_TURN_PAPER)
             and max(r.white_bgr) < CLIP_HIGH]
@@ -329,13 +330,13 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     for a, k in zip(alt, keep, strict=True):
         i = todo[k]
         r = reads[i]
-        # the shade lifts what it dims: it must not cost the paper or the band their look
-        # and a grey ink is never read through shade: a grey object lying on the card (a
-        # coin, a pen) looks like paper in deep shade, and the symbol it half covers, seen
-        # against that shade, like a ring
+        # the shade lifts what it dims: it must not cost the paper its look (the border band
+        # is judged as in the first read); and a grey ink is never read through shade: a
+        # grey object lying on the card (a coin, a pen) looks like paper in deep shade, and
+        # the symbol it half covers, seen against that shade, like a ring
         filled = {b for a_, b in zip(r.symbols, a.symbols, strict=True) if a_ == "?"}
         if (a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
-                and a.border_ok >= r.border_ok and not filled & greys):
+                and not filled & greys):
             reads[i] = a
     return reads
 
