@@ -297,10 +297,11 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     paper and halo samples grey and darker than SHADE_DEEP of its white), replaced by its
     read against a shaded white reference when that read is complete and has every letter
     of the first."""
-    # (paper not all paper: below the bar `_turned` sets for "nearly all paper")
+    # (a card, not a blob: as many letters as `_turned` asks; paper not all paper: below the
+    # bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
             if allow[i] and (not r.complete or r.paper_ok < MIN_TURN_PAPER)
-            and max(r.white_bgr) < CLIP_HIGH]
+            and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS and max(r.white_bgr) < CLIP_HIGH]
     if not todo:
         return reads
     sub = [poses[i] for i in todo]
