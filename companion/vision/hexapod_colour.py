@@ -337,13 +337,13 @@ def _median(x: np.ndarray, axis: int | None = None) -> np.ndarray:
     return p[h] if n % 2 else (p[:h].max(axis=0) + p[h]) / 2
 
 
-def _percentile(x: np.ndarray, q: float, *, is_sorted: bool = False) -> np.floating:
+def _percentile(x: np.ndarray, q: float) -> np.floating:
     """`np.percentile(x, q)` (method 'linear', a 1-D float array, `q` a Python number) bit for
     bit: the same virtual index, interpolation weight and float arithmetic as NumPy's
-    `_quantile` / `_lerp` with a weak `q`, on the two order statistics taken from `x` itself
-    when `is_sorted`, else by one partition at the upper one (the lower is the largest value
-    before it, as in `_median`). NumPy's own call costs about 0.1 ms of checks and a
-    two-index partition, many times the work on these short arrays."""
+    `_quantile` / `_lerp` with a weak `q`, on the two order statistics taken by one partition
+    at the upper one (the lower is the largest value before it, as in `_median`). NumPy's own
+    call costs about 0.1 ms of checks and a two-index partition, many times the work on these
+    short arrays."""
     n = len(x)
     at = (n - 1) * float(np.true_divide(q, 100))
     if at >= n - 1:                  # NumPy takes the last value at both ends, weight at + 1
@@ -351,9 +351,7 @@ def _percentile(x: np.ndarray, q: float, *, is_sorted: bool = False) -> np.float
     else:
         lo = int(np.floor(at))
         hi, t = lo + 1, at - lo
-    if is_sorted:
-        a, b = x[lo], x[hi]
-    elif hi == lo:
+    if hi == lo:
         a = b = x.max()              # the last of a sorted copy (NaN when there is one)
     else:
         p = np.partition(x, hi)
@@ -706,6 +704,14 @@ def _lit_inside(skin: np.ndarray, blown: np.ndarray, px: int, margin: int) -> np
     return out
 
 
+def _touching(mask: np.ndarray, hand: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The 8-connected regions of `mask` (uint8) beyond `hand`: (their count with the
+    background, the label image, the labels of those that touch the hand)."""
+    n, lab = cv2.connectedComponents(cv2.subtract(mask, hand), connectivity=8)
+    ids = np.unique(lab[cv2.dilate(hand, _K3) > 0])
+    return n, lab, ids[ids > 0]
+
+
 def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
                  raw_v: np.ndarray | None) -> np.ndarray:
     """uint8 mask of the 8-connected regions of `clipped` pixels beyond `hand` that touch it
@@ -719,11 +725,7 @@ def _lit_clipped(hand: np.ndarray, clipped: np.ndarray, px: int,
     being the board's print and the cards: such a region is kept only within the hull of the
     hand or `REACH_CELLS` of it (between fingers, a lit knuckle). Without `raw_v` every
     touching region is kept whole."""
-    free = cv2.subtract(clipped, hand)
-    n, lab = cv2.connectedComponents(free, connectivity=8)
-    touch = cv2.dilate(hand, _K3) > 0
-    ids = np.unique(lab[touch])
-    ids = ids[ids > 0]
+    n, lab, ids = _touching(clipped, hand)
     if not len(ids):
         return np.zeros_like(hand)
     if raw_v is None:
@@ -761,10 +763,7 @@ def _glare_on_hand(hand: np.ndarray, blown: np.ndarray, px: int, raw_v: np.ndarr
     brightest channel (`raw_v`). A highlight on skin fades smoothly into lit skin all along
     its edge; paper clipped beside an arm meets the arm's edge, which turns away from the lamp
     and is shaded in places."""
-    free = cv2.subtract(blown, hand)
-    n, lab = cv2.connectedComponents(free, connectivity=8)
-    ids = np.unique(lab[cv2.dilate(hand, _K3) > 0])
-    ids = ids[ids > 0]
+    n, lab, ids = _touching(blown, hand)
     if not len(ids):
         return np.zeros_like(hand)
     on_hand = hand > 0
