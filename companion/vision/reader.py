@@ -44,7 +44,17 @@ from .colour import ColourModel, builtin_model
 from .geometry import hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard
-from .symbols import PAPER_PTS, CardRead, Pose, pose_points, read_cards
+from .symbols import (
+    BORDER_DEPTHS,
+    BORDER_PTS,
+    N_PAPER,
+    PAPER_PTS,
+    CardRead,
+    Pose,
+    pose_points,
+    read_cards,
+    sample,
+)
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
@@ -78,7 +88,8 @@ class ReaderParams:
     probe_paper: float = 0.5       # a free cell next to the cards is searched for a card whose
                                    # outline was lost (merged with the table) when the cell's
                                    # predicted pose shows this much paper and border, 4 symbols
-    probe_mask: float = 0.3        # (read only where this much of its paper is on the mask)
+    probe_mask: float = 0.3        # (read only where this much of its paper is on the mask,
+                                   # or the frame shows a card's contrast: `_paper_in_border`)
     probe_mask_far: float = 0.85   # a free cell two steps out is read only where its paper is
                                    # nearly all on the mask: a card merged with a hand or cloth
                                    # whose neighbours are hidden (each probe costs a read)
@@ -244,7 +255,7 @@ class HexelReader:
         taken = set(cells)
         # the free cells to probe and the partial blobs are read in one pass (a probed card
         # found at a partial blob's cell replaces it)
-        cand = _probe_cells(mask, scale, lat, taken, view, p)
+        cand = _probe_cells(mask, scale, lat, taken, view, p, frame)
         part_cells, part_poses = _partials(rest, lat, set(taken), p)
         first = read_cards(frame, [*cand.values(), *part_poses], view, self.model,
                            blurred_rings=[True] * len(cand) + [False] * len(part_poses))
@@ -530,13 +541,15 @@ _PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0
 
 
 def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
-                 view: TableView, p: ReaderParams) -> dict[tuple[int, int], Pose]:
+                 view: TableView, p: ReaderParams, frame: np.ndarray | None = None
+                 ) -> dict[tuple[int, int], Pose]:
     """The free cells one or two steps from placed cards where a card whose outline the paper
     mask lost may lie (see `_probe`), each at the pose its placed card's lattice steps predict
     (a cell next to a card from that card's step): those whose paper places lie mostly on the
-    paper mask (nearly all of it two steps out). Two steps, because a hand or a lost outline
-    often takes the cards between: a card whose neighbours are all covered is otherwise never
-    looked for."""
+    paper mask (nearly all of it two steps out), or, next to a card, where the frame shows a
+    card's own contrast (`_paper_in_border`, given the `frame`). Two steps, because a hand or a
+    lost outline often takes the cards between: a card whose neighbours are all covered is
+    otherwise never looked for."""
     order = sorted(lat.cells)
     keys: list[tuple[int, int]] = []
     steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
@@ -565,9 +578,11 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     apothems = _apothems(lat)
     bases = {i: _cell_pose(lat, i, lat.centres[i], apothems[i])
              for i in dict.fromkeys(owner.tolist())}
-    offsets = pose_points([_at(b, (0.0, 0.0)) for b in bases.values()], PAPER_PTS)
+    offsets = pose_points([_at(b, (0.0, 0.0)) for b in bases.values()],
+                          np.concatenate([PAPER_PTS, BORDER_PTS]))
     at = {i: k for k, i in enumerate(bases)}
-    pts = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
+    pts_all = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
+    pts = pts_all[:, :N_PAPER]
     img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
     ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
     h, w = mask.shape
@@ -576,9 +591,39 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     on[inside] = mask[iy[inside], ix[inside]] > 0
     least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
     papery = on.reshape(len(keys), -1).mean(1) >= least
+    if frame is not None:
+        # The mask's local-mean test loses a card's paper where the light changes faster than
+        # its window: in a hand's shadow, beside a glare spot. A cell next to the cards is
+        # probed all the same when, in the frame itself, its paper places are bright and even
+        # and its printed border band is dark all round: a card's own contrast, which shade
+        # and glare scale but do not undo.
+        lost = np.flatnonzero(~papery & (np.arange(len(keys)) < near))
+        if lost.size:
+            papery[lost] = _paper_in_border(frame, view, pts_all[lost])
     at_xy = centres.tolist()
     return {keys[k]: _at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
             for k in np.flatnonzero(papery).tolist()}
+
+
+PROBE_EVEN = 0.8      # a probed cell's paper: its darker quartile this close to its median
+PROBE_BAND = 0.7      # and its border band this much darker, at PROBE_BAND_SHARE of its places
+PROBE_BAND_SHARE = 0.7   # (a neighbour's paper or a glare may light the rest)
+PROBE_DIM = 16.0      # paper darker than this (of 255) is sensor noise more than light
+
+
+def _paper_in_border(frame: np.ndarray, view: TableView, plane: np.ndarray) -> np.ndarray:
+    """Per cell (plane: cells x (paper + border points) x 2, table plane), whether the frame
+    shows a card's contrast there: paper places bright and even (`PROBE_EVEN`), and around
+    them the border band darker (`PROBE_BAND`) at most of its places, at any of its depths."""
+    img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    vals, inside = sample(frame, img)
+    grey = vals.mean(-1)
+    paper, band = grey[:, :N_PAPER], grey[:, N_PAPER:]
+    mid = np.median(paper, 1)
+    even = np.percentile(paper, 25, axis=1) >= PROBE_EVEN * mid
+    depths = band.reshape(len(grey), len(BORDER_DEPTHS), -1)
+    dark = (depths <= PROBE_BAND * mid[:, None, None]).any(1)
+    return even & (dark.mean(1) >= PROBE_BAND_SHARE) & inside.all(1) & (mid >= PROBE_DIM)
 
 
 def _at(pose: Pose, centre: tuple[float, float]) -> Pose:
