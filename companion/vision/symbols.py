@@ -119,7 +119,8 @@ BLURRED_RING_MIDDLE = 0.82
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
 FALLBACK_CENTRED = 0.08
-FALLBACK_PEAK = 0.5           # and its strongest sample's
+FALLBACK_PEAK = 0.45          # and its strongest sample's (defocus and 5 px of motion leave a
+                              # 36 px card's triangle no sample above ~0.5: test_symbol_pale)
 # A coloured-ink sample this faint and this grey, inside a ring, is the ring's fringe (`decide`).
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
