@@ -1,28 +1,29 @@
-"""Finding Hexapod display cases by their corner markers. A case board (printed by
-`companion cards export --game hexapod`) carries four ArUco markers (DICT_4X4_50) that name its
-player p and corner: ids 10p..10p+3 at the top-left, top-right, bottom-right and bottom-left,
-above and below the grid. The geometry looked for is the one printed: `CaseLayout` is
+"""Finding Hexapod display cases by their corner markers. A case board (printed by `companion
+cards export --game hexapod`) carries four ArUco markers (DICT_4X4_50) that name its player p
+and corner: ids 10p..10p+3 at the top-left, top-right, bottom-right and bottom-left, above and
+below the grid. The geometry looked for is the one printed: `CaseLayout` is
 `companion.faces.HexapodCase`, which `synth.hexapod_board` draws. Markers are detected with one
-adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits) that knows
-only the case codes (OpenCV tries every code of its dictionary on every quad it finds: most of
-the search's time on a textured table); a wrongly decoded id is caught by geometry: a case is
-accepted only when at least three of its markers agree, through one homography, with the
-printed layout. A marker the decoder gave up on (motion
-blur) is recovered from the quads it rejected, where the case's decoded markers say it must be
-(`recover`); a case none of whose markers decoded (motion blur wider than a module) is found
-by matching the rejected quads' insides against the case markers' codes (`match_quads`), the
-same three-marker geometry deciding. A case fitted through three markers extrapolates their
-corners' noise to the far grid corner (3-9 px there on blurred scenes): when the fourth is a
-rejected quad where the three put it, of its size, turn and code, the case is refitted through
-all four (`complete`). Corners stay as the detector finds them: refining them on the straight
-edges (`calibration.refine_corners`, `refine=True`) halves their error but did not change what
-the cells read; refitting only three-marker cases through refined corners (`sharpen=True`,
-`sharpen`) brings most of those grids within 2 px, yet gained no cell on the hard scenes and,
-through the reader's hand check, turned one hand-covered cell into an empty one (hard 139),
-so it is off by default. `MarkerTracker` keeps the last poses,
-so that a video frame is searched only about the markers it saw last, each window for its own
-marker's code and size (a full search when one goes missing); a colour frame is converted to
-grey only where it is searched (`FrameGrey`).
+adaptive threshold window and a permissive bit decoder (blur and JPEG flip bits) that knows only
+the case codes (OpenCV tries every code of its dictionary on every quad it finds: most of the
+search's time on a textured table); a wrongly decoded id is caught by geometry: a case is
+accepted only when at least three of its markers agree, through one homography, with the printed
+layout. A marker the decoder gave up on (motion blur) is recovered from the quads it rejected,
+where the case's decoded markers say it must be (`recover`); a case none of whose markers
+decoded (motion blur wider than a module) is found by matching the rejected quads' insides
+against the case markers' codes (`match_quads`), the same three-marker geometry deciding; a case
+whose markers blur or size left without a quad each is found by its white sheet's outline and
+verified by the codes at its marker places (`hexapod_boards.find_boards`, only for players still
+missing). A case fitted through three markers extrapolates their corners' noise to the far grid
+corner (3-9 px there on blurred scenes): when the fourth is a rejected quad where the three put
+it, of its size, turn and code, the case is refitted through all four (`complete`). Corners stay
+as the detector finds them: refining them on the straight edges (`calibration.refine_corners`,
+`refine=True`) halves their error but did not change what the cells read; refitting only
+three-marker cases through refined corners (`sharpen=True`, `sharpen`) brings most of those
+grids within 2 px, yet gained no cell on the hard scenes and, through the reader's hand check,
+turned one hand-covered cell into an empty one (hard 139), so it is off by default.
+`MarkerTracker` keeps the last poses, so that a video frame is searched only about the markers
+it saw last, each window for its own marker's code and size (a full search when one goes
+missing); a colour frame is converted to grey only where it is searched (`FrameGrey`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .geometry import transform
 
 CORNER_NAMES = CASE_CORNERS
 PLAYERS = HEXAPOD_PLAYERS
+GAME_CASES = 2   # display cases at a Hexapod table (RULES.md P: two players)
 MARKER_DICT = HEXAPOD_CASE.dictionary
 
 
@@ -65,6 +67,7 @@ class FrameGrey:
 
     def __init__(self, image: np.ndarray) -> None:
         self._bgr = image if image.ndim == 3 else None
+        self.bgr: np.ndarray | None = self._bgr    # the colour frame, if it was one
         self._whole = image if image.ndim == 2 else None
         self.shape: tuple[int, int] = image.shape[:2]
 
@@ -529,8 +532,9 @@ class MarkerTracker:
 
     def __init__(self, layout: CaseLayout = LAYOUT, track: bool = True,
                  refine: bool = False, full_every: int = FULL_SEARCH_EVERY,
-                 sharpen: bool = False) -> None:
+                 sharpen: bool = False, outlines: bool = True) -> None:
         self.layout = layout
+        self.outlines = outlines   # look for boards by their outline (`hexapod_boards`)
         self.track = track
         self.refine = refine
         self.sharpen = sharpen
@@ -597,6 +601,14 @@ class MarkerTracker:
         if extra:
             rest = [(i, c) for i, c in found if self.layout.owner(i)[0] not in have]
             poses += fit_matched(rest + self._refined(grey, extra), self.layout)
+        located = {p.player for p in poses}
+        if self.outlines and (len(located) < GAME_CASES or self.known - located):
+            # boards whose markers are too blurred or small for a quad each: found by the
+            # sheet's white outline, verified by the codes at its marker places. Only while a
+            # case is missing — fewer than a game's two, or one seen before — as the outline
+            # search costs about half a marker search.
+            from .hexapod_boards import find_boards  # it builds on this module
+            poses += find_boards(grey, poses, self.layout, frame.bgr)
         self.last = poses
         self.known |= {p.player for p in poses}
         self._since_full = 0
