@@ -80,7 +80,8 @@ class ReaderParams:
     min_reseat_border: float = 0.88
     min_paper_ok: float = 0.65     # paper samples that must look like paper for a whole card
                                    # (each symbol also needs paper beside it: `symbols`)
-    min_border_ok: float = 0.7     # border samples that must look dark
+    min_border_ok: float = 0.55    # border samples that must look dark (the band is a few px
+                                   # wide: blur gives it a saturated table's hue beside it)
     min_partial_area: float = 0.2  # a partial blob covers at least this much of a card face
     min_partial_symbols: int = 2   # and shows at least this many readable symbols
     min_partial_border: float = 0.35  # and this much of its dark border band
