@@ -149,6 +149,8 @@ TWIN_PEAK_SHARE = 0.6
 # rings read in rendered hard scenes 0.07 median, 95 % at most 0.41 (the few near 1 lie half
 # under a hand or a shadow's edge); the two crescents of covered blue discs crafted, 0.98.
 RING_LOPSIDED = 0.7
+FAINT_RING_DARK = 3.0         # a ring band's summed grey-ink fraction (12 samples) ...
+FAINT_RING_VOTE = 2.0         # ... that lets it stand with this vote (see `decide`)
 HOLLOW_INK = 0.1              # a symbol's ink this much weaker in its middle than around it
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
@@ -693,8 +695,12 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
                                    np.where(grey & ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
-    ok = (top >= 2.5) & peak_ok & (second <= 0.12 * top + 0.3) & (other <= 5) \
-        & (margin > 0) & ring_ok
+    # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
+    # of its samples vote, but its band keeps its darkness: a closed ring whose band holds the
+    # grey ink of three samples needs a smaller vote
+    faint_ring = grey & ring & closed & (dark[..., 7:].sum(-1) >= FAINT_RING_DARK)
+    ok = (top >= np.where(faint_ring, FAINT_RING_VOTE, 2.5)) & peak_ok \
+        & (second <= 0.12 * top + 0.3) & (other <= 5) & (margin > 0) & ring_ok
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
     if mean_fit is not None and _may_fall_back(ok, mean_fit, allow):
         # Blur, noise and JPEG spread a small coloured symbol: its samples fall below the ink
