@@ -518,6 +518,7 @@ def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
 
 
 FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
+OUTLINE_EVERY = 5        # whole-frame searches per outline search while one finds nothing
 # From one video frame to the next a board moves a few millimetres, so a marker's outline keeps
 # its length within a factor ~1.4 (and its pixel outline lies between 1/sqrt(2) and 1 times the
 # Euclidean perimeter, by its turn): a window looks only at quads whose outline is 0.35-2 times
@@ -535,6 +536,7 @@ class MarkerTracker:
                  sharpen: bool = False, outlines: bool = True) -> None:
         self.layout = layout
         self.outlines = outlines   # look for boards by their outline (`hexapod_boards`)
+        self._outline_wait = 0     # whole-frame searches left before the next outline search
         self.track = track
         self.refine = refine
         self.sharpen = sharpen
@@ -606,9 +608,15 @@ class MarkerTracker:
             # boards whose markers are too blurred or small for a quad each: found by the
             # sheet's white outline, verified by the codes at its marker places. Only while a
             # case is missing — fewer than a game's two, or one seen before — as the outline
-            # search costs about half a marker search.
-            from .hexapod_boards import find_boards  # it builds on this module
-            poses += find_boards(grey, poses, self.layout, frame.bgr)
+            # search costs about half a marker search; and after one that found nothing, only
+            # every OUTLINE_EVERY-th time (a hand over a board keeps it missing for many frames)
+            if self._outline_wait:
+                self._outline_wait -= 1
+            else:
+                from .hexapod_boards import find_boards  # it builds on this module
+                boards = find_boards(grey, poses, self.layout, frame.bgr)
+                poses += boards
+                self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
         self.known |= {p.player for p in poses}
         self._since_full = 0

@@ -161,3 +161,34 @@ def test_sheet_pose_rejects_an_outline_bulged_where_no_marker_vouches() -> None:
     bulged = corners.copy()
     bulged[1] += (40.0, 10.0)                   # the TR corner, by marker 21 (not verified)
     assert _sheet_pose(2, [(i, markers[i]) for i in (20, 22, 23)], bulged, LAYOUT) is None
+
+
+def test_an_outline_search_that_finds_nothing_is_repeated_only_every_few_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a case stays missing (a hand over its board), each whole-frame search would run
+    the outline search again: after one that found nothing it waits OUTLINE_EVERY searches;
+    one that finds a case runs every time (the case stays located)."""
+    from companion.vision import hexapod_boards, hexapod_markers
+
+    calls: list[int] = []
+    real = hexapod_boards.find_boards
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hexapod_boards, "find_boards", counted)
+    n = 2 * hexapod_markers.OUTLINE_EVERY
+    _, _, w, h = LAYOUT.sheet_mm
+    paper = _frame(np.full((round(h * PX_PER_MM), round(w * PX_PER_MM), 3), 245, np.uint8))
+    tracker = MarkerTracker(LAYOUT, track=False)
+    for _ in range(n):
+        assert tracker.find(paper)[0] == []
+    assert len(calls) == 2
+
+    calls.clear()
+    board = _frame(_sheet(3))
+    tracker = MarkerTracker(LAYOUT, track=False)
+    for _ in range(3):
+        assert [p.player for p in tracker.find(board)[0]] == [3]
+    assert len(calls) == 3
