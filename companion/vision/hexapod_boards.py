@@ -35,7 +35,7 @@ from .hexapod_markers import (
     CaseLayout,
     CasePose,
     Quad,
-    _templates,
+    case_templates,
     fit_cases,
     off_cases,
     printed_corners,
@@ -283,7 +283,7 @@ def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: C
     inner = means.reshape(len(px), n, n)[:, 2:-2, 2:-2].reshape(len(px), -1)
     inner = inner - inner.mean(axis=1, keepdims=True)
     inner /= np.maximum(np.linalg.norm(inner, axis=1, keepdims=True), 1e-3)
-    score = np.einsum("qm,tm->qt", inner, _templates(layout)[0])
+    score = np.einsum("qm,tm->qt", inner, case_templates(layout)[0])
     k = len(shifts)
     return score.reshape(4, k, -1), frame.reshape(4, k), px.reshape(4, k, 4, 2)
 
@@ -309,7 +309,7 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     """(player, markers) from one quarter turn's (places, shifts, templates) code scores and
     (places, shifts) framed scores, when at least three places show one player's own upright
     code clearly and none another code."""
-    ids = _templates(layout)[1]
+    ids = case_templates(layout)[1]
     shown: list[tuple[int, Quad]] = []
     for k in range(len(score)):
         # the marker is where its black border in its white quiet zone fits best: the code's

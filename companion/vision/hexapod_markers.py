@@ -256,7 +256,7 @@ PER_ID = 2           # candidates kept per id
 
 
 @lru_cache(maxsize=4)
-def _templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]:
+def case_templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]:
     """(templates, ids): every case marker's code as `aruco_match.code_templates` rows, four a
     marker (its quarter turns), and the id of each row."""
     ids = tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
@@ -277,7 +277,7 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
     q = plausible_quads(quads, sides)                                 # (n, 4, 2)
     if not len(q):
         return []
-    templates, ids = _templates(layout)
+    templates, ids = case_templates(layout)
     score = code_scores(grey, q, templates, layout.marker_modules)
     score = score.reshape(len(q), -1, 4)                              # (quads, ids, turns)
     per_id = score.max(axis=2)
@@ -315,7 +315,7 @@ def complete(grey: np.ndarray | FrameGrey, poses: list[CasePose],
         return poses
     quads = np.array(rejected)                                   # (n, 4, 2)
     centres = quads.mean(axis=1)
-    templates, ids = _templates(layout)
+    templates, ids = case_templates(layout)
     out = []
     for pose in poses:
         printed = printed_corners(layout, pose.player)

@@ -596,8 +596,8 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
         # The mask's local-mean test loses a card's paper where the light changes faster than
         # its window: in a hand's shadow, beside a glare spot. A cell next to the cards is
         # probed all the same when, in the frame itself, its paper places are bright and even
-        # and its printed border band is dark all round: a card's own contrast, which shade
-        # and glare scale but do not undo.
+        # and its printed border band is dark at most of its places: a card's own contrast,
+        # which shade and glare scale but do not undo.
         lost = np.flatnonzero(~papery & (np.arange(len(keys)) < near))
         if lost.size:
             papery[lost] = _paper_in_border(frame, view, pts_all[lost])

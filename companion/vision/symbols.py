@@ -609,7 +609,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     the paper beside it (`flank_dark`, cards x 6: a shadow darkens both), is no darker in the
     middle than around it, and holds about as much ink as a ring and far less than a solid
     blob (`BLURRED_RING_DARK`); a ring's middle is never ink right through
-    (`BLURRED_RING_MIDDLE`). Faint coloured samples in a ring's fringe and grey samples in a
+    (`BLURRED_RING_MIDDLE`). A closed ring smeared thin by motion, its band still holding the
+    grey ink of three samples (`FAINT_RING_DARK`), stands with a smaller vote
+    (`FAINT_RING_VOTE`). Faint coloured samples in a ring's fringe and grey samples in a
     solid disc's rim do not count as rivals.
     `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
     those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`;
