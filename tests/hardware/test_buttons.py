@@ -17,7 +17,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.hardware import ButtonPress, Role, TableButtons
 
 DEBOUNCE = 0.05
-HOLD = 0.25
+HOLD = 0.4   # far above TAP: on a loaded machine gpiozero's callback thread runs late
 TAP = 0.09  # longer than the debounce, shorter than the hold
 PINS = {Role.CONFIRM: 17, Role.UNDO: 27, Role.NEXT: 22}
 

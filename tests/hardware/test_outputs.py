@@ -31,10 +31,12 @@ def test_single_led_states(factory):
     assert pin.state
     light.set("illegal")
     pin.clear_states()
-    time.sleep(0.45)
+    time.sleep(0.75)
     changes = transitions(pin)
     assert len(changes) >= 3  # fast blink: a change every 0.1 s
-    assert all(0.05 < dt < 0.2 for dt, _ in changes[1:])
+    # (the median: on a loaded machine the blink thread now and then wakes late)
+    gaps = sorted(dt for dt, _ in changes[1:])
+    assert 0.05 < gaps[len(gaps) // 2] < 0.2
     light.set("off")
     pin.clear_states()
     light.set("waiting")
