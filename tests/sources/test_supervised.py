@@ -186,8 +186,10 @@ def test_backoff_resets_after_a_good_run():
         sup.stop()
     gaps = [b - a for a, b in itertools.pairwise(factory.times)]
     assert gaps[1] >= 0.19  # second failure in a row: doubled
-    # the third source ran for 0.6 s (> stall_s) before failing: back to the base delay
-    assert gaps[2] - 0.6 < 0.19, gaps
+    # the third source ran for 0.6 s (> stall_s) before failing: back to the base delay, 0.1 s,
+    # not doubled again to 0.4 s (the margin: 30 frames take longer than 0.6 s on a loaded
+    # machine, 0.72 s measured)
+    assert gaps[2] - 0.6 < 0.35, gaps
 
 
 def test_a_finite_source_ends_without_reopening():
