@@ -31,10 +31,10 @@ from .hexapod_markers import (
     LAYOUT,
     MIN_LEAD,
     MIN_MATCH,
-    PLAYERS,
     CaseLayout,
     CasePose,
     Quad,
+    case_codes,
     case_templates,
     fit_cases,
     off_cases,
@@ -195,11 +195,10 @@ def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
     the outline put a grid corner 40 px off); the sheet and its markers are printed on one
     plane, so one homography must agree with all of them, and a corner that is not the
     sheet's is caught."""
-    x0, y0, w, h = layout.sheet_mm
     printed = printed_corners(layout, player)
     ids = tuple(sorted(i for i, _ in markers))
     seen = dict(markers)
-    src = np.vstack([[(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)],
+    src = np.vstack([_sheet_corners(layout),
                      *[printed[i].mean(axis=0, keepdims=True) for i in ids]])
     dst = np.vstack([corners, *[seen[i].mean(axis=0, keepdims=True) for i in ids]])
     H, _ = cv2.findHomography(src, dst, 0)
@@ -228,6 +227,12 @@ def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
     return CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side)
 
 
+def _sheet_corners(layout: CaseLayout) -> np.ndarray:
+    """The printed sheet's TL, TR, BR, BL in board mm (4, 2)."""
+    x0, y0, w, h = layout.sheet_mm
+    return np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)], np.float64)
+
+
 def _one_board(poses: list[CasePose]) -> CasePose | None:
     """The best of one player's poses (most markers, then least error) when they all lie on
     one board (outlines of one sheet at two thresholds, or with a corner cut off); None when
@@ -244,8 +249,7 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
     when the sheet outlined by `quad` (clockwise) shows at least three of one player's markers
     at their own corners, upright, in exactly one of its quarter turns and no other case code
     clearly anywhere; else None."""
-    x0, y0, w, h = layout.sheet_mm
-    sheet = np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)])
+    sheet = _sheet_corners(layout)
     accepted = []
     for turn in range(4):
         corners = np.roll(quad, -turn, 0)
@@ -290,8 +294,8 @@ def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: C
 
 def _framed(layout: CaseLayout) -> np.ndarray:
     """Every case marker's code in its black border and white quiet zone, as template rows."""
-    ids = tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
-    return code_templates(layout.dictionary, ids, layout.marker_modules, framed=True)
+    return code_templates(layout.dictionary, case_codes(layout), layout.marker_modules,
+                          framed=True)
 
 
 def _upright(corners: Quad, layout: CaseLayout) -> bool:

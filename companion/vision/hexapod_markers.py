@@ -259,7 +259,7 @@ PER_ID = 2           # candidates kept per id
 def case_templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]:
     """(templates, ids): every case marker's code as `aruco_match.code_templates` rows, four a
     marker (its quarter turns), and the id of each row."""
-    ids = tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
+    ids = case_codes(layout)
     templates = code_templates(layout.dictionary, ids, layout.marker_modules)
     return templates, np.repeat(np.array(ids), 4)
 
