@@ -459,7 +459,10 @@ def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
             best = other
     keep = [whole[i] for i in sorted(best.cells)]
     lat = grow(keep)
-    if len(lat.cells) != len(keep):   # a different origin placed fewer: keep only those
+    # the growth from another origin may place fewer (the cards it left out can be what held
+    # the others together): keep only those, until a growth places every card it is given
+    # (each pass drops at least one card; one card alone is always placed)
+    while len(lat.cells) != len(keep):
         keep = [keep[i] for i in sorted(lat.cells)]
         lat = grow(keep)
     return lat, keep, len(whole) - len(keep)

@@ -6,8 +6,8 @@ perspective homography (a camera looking nearly straight down, no markers), then
 light gradient, blur, noise and JPEG. Truth is given as the reader reports: cells and symbols by
 the image lattice whose E is the direction nearest to image-right. A `Variant` changes how cards
 are cut (a white margin, into the border), laid (touching, overlapping, sloppy) and photographed
-(0.6-3 times the size); `python tests/vision/heldout.py --seeds 100 --variant NAME` prints the
-reader's figures.
+(0.6-3 times the size, or at a steeper angle); `python tests/vision/heldout.py --seeds 100
+--variant NAME` prints the reader's figures.
 """
 
 from __future__ import annotations
@@ -36,8 +36,11 @@ class Variant:
     neighbours (fraction of a card, drawn per table), placement jitter (fraction of a card) and
     turn (degrees, each drawn per card), the cut (`margin`: a white margin left outside the
     printed border, negative: cut that far into the border; fractions of the card's
-    circumradius), the picture's size (`scale` times 1280 x 720) and how many soft shadows
-    fall on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %)."""
+    circumradius), the picture's size (`scale` times 1280 x 720), how many soft shadows fall
+    on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %) and how far
+    the camera leans (`perspective`: the homography's largest perspective term, per px; for a
+    lens about 1000 px across its focal length, 1.2e-4 is a lean of ~7°, 4e-4 ~22°, 8e-4
+    ~39°)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -45,6 +48,7 @@ class Variant:
     margin: float = 0.0
     scale: float = 1.0
     shadows: int = 0
+    perspective: float = 1.2e-4
 
 
 VARIANTS = {
@@ -57,6 +61,8 @@ VARIANTS = {
     "small": Variant(scale=0.6),
     "phone": Variant(scale=3.0),
     "shadowed": Variant(shadows=2),
+    "tilted": Variant(perspective=4e-4),
+    "steep": Variant(perspective=8e-4),
 }
 
 
@@ -129,10 +135,10 @@ def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     return cells
 
 
-def _homography(rng: np.random.Generator) -> np.ndarray:
-    """Plane px -> image px: a mild perspective about the frame centre."""
+def _homography(rng: np.random.Generator, perspective: float = 1.2e-4) -> np.ndarray:
+    """Plane px -> image px: a perspective about the frame centre (`Variant.perspective`)."""
     cx, cy = SIZE[0] / 2.0, SIZE[1] / 2.0
-    p = rng.uniform(-1, 1, 2) * 1.2e-4
+    p = rng.uniform(-1, 1, 2) * perspective
     shear = np.array([[1.0 + rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.0],
                       [rng.uniform(-0.04, 0.04), 1.0 + rng.uniform(-0.04, 0.04), 0.0],
                       [p[0], p[1], 1.0]])
@@ -161,7 +167,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     pitch = card_px * (1.0 + max(variant.margin, 0.0)) * (1.0 + rng.uniform(*variant.gap))
     theta = rng.uniform(-math.pi, math.pi)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
-    hom = _homography(rng)
+    hom = _homography(rng, variant.perspective)
     # lattice centre somewhere near the frame centre; keep the cards whose corners stay inside
     origin = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
     margin = 0.2 * card_px + 8
