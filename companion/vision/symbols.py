@@ -13,8 +13,10 @@ coin, a sleeve) can leave a crescent of its rim, which is no ring. No coloured s
 on a card whose paper clipped the sensor (its white reference neutral though the lamp is not) a
 grey ring's paper-ink blends carry the lamp's tint, which does not stop the ring from reading as
 the ring, and a weak coloured reading darker than its ink could make it, or weak beside a strong
-symbol of the same ink on the card (one print under one lamp and blur) but darker or far
-thinner, is such a blend ('?'). A symbol whose flanking paper or halo is missing is taken to be
+symbol of the same ink on the card (one print under one lamp and blur) but darker, is such a
+blend ('?'). On any card, a weak coloured reading far thinner than such a twin is not the print
+but something over it that its surround does not betray, a hand's blurred edge or a glare spot
+('?'). A symbol whose flanking paper or halo is missing is taken to be
 covered ('?'), unless that whole surround is paper or paper in a soft shadow (then no grey blob
 there reads as a blurred ring: a grey object lying over it looks like that shade); so is a
 coloured symbol whose own ink carries on into its halo (a fingertip of that hue). Paper and
@@ -133,11 +135,12 @@ SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least
 # crafted sweep of seven lamps), while a grey ring's blends, their hue pulled towards the
 # clipped channels, keep the grey ink's darkness (0.08-0.3; 0.03 under the heaviest blur).
 CLIPPED_GREY_EXCESS = 0.065
-# A weak coloured reading on such a card is also judged against a strong read symbol of the
-# same ink on it (`_outshone`): on 600 crafted cards under seven lamps, twin discs' mean
-# excesses differed by at most 0.05 and their strongest samples by a factor of at least 0.68,
-# while a tinted ring's excess exceeded its card's blue disc's by 0.06-0.17 and a
-# ring read red under a warm lamp peaked at 0.43-0.51 of its card's red disc.
+# A weak coloured reading is also judged against a strong read symbol of the same ink on its
+# card (its twin; `_outshone` on such a card, `_thinner` on every card): on 600 crafted cards
+# under seven lamps, twin discs' mean excesses differed by at most 0.05 and their strongest
+# samples by a factor of at least 0.68, while a tinted ring's excess exceeded its card's blue
+# disc's by 0.06-0.17 and a ring read red under a warm lamp peaked at 0.43-0.51 of its card's
+# red disc; a yellow triangle under a hand's blurred edge, read red, at 0.43 of its red twins.
 TWIN_EXCESS_GAP = 0.06
 TWIN_PEAK_SHARE = 0.6
 # A printed ring is closed and centred: its band is darker than its middle all the way round,
@@ -620,10 +623,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     grey ink (`_ring_bleed`). `paper_clipped` (cards) marks cards whose white reference is
     clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the two
     mean-colour readings below), and a coloured reading there that is too dark for its ink
-    (`_greyed`), or weak and unlike a strong symbol of its ink on the card (`_outshone`), is
-    left '?'. `in_shade` (cards x 6) marks symbols whose surround is not paper but looks like
-    paper in shade: no blurred ring is read there (a grey object lying over the symbol looks
-    like that shade beside it and like a grey blob on it)."""
+    (`_greyed`), or weak and darker than a strong symbol of its ink on the card (`_outshone`),
+    is left '?'; on every card, so is a weak coloured reading far thinner than that strong
+    symbol (`_thinner`). `in_shade` (cards x 6) marks symbols whose surround is not paper but
+    looks like paper in shade: no blurred ring is read there (a grey object lying over the
+    symbol looks like that shade beside it and like a grey blob on it)."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -758,14 +762,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         best = np.where(fb, mk0, best)
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
+    # (the judgements below from one measure of each reading's darkness and ink)
+    excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
+    unsure = np.zeros_like(ok)
     if paper_clipped is not None and paper_clipped.any():
-        # (both judgements from one measure of each reading's darkness and ink)
-        excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
-        greyed = _greyed(excess, own_alpha, kind, best, model) & paper_clipped[:, None]
-        ok &= ~greyed
-        greyed |= _outshone(excess, own_alpha, best, ok, model) & paper_clipped[:, None]
-        ok &= ~greyed
-        conf = np.where(greyed, 0.0, conf)
+        unsure = _greyed(excess, own_alpha, kind, best, model) & paper_clipped[:, None]
+        ok &= ~unsure
+        unsure |= _outshone(excess, own_alpha, best, ok, model) & paper_clipped[:, None]
+        ok &= ~unsure
+    # on every card: a weak coloured reading far thinner than its strong twin is not that print
+    # but something over it (a hand's blurred edge, a glare spot, a pale object: see `_thinner`)
+    unsure |= _thinner(own_alpha, best, ok, model)
+    ok &= ~unsure
+    conf = np.where(unsure, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
 
@@ -801,29 +810,47 @@ def _greyed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np.ndarray,
     return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
 
 
-def _outshone(excess: np.ndarray, own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray,
-              model: ColourModel) -> np.ndarray:
-    """Per symbol (cards x 6), whether a weak coloured reading (no sample of its ink at
-    SOLID_CORE_ALPHA) is not its ink's print, judged against a read symbol of the same ink on
-    the same card with such a core (its twin). Every symbol of one ink on a card is the same
-    printed shape under the same lamp, blur and clipped white reference, so twins look alike:
-    a weak reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP
-    darker than its twin holds grey ink, and one whose strongest sample reaches at most
-    TWIN_PEAK_SHARE of its twin's is too thin for the same print; both are a grey ring's
-    blends tinted by the clipped white (see `decide`). `excess` and `own_alpha` are
-    `_ink_excess`'s."""
+def _twins(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(weak, twin, peak): per symbol (cards x 6) whether it is a weak coloured reading (no
+    sample of its ink at SOLID_CORE_ALPHA) and its strongest sample; per card, symbol and ink
+    (cards x 6 x letters) whether that symbol is a read coloured symbol of that ink with such
+    a core: a twin, against which `_outshone` and `_thinner` judge the weak readings of its
+    ink. `own_alpha` is `_ink_excess`'s."""
     peak = own_alpha.max(-1)
     strong = peak >= SOLID_CORE_ALPHA
     coloured = ~model.neutral[best]
     twin = (ok & coloured & strong)[..., None] & (
         best[..., None] == np.arange(len(model.letters)))          # cards x 6 x letters
-    # per card and ink: the least dark and the strongest twin (inf / 0 where there is none)
+    return ok & coloured & ~strong, twin, peak
+
+
+def _thinner(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
+             ) -> np.ndarray:
+    """Per symbol (cards x 6), whether a weak coloured reading's strongest sample reaches at
+    most TWIN_PEAK_SHARE of its twin's (`_twins`). Every symbol of one ink on a card is the same
+    printed shape under the same lamp and blur, so twins peak alike (at least 0.68 of each
+    other on crafted cards under seven lamps); one far thinner is not the print but something
+    lying over the symbol that the paper around it does not betray: a hand's blurred edge
+    whose skin over a yellow triangle reads faintly red, a glare spot washing it out."""
+    weak, twin, peak = _twins(own_alpha, best, ok, model)
+    twin_peak = np.where(twin, peak[..., None], 0.0).max(1)     # 0 where there is none
+    return weak & (peak <= TWIN_PEAK_SHARE * np.take_along_axis(twin_peak, best, 1))
+
+
+def _outshone(excess: np.ndarray, own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray,
+              model: ColourModel) -> np.ndarray:
+    """Per symbol (cards x 6) of a card whose paper clipped, whether a weak coloured reading
+    is not its ink's print, judged against its twin (`_twins`): twins look alike, so a weak
+    reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP darker than
+    its twin holds grey ink, a grey ring's blends tinted by the clipped white (see `decide`;
+    one far thinner than its twin is `_thinner`, on every card). `excess` and `own_alpha` are
+    `_ink_excess`'s."""
+    weak, twin, _ = _twins(own_alpha, best, ok, model)
+    # per card and ink: the least dark twin (inf where there is none)
     twin_excess = np.where(twin, excess[..., None], np.inf).min(1)
-    twin_peak = np.where(twin, peak[..., None], 0.0).max(1)
-    greyer = (excess > 0.0) & (
+    return weak & (excess > 0.0) & (
         excess - np.take_along_axis(twin_excess, best, 1) >= TWIN_EXCESS_GAP)
-    thinner = peak <= TWIN_PEAK_SHARE * np.take_along_axis(twin_peak, best, 1)
-    return ok & coloured & ~strong & (greyer | thinner)
 
 
 def _ink_excess(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,

@@ -289,7 +289,8 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     grey ring; its colour passes for red ink and the paper at the corners beside it is mostly
     bare, but a printed symbol ends a little beyond its rim and the finger does not, so the
     card is not reported with a wrong symbol. Two halo checks each catch it: too little bare
-    paper in the halo, and the symbol's own ink carrying on into it; without both it is a
+    paper in the halo, and the symbol's own ink carrying on into it; so does the twin check
+    (`_thinner`: far weaker red than the card's printed red); without all three it is a
     misread."""
     import companion.vision.symbols as symbols
     from companion.scenarios import hexel_scene
@@ -309,6 +310,8 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     monkeypatch.setattr(symbols, "MIN_HALO_PAPER", 0)
     assert misreads() == 0
     monkeypatch.setattr(symbols, "MAX_OWN_HALO", symbols.N_HALO)
+    assert misreads() == 0
+    monkeypatch.setattr(symbols, "TWIN_PEAK_SHARE", 0.0)
     assert misreads() == 1
 
 
