@@ -63,12 +63,23 @@ def module_means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool
 def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool) -> np.ndarray:
     cells = modules + 2 if framed else modules - 2
     k = cells * SAMPLES
+    n = len(quads)
     w = sample_weights(modules, framed)
-    xy = (quads.astype(np.float32).transpose(0, 2, 1) @ w).transpose(0, 2, 1).reshape(-1, k, 2)
-    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
-                     cv2.INTER_LINEAR).astype(np.float32)
-    vals = vals.reshape(len(quads), cells, SAMPLES, cells, SAMPLES).mean(axis=(2, 4))
-    vals = vals.reshape(len(quads), -1)
+    # the (n, 2, 4) @ (4, k * k) product written straight into the x and y maps, each (n, k * k)
+    # C-ordered as remap wants (the same small product per quad, no transposed copies)
+    xy = np.empty((2, n, k * k), np.float32)
+    np.matmul(quads.astype(np.float32).transpose(0, 2, 1), w, out=xy.transpose(1, 0, 2))
+    mapx, mapy = xy[0].reshape(-1, k), xy[1].reshape(-1, k)
+    vals = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR)
+    if vals.dtype == np.uint8:
+        # a module's SAMPLES^2 uint8 samples summed as integers (at most 16 x 255: exact in
+        # uint16) and scaled by a power of two: exactly the float mean, in any summation order
+        s = vals.reshape(n * cells, SAMPLES, k).sum(axis=1, dtype=np.uint16)
+        s = s.reshape(n * cells * cells, SAMPLES).sum(axis=1, dtype=np.uint16)
+        vals = s.reshape(n, cells * cells).astype(np.float32) * np.float32(1.0 / SAMPLES ** 2)
+    else:
+        vals = vals.astype(np.float32).reshape(n, cells, SAMPLES, cells, SAMPLES)
+        vals = vals.mean(axis=(2, 4)).reshape(n, -1)
     vals -= vals.mean(axis=1, keepdims=True)
     vals /= np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-3)
     return vals

@@ -144,13 +144,20 @@ def make_detector(codes: tuple[int, ...] | None = None) -> cv2.aruco.ArucoDetect
     params.perspectiveRemoveIgnoredMarginPerCell = 0.3
     params.minOtsuStdDev = 2.0
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    return cv2.aruco.ArucoDetector(_dictionary(codes), params)
+
+
+@lru_cache(maxsize=32)
+def _dictionary(codes: tuple[int, ...] | None) -> cv2.aruco.Dictionary:
+    """The case markers' dictionary, cut down to `codes` when given, built once: a reader
+    makes a detector for each of its markers' windows, and the detector keeps its own copy."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICT))
     if codes is not None:
         # only the codes it wants (`sub_dictionary`: the bulk of a quad's cost is comparing it
         # with every code); a quad that decoded to another id is now undecoded, and `recover`
         # and `match_quads` test it by geometry, as any undecoded quad
         dictionary = sub_dictionary(dictionary, codes)
-    return cv2.aruco.ArucoDetector(dictionary, params)
+    return dictionary
 
 
 def case_codes(layout: CaseLayout = LAYOUT) -> tuple[int, ...]:
@@ -175,7 +182,9 @@ def detect(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayo
             mid = int(i) if codes is None else codes[int(i)]
             if layout.owner(mid) is not None:
                 out.append((mid, np.asarray(c, np.float64).reshape(4, 2) + off))
-    quads = [np.asarray(c, np.float64).reshape(4, 2) + off for c in rejected]
+    # the rejected quads (a textured table gives dozens) converted in one go: rows of one array
+    quads = list(np.asarray(rejected, np.float64).reshape(-1, 4, 2) + off) if len(rejected) \
+        else []
     return out, quads
 
 
@@ -543,9 +552,10 @@ class MarkerTracker:
         self.full_every = full_every
         self.codes = case_codes(layout)
         self.detector = make_detector(self.codes)
-        # one detector a marker id for the windows (the window knows which marker it holds);
-        # its size bounds are set for each window
-        self._window_detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        # one detector a marker id for the windows (the window knows which marker it holds),
+        # with its parameters: its size bounds are set for each window
+        self._window_detectors: dict[int, tuple[cv2.aruco.ArucoDetector,
+                                                cv2.aruco.DetectorParameters]] = {}
         self.last: list[CasePose] = []
         self.known: set[int] = set()   # every player whose case was ever seen
         self._since_full = 0
@@ -637,10 +647,11 @@ class MarkerTracker:
                 if x1 - x0 < 8 or y1 - y0 < 8:
                     continue
                 if mid not in self._window_detectors:
-                    self._window_detectors[mid] = make_detector((mid,))
+                    made = make_detector((mid,))
+                    self._window_detectors[mid] = (made, made.getDetectorParameters())
                 pts = quad.tolist()
                 perimeter = sum(math.dist(pts[k - 1], pts[k]) for k in range(len(pts)))
-                detector = self._sized(self._window_detectors[mid], perimeter,
+                detector = self._sized(*self._window_detectors[mid], perimeter,
                                        max(x1 - x0, y1 - y0))
                 hits, quads = detect(frame.crop(x0, y0, x1, y1), detector, self.layout,
                                      (x0, y0), (mid,))
@@ -649,11 +660,12 @@ class MarkerTracker:
         return self._refined(frame, found), rejected
 
     @staticmethod
-    def _sized(detector: cv2.aruco.ArucoDetector, perimeter: float, crop: int
-               ) -> cv2.aruco.ArucoDetector:
+    def _sized(detector: cv2.aruco.ArucoDetector, params: cv2.aruco.DetectorParameters,
+               perimeter: float, crop: int) -> cv2.aruco.ArucoDetector:
         """`detector` set to take only quads whose outline is `WINDOW_PERIMETER` times the
-        marker's last `perimeter` (px), in a window whose longer side is `crop` px."""
-        params = detector.getDetectorParameters()
+        marker's last `perimeter` (px), in a window whose longer side is `crop` px. `params`
+        are its parameters, kept with it (the detector takes a copy; reading them back out
+        for every window costs as much as setting them)."""
         lo, hi = WINDOW_PERIMETER
         params.minMarkerPerimeterRate = lo * perimeter / crop
         params.maxMarkerPerimeterRate = hi * perimeter / crop
