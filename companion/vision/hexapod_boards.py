@@ -4,23 +4,31 @@ blur). The printed board is a white sheet (`CaseLayout.sheet_mm`) brighter than 
 bright regions of a half-size frame (its grey and its dimmest channel, each at Otsu's threshold
 and halfway to its brightest pixels) whose outer contour's convex hull fits a quadrilateral,
 or a pentagon with one corner cut, give the sheet's four corners, and through them a board mm
--> image homography in each quarter turn the sheet's proportions allow. The outline only
-proposes: a board is accepted only when at least three of its four marker places show one
-player's own codes, upright, and no place shows any other case code clearly. Each place is
-searched over shifts of up to a module (the outline's corners are a pixel or two off) for the
-best fit of a framed marker (black border in white quiet zone: a code's 16 modules alone, best
-of many shifts, match some code by chance); there its modules must correlate `MIN_MATCH` with
-the code and `MIN_LEAD` better than with any other case code in any turn, as in
-`match_quads`. The case's pose is then fitted through the sheet's corners and the verified
-markers' centres together, and kept only when one homography puts every one of them within a
-module of where it was seen (`sheet_pose`): an outline warped by a glare spot or a hand at one
-corner is caught there. A sheet of paper, a white card, or a board showing other codes at its
-corners is no case.
+-> image homography in each quarter turn the sheet's proportions allow. While a game's case
+is still missing after that, a second look, on the same regions, finds a sheet a hand or an
+arm cuts into pieces: in the dimmest channel skin drops out, so a few near bright regions are
+taken together, and their hull's quadrilateral, or the tightest ones past one or two corners
+the arm cut off (four edges of its pentagon or hexagon extended), proposed, no larger or
+smaller than twice a sheet already found. The outline only proposes: a board is accepted
+only when at least three of its four marker places show one player's own codes, upright, and
+no place shows any other case code clearly. Each place is searched over shifts of up to a
+module (the outline's corners are a pixel or two off) for the best fit of a framed marker
+(black border in white quiet zone: a code's 16 modules alone, best of many shifts, match some
+code by chance); there its modules must correlate `MIN_MATCH` with the code and `MIN_LEAD`
+better than with any other case code in any turn, as in `match_quads`. The case's pose is
+then fitted through the sheet's corners and the verified markers' centres together, and kept
+only when one homography puts every one of them within a module of where it was seen, and a
+sheet corner no verified marker vouches for lies within two modules of where the sheet's two
+straight edges through it, measured in the frame near the vouched corners, meet
+(`sheet_pose`): an outline warped by a glare spot or a hand at one corner is caught there. A
+sheet of paper, a white card, or a board showing other codes at its corners is no case.
 """
-
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -28,6 +36,7 @@ import numpy as np
 from .aruco_match import code_templates, module_means, quad_side
 from .geometry import transform
 from .hexapod_markers import (
+    GAME_CASES,
     LAYOUT,
     MIN_LEAD,
     MIN_MATCH,
@@ -55,10 +64,34 @@ MIN_FRAMED = 0.7         # a marker place's best fit of a framed code: a marker 
 PRE_FRAMED = 0.5         # the same a module off at most, for the first look
 JOINT_TOL = 1.0          # sheet corners and marker centres within this many modules of the fit
 FAR_TOL = 2.0            # a corner no marker vouches for, from the others, in modules
+# the paper's edge is measured on the stretch of an outline's edge by a vouched corner: past
+# its corner's blur, short of the far part a hand or glare at the far corner may bend
+EDGE_FROM, EDGE_TO = 0.05, 0.6   # fractions of the edge's length from the vouched corner
+EDGE_STEPS = 16                  # places measured across the edge
+EDGE_REACH = 2.0                 # modules either side of the outline's edge searched
+EDGE_SMOOTH = 1.0                # px: profiles across the edge smoothed this much (sigma)
+EDGE_CONTRAST = 0.2              # the table darker than the paper by this much of it...
+EDGE_STEP = 0.02                 # ...and the drop this steep (of the paper's level per 0.5 px)
+EDGE_FIT = 1.0                   # px: the paper's edge points within this of one line...
+EDGE_MIN = 6                     # ...at least this many places (an arm across the rest)...
+EDGE_SPAN = 0.15                 # ...spanning this much of the edge's length at least
+# pieces of a sheet split by an arm or a row of cards (`_groups`), as fractions of MIN_SHEET_AREA
+SEED_AREA = 0.25         # the largest piece of a group, at least
+PIECE_AREA = 0.03        # any other piece, at least (smaller: a pale speck of the table)
+MAX_PIECES = 8           # the largest pieces of a frame looked at
+MAX_NEAR = 3             # pieces near a seed taken with it
+NEAR = 0.5               # their gap from it, at most, in the seed's longer side
+MIN_PIECE = 0.05         # their area, at least, in the seed's
+MAX_EXTENDED = 3         # quads extended past a hull's cut corners tried, the tightest first
+SIZE_RATIO = 2.0         # a second sheet's image area within this factor of a found one's
+CUT = 0.03               # a hull whose 4-corner fit is off by this much of its area is cut
+GROW = 1.1               # a group's hull is this much larger than its largest piece's alone
+GROUP_FILL = 0.25        # FILL of pieces together: the arm between them hides paper too
 
 
 def sheet_outlines(grey: np.ndarray, bgr: np.ndarray | None = None,
-                   min_area: float = MIN_SHEET_AREA) -> list[Quad]:
+                   min_area: float = MIN_SHEET_AREA,
+                   pieces: tuple[float, float] | None = None) -> list[Quad]:
     """Quadrilaterals (corners clockwise on screen, frame px) around bright regions of `grey`
     that could be a printed sheet. The paper is the brightest surface on a table: Otsu's
     threshold of a half-size frame separates it, and a level halfway to the brightest pixels
@@ -66,40 +99,122 @@ def sheet_outlines(grey: np.ndarray, bgr: np.ndarray | None = None,
     cards lying on the sheet break its inside, so only the outer contour's convex hull counts,
     fitted by four corners (`_quads`). With the frame's colours (`bgr`), the same is done on
     each pixel's dimmest channel too: paper reflects every colour alike, so it stays bright
-    there, while a hand, a wooden or coloured table absorbs blue or red and drops away."""
+    there, while a hand, a wooden or coloured table absorbs blue or red and drops away.
+    With `pieces` (the range of a sheet's area, frame px), the second look, for a sheet a
+    hand or an arm cuts into pieces: near bright regions together (`_groups`), their hull
+    fitted, or past one or two cut corners (`_extended_quads`), instead."""
+    return _outlines(_regions(grey, bgr), min_area, pieces)
+
+
+# one half-size image's bright regions at each threshold: (outer contours, their areas), and
+# the image's pixel count
+Regions = tuple[list[tuple[list[np.ndarray], list[float]]], int]
+
+
+def _regions(grey: np.ndarray, bgr: np.ndarray | None) -> list[Regions]:
+    """The bright regions `sheet_outlines` fits, of the half-size grey and, with `bgr`, of its
+    dimmest channel (last): found once, for both the first look and the second."""
     half = (grey.shape[1] // 2, grey.shape[0] // 2)
     sources = [cv2.resize(grey, half, interpolation=cv2.INTER_AREA)]
     if bgr is not None:
         b, g, r = cv2.split(cv2.resize(bgr, half, interpolation=cv2.INTER_AREA))
         sources.append(cv2.min(cv2.min(b, g), r))
-    out: list[Quad] = []
+    out = []
     for small in sources:
-        _outlines(small, min_area, out)
+        otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        hist = cv2.calcHist([small], [0], None, [256], [0, 256]).ravel().cumsum()
+        top = float(np.searchsorted(hist, 0.995 * hist[-1]))        # the brightest 0.5 %
+        levels = []
+        for level in (otsu, 0.5 * (otsu + top)):
+            _, mask = cv2.threshold(small, level, 1, cv2.THRESH_BINARY)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            levels.append((list(contours), [cv2.contourArea(c) for c in contours]))
+        out.append((levels, small.size))
     return out
 
 
-def _outlines(small: np.ndarray, min_area: float, out: list[Quad]) -> None:
-    """`sheet_outlines` of one half-size image, added to `out` unless already there."""
-    otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    hist = cv2.calcHist([small], [0], None, [256], [0, 256]).ravel().cumsum()
-    top = float(np.searchsorted(hist, 0.995 * hist[-1]))        # the brightest 0.5 %
-    for level in (otsu, 0.5 * (otsu + top)):
-        _, mask = cv2.threshold(small, level, 1, cv2.THRESH_BINARY)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
-            area = cv2.contourArea(c)
-            if area < min_area or area > 0.5 * small.size:
-                continue
-            hull = cv2.convexHull(c)
-            hull_area = cv2.contourArea(hull)
-            for quad in _quads(hull):
-                quad_area = cv2.contourArea(quad.astype(np.float32))
-                if area < FILL * quad_area or abs(hull_area - quad_area) > HULL_FIT * quad_area:
-                    continue
-                quad = 2.0 * quad + 0.5               # half-size pixel centres -> frame pixels
-                if not any(np.abs(quad - q).max() < 3.0 for q in out):
-                    out.append(quad)
+def _outlines(regions: list[Regions], min_area: float,
+              pieces: tuple[float, float] | None) -> list[Quad]:
+    """`sheet_outlines` of the bright `regions`: each region's outer contour alone, or with
+    `pieces` a few near regions together whose hull's area (frame px) lies in that range, less
+    HULL_FIT, in the dimmest channel only (an arm cuts the sheet's paper into pieces where its
+    skin drops out there; in grey it is about as pale as paper and joins them instead)."""
+    out: list[Quad] = []
+    for levels, size in (regions if pieces is None else regions[-1:]):
+        for contours, areas in levels:
+            if pieces is None:
+                for c, area in zip(contours, areas, strict=True):
+                    if min_area <= area <= 0.5 * size:
+                        _add(cv2.convexHull(c), area, FILL, _quads, out)
+            else:
+                _pieces(contours, areas, size, min_area, pieces, out)
+    return out
+
+
+def _pieces(contours: list[np.ndarray], areas: list[float], size: int, min_area: float,
+            pieces: tuple[float, float], out: list[Quad]) -> None:
+    """The second look's quadrilaterals of one threshold's regions, added to `out`."""
+    lo, hi = pieces[0] / 4.0 / (1.0 + HULL_FIT), pieces[1] / 4.0 / (1.0 - HULL_FIT)
+    hull_areas: dict[int, float] = {}
+    for group in _groups(contours, areas, min_area):
+        area = sum(areas[k] for k in group)
+        hull = cv2.convexHull(np.vstack([contours[k] for k in group]))
+        hull_area = cv2.contourArea(hull)
+        if not lo <= hull_area <= min(hi, 0.5 * size):
+            continue
+        for k in group:
+            if k not in hull_areas:
+                hull_areas[k] = cv2.contourArea(cv2.convexHull(contours[k]))
+        # a group whose hull is hardly its largest piece's is that piece, tried alone
+        if hull_area >= GROW * max(hull_areas[k] for k in group):
+            _add(hull, area, GROUP_FILL, _extended_quads, out)
+
+
+def _add(hull: np.ndarray, area: float, fill: float,
+         fit: Callable[[np.ndarray], list[np.ndarray]], out: list[Quad]) -> None:
+    """The quadrilaterals `fit` finds for `hull` (half-size px) whose bright `area` fills at
+    least `fill` of them, added to `out` in frame px unless already there."""
+    hull_area = cv2.contourArea(hull)
+    if area < fill * hull_area / (1.0 + HULL_FIT):
+        return                     # every quad the hull fits is as large, less HULL_FIT
+    for quad in fit(hull):
+        quad_area = cv2.contourArea(quad.astype(np.float32))
+        if area < fill * quad_area or abs(hull_area - quad_area) > HULL_FIT * quad_area:
+            continue
+        quad = 2.0 * quad + 0.5                       # half-size pixel centres -> frame pixels
+        if not any(np.abs(quad - q).max() < 3.0 for q in out):
+            out.append(quad)
+
+
+def _groups(contours: list[np.ndarray], areas: list[float], min_area: float
+            ) -> list[tuple[int, ...]]:
+    """Index groups of bright regions that may be pieces of one sheet: an arm lying across it
+    (dark in the dimmest channel: skin absorbs blue) or a row of cards reaching two of its
+    edges splits its paper into pieces, each short of the sheet's corners, so a sizeable piece
+    is taken with one or two pieces near it: an arm is narrower than half the sheet, so they
+    lie within half the seed's size of it, and a piece of a sheet is not a speck next to it."""
+    order = sorted(range(len(areas)), key=lambda k: -areas[k])
+    pieces = [k for k in order if areas[k] >= PIECE_AREA * min_area][:MAX_PIECES]
+    boxes = {k: cv2.boundingRect(contours[k]) for k in pieces}
+    out: list[tuple[int, ...]] = []
+    for k in pieces:
+        if areas[k] < SEED_AREA * min_area:
+            break
+        reach = NEAR * max(boxes[k][2:])
+        near = [j for j in pieces if j != k and areas[j] >= MIN_PIECE * areas[k]
+                and _gap(boxes[k], boxes[j]) <= reach][:MAX_NEAR]
+        out += [(k, j) for j in near]
+        out += [(k, i, j) for a, i in enumerate(near) for j in near[a + 1:]]
+    # a group of the same pieces is tried once, whichever of them seeded it
+    return list(dict.fromkeys(tuple(sorted(g)) for g in out))
+
+
+def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The gap (px) between two bounding boxes (x, y, w, h), 0 when they overlap."""
+    dx = max(a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]), 0)
+    dy = max(a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]), 0)
+    return float(np.hypot(dx, dy))
 
 
 def _quads(hull: np.ndarray) -> list[np.ndarray]:
@@ -123,6 +238,58 @@ def _quads(hull: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _extended_quads(hull: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals (clockwise on screen) that keep four edges of the hull's best-fitting
+    pentagon or hexagon and extend them past the others, the `MAX_EXTENDED` tightest: a hand
+    or an arm over one or two corners of the sheet cuts them off, however long the cut, and
+    the sheet's own four edges stay straight. A hull that a quadrilateral fits closely is
+    that quadrilateral alone (nothing cut it), and the sheet's own edges bound what is left of
+    it closely: a quad far past the hull dropped one of them for a hand's or a card's edge."""
+    q4 = _polygon(hull, 4)
+    hull_area = cv2.contourArea(hull)
+    if q4 is not None and abs(cv2.contourArea(q4.astype(np.float32)) - hull_area) \
+            < CUT * hull_area:
+        return [q4] if _plausible(q4) else []
+    found = []
+    for n in (5, 6):
+        p = _polygon(hull, n)
+        if p is not None:
+            found += [q for q in _extended(p) if _plausible(q)]
+    found.sort(key=lambda q: cv2.contourArea(q.astype(np.float32)))
+    out: list[np.ndarray] = []
+    for q in found:
+        if len(out) == MAX_EXTENDED:
+            break
+        if not any(np.abs(q - o).max() < 1.5 for o in out):
+            out.append(q)
+    return out
+
+
+def _extended(p: np.ndarray) -> list[np.ndarray]:
+    """The quadrilaterals bounded by the lines of four of convex polygon `p`'s edges (edge e
+    runs from corner e to e + 1; clockwise on screen), where they bound one: each turn from
+    one kept edge's direction to the next must be under half a turn. Each holds all of `p`,
+    the dropped edges only cutting its corners off."""
+    n = len(p)
+    d = np.roll(p, -1, 0) - p
+    angle = np.arctan2(d[:, 1], d[:, 0])
+    turn = np.mod(np.roll(angle, -1) - angle, 2 * np.pi)        # at each corner, clockwise
+    cum = np.concatenate([[0.0], np.cumsum(np.tile(turn, 2))])   # twice round: wraps
+    meets: dict[tuple[int, int], np.ndarray | None] = {}
+    out = []
+    for keep in combinations(range(n), 4):
+        pairs = list(zip(keep, [*keep[1:], keep[0] + n], strict=True))
+        if any(cum[b] - cum[a] >= np.pi for a, b in pairs):
+            continue
+        for a, b in pairs:
+            if (a, b % n) not in meets:
+                meets[a, b % n] = _meet(p[a], p[(a + 1) % n], p[b % n], p[(b + 1) % n])
+        q = [meets[a, b % n] for a, b in pairs]
+        if all(x is not None for x in q):
+            out.append(np.array(q))
+    return out
+
+
 def _polygon(hull: np.ndarray, n: int) -> np.ndarray | None:
     """The hull's best-fitting convex n-gon, corners clockwise on screen, or None (a hull of
     fewer corners: a rectangle seen square on is a hull of four)."""
@@ -140,19 +307,24 @@ def _polygon(hull: np.ndarray, n: int) -> np.ndarray | None:
 
 def _meet(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray | None:
     """Where the line through a, b meets the line through c, d (None if nearly parallel)."""
-    r, s = b - a, d - c
-    den = r[0] * s[1] - r[1] * s[0]
-    if abs(den) < 1e-6 * np.linalg.norm(r) * np.linalg.norm(s):
+    # plain floats: called for every pair of edges of many hulls, where numpy's overhead on
+    # 2-vectors is most of the cost
+    ax, ay, cx, cy = float(a[0]), float(a[1]), float(c[0]), float(c[1])
+    rx, ry = float(b[0]) - ax, float(b[1]) - ay
+    sx, sy = float(d[0]) - cx, float(d[1]) - cy
+    den = rx * sy - ry * sx
+    if abs(den) < 1e-6 * math.hypot(rx, ry) * math.hypot(sx, sy):
         return None
-    t = ((c - a)[0] * s[1] - (c - a)[1] * s[0]) / den
-    return a + t * r
+    t = ((cx - ax) * sy - (cy - ay) * sx) / den
+    return np.array([ax + t * rx, ay + t * ry])
 
 
 def _plausible(q: np.ndarray) -> bool:
     """Whether `q` can be the sheet: a sheet 184 x 260 mm stays within a factor ~3 of square
     under 35 degrees of tilt."""
-    sides = np.linalg.norm(np.roll(q, -1, 0) - q, axis=1)
-    return bool(sides.min() >= 0.25 * sides.max())
+    pts = q.tolist()
+    sides = [math.dist(pts[k], pts[k - 1]) for k in range(len(pts))]
+    return min(sides) >= 0.25 * max(sides)
 
 
 @lru_cache(maxsize=8)
@@ -168,25 +340,62 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
                 ) -> list[CasePose]:
     """Cases found by their sheet's outline and verified by their markers' codes, for players
     not `located` already. `bgr`: the frame's colours, if it has them; `outlines`: the sheets
-    to try (else `sheet_outlines`)."""
-    if outlines is None:
-        outlines = sheet_outlines(grey, bgr)
-    # boards do not overlap: an outline centred on a located sheet is that sheet
-    outlines = off_cases(outlines, located, layout)
+    to try (else `sheet_outlines`, and, while a game's cases are not all found, its second
+    look for sheets a hand or an arm joins or cuts)."""
     skip = {p.player for p in located}
     poses: dict[int, list[CasePose]] = {}
+    image = grey if bgr is None else bgr
+    if outlines is not None:
+        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image)
+        return _best(poses)
+    regions = _regions(grey, bgr)
+    tried = _outlines(regions, MIN_SHEET_AREA, None)
+    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image)
+    found = _best(poses)
+    if len(located) + len(found) < GAME_CASES:
+        # still a case short: look again for a sheet a hand or an arm joins or cuts, only
+        # for players the first look saw no board of (one it found two boards of is in doubt)
+        sizes = _size_range([*located, *found], layout)
+        more = [q for q in _outlines(regions, MIN_SHEET_AREA, sizes)
+                if not any(np.abs(q - t).max() < 3.0 for t in tried)]
+        rest: dict[int, list[CasePose]] = {}
+        _verified(grey, off_cases(more, [*located, *found], layout),
+                  skip | set(poses), layout, rest, image)
+        found += _best(rest)
+    return found
+
+
+def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float]:
+    """The range of a sheet's image area (px) beside the sheets of `cases` (any if none): the
+    boards are printed alike and lie on one table, and a tilt of up to 35 degrees changes a
+    sheet's image area by less than `SIZE_RATIO` across the frame."""
+    if not cases:
+        return 0.0, np.inf
+    areas = [cv2.contourArea(c.sheet_corners(layout).astype(np.float32)) for c in cases]
+    return max(areas) / SIZE_RATIO, min(areas) * SIZE_RATIO
+
+
+def _verified(grey: np.ndarray, outlines: list[Quad], skip: set[int], layout: CaseLayout,
+              poses: dict[int, list[CasePose]], image: np.ndarray) -> None:
+    """Poses of the sheets `outlines` that pass `verify_sheet` and `sheet_pose` (`image`: the
+    frame, in colour if it has it), for players not in `skip`, added to `poses` by player."""
     for quad in outlines:
         hit = verify_sheet(grey, quad, layout)
         if hit is None or hit[0] in skip:
             continue
-        pose = sheet_pose(*hit, layout)
+        pose = sheet_pose(*hit, layout, image)
         if pose is not None:
             poses.setdefault(pose.player, []).append(pose)
+
+
+def _best(poses: dict[int, list[CasePose]]) -> list[CasePose]:
+    """Each player's one board (`_one_board`) among `poses`, where not in doubt."""
     return [p for p in map(_one_board, poses.values()) if p is not None]
 
 
 def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
-               layout: CaseLayout = LAYOUT) -> CasePose | None:
+               layout: CaseLayout = LAYOUT, image: np.ndarray | None = None
+               ) -> CasePose | None:
     """The case's pose through the sheet's corners (`corners`: TL, TR, BR, BL in the image) and
     the verified markers' centres, when one homography puts each within a module of where it
     was seen; else None. The markers were found by their centres (a shift about the outline's
@@ -194,7 +403,9 @@ def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
     alone, extrapolate any warp of it to the far corner (a glare spot bulging one corner of
     the outline put a grid corner 40 px off); the sheet and its markers are printed on one
     plane, so one homography must agree with all of them, and a corner that is not the
-    sheet's is caught."""
+    sheet's is caught; the corner by an unverified marker is checked against the sheet's
+    edges in the frame, `image` (colour or grey; without it, against the other points alone:
+    `_far_corner_agrees`)."""
     printed = printed_corners(layout, player)
     ids = tuple(sorted(i for i, _ in markers))
     seen = dict(markers)
@@ -213,10 +424,7 @@ def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
         # no marker vouches for the sheet corner by the unverified one: a homography is free to
         # bend to a warped corner there, so that corner must lie where the others put it
         k = ({0, 1, 2, 3} - {layout.owner(i)[1] for i in ids}).pop()
-        rest = np.delete(np.arange(len(src)), k)
-        H3, _ = cv2.findHomography(src[rest], dst[rest], 0)
-        if H3 is None or np.linalg.norm(transform(src[k:k + 1], H3) - dst[k]) > \
-                FAR_TOL * module:
+        if not _far_corner_agrees(src, dst, k, module, image):
             return None
     if len(ids) == len(printed):
         # four markers span the sheet: their quads alone pin it more closely than the
@@ -225,6 +433,105 @@ def sheet_pose(player: int, markers: list[tuple[int, Quad]], corners: Quad,
         if fit:
             return fit[0]
     return CasePose(player, H / H[2, 2], ids, float(np.sqrt((res ** 2).mean())), side)
+
+
+def _far_corner_agrees(src: np.ndarray, dst: np.ndarray, k: int, module: float,
+                       image: np.ndarray | None) -> bool:
+    """Whether sheet corner `k` (`dst[k]`, image px), which no verified marker vouches for,
+    lies within `FAR_TOL` modules of where the rest of the board puts it: with the frame
+    (`image`), where the sheet's two edges through it, measured near the corners the markers
+    vouch for, meet (`_edge_corner`; not where either edge is unclear); without, where a
+    homography through the other corners and the markers' centres (`src` board mm -> `dst`)
+    puts it. That homography rests on three clusters of points (each corner by its marker),
+    which fix its perspective loosely: a pixel's noise moves its fourth corner by 4-5
+    modules, so it refuses good outlines and passes ones a glare spot bulged by 3-6."""
+    if image is not None:
+        corner = _edge_corner(image, dst[:4], k, module)
+    else:
+        rest = np.delete(np.arange(len(src)), k)
+        H3, _ = cv2.findHomography(src[rest], dst[rest], 0)
+        corner = None if H3 is None else transform(src[k:k + 1], H3)[0]
+    return corner is not None and bool(np.linalg.norm(corner - dst[k]) <= FAR_TOL * module)
+
+
+def _edge_corner(image: np.ndarray, corners: Quad, k: int, module: float) -> np.ndarray | None:
+    """Where the sheet's two edges through corner `k` of `corners` (TL, TR, BR, BL) meet, each
+    measured in `image` on the stretch of it by its other corner, or None where either edge is
+    not clearly seen. The marker verified by each neighbouring corner vouches for that corner,
+    and the sheet's edges are straight, so their meeting point depends on neither a glare spot
+    nor a hand at corner `k`; the other corners and markers cluster at three places, which fix
+    a homography's perspective too loosely to place the fourth corner (2.5-5 modules off on
+    hard scenes whose outline was right)."""
+    centre = corners.mean(axis=0)
+    lines = [_edge_line(image, corners[(k + s) % 4], corners[k], centre, module)
+             for s in (-1, 1)]
+    if lines[0] is None or lines[1] is None:
+        return None
+    (p, d), (q, e) = lines
+    return _meet(p, p + d, q, q + e)
+
+
+def _edge_line(image: np.ndarray, start: np.ndarray, end: np.ndarray, centre: np.ndarray,
+               module: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """(a point, the direction) of the paper's edge near `start` on the outline's edge from
+    `start` to `end`, or None. Across the edge at `EDGE_STEPS` places of its first stretch,
+    the edge is where brightness drops most steeply going outwards (away from `centre`): the
+    paper is the brightest surface on the table, while a marker's border, a card or the
+    paper's shade inside it rise going outwards. A hand or an arm over the edge breaks
+    some places (no clear paper-to-table drop there); the line through most of the rest
+    stands, within `EDGE_FIT` px, when they are enough and span enough of the edge to
+    extrapolate it."""
+    length = float(np.linalg.norm(end - start))
+    d = (end - start) / max(length, 1e-6)
+    n = np.array([-d[1], d[0]])
+    if np.dot(n, 0.5 * (start + end) - centre) < 0:
+        n = -n                                                   # outwards
+    t = np.linspace(EDGE_FROM, EDGE_TO, EDGE_STEPS) * length
+    s = np.arange(-EDGE_REACH * module, EDGE_REACH * module + 0.5, 0.5)
+    pts = start + t[:, None, None] * d + s[None, :, None] * n     # (steps, samples, 2)
+    vals = cv2.remap(image, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    if vals.ndim == 3:
+        vals = vals.min(axis=2)          # paper is bright in every channel, a table is not
+    # blur spreads the edge over a few pixels, where noise moves the steepest step: smoothed
+    # across the edge first, the drop's centre stands out
+    vals = cv2.GaussianBlur(vals, (0, 0), sigmaX=EDGE_SMOOTH / 0.5, sigmaY=1e-3)
+    step = np.diff(vals, axis=1)
+    j = step.argmin(axis=1)                                       # steepest drop outwards
+    rows = np.arange(len(j))
+    inside = np.maximum.accumulate(vals, axis=1)[rows, j]
+    outside = np.minimum.accumulate(vals[:, ::-1], axis=1)[:, ::-1][rows, j + 1]
+    # a place shows the paper's edge when paper meets a clearly darker table there (an arm or
+    # a hand over the edge shows skin on both sides, or a smooth shade)
+    shown = (inside - outside >= EDGE_CONTRAST * inside) & (-step[rows, j] >= EDGE_STEP * inside)
+    # the drop's centre to a fraction of a sample: the parabola through its three steps
+    a, b, c = (step[rows, np.clip(j + o, 0, step.shape[1] - 1)] for o in (-1, 0, 1))
+    curve = a - 2.0 * b + c
+    frac = np.where(curve > 1e-6, 0.5 * (a - c) / np.maximum(curve, 1e-6), 0.0)
+    depth = s[j] + 0.25 + 0.5 * np.clip(frac, -0.5, 0.5)
+    edge = (start + t[:, None] * d + depth[:, None] * n)[shown]
+    line = _robust_line(edge) if len(edge) >= EDGE_MIN else None
+    if line is None:
+        return None
+    along = (edge - start) @ d
+    kept = np.abs((edge - line[0]) @ np.array([-line[1][1], line[1][0]])) <= EDGE_FIT
+    if kept.sum() < EDGE_MIN or np.ptp(along[kept]) < EDGE_SPAN * length:
+        return None
+    return line
+
+
+def _robust_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(a point, the unit direction) of the line through most of `pts` within `EDGE_FIT` px
+    (the best of the lines through two of them, refitted to those), or None."""
+    a, b = np.triu_indices(len(pts), 1)
+    d = pts[b] - pts[a]
+    d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    off = pts[None] - pts[a][:, None]                             # (pairs, points, 2)
+    dist = np.abs(off[..., 0] * d[:, None, 1] - off[..., 1] * d[:, None, 0])
+    inliers = dist <= EDGE_FIT
+    keep = pts[inliers[int(inliers.sum(axis=1).argmax())]]
+    vx, vy, x, y = cv2.fitLine(keep.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array([x, y], np.float64), np.array([vx, vy], np.float64)
 
 
 def _sheet_corners(layout: CaseLayout) -> np.ndarray:
@@ -258,16 +565,43 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
         H, _ = cv2.findHomography(sheet, corners, 0)
         if H is None:
             continue
-        # a few shifts a module apart first: a sheet without three marker-like places (most
-        # pale patches of a table, a sheet of paper) is let go at a fifth of the cost
-        _, frame, _ = _place_scores(grey, H, _shifts(layout, 3), layout)
-        if (frame.max(axis=1) >= PRE_FRAMED).sum() < 3:
+        if not _marker_like(grey, H, layout):
             continue
         score, frame, px = _place_scores(grey, H, _shifts(layout, SHIFT_STEPS), layout)
         hit = _read_places(score, frame, px, layout)
         if hit is not None:
             accepted.append((*hit, corners))
     return accepted[0] if len(accepted) == 1 else None
+
+
+def _marker_like(grey: np.ndarray, H: np.ndarray, layout: CaseLayout) -> bool:
+    """Whether at least three of the four marker places through `H` (board mm -> image px)
+    fit a framed marker `PRE_FRAMED` at one of a few shifts a module apart: a first look that
+    lets most pale patches of a table and sheets of paper go at a fraction of the full
+    search's cost, each module sampled at 2 x 2 points (the full search takes 4 x 4)."""
+    places = np.stack(list(printed_corners(layout, 1).values()))   # alike for every player
+    mm = places[:, None] + _shifts(layout, 3)[None, :, None]         # (4, shifts, 4, 2)
+    quads = transform(mm.reshape(-1, 2), H).reshape(-1, 4, 2).astype(np.float32)
+    n = layout.marker_modules + 2
+    xy = (quads.transpose(0, 2, 1) @ _pre_weights(layout.marker_modules)).transpose(0, 2, 1)
+    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
+                     cv2.INTER_LINEAR).astype(np.float32).reshape(-1, n, 2, n, 2)
+    means = (vals[:, :, 0, :, 0] + vals[:, :, 0, :, 1] + vals[:, :, 1, :, 0]
+             + vals[:, :, 1, :, 1]).reshape(len(quads), -1)
+    means -= means.mean(axis=1, keepdims=True)
+    means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-3)
+    best = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1).reshape(4, -1)
+    return int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
+
+
+@lru_cache(maxsize=4)
+def _pre_weights(modules: int) -> np.ndarray:
+    """(4, points) bilinear weights of a marker quad's corners at 2 x 2 points a module over
+    its framed grid (border and one module outside), row by row (as `module_means`)."""
+    k = 2 * (modules + 2)
+    u = (-2 + 0.5 + np.arange(k, dtype=np.float32)) / (2 * modules)
+    uu, vv = np.meshgrid(u, u)
+    return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
 
 
 def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: CaseLayout
