@@ -4,7 +4,9 @@ per-card and per-edge accuracy, whole-table exact rate, misreads, false cards, h
 cards were handled, and the median time per frame (reading; the once-per-camera marker
 calibration is timed separately); with --tracked also for the next frame of the same still table
 (fresh sensor noise), which the reader keeps from the last full read unless a block of it
-changed (`companion.vision.change`). Scoring rules: `companion.vision.scoring`.
+changed (`companion.vision.change`); with --no-markers the reader is never calibrated from the
+table markers and works in image pixels, as on a photo without them. Scoring rules:
+`companion.vision.scoring`.
 
 `--game hexapod` renders display cases (`companion.scenarios.hexapod_scene`) and scores the
 Hexapod reader per band (topdown, easy, hard): per-cell accuracy (a cell is right when its code
@@ -55,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tracked", action="store_true",
                    help="also time the next frame of each still table (hexel: the last read "
                         "kept unless the frame changed; hexapod: markers tracked)")
+    p.add_argument("--no-markers", action="store_true",
+                   help="hexel: read without calibrating from the table markers (image pixels, "
+                        "as on a photo without them)")
     p.add_argument("--show-failures", action="store_true",
                    help="list the scenes that were not read exactly")
     p.set_defaults(run=run)
@@ -80,17 +85,19 @@ def run(args: argparse.Namespace) -> int:
         totals: dict[str, float] = {}
         exact = 0
         read_ms, cal_ms, failures, card_px, still_ms = [], [], [], [], []
-        kept = 0
+        kept = calibrated = 0
         for i in range(args.scenes):
             seed = args.seed + i
             edition = (("holodex", "web")[i % 2] if args.edition == "both" else args.edition)
             image, truth = hexel_scene(seed, band, args.cards, edition)
             reader = HexelReader(edition, find_markers=False)
             t0 = time.perf_counter()
-            reader.calibrate(image)
+            if not args.no_markers:
+                reader.calibrate(image)
             t1 = time.perf_counter()
             result = reader.read(image)
             t2 = time.perf_counter()
+            calibrated += result.observation.calibrated
             if args.tracked:
                 again, _ = hexel_scene(seed, band, args.cards, edition, frame=1)
                 t3 = time.perf_counter()
@@ -126,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             "median_ms_calibrate": statistics.median(cal_ms),
             "median_ms_still": statistics.median(still_ms) if still_ms else None,
             "still_frames_kept": kept if still_ms else None,
+            "tables_calibrated": calibrated,
             "card_px_median": statistics.median(card_px),
             "card_px_p10": sorted(card_px)[int(0.1 * (len(card_px) - 1))],
         }
@@ -146,9 +154,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"  occluded truth (visible < {FULL_VISIBLE}): {figures['occluded_truth']} — "
                   f"flagged {figures['occluded_flagged']}, not reported "
                   f"{figures['occluded_unreported']}, read right {figures['occluded_read_right']}")
+            calibration = ("not calibrated (--no-markers)" if args.no_markers else
+                           f"{figures['median_ms_calibrate']:.2f} ms marker calibration (once "
+                           f"per camera; {calibrated} of {args.scenes} tables calibrated)")
             print(f"  time        {figures['median_ms_read']:.2f} ms median read per frame "
-                  f"(p90 {figures['p90_ms_read']:.2f}), one thread; "
-                  f"{figures['median_ms_calibrate']:.2f} ms marker calibration (once per camera)")
+                  f"(p90 {figures['p90_ms_read']:.2f}), one thread; {calibration}")
             if still_ms:
                 print(f"  still table {figures['median_ms_still']:.2f} ms median for the next "
                       f"frame (fresh noise), last read kept in {kept} of {args.scenes}")
