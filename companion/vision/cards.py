@@ -35,7 +35,10 @@ class DetectParams:
     gain: float = 1.08             # paper > gain * local mean + offset
     offset: float = 6.0
     min_width_frac: float = 0.025  # smallest card (across the flats) in the working image
-    max_width_frac: float = 0.35
+    # largest: a card photographed close up fills the picture's height, about half its width
+    # in 16:9 (or all of it held upright); a larger pale region, the table or a sheet, must
+    # still fit a hexagon and show a card's symbols and border to be read as one
+    max_width_frac: float = 0.9
     min_iou: float = 0.88          # a whole card's hull overlaps its fitted hexagon this much
     min_compactness: float = 0.7   # 4·pi·area / perimeter² of a blob's hull (hexagon: 0.91)
     min_solidity: float = 0.6      # blob area / hull area

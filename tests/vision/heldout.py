@@ -6,8 +6,8 @@ perspective homography (a camera looking nearly straight down, no markers), then
 light gradient, blur, noise and JPEG. Truth is given as the reader reports: cells and symbols by
 the image lattice whose E is the direction nearest to image-right. A `Variant` changes how cards
 are cut (a white margin, into the border), laid (touching, overlapping, sloppy) and photographed
-(0.6-3 times the size, or at a steeper angle); `python tests/vision/heldout.py --seeds 100
---variant NAME` prints the reader's figures.
+(0.6-3 times the size, close up, or at a steeper angle); `python tests/vision/heldout.py
+--seeds 100 --variant NAME` prints the reader's figures.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Variant:
     on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %) and how far
     the camera leans (`perspective`: the homography's largest perspective term, per px; for a
     lens about 1000 px across its focal length, 1.2e-4 is a lean of ~7°, 4e-4 ~22°, 8e-4
-    ~39°)."""
+    ~39°) and the range of the cards' size across the flats (`card_px`, before `scale`)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -49,6 +49,7 @@ class Variant:
     scale: float = 1.0
     shadows: int = 0
     perspective: float = 1.2e-4
+    card_px: tuple[float, float] = (60.0, 140.0)
 
 
 VARIANTS = {
@@ -63,6 +64,7 @@ VARIANTS = {
     "shadowed": Variant(shadows=2),
     "tilted": Variant(perspective=4e-4),
     "steep": Variant(perspective=8e-4),
+    "closeup": Variant(card_px=(150.0, 330.0)),
 }
 
 
@@ -87,15 +89,15 @@ def photo(name: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def _face(symbols: str, edition: str, margin: float = 0.0) -> np.ndarray:
-    """The exported face, cut `margin` (of its circumradius) outside its printed edge, on white,
-    or inside it (negative: part of the border band cut away)."""
-    face = render_face(symbols, edition, FACE_PX)
+def _face(symbols: str, edition: str, margin: float = 0.0, px: int = FACE_PX) -> np.ndarray:
+    """The exported face, `px` across its flats, cut `margin` (of its circumradius) outside its
+    printed edge, on white, or inside it (negative: part of the border band cut away)."""
+    face = render_face(symbols, edition, px)
     if margin == 0.0:
         return face
     h, w = face.shape[:2]
     ang = np.radians(-60.0 * np.arange(6) - 30.0)
-    corners = face_centre(FACE_PX) + FACE_PX / math.sqrt(3.0) * (1.0 + margin) * np.c_[
+    corners = face_centre(px) + px / math.sqrt(3.0) * (1.0 + margin) * np.c_[
         np.cos(ang), np.sin(ang)]
     cut = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(cut, np.round(corners * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
@@ -163,7 +165,9 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     rng = np.random.default_rng([seed, 424242])
     edition = ("holodex", "web")[seed % 2]
     letters = list(SYMBOLS[edition])
-    card_px = float(rng.uniform(60, 140))
+    card_px = float(rng.uniform(*variant.card_px))
+    # faces rendered at a multiple of FACE_PX no smaller than the card (a close-up stays sharp)
+    face_px = FACE_PX * math.ceil(card_px / FACE_PX)
     pitch = card_px * (1.0 + max(variant.margin, 0.0)) * (1.0 + rng.uniform(*variant.gap))
     theta = rng.uniform(-math.pi, math.pi)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
@@ -194,10 +198,10 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         jitter = rng.uniform(-1, 1, 2) * variant.jitter * card_px
         ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-variant.turn_deg,
                                                                          variant.turn_deg))
-        face = _face(symbols, edition, variant.margin)
-        s = card_px / FACE_PX
+        face = _face(symbols, edition, variant.margin, face_px)
+        s = card_px / face_px
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
-        t = centre_of(cell) + jitter - a @ face_centre(FACE_PX)
+        t = centre_of(cell) + jitter - a @ face_centre(face_px)
         m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
         warped = cv2.warpPerspective(face, m, SIZE, flags=cv2.INTER_AREA,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
