@@ -20,10 +20,13 @@ band of light fill only is an empty cell that a neighbouring card reaches into
 (`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
 brightest channel clipped — names the kind when the insect's relief shows in the two lesser
 channels (`lesser_relief`); again only when no nudge differs. A cell that a hand or sleeve
-covers (`occluder_mask`) is '?', as is a cell read empty that glare covers (under a white
-clipped in no channel, lit paper and fill stay below the clip, so a window clipped in all three
-channels over a share of it is the lamp's specular reflection, which washes a card out to
-something as pale and flat as fill: `_glare_unknown`), and anything else unclear — never a guess.
+covers (`occluder_mask`) is '?' — unless the board's printed grid lines show along all four of
+its sides (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen
+all round mean the mask took fill for skin (a lamp's pool, a cast left on it) — as is a cell
+read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below
+the clip, so a window clipped in all three channels over a share of it is the lamp's specular
+reflection, which washes a card out to something as pale and flat as fill: `_glare_unknown`),
+and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
@@ -92,6 +95,7 @@ class CellParams:
     anchor_share: float = 0.4      # its share (any level) of the large window
     max_relief: float = 0.6        # its pixels' 10th / 90th brightness percentile: an insect
     max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
+    min_line: float = 0.03         # a printed grid line's dip below the fill beside it
     max_glare: float = 0.15        # an empty cell whose large window is this much specular glare
     max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
     half_margin: float = 0.08      # evidence needed to name a half without the run's parity
@@ -452,6 +456,61 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
         (hl[:, OTHER] <= 0.1)
 
 
+LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
+LINE_SIDE = 3               # px (at `px_per_cell` 24) from the line to the fill sampled beside it
+LINE_SHARE = 0.8            # a side's line must dip at this share of its samples
+
+
+@lru_cache(maxsize=16)
+def _line_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Flat indices (cells, 4 * n) of the samples along each cell's four sides (top, bottom,
+    left, right; `LINE_SPAN` of each): the two pixels on either side of the line's position
+    (where the printed line falls, between them), and pixels `LINE_SIDE` px out on each side."""
+    t = np.arange(round(LINE_SPAN[0] * px), round(LINE_SPAN[1] * px) + 1)
+    d = max(2, round(LINE_SIDE * px / 24))
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    y0, x0 = (margin + r * px)[:, None], (margin + c * px)[:, None]
+    w = shape[1]
+    on_a, on_b, out_a, out_b = [], [], [], []
+    for edge, across in ((y0, False), (y0 + px, False), (x0, True), (x0 + px, True)):
+        along = (x0 if not across else y0) + t[None, :]
+        ey = np.broadcast_to(edge, along.shape)
+
+        def at(offset: int, ey: np.ndarray = ey, along: np.ndarray = along,
+               across: bool = across) -> np.ndarray:
+            y, x = (along, ey + offset) if across else (ey + offset, along)
+            return np.clip(y, 0, shape[0] - 1) * w + np.clip(x, 0, w - 1)
+
+        on_a.append(at(-1))
+        on_b.append(at(0))
+        out_a.append(at(-d))
+        out_b.append(at(d - 1))
+    idx = tuple(np.concatenate(a, axis=1).astype(np.intp) for a in (on_a, on_b, out_a, out_b))
+    for a in idx:
+        a.flags.writeable = False
+    return idx
+
+
+def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                    cells: np.ndarray, min_line: float = 0.03) -> np.ndarray:
+    """True for each of `cells` (flat indices) whose four printed grid lines show along each
+    side in `grey` (any brightness, e.g. the canvas's channel sum): at `LINE_SHARE` or more of
+    the samples along every side, the line is darker than the fill a few pixels to either side
+    by `min_line` of the brighter of the two. The lines are printed on the board under every
+    card and hand; a hand over any part of a cell must cross a side (it comes from beyond the
+    board), hiding the line there, so lines all round mean that nothing but what lies within
+    them (a tile on the grid) covers the cell."""
+    on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
+                                                              cols))
+    flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
+    on = np.minimum(flat.take(on_a), flat.take(on_b))
+    a, b = flat.take(out_a), flat.take(out_b)
+    dip = (np.minimum(a, b) - on) >= min_line * np.maximum(np.maximum(a, b), 1e-3)
+    per_side = dip.reshape(len(cells), 4, -1).mean(axis=2)
+    return (per_side >= LINE_SHARE).all(axis=1)
+
+
 def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
                   sat: np.ndarray | None = None, ink_sat: float = 0.45
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -650,7 +709,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     grid = [[CODES[i] for i in row] for row in code]
     if hand.any():
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
-        for i in np.flatnonzero(cover >= params.max_hand):
+        hidden = np.flatnonzero(cover >= params.max_hand)
+        if len(hidden):
+            # a hand is opaque and comes from beyond the cell: the board's grid lines seen all
+            # round a cell show that nothing lies over it (the mask took lit fill for skin)
+            hidden = hidden[~lines_all_round(b + g + r, px, m, rows, cols, hidden,
+                                             params.min_line)]
+        for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
