@@ -40,31 +40,33 @@ def code_templates(dictionary: str, ids: tuple[int, ...], modules: int, framed: 
 
 
 @lru_cache(maxsize=8)
-def sample_weights(modules: int, framed: bool = False) -> np.ndarray:
-    """(4, points) bilinear weights of a quad's corners at `SAMPLES` x `SAMPLES` points a module
+def sample_weights(modules: int, framed: bool = False, samples: int = SAMPLES) -> np.ndarray:
+    """(4, points) bilinear weights of a quad's corners at `samples` x `samples` points a module
     over the code's modules (`framed`: also over the border and one module outside it; bilinear
     weights extrapolate the quad that far)."""
     first, cells = (-1, modules + 2) if framed else (1, modules - 2)
-    k = cells * SAMPLES
-    u = (first * SAMPLES + 0.5 + np.arange(k, dtype=np.float32)) / (modules * SAMPLES)
+    k = cells * samples
+    u = (first * samples + 0.5 + np.arange(k, dtype=np.float32)) / (modules * samples)
     uu, vv = np.meshgrid(u, u)
     return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
 
 
-def module_means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool = False
-                 ) -> np.ndarray:
+def module_means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool = False,
+                 samples: int = SAMPLES) -> np.ndarray:
     """(quads, cells) the module means of each (n, 4, 2) quad, row by row, zero-mean and
-    unit-norm (`framed`: over the border and one module outside it too)."""
-    per = max(1, _MAX_ROWS // ((modules + 2) * SAMPLES))   # quads a remap call can take
-    return np.concatenate([_means(grey, quads[a:a + per], modules, framed)
+    unit-norm (`framed`: over the border and one module outside it too), from `samples` x
+    `samples` points a module (fewer for a quick first look)."""
+    per = max(1, _MAX_ROWS // ((modules + 2) * samples))   # quads a remap call can take
+    return np.concatenate([_means(grey, quads[a:a + per], modules, framed, samples)
                            for a in range(0, len(quads), per)])
 
 
-def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool) -> np.ndarray:
+def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool, samples: int
+           ) -> np.ndarray:
     cells = modules + 2 if framed else modules - 2
-    k = cells * SAMPLES
+    k = cells * samples
     n = len(quads)
-    w = sample_weights(modules, framed)
+    w = sample_weights(modules, framed, samples)
     # the (n, 2, 4) @ (4, k * k) product written straight into the x and y maps, each (n, k * k)
     # C-ordered as remap wants (the same small product per quad, no transposed copies)
     xy = np.empty((2, n, k * k), np.float32)
@@ -72,13 +74,13 @@ def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool) -> n
     mapx, mapy = xy[0].reshape(-1, k), xy[1].reshape(-1, k)
     vals = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR)
     if vals.dtype == np.uint8:
-        # a module's SAMPLES^2 uint8 samples summed as integers (at most 16 x 255: exact in
+        # a module's samples^2 uint8 samples summed as integers (at most 16 x 255: exact in
         # uint16) and scaled by a power of two: exactly the float mean, in any summation order
-        s = vals.reshape(n * cells, SAMPLES, k).sum(axis=1, dtype=np.uint16)
-        s = s.reshape(n * cells * cells, SAMPLES).sum(axis=1, dtype=np.uint16)
-        vals = s.reshape(n, cells * cells).astype(np.float32) * np.float32(1.0 / SAMPLES ** 2)
+        s = vals.reshape(n * cells, samples, k).sum(axis=1, dtype=np.uint16)
+        s = s.reshape(n * cells * cells, samples).sum(axis=1, dtype=np.uint16)
+        vals = s.reshape(n, cells * cells).astype(np.float32) * np.float32(1.0 / samples ** 2)
     else:
-        vals = vals.astype(np.float32).reshape(n, cells, SAMPLES, cells, SAMPLES)
+        vals = vals.astype(np.float32).reshape(n, cells, samples, cells, samples)
         vals = vals.mean(axis=(2, 4)).reshape(n, -1)
     vals -= vals.mean(axis=1, keepdims=True)
     vals /= np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-3)

@@ -319,26 +319,9 @@ def _marker_like(grey: np.ndarray, H: np.ndarray, layout: CaseLayout) -> bool:
     places = np.stack(list(printed_corners(layout, 1).values()))   # alike for every player
     mm = places[:, None] + _shifts(layout, 3)[None, :, None]         # (4, shifts, 4, 2)
     quads = transform(mm.reshape(-1, 2), H).reshape(-1, 4, 2).astype(np.float32)
-    n = layout.marker_modules + 2
-    xy = (quads.transpose(0, 2, 1) @ _pre_weights(layout.marker_modules)).transpose(0, 2, 1)
-    vals = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
-                     cv2.INTER_LINEAR).astype(np.float32).reshape(-1, n, 2, n, 2)
-    means = (vals[:, :, 0, :, 0] + vals[:, :, 0, :, 1] + vals[:, :, 1, :, 0]
-             + vals[:, :, 1, :, 1]).reshape(len(quads), -1)
-    means -= means.mean(axis=1, keepdims=True)
-    means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-3)
+    means = module_means(grey, quads, layout.marker_modules, framed=True, samples=2)
     best = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1).reshape(4, -1)
     return int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
-
-
-@lru_cache(maxsize=4)
-def _pre_weights(modules: int) -> np.ndarray:
-    """(4, points) bilinear weights of a marker quad's corners at 2 x 2 points a module over
-    its framed grid (border and one module outside), row by row (as `module_means`)."""
-    k = 2 * (modules + 2)
-    u = (-2 + 0.5 + np.arange(k, dtype=np.float32)) / (2 * modules)
-    uu, vv = np.meshgrid(u, u)
-    return np.stack([(1 - uu) * (1 - vv), uu * (1 - vv), uu * vv, (1 - uu) * vv]).reshape(4, -1)
 
 
 def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: CaseLayout
