@@ -89,6 +89,18 @@ def _read(seed: int):
         .observation
 
 
+def _cells(truth, obs):
+    """(player, row, col, true code, visible share, code read) of every cell of every case in
+    `truth` that `obs` found."""
+    for t in truth.cases:
+        seen = next((c for c in obs.cases if c.player == t.player), None)
+        if seen is None:
+            continue
+        for r, (codes, shares) in enumerate(zip(t.grid, t.visible, strict=True)):
+            for c, (code, share) in enumerate(zip(codes, shares, strict=True)):
+                yield t.player, r, c, code, share, seen.grid[r][c]
+
+
 @pytest.mark.parametrize(("seed", "player", "cells"), [
     (682, 2, [(0, 5), (1, 5), (2, 5), (4, 5), (5, 4)]),
     (689, 2, [(1, 5), (2, 5), (3, 4), (3, 5), (4, 4), (4, 5), (5, 4), (5, 5)]),
@@ -104,13 +116,8 @@ def test_board_fill_the_hand_mask_took_for_skin_is_read_empty(seed, player, cell
     for r, c in cells:
         assert case.visible[r][c] >= 1.0
         assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
-    for t in truth.cases:
-        seen = next((c for c in obs.cases if c.player == t.player), None)
-        if seen is None:
-            continue
-        for r, row in enumerate(t.grid):
-            for c, code in enumerate(row):
-                assert seen.grid[r][c] in (code, UNKNOWN), (t.player, r, c, code)
+    for player, r, c, code, _, got in _cells(truth, obs):
+        assert got in (code, UNKNOWN), (player, r, c, code)
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
@@ -132,13 +139,8 @@ def test_cells_under_a_hand_stay_unknown(seed):
     hand covers more than half of (its grid lines hidden under the hand) reads '?'."""
     truth, obs = _read(seed)
     under = 0
-    for t in truth.cases:
-        got = next((c for c in obs.cases if c.player == t.player), None)
-        if got is None:
-            continue
-        for r, row in enumerate(t.visible):
-            for c, vis in enumerate(row):
-                if vis < 0.5:
-                    under += 1
-                    assert got.grid[r][c] == UNKNOWN, (t.player, r, c)
+    for player, r, c, _, visible, got in _cells(truth, obs):
+        if visible < 0.5:
+            under += 1
+            assert got == UNKNOWN, (player, r, c)
     assert under >= 5
