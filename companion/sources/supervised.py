@@ -8,7 +8,8 @@ the supervisor — and a fresh source is built after an exponential backoff (`ba
 up to `backoff_max_s`, reset once an attempt has run well for `stall_s`). A finite source that
 ends is reported as "ended" and not reopened. Nothing here ever raises into the caller: the
 latest frame and the status are always available, and frames carry one sequence number that keeps
-increasing across reopens.
+increasing across reopens. `stop()` closes the source and waits (up to `close_timeout`) for the
+capture thread to leave its read, so no thread is left inside a driver or a render at exit.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class _Attempt:
         self.progress = self.started
         self.first_frame: float | None = None
         self.source: FrameSource | None = None
+        self.thread: threading.Thread | None = None  # the capture thread reading `source`
         self.abandoned = threading.Event()
         self.done = threading.Event()
         self.outcome: tuple[SourceState, str] = ("failed", "")
@@ -167,12 +169,13 @@ class SupervisedSource:
         while not self._stopping.is_set():
             attempt = _Attempt()
             self._attempt = attempt
-            threading.Thread(target=self._capture, args=(attempt,), daemon=True,
-                             name=f"{self.name} capture").start()
+            attempt.thread = threading.Thread(target=self._capture, args=(attempt,), daemon=True,
+                                              name=f"{self.name} capture")
+            attempt.thread.start()
             state, message = self._watch(attempt)
             attempt.abandoned.set()
             if state == "stopped" or self._stopping.is_set():
-                self._close(attempt)
+                self._close(attempt, wait=True)
                 return
             ran_well = attempt.first_frame is not None and \
                 attempt.progress - attempt.first_frame >= self.stall_s
@@ -241,13 +244,24 @@ class SupervisedSource:
             except Exception:
                 log.exception("%s: on_frame callback failed (frame %d)", self.name, frame.seq)
 
-    def _close(self, attempt: _Attempt) -> None:
+    def _close(self, attempt: _Attempt, *, wait: bool = False) -> None:
+        """Close the attempt's source from a helper thread (a hung driver cannot block us).
+
+        With `wait` (on stop), also wait for the capture thread to leave its read: a daemon
+        thread still inside native code (a render, a driver call) when the interpreter exits is
+        torn down mid-call, which can abort the process at exit.
+        """
+        deadline = time.monotonic() + self.close_timeout
         closer = threading.Thread(target=attempt.close_once, daemon=True,
                                   name=f"{self.name} close")
         closer.start()
         closer.join(self.close_timeout)
         if closer.is_alive():
             log.warning("%s: closing the old source hangs; abandoned it", self.name)
+        elif wait and attempt.thread is not None:
+            attempt.thread.join(max(0.0, deadline - time.monotonic()))
+            if attempt.thread.is_alive():
+                log.warning("%s: the capture thread did not finish its read; left it", self.name)
 
     def _set_status(self, state: SourceState, message: str, *, locked: bool = False) -> None:
         if not locked:

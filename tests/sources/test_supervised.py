@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.sources import (
+    Frame,
     Hang,
     ScriptedSource,
     SourceError,
@@ -236,4 +237,41 @@ def test_stop_closes_a_source_stuck_in_a_hang_and_returns_promptly():
     sup.stop()
     assert time.monotonic() - t0 < 1.0
     assert factory.made[0].closes == 1
+    assert sup.status().state == "stopped"
+
+
+class Busy:
+    """A source whose read is busy for `seconds` (a render, a driver call) and ignores close()."""
+
+    name = "busy"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.reads = 0
+
+    def open(self) -> None:
+        pass
+
+    def read(self, timeout: float = 1.0) -> Frame:
+        self.reads += 1
+        time.sleep(self.seconds)
+        return Frame(img(self.reads % 250), time.monotonic(), self.reads)
+
+    def close(self) -> None:
+        pass
+
+
+def test_stop_waits_for_the_capture_thread_to_leave_a_busy_read():
+    # A daemon thread still inside native code when the interpreter exits is torn down mid-call
+    # (seen once as "terminate called without an active exception" after `companion demo`), so
+    # stop() must not return while the capture thread is still reading.
+    made: list[Busy] = []
+    sup = SupervisedSource(lambda: made.append(Busy(0.4)) or made[-1], stall_s=10,
+                           close_timeout=2.0, name="busycam").start()
+    wait_for(lambda: made and made[0].reads >= 2)
+    t0 = time.monotonic()
+    sup.stop()
+    assert time.monotonic() - t0 < 2.5
+    capture = [t for t in threading.enumerate() if t.name == "busycam capture"]
+    assert capture == []
     assert sup.status().state == "stopped"
