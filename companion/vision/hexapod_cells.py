@@ -20,9 +20,14 @@ band of light fill only is an empty cell that a neighbouring card reaches into
 (`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
 brightest channel clipped — names the kind when the insect's relief shows in the two lesser
 channels (`lesser_relief`); again only when no nudge differs. A cell that a hand or sleeve
-covers (`occluder_mask`) is '?' — unless the board's printed grid lines show along all four of
+covers (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of
 its sides (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen
-all round mean the mask took fill for skin (a lamp's pool, a cast left on it) — as is a cell
+all round mean the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads
+as a coloured kind and only the closing of the gaps between the occluder's parts covers it
+(`_tile_in_gap`: that closing stands for an arm's clipped, flat middle, which shows no printed
+insect); or unless it reads empty and its lines show along two opposite sides with board fill
+beside them (`lines_across`: a card, two cells or more across and at most a third of a cell
+off, hides one of each pair, so no card lies there) — as is a cell
 read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below
 the clip, so a window clipped in all three channels over a share of it is the lamp's specular
 reflection, which washes a card out to something as pale and flat as fill: `_glare_unknown`),
@@ -66,7 +71,7 @@ from .hexapod_colour import (
     clipped_channels,
     label_pixels,
     normalise,
-    occluder_mask,
+    occluder_masks,
     select,
     tint_levels,
 )
@@ -501,14 +506,47 @@ def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int
     card and hand; a hand over any part of a cell must cross a side (it comes from beyond the
     board), hiding the line there, so lines all round mean that nothing but what lies within
     them (a tile on the grid) covers the cell."""
+    return (_side_lines(grey, px, margin, rows, cols, cells, min_line) >= LINE_SHARE) \
+        .all(axis=1)
+
+
+def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
+                 rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
+                 ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
+    """True for each of `cells` (flat indices) whose printed grid lines show along two
+    opposite sides (top and bottom, or left and right; see `lines_all_round`), counting a
+    line sample only where the pixels beside it on both sides are no ink (saturation below
+    `ink_sat`) and not dark (normalised brightness `v` at least `min_v`): board fill, not the
+    tiles either side of a card's dark border band. A card is two cells or more across either
+    way and lies at most a third of a cell off the grid, and it hides the board's lines under
+    it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
+    two opposite sides mean that no card lies on the cell, whatever else may lie over it."""
+    _, _, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows, cols))
+    fill = np.ones(out_a.shape, bool)
+    for img, lo, hi in ((sat, -np.inf, ink_sat), (v, min_v, np.inf)):
+        flat = np.ascontiguousarray(img, np.float32).reshape(-1)
+        for at in (out_a, out_b):
+            x = flat.take(at)
+            fill &= (x >= lo) & (x < hi)
+    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill) >= LINE_SHARE
+    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+
+
+def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                cells: np.ndarray, min_line: float, where: np.ndarray | None = None
+                ) -> np.ndarray:
+    """(cells, 4): the share of samples along each side (top, bottom, left, right) of each of
+    `cells` where the printed line shows in `grey` (`lines_all_round`), counting only the
+    samples `where` (cells, 4 * n) allows, when given."""
     on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
                                                               cols))
     flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
     on = np.minimum(flat.take(on_a), flat.take(on_b))
     a, b = flat.take(out_a), flat.take(out_b)
     dip = (np.minimum(a, b) - on) >= min_line * np.maximum(np.maximum(a, b), 1e-3)
-    per_side = dip.reshape(len(cells), 4, -1).mean(axis=2)
-    return (per_side >= LINE_SHARE).all(axis=1)
+    if where is not None:
+        dip &= where
+    return dip.reshape(len(cells), 4, -1).mean(axis=2)
 
 
 def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -611,6 +649,28 @@ def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
     return out
 
 
+def _tile_in_gap(code: np.ndarray, own: np.ndarray, px: int, margin: int, rows: int,
+                 cols: int, cells: np.ndarray, size: int, max_hand: float) -> np.ndarray:
+    """True for each of `cells` (flat indices; `code`, each one's reading as a CODES index)
+    read as a coloured kind while the occluder's own pixels (`own`, before closing) cover less
+    than `max_hand` of its window of side `size`: only the closing of the gaps between a
+    hand's parts covers it. That closing stands for an arm's lit middle, clipped flat and pale
+    between its shaded edges; such a middle shows no kind's ink with an insect's relief in it
+    (what every stage needs to name a kind), so a cell read so there shows its card's own
+    tile, not the hand. An empty or dung-beetle reading there is not trusted: a clipped arm's
+    middle looks like light fill, a dark sleeve like a black tile."""
+    out = np.zeros(len(cells), bool)
+    kind = code < NK
+    if not kind.any():
+        return out
+    if not own.any():
+        out[kind] = True
+        return out
+    share = cell_windows(own, px, margin, rows, cols, size, cells=cells[kind]).mean(axis=1)
+    out[np.flatnonzero(kind)[share < max_hand]] = True
+    return out
+
+
 def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: int, size: int,
                    max_glare: float) -> None:
     """Set to '?' (in place) the empty cells of `grid` whose window of side `size` is clipped in
@@ -649,7 +709,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     n_clipped = clipped_channels(white)
     clipped = (raw_v >= CLIP).view(np.uint8) if n_clipped == 2 else None
     blown = (cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8)
-    hand = occluder_mask(pix, labels, px, clipped=clipped, margin=m, blown=blown, raw_v=raw_v)
+    hand, own = occluder_masks(pix, labels, px, clipped=clipped, margin=m, blown=blown,
+                               raw_v=raw_v)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)
@@ -715,6 +776,17 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             # round a cell show that nothing lies over it (the mask took lit fill for skin)
             hidden = hidden[~lines_all_round(b + g + r, px, m, rows, cols, hidden,
                                              params.min_line)]
+        if len(hidden):
+            hidden = hidden[~_tile_in_gap(code.reshape(-1)[hidden], own, px, m, rows, cols,
+                                          hidden, large, params.max_hand)]
+        empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
+        if len(empty):
+            # lines along two opposite sides: no card lies on the cell, so it is empty
+            # whatever lies over it
+            free = empty[lines_across(b + g + r, pix.sat, v, px, m, rows, cols, empty,
+                                      params.min_line, params.colour.ink_sat,
+                                      params.colour.dim_v)]
+            hidden = np.setdiff1d(hidden, free)
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:

@@ -802,7 +802,17 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
                   clipped: np.ndarray | None = None, margin: int = 0,
                   blown: np.ndarray | None = None, raw_v: np.ndarray | None = None
                   ) -> np.ndarray:
-    """uint8 mask of what covers the case (hands, arms, sleeves): connected regions of skin-like
+    """uint8 mask of what covers the case (the first of `occluder_masks`)."""
+    return occluder_masks(pix, labels, px, min_cells, clipped, margin, blown, raw_v)[0]
+
+
+def occluder_masks(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
+                   clipped: np.ndarray | None = None, margin: int = 0,
+                   blown: np.ndarray | None = None, raw_v: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(covered, own): uint8 masks of what covers the case (hands, arms, sleeves), and of the
+    occluder's own pixels (all of the first but the gaps that closing alone covers). What
+    covers the case: connected regions of skin-like
     colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to 65 degrees at 0.15-0.55: paler
     than red and gold ink, whose tiles are saturated) of at least `min_cells` cells' area, and
     regions of the hues between red's and gold's ink ranges (no ink's) at a higher saturation
@@ -902,13 +912,16 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     if lit is not None:
         hand |= lit
     if not hand.any():
-        return hand
+        return hand, hand
     if clipped is not None and clipped.any():
         hand = hand | _lit_clipped(hand, clipped, px, raw_v)
     k = round(CLOSE_CELLS * px) | 1
+    own = hand
     hand = cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     if clipped is None and blown is not None and raw_v is not None and blown.any():
         # specular glare on an arm (a disc at its tip) clips in all three channels and fades
         # into lit skin all round its edge on the arm: whatever the white, it is the hand
-        hand |= _glare_on_hand(hand, blown, px, raw_v)
-    return hand
+        glare = _glare_on_hand(hand, blown, px, raw_v)
+        hand |= glare
+        own = own | glare
+    return hand, own
