@@ -96,6 +96,8 @@ class ReaderParams:
                                    # whose neighbours are hidden (each probe costs a read)
     min_probe_ok: float = 0.85     # a probed card is whole when this much of its paper and of
                                    # its border band look right at the best pose, all six read
+    min_probe_lit: float = 0.8     # (or this much of its band, the places missing all lit:
+                                   # `_band_lit`)
 
 
 @dataclass(frozen=True)
@@ -643,8 +645,8 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
     from their `first` reads at the predicted poses. Where that shows paper and some symbols,
     poses a little shifted, turned and scaled are tried, and the best one is kept when the card
-    reads whole there (every symbol, its paper and border band all but intact). Returns (cells,
-    poses, reads) of the cards found."""
+    reads whole there (every symbol, its paper and border band all but intact, `_probe_band`).
+    Returns (cells, poses, reads) of the cards found."""
     hopeful = [k for k, r in zip(cand, first, strict=True)
                if r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
                and sum(ch != "?" for ch in r.symbols) >= 4]
@@ -669,9 +671,46 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
                 best[k] = (score, pose, r)
     best = {k: v for k, v in best.items()
             if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
-            and v[2].border_ok >= p.min_probe_ok}
+            and _probe_band(frame, view, v[1], v[2], p)}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
     return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
+
+
+BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit
+
+
+def _probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: ReaderParams
+                ) -> bool:
+    """Whether a probed card's border band is whole enough (`_probe`): min_probe_ok of its
+    places look like the printed band, or min_probe_lit of them do and every place missing is
+    lit (`_band_lit`). A glare spot on the table beside a card, or a blur that bridged its band
+    to a neighbour's paper (both are why the mask lost its outline), lights the band along
+    that side and hides nothing; a hand or a sleeve over the edge, which may reach a symbol's
+    surround, mostly leaves the band darker or coloured there, and the stricter share stands
+    (each symbol's surround is still checked on its own: `symbols`)."""
+    if r.border_ok >= p.min_probe_ok:
+        return True
+    if r.border_ok < p.min_probe_lit:
+        return False
+    missing = round(N_BORDER_PLACES * (1.0 - r.border_ok))
+    return _band_lit(frame, view, pose, r.white_bgr) >= missing
+
+
+N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each side
+
+
+def _band_lit(frame: np.ndarray, view: TableView, pose: Pose,
+              white_bgr: tuple[float, float, float]) -> int:
+    """How many of a card's border band places (`symbols.BORDER_PTS`) are lit: at every depth
+    at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every channel. The read
+    takes a place for the band only where it is darker than 0.7 of the white (`symbols`), so a
+    lit place is always one it missed, and where no more places are missing than are lit, the
+    missing ones are the lit ones."""
+    plane = pose_points([pose], BORDER_PTS)
+    vals, _ = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    rel = vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)
+    lit = rel.min(-1).reshape(len(BORDER_DEPTHS), -1) >= BAND_LIT
+    return int(np.count_nonzero(lit.all(0)))
 
 
 def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
