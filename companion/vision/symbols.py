@@ -14,9 +14,13 @@ on a card whose paper clipped the sensor (its white reference neutral though the
 grey ring's paper-ink blends carry the lamp's tint, which does not stop the ring from reading as
 the ring, and a weak coloured reading darker than its ink could make it, or weak beside a strong
 symbol of the same ink on the card (one print under one lamp and blur) but darker, is such a
-blend ('?'). On any card, a weak coloured reading far thinner than such a twin is not the print
-but something over it that its surround does not betray, a hand's blurred edge or a glare spot
-('?'). A symbol whose flanking paper or halo is missing is taken to be
+blend ('?'). There every blend is seen too bright in the clipped channels, its hue pulled
+towards them: a pale coloured symbol read by its mean colour stands only when no other ink
+explains that colour, nor that of any symbol the card reads, with those channels scaled back as
+far as the paper can be past the clip, and a solid symbol's faint rim samples of another
+coloured ink are its own blends. On any card, a weak coloured reading far thinner than such a
+twin is not the print but something over it that its surround does not betray, a hand's blurred
+edge or a glare spot ('?'). A symbol whose flanking paper or halo is missing is taken to be
 covered ('?'), unless that whole surround is paper or paper in a soft shadow (then no grey blob
 there reads as a blurred ring: a grey object lying over it looks like that shade); so is a
 coloured symbol whose own ink carries on into its halo (a fingertip of that hue). Paper and
@@ -474,6 +478,10 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
         # only the symbols `decide` asks about (rings): the fit is per sample
         return model.grey_with_bleed(sym_norm[where], cast[np.nonzero(where)[0]])
 
+    def clip_rivals(where: np.ndarray, best: np.ndarray) -> np.ndarray:
+        # only the pale symbols `decide` asks about, on cards whose paper clipped
+        return _clip_rivals(norm[:, n_pts:], white, cast[:, 0], where, best, model)
+
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_paper = surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO).sum(-1)
@@ -493,7 +501,8 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
-                        bleed, white.max(1) >= CLIP_HIGH, excused)
+                        bleed, white.max(1) >= CLIP_HIGH, excused,
+                        clip_rivals if any_blurred else None)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
@@ -516,6 +525,37 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
         white.tolist(), strict=True)]
+
+
+# How bright, relative to the paper seen, a channel in which the paper clipped may truly be
+# (see `_clip_rivals`): from as seen to OVEREXPOSED_MAX, in these steps.
+_CLIP_STEPS = (1.0, 1.0 / math.sqrt(OVEREXPOSED_MAX), 1.0 / OVEREXPOSED_MAX)
+# every scaling of the three channels by those steps (the first: none), each row RGB
+_CLIP_SCALES = np.array(np.meshgrid(_CLIP_STEPS, _CLIP_STEPS, _CLIP_STEPS, indexing="ij"),
+                        np.float32).reshape(3, -1).T
+
+
+def _clip_rivals(means: np.ndarray, white: np.ndarray, cast: np.ndarray, where: np.ndarray,
+                 best: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per symbol (cards x 6; True only where `where`), whether an ink other than `best`
+    explains its mean colour (`means`: cards x 6 x 3, paper-normalised RGB) as seen or once the
+    channels in which its card's paper (`white`, cards x 3 BGR) clipped are scaled down, each
+    on its own, by up to OVEREXPOSED_MAX. Where the paper clipped, the white reference is
+    darker than the paper in those channels, so a blend of paper and ink is seen too bright in
+    them, by an unknown factor, and its hue pulled towards them: a grey ring's blends fit red
+    under a warm lamp, a red disc's yellow where red and green clipped. A reading that no other ink
+    explains anywhere in that range does not owe its hue to the clip (under a warm lamp that
+    clipped red alone, no red, blue or grey blend gains yellow's green over its blue).
+    `cast`: the cards' `colour.chroma_cast`, as the mean fit used it."""
+    ci, si = np.nonzero(where)
+    hot = white[ci, ::-1] >= CLIP_NEAR                            # k x 3 (RGB)
+    scale = np.where(hot[:, None, :], _CLIP_SCALES[None], np.float32(1.0))   # k x 27 x 3
+    seen = means[ci, si][:, None, :] * scale
+    kind, _, _ = model.explain(seen, None, np.broadcast_to(cast[ci][:, None, :], seen.shape))
+    rival = ((kind >= 0) & (kind != best[ci, si][:, None])).any(1)
+    out = np.zeros(where.shape, bool)
+    out[ci, si] = rival
+    return out
 
 
 def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
@@ -601,7 +641,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            allow: np.ndarray | None = None,
            bleed: Bleed | None = None,
            paper_clipped: np.ndarray | None = None,
-           in_shade: np.ndarray | None = None) -> tuple[list[str], np.ndarray]:
+           in_shade: np.ndarray | None = None,
+           clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+           ) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
     ink clearly dominates (enough ink, a saturated core, almost none of any other ink, few
@@ -624,8 +666,13 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     clipped: their grey rings' paper-ink blends may carry the lamp's tint (see the two
     mean-colour readings below), and a coloured reading there that is too dark for its ink
     (`_greyed`), or weak and darker than a strong symbol of its ink on the card (`_outshone`),
-    is left '?'; on every card, so is a weak coloured reading far thinner than that strong
-    symbol (`_thinner`). `in_shade` (cards x 6) marks symbols whose surround is not paper but
+    is left '?'; a pale one read by its mean colour there needs a core of strong ink unless
+    no other ink explains its mean, nor that of any symbol the card reads, with the clipped
+    channels scaled back (`clip_rivals`: whether one does, for the symbols a cards x 6 mask
+    selects, each named by the letters given, from `_clip_rivals`), and
+    a solid symbol's faint rim samples of another coloured ink are not its rivals
+    (`_clipped_rim`); on every card, a weak coloured reading far thinner than that strong
+    symbol is '?' (`_thinner`). `in_shade` (cards x 6) marks symbols whose surround is not paper but
     looks like paper in shade: no blurred ring is read there (a grey object lying over the
     symbol looks like that shade beside it and like a grey blob on it)."""
     letters = model.letters
@@ -687,6 +734,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         greys_outer = ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
         rim = np.sort(score - np.where(disc[..., None], greys_outer, 0.0), axis=-1)
         second = np.where(disc, rim[..., -2], second)
+    if paper_clipped is not None:
+        second = _clipped_rim(second, score, member, kind, alpha, a, core & ~grey,
+                              paper_clipped, allow, model)
     # a ring's ink, spread thin by defocus or blur, leaves its samples paler than sharp ink;
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
@@ -729,15 +779,27 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         # paper in the clipped channels, so every blend of paper and ink is seen too bright
         # there and its hue is pulled towards them: a blurred grey ring fits red and a
         # blurred red disc yellow at about half strength (peaks 0.51-0.59 measured). Only a
-        # core of strong ink (SOLID_CORE_ALPHA), little paper in it, keeps its hue.
+        # core of strong ink (SOLID_CORE_ALPHA), little paper in it, keeps its hue ...
         peak_at = np.full(len(kind), FALLBACK_PEAK)
         if paper_clipped is not None:
             peak_at = np.where(paper_clipped, SOLID_CORE_ALPHA, FALLBACK_PEAK)
-        fb = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0)
-              & (own_peak >= peak_at[:, None])
-              & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
+        may = (~ok & chroma & (ma >= FALLBACK_ALPHA) & (own >= 1.0)
+               & centred & (rival <= 0.12 * own + 0.3) & (greys <= 0.5 * own) & (other <= 12))
         if allow is not None:
-            fb &= allow[:, None]
+            may &= allow[:, None]
+        fb = may & (own_peak >= peak_at[:, None])
+        if clip_rivals is not None and paper_clipped is not None:
+            # ... unless no other ink explains its mean colour with the clipped channels seen
+            # as bright as they may truly be (`clip_rivals`): the clip then made nothing of
+            # it. One lamp and one clip for the whole card: where another ink explains any
+            # symbol the card reads so, the clip may have changed hues on it (grey rings read
+            # blue under a cyan lamp), and no pale symbol is filled in there.
+            pale = may & ~fb & paper_clipped[:, None] & (own_peak >= FALLBACK_PEAK)
+            if pale.any():
+                read = ok | fb
+                judged = pale | (read & pale.any(1)[:, None])
+                rivalled = clip_rivals(judged, np.where(pale, mk0, np.where(ok, best, mk0)))
+                fb |= pale & ~rivalled & ~(rivalled & read).any(1)[:, None]
         # A grey ring under clipped warm light can look faintly coloured all round (not just
         # at its fringe), so no ink wins the vote; its shape still says ring — paper in the
         # middle, a dark band around it standing out from the paper beside it — and its mean
@@ -777,6 +839,34 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     conf = np.where(unsure, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
+
+
+def _clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind: np.ndarray,
+                 alpha: np.ndarray, a: np.ndarray, solid: np.ndarray, paper_clipped: np.ndarray,
+                 allow: np.ndarray | None, model: ColourModel) -> np.ndarray:
+    """`decide`'s runner-up score (cards x 6) with, on a card whose paper clipped, a solid
+    coloured symbol's faint rim samples of another coloured ink (below FAINT_ALPHA, in its 12
+    outer samples) left out. Where the paper clipped, its white reference is darker than the
+    paper in the clipped channels, so a blend of paper and the symbol's ink at its blurred rim
+    is seen too bright there and its hue is pulled towards them (a red disc's rim fits a pale
+    yellow): those samples are the print's own blends when its core is all strong ink
+    (`solid`: every middle sample its ink at SOLID_CORE_ALPHA). A rival symbol or an object
+    of another colour shows strong ink, which still counts. The grey rim samples stay left
+    out, as the disc rule in `decide` (which runs before this) leaves them."""
+    blend = solid & paper_clipped[:, None]
+    if allow is not None:
+        blend &= allow[:, None]
+    if not blend.any():
+        return second
+    coloured = (kind >= 0) & ~model.neutral[np.maximum(kind, 0)]
+    best = score.argmax(-1)
+    faint = coloured & (alpha < FAINT_ALPHA) & (kind != best[..., None])
+    faint[..., :7] = False
+    drop = ((member & faint[..., None]) * a).sum(-2)               # cards x 6 x letters
+    if model.neutral.any():   # the disc rule's grey rim samples stay left out
+        drop = drop + ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
+    rim = np.sort(score - drop, axis=-1)
+    return np.where(blend, rim[..., -2], second)
 
 
 def _lopsided(dark: np.ndarray, middle: np.ndarray) -> np.ndarray:
