@@ -4,7 +4,10 @@ the markers that located the case (leaving out one whose glare clips it further 
 others), refined by the near-neutral paper and fill of the case; a channel that the light clips
 (warm light over-exposes red first) is recovered from the grey things of the case (not from
 pixels mixed from clipped readings, which keep the clipped white's false ratio: the clipped
-paper and fill that such a white would leave unclipped refute it), and a pixel clipped in some
+paper and fill that such a white would leave unclipped refute it); a white clipped in all three
+channels with no quiet zone below the clip takes the colour of the grid's board fill and card
+paper lit below the clip (`fill_white`: printed near-white in every channel, they stay bright in
+every channel where skin and ink do not), and a pixel clipped in some
 channels is read as the least saturated colour its reading allows (a clipped channel is only a
 lower bound). A local grey gain (gradients, soft shadows, a hand's shadow) is the mean
 brightness of the paper-like pixels within a cell and a half. Each pixel then gets one label
@@ -56,6 +59,8 @@ LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
 RIM_CELLS = 0.4      # and the board lies this close across most of its rim
 PALM_CELLS = 3.0     # a palm covers at least this many cells' area
 TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
+FILL_SHARE = 0.6     # fill under a white clipped in all three: this share of the clip or more
+FILL_MIN = 0.02      # and covering this share of the grid, it gives the light's colour
 PAPER_TINT = np.array(PAPER_RGB[::-1], np.float32) / max(PAPER_RGB)   # BGR, card paper / white
 
 
@@ -415,6 +420,44 @@ def normalise(canvas: np.ndarray, white: np.ndarray, px: int, split: Planes | No
     is_cand = neutral & (vn >= 0.85 * peak) & (vn > 0.05)
     inv_gain = 1.0 / _local_gain(vn, is_cand, px)
     return b * inv_gain, g * inv_gain, r * inv_gain
+
+
+def colour_unknown(white: np.ndarray) -> bool:
+    """Whether `white` (BGR) was read from clipped samples alone: at the clip in all three
+    channels and never lifted above the 8-bit range (`_dim_quiet_white` scales a colour it
+    found up to the clip, so one channel at least then lies above it). Such a reading says
+    nothing about the light's colour: it is the sensor's limit, not the paper's cast."""
+    return clipped_channels(white) == 3 and float(white.max()) <= CLIP + 5.5
+
+
+def fill_white(white: np.ndarray, planes: Planes, raw_v: np.ndarray, margin: int
+               ) -> np.ndarray:
+    """`white` (BGR, clipped in all three channels, colour unknown) given the colour of the
+    grid's pixels bright in every channel, warm against it and below the clip (`margin`: the
+    canvas's border beyond the grid, the sheet's clipped paper), when they cover `FILL_MIN` of
+    the grid and outnumber those as bright that read near-neutral or clipped in all three
+    channels. Under a light that clips the white in all three channels, the board fill and
+    card paper (printed at 0.84 of white or more in every channel) are what reads at least
+    `FILL_SHARE` of the clip in every channel where the light is even, and so show its colour;
+    skin, wood and inks, reflecting far less in some channel, mostly do not. When most of
+    them read neutral or clip, the light is about as neutral as the clipped white says and
+    the warm ones are a lit hand's skin: the white is left as it is. Otherwise it is
+    brightened from that colour to the least white that every clipped reading allows (each
+    channel at least what was read)."""
+    inner = (slice(margin, raw_v.shape[0] - margin), slice(margin, raw_v.shape[1] - margin))
+    cb, cg, cr = (p[inner] for p in planes)
+    low, high = cv2.min(cv2.min(cb, cg), cr), raw_v[inner]
+    bright = low >= FILL_SHARE * CLIP
+    lit = bright & (high < CLIP)
+    # warm against the clipped white: saturation (largest less smallest channel over the
+    # largest) at least the skin test's lower bound, which the fill's cast passed
+    at = np.flatnonzero(lit & (high - low >= 0.15 * high))
+    # the bright ones near-neutral below the clip, and those clipped in all three channels
+    against = np.count_nonzero(lit) - len(at) + np.count_nonzero(low >= CLIP)
+    if len(at) < FILL_MIN * bright.size or len(at) <= against:
+        return white
+    colour = np.array([_median(p.reshape(-1).take(at)) for p in (cb, cg, cr)], np.float64)
+    return (colour * float((white / colour).max())).astype(np.float32)
 
 
 def _local_gain(vn: np.ndarray, is_cand: np.ndarray, px: int) -> np.ndarray:
