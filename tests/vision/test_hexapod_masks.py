@@ -11,39 +11,15 @@ masks are built here pixel by pixel."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision import hexapod_cells as hc
-from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
+from .hexapod_scenes import PX, M, case_cells, read_hard
+
 LARGE = round(hc.DEFAULT.large * PX)
-
-
-def _read(seed: int):
-    """Hard scene `seed` as the benchmark frames it: (truth, observation)."""
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
-    return truth, HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0) \
-        .observation
-
-
-def _cells(truth, obs):
-    """(player, row, col, true code, visible share, code read) of every cell of every case in
-    `truth` that `obs` found."""
-    for t in truth.cases:
-        seen = next((c for c in obs.cases if c.player == t.player), None)
-        if seen is None:
-            continue
-        for r, (codes, shares) in enumerate(zip(t.grid, t.visible, strict=True)):
-            for c, (code, share) in enumerate(zip(codes, shares, strict=True)):
-                yield t.player, r, c, code, share, seen.grid[r][c]
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
@@ -55,13 +31,13 @@ def test_a_card_that_only_the_closing_of_the_mask_covers_is_read(seed, player, c
     cards is skin-like, and the closing bridges it over the cards) and 438 (a hand whose
     fingers' closing spans a moth next to them): the cards in full view that no pixel of the
     occluder reaches read their codes (before: '?'); no cell of the scene reads a wrong code."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     case = next(c for c in truth.cases if c.player == player)
     got = next(c for c in obs.cases if c.player == player)
     for r, c in cells:
         assert case.visible[r][c] >= 1.0
         assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
-    for player, r, c, code, _, got in _cells(truth, obs):
+    for player, r, c, code, _, got in case_cells(truth, obs):
         assert got in (code, UNKNOWN), (player, r, c, code)
 
 
@@ -69,9 +45,9 @@ def test_a_card_that_only_the_closing_of_the_mask_covers_is_read(seed, player, c
 def test_cells_a_hand_covers_stay_unknown(seed):
     """A real hand still masks: every cell of these hard scenes that a hand covers more than
     half of reads '?'."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     under = 0
-    for player, r, c, _, visible, got in _cells(truth, obs):
+    for player, r, c, _, visible, got in case_cells(truth, obs):
         if visible < 0.5:
             under += 1
             assert got == UNKNOWN, (player, r, c)
@@ -186,11 +162,11 @@ def test_empty_cells_whose_opposite_lines_show_under_the_mask_read_empty(seed, p
     cast or a lamp's pool left on it is skin-like) shows its grid lines along two opposite
     sides but not all round (a blurred line, a neighbouring card's edge): read '.' (before:
     '?'); no cell of the scene reads a wrong code."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     case = next(c for c in truth.cases if c.player == player)
     got = next(c for c in obs.cases if c.player == player)
     for r, c in cells:
         assert case.visible[r][c] >= 1.0 and case.grid[r][c] == "."
         assert got.grid[r][c] == ".", (r, c, got.grid[r][c])
-    for player, r, c, code, _, got in _cells(truth, obs):
+    for player, r, c, code, _, got in case_cells(truth, obs):
         assert got in (code, UNKNOWN), (player, r, c, code)

@@ -8,18 +8,14 @@ drew), framed as `companion bench vision --game hexapod` frames them."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision import hexapod_cells as hc
-from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
+from .hexapod_scenes import PX, M, case_cells, read_hard
+
 FILL, LINE = 228.0, 150.0            # the board's fill and grid-line grey (sRGB, as printed)
 SKIN = 190.0                         # a hand's brightness (its grey here: only darkness matters)
 
@@ -81,26 +77,6 @@ def test_a_tile_over_the_lines_hides_them():
     assert not _seen(img)[2, 2]
 
 
-def _read(seed: int):
-    """Hard scene `seed` as the benchmark frames it: (truth, observation)."""
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
-    return truth, HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0) \
-        .observation
-
-
-def _cells(truth, obs):
-    """(player, row, col, true code, visible share, code read) of every cell of every case in
-    `truth` that `obs` found."""
-    for t in truth.cases:
-        seen = next((c for c in obs.cases if c.player == t.player), None)
-        if seen is None:
-            continue
-        for r, (codes, shares) in enumerate(zip(t.grid, t.visible, strict=True)):
-            for c, (code, share) in enumerate(zip(codes, shares, strict=True)):
-                yield t.player, r, c, code, share, seen.grid[r][c]
-
-
 @pytest.mark.parametrize(("seed", "player", "cells"), [
     (682, 2, [(0, 5), (1, 5), (2, 5), (4, 5), (5, 4)]),
     (689, 2, [(1, 5), (2, 5), (3, 4), (3, 5), (4, 4), (4, 5), (5, 4), (5, 5)]),
@@ -110,13 +86,13 @@ def test_board_fill_the_hand_mask_took_for_skin_is_read_empty(seed, player, cell
     689 (a warm cast left on the fill joins it to the hand over the left columns) and 664: the
     empty cells in full view, their grid lines showing all round, read '.'; no cell of the
     scene reads a wrong code."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     case = next(c for c in truth.cases if c.player == player)
     got = next(c for c in obs.cases if c.player == player)
     for r, c in cells:
         assert case.visible[r][c] >= 1.0
         assert got.grid[r][c] == case.grid[r][c], (r, c, case.grid[r][c], got.grid[r][c])
-    for player, r, c, code, _, got in _cells(truth, obs):
+    for player, r, c, code, _, got in case_cells(truth, obs):
         assert got in (code, UNKNOWN), (player, r, c, code)
 
 
@@ -126,7 +102,7 @@ def test_what_the_hand_mask_covers_stays_unknown(seed, player, cells):
     """Hard seeds 6 and 40: a flat pale palm over cells reads like board fill; without the mask
     these cells read '.'. The hand hides the grid lines there, so the mask stands and they read
     '?'."""
-    _, obs = _read(seed)
+    _, obs = read_hard(seed)
     got = next(c for c in obs.cases if c.player == player)
     for r, c in cells:
         assert got.grid[r][c] == UNKNOWN, (r, c, got.grid[r][c])
@@ -136,9 +112,9 @@ def test_what_the_hand_mask_covers_stays_unknown(seed, player, cells):
 def test_cells_under_a_hand_stay_unknown(seed):
     """The hand mask still hides what a hand covers: every cell of these hard scenes that the
     hand covers more than half of (its grid lines hidden under the hand) reads '?'."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     under = 0
-    for player, r, c, _, visible, got in _cells(truth, obs):
+    for player, r, c, _, visible, got in case_cells(truth, obs):
         if visible < 0.5:
             under += 1
             assert got == UNKNOWN, (player, r, c)

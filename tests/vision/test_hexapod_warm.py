@@ -9,38 +9,17 @@ the board). Rendered scenes carry their own truth (the layout the renderer drew)
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
-from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
-
-
-def _read(seed: int):
-    """Hard scene `seed` as the benchmark frames it: (truth, observation)."""
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
-    return truth, HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0) \
-        .observation
-
-
-def _pairs(truth, obs):
-    """(true case, case read) for every case of `truth` that `obs` found."""
-    for t in truth.cases:
-        seen = next((c for c in obs.cases if c.player == t.player), None)
-        if seen is not None:
-            yield t, seen
+from .hexapod_scenes import PX, M, case_pairs, read_hard
 
 
 def _no_wrong_code(truth, obs) -> None:
     """No cell of the scene, in full view or partly hidden, reads a code other than its own."""
-    for t, seen in _pairs(truth, obs):
+    for t, seen in case_pairs(truth, obs):
         for r in range(len(t.grid)):
             for c in range(len(t.grid[r])):
                 got = seen.grid[r][c]
@@ -113,8 +92,8 @@ def test_cells_under_a_white_clipped_in_all_three_are_read(seed, player, cells):
     all three channels and no quiet zone lay below the clip, so the board fill kept the lamp's
     orange cast and passed for skin. These cells in full view read their codes (before: '?');
     no cell of the scene reads a wrong code."""
-    truth, obs = _read(seed)
-    for t, seen in _pairs(truth, obs):
+    truth, obs = read_hard(seed)
+    for t, seen in case_pairs(truth, obs):
         if t.player != player:
             continue
         for r, c in cells:
@@ -136,10 +115,10 @@ def test_a_real_hand_under_a_clipped_white_still_masks(seed):
     neutral and blown ones said made the hand neutral and 12 and 5 hidden cells read wrong.
     On 484 the fill's colour alone left the lit hand unmasked and ten hidden cells read
     wrong; the mask found under the clipped white, running in from the edge, keeps them '?'."""
-    truth, obs = _read(seed)
+    truth, obs = read_hard(seed)
     _no_wrong_code(truth, obs)
     if seed == 484:
-        t, seen = next((t, s) for t, s in _pairs(truth, obs) if t.player == 1)
+        t, seen = next((t, s) for t, s in case_pairs(truth, obs) if t.player == 1)
         hidden = [(r, c) for r in range(6) for c in range(6) if t.visible[r][c] < 1.0]
         assert len(hidden) >= 20
         assert all(seen.grid[r][c] == UNKNOWN for r, c in hidden)

@@ -1,0 +1,40 @@
+"""Rendered Hexapod scenes for the cell tests, framed and read as `companion bench vision --game
+hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the picture), and the
+walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
+the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from companion.scenarios import hexapod_scene
+from companion.synth.scene import sample_params
+from companion.vision.hexapod import HexapodReader
+
+PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
+
+
+def read_hard(seed: int):
+    """Hard scene `seed` as the benchmark frames and reads it: (truth, observation)."""
+    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
+    image, truth = hexapod_scene(seed, "hard", params=params)
+    return truth, HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0) \
+        .observation
+
+
+def case_pairs(truth, obs) -> Iterator[tuple]:
+    """(true case, case read) for every case of `truth` that `obs` found."""
+    for t in truth.cases:
+        seen = next((c for c in obs.cases if c.player == t.player), None)
+        if seen is not None:
+            yield t, seen
+
+
+def case_cells(truth, obs) -> Iterator[tuple]:
+    """(player, row, col, true code, visible share, code read) of every cell of every case in
+    `truth` that `obs` found."""
+    for t, seen in case_pairs(truth, obs):
+        for r, (codes, shares) in enumerate(zip(t.grid, t.visible, strict=True)):
+            for c, (code, share) in enumerate(zip(codes, shares, strict=True)):
+                yield t.player, r, c, code, share, seen.grid[r][c]
