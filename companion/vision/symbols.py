@@ -727,16 +727,18 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # strong coloured ink are the disc's rim, not a rival ring — a ring's middle is paper.
     # (An edition without a grey ink has no grey samples to discount.)
     core = is_best[..., :7].all(-1) & (alpha[..., :7].min(-1) >= SOLID_CORE_ALPHA)
-    disc = ~grey & core & model.neutral.any()
+    solid = ~grey & core
     if allow is not None:   # whole cards only, like the blurred ring
-        disc &= allow[:, None]
+        solid &= allow[:, None]
+    disc = solid & model.neutral.any()
+    greys_outer: np.ndarray | float = 0.0
     if disc.any():
         greys_outer = ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
         rim = np.sort(score - np.where(disc[..., None], greys_outer, 0.0), axis=-1)
         second = np.where(disc, rim[..., -2], second)
     if paper_clipped is not None:
-        second = _clipped_rim(second, score, member, kind, alpha, a, core & ~grey,
-                              paper_clipped, allow, model)
+        second = _clipped_rim(second, score, member, kind, alpha, a,
+                              solid & paper_clipped[:, None], greys_outer, model)
     # a ring's ink, spread thin by defocus or blur, leaves its samples paler than sharp ink;
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
@@ -842,29 +844,25 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
 
 
 def _clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind: np.ndarray,
-                 alpha: np.ndarray, a: np.ndarray, solid: np.ndarray, paper_clipped: np.ndarray,
-                 allow: np.ndarray | None, model: ColourModel) -> np.ndarray:
-    """`decide`'s runner-up score (cards x 6) with, on a card whose paper clipped, a solid
-    coloured symbol's faint rim samples of another coloured ink (below FAINT_ALPHA, in its 12
-    outer samples) left out. Where the paper clipped, its white reference is darker than the
-    paper in the clipped channels, so a blend of paper and the symbol's ink at its blurred rim
-    is seen too bright there and its hue is pulled towards them (a red disc's rim fits a pale
-    yellow): those samples are the print's own blends when its core is all strong ink
-    (`solid`: every middle sample its ink at SOLID_CORE_ALPHA). A rival symbol or an object
-    of another colour shows strong ink, which still counts. The grey rim samples stay left
-    out, as the disc rule in `decide` (which runs before this) leaves them."""
-    blend = solid & paper_clipped[:, None]
-    if allow is not None:
-        blend &= allow[:, None]
+                 alpha: np.ndarray, a: np.ndarray, blend: np.ndarray,
+                 greys_outer: np.ndarray | float, model: ColourModel) -> np.ndarray:
+    """`decide`'s runner-up score (cards x 6) with, for the symbols `blend` marks (solid
+    coloured symbols on cards whose paper clipped), faint rim samples of another coloured ink
+    (below FAINT_ALPHA, in its 12 outer samples) left out. Where the paper clipped, its white
+    reference is darker than the paper in the clipped channels, so a blend of paper and the
+    symbol's ink at its blurred rim is seen too bright there and its hue is pulled towards them
+    (a red disc's rim fits a pale yellow): those samples are the print's own blends when its
+    core is all strong ink (every middle sample its ink at SOLID_CORE_ALPHA). A rival symbol
+    or an object of another colour shows strong ink, which still counts. The grey rim samples
+    (`greys_outer`, as the disc rule in `decide` computed them; 0 where it found no disc)
+    stay left out, as that rule leaves them."""
     if not blend.any():
         return second
     coloured = (kind >= 0) & ~model.neutral[np.maximum(kind, 0)]
     best = score.argmax(-1)
     faint = coloured & (alpha < FAINT_ALPHA) & (kind != best[..., None])
     faint[..., :7] = False
-    drop = ((member & faint[..., None]) * a).sum(-2)               # cards x 6 x letters
-    if model.neutral.any():   # the disc rule's grey rim samples stay left out
-        drop = drop + ((member[..., 7:, :] & model.neutral) * a[..., 7:, :]).sum(-2)
+    drop = ((member & faint[..., None]) * a).sum(-2) + greys_outer   # cards x 6 x letters
     rim = np.sort(score - drop, axis=-1)
     return np.where(blend, rim[..., -2], second)
 
