@@ -829,14 +829,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # (the judgements below from one measure of each reading's darkness and ink)
     excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
     unsure = np.zeros_like(ok)
-    if paper_clipped is not None and paper_clipped.any():
+    clipped_any = paper_clipped is not None and paper_clipped.any()
+    if clipped_any:
         unsure = _greyed(excess, own_alpha, kind, best, model) & paper_clipped[:, None]
         ok &= ~unsure
-        unsure |= _outshone(excess, own_alpha, best, ok, model) & paper_clipped[:, None]
+    # the twins both judgements below compare weak readings with (`_outshone` sets only weak
+    # readings aside, which are never twins, so one look serves both)
+    twins = _twins(own_alpha, best, ok, model)
+    if clipped_any:
+        unsure |= _outshone(excess, twins, best) & paper_clipped[:, None]
         ok &= ~unsure
     # on every card: a weak coloured reading far thinner than its strong twin is not that print
     # but something over it (a hand's blurred edge, a glare spot, a pale object: see `_thinner`)
-    unsure |= _thinner(own_alpha, best, ok, model)
+    unsure |= _thinner(twins, best)
     ok &= ~unsure
     conf = np.where(unsure, 0.0, conf)
     names = np.array([*letters, "?"])
@@ -913,28 +918,29 @@ def _twins(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: Colou
     return ok & coloured & ~strong, twin, peak
 
 
-def _thinner(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
+def _thinner(twins: tuple[np.ndarray, np.ndarray, np.ndarray], best: np.ndarray
              ) -> np.ndarray:
     """Per symbol (cards x 6), whether a weak coloured reading's strongest sample reaches at
     most TWIN_PEAK_SHARE of its twin's (`_twins`). Every symbol of one ink on a card is the same
     printed shape under the same lamp and blur, so twins peak alike (at least 0.68 of each
     other on crafted cards under seven lamps); one far thinner is not the print but something
     lying over the symbol that the paper around it does not betray: a hand's blurred edge
-    whose skin over a yellow triangle reads faintly red, a glare spot washing it out."""
-    weak, twin, peak = _twins(own_alpha, best, ok, model)
+    whose skin over a yellow triangle reads faintly red, a glare spot washing it out. `twins`
+    is what `_twins` gives."""
+    weak, twin, peak = twins
     twin_peak = np.where(twin, peak[..., None], 0.0).max(1)     # 0 where there is none
     return weak & (peak <= TWIN_PEAK_SHARE * np.take_along_axis(twin_peak, best, 1))
 
 
-def _outshone(excess: np.ndarray, own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray,
-              model: ColourModel) -> np.ndarray:
+def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarray],
+              best: np.ndarray) -> np.ndarray:
     """Per symbol (cards x 6) of a card whose paper clipped, whether a weak coloured reading
     is not its ink's print, judged against its twin (`_twins`): twins look alike, so a weak
     reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP darker than
     its twin holds grey ink, a grey ring's blends tinted by the clipped white (see `decide`;
-    one far thinner than its twin is `_thinner`, on every card). `excess` and `own_alpha` are
-    `_ink_excess`'s."""
-    weak, twin, _ = _twins(own_alpha, best, ok, model)
+    one far thinner than its twin is `_thinner`, on every card). `excess` is `_ink_excess`'s,
+    `twins` what `_twins` gives."""
+    weak, twin, _ = twins
     # per card and ink: the least dark twin (inf where there is none)
     twin_excess = np.where(twin, excess[..., None], np.inf).min(1)
     return weak & (excess > 0.0) & (
