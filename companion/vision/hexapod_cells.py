@@ -13,8 +13,9 @@ and little else; a dung beetle needs black with its grey beetle in it; an empty 
 board fill. Pixels' saturation alone (`tint_levels`) backs up the labels where a residual cast, the
 local gain, clipping or JPEG speckle push grey off its labels: a beetle whose lit pixels are mostly
 no more saturated than grey, on a neutral black tile, is a dung beetle, and a flat, not dark,
-greyish window is empty board fill. A cell undecided at its centre (a card edge there) is tried
-with the small window nudged 0.15 cell each way and takes a code only when two nudges agree and
+greyish window (the small one flat will do when the large one shows no black) is empty board
+fill. A cell undecided at its centre (a card edge there) is tried with the small window nudged 0.15
+cell each way and takes a code only when two nudges agree and
 none differs; failing that, it is anchored on the band of a quarter cell about its centre, which
 shows the top card's own tile however the cards lie (`anchored`): one kind's hue there, over a good
 share of the large window, with an insect's relief in brightness and some of the kind's ink (a dung
@@ -30,8 +31,9 @@ kind and only the closing of the gaps between the occluder's parts covers it (`_
 closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it
 reads empty and its lines show along two opposite sides with board fill beside them
 (`lines_across`: a card, two cells or more across and at most a third of a cell off, hides one of
-each pair, so no card lies there) — as is a cell read empty that glare covers (under a white
-clipped in no channel, lit paper and fill stay below the clip, so a window clipped in all three
+each pair, so no card lies there; looked for in the channels the white leaves below the clip,
+`line_grey`) — as is a cell read empty that glare covers (under a white clipped in no channel, lit
+paper and fill stay below the clip, so a window clipped in all three
 channels over a share of it is the lamp's specular reflection, which washes a card out to something
 as pale and flat as fill: `_glare_unknown`), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -114,6 +116,7 @@ class CellParams:
     max_faint: float = 0.15        # an empty cell: share of FAINT or TINTED pixels
     min_flat: float = 0.7          # its large window's 15th / 85th brightness percentile (K: 0.45)
     min_fill: float = 0.5          # and that 15th percentile
+    max_fill_black: float = 0.02   # or its small window that flat, DARK + DIM of the large at most
     min_beetle: float = 1.5        # a dung beetle's small window: 85th / 15th brightness at least
     max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
     min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
@@ -313,8 +316,11 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     cast never tints a grey to an ink's saturation) and the black tile is neutral DARK / DIM
     over `min_black` of the large window. An empty cell is light board fill: neutral light labels,
     or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
-    a large window as flat as fill (`min_flat`, no black), not dark (`min_fill`) and a small
-    window with hardly a pixel more saturated than grey (`max_faint`). Anything else is '?'."""
+    a large window as flat as fill (`min_flat`, no black), or a small window as flat with next
+    to no black in the large one (`max_fill_black`: a neighbouring card's paper or lit fill past a
+    shadow's edge brightens the large window's top end, never its dark end), not dark
+    (`min_fill`) and a small window with hardly a pixel more saturated than grey (`max_faint`).
+    Anything else is '?'."""
     chroma = h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
     k = chroma.argmax(axis=-1)
     same = chroma.max(axis=-1)             # the value at `k`
@@ -346,9 +352,14 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
             (same < 0.5) & (hl[..., DARK] + hl[..., DIM] >= params.min_black) & \
             (h[..., INK:INK + NK].max(axis=-1) <= params.max_cast_ink)
+        # a neighbouring card's paper or lit fill past a shadow's edge may brighten the large
+        # window's top end: a small window as flat is as good when none of the large one is
+        # black (a dung beetle's tile always shows its black about the grey beetle)
+        flat = (contrast >= params.min_flat) | \
+            (qs[..., 0] >= params.min_flat * qs[..., 2]) & \
+            (hl[..., DARK] + hl[..., DIM] <= params.max_fill_black)
         is_empty = light_fill | (tint[..., FAINT] + tint[..., TINTED] <= params.max_faint) & \
-            (contrast >= params.min_flat) & (q15 >= params.min_fill) & \
-            (h[..., DARK] + h[..., DIM] <= 0.05)
+            flat & (q15 >= params.min_fill) & (h[..., DARK] + h[..., DIM] <= 0.05)
     code = np.where(is_kind, k, np.where(is_dung, K_CODE, np.where(is_empty, EMPTY_CODE,
                                                                    UNKNOWN_CODE)))
     conf = np.where(is_kind, np.minimum(same, 1.0), np.where(
@@ -535,6 +546,20 @@ def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, marg
             fill &= (x >= lo) & (x < hi)
     seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill) >= LINE_SHARE
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+
+
+def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarray
+              ) -> np.ndarray:
+    """The canvas brightness to find the printed grid lines in: the sum of the channels
+    (`planes`, B G R) in which the case's `white` lies below the clip, or of all three when it
+    clips in none or in all. A printed line darkens the paper in every channel, but in one the
+    light clips (warm light: red and green first) the fill beside it and the line itself
+    read the clip alike: that channel shows no line, and added in, it only thins the dip that
+    the unclipped channels show."""
+    keep = [p for p, w in zip(planes, white, strict=True) if w < CLIP - 5.0]
+    if len(keep) in (0, 3):
+        return planes[0] + planes[1] + planes[2]
+    return keep[0] if len(keep) == 1 else keep[0] + keep[1]
 
 
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -820,8 +845,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
             # whatever lies over it
-            free = empty[lines_across(b + g + r, pix.sat, v, px, m, rows, cols, empty,
-                                      params.min_line, params.colour.ink_sat,
+            free = empty[lines_across(line_grey(planes, white), pix.sat, v, px, m, rows, cols,
+                                      empty, params.min_line, params.colour.ink_sat,
                                       params.colour.dim_v)]
             hidden = np.setdiff1d(hidden, free)
         for i in hidden:
