@@ -32,7 +32,11 @@ read made. A soft shadow across a card dims its paper and symbols without tintin
 card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
 is read again against a white reference scaled point by point by the shade of the paper around
 each point; that read is kept on the same terms, and never for a grey ink (a grey object on the
-card looks like deep shade).
+card looks like deep shade). A whole card with a '?' whose paper clipped the sensor is read
+again with its symbols judged against the paper the lamp makes of it: the lamp's colour, read
+from the cards whose paper did not clip, raises the clipped channels of its white to the least
+paper of that colour at least as bright as seen (never past OVEREXPOSED_MAX), so its pale
+blends are no longer seen as far too bright there; that read is kept on the same terms.
 """
 
 from __future__ import annotations
@@ -292,6 +296,7 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     reads = _read_cards(bgr, poses, view, model, blurred_rings)
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     reads = _shaded(bgr, poses, view, model, reads, allow)
+    reads = _lamp_read(bgr, poses, view, model, reads, allow)
     return _turned(bgr, poses, view, model, reads, allow)
 
 
@@ -422,10 +427,12 @@ def _sample_cards(bgr: np.ndarray, poses: list[Pose], view: TableView
 def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
                 blurred_rings: bool | list[bool] = True,
                 samples: tuple[np.ndarray, np.ndarray] | None = None,
-                shade: np.ndarray | None = None) -> list[CardRead]:
+                shade: np.ndarray | None = None,
+                ink_white: np.ndarray | None = None) -> list[CardRead]:
     """`read_cards` at the poses given (`samples`: their `_sample_cards`, when the caller has
     them); `shade` (cards x PATTERN points, see `_shaded`) scales each card's white reference
-    point by point for its symbol, paper and halo samples."""
+    point by point for its symbol, paper and halo samples; `ink_white` (cards x 3 BGR, see
+    `_lamp_read`) replaces it for the symbols and their means."""
     if not poses:
         return []
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
@@ -453,8 +460,16 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
         if any_blurred:
             at.append(_mean(shade[:, :ns].reshape(shape), 2))
         white_at = white_at * np.concatenate(at, 1)[..., None]
+    # (`_lamp_read`: symbols and their means against the paper the lamp makes, the paper and
+    # halo against the paper seen)
+    if ink_white is None:
+        ink_white = white
+    else:
+        white_at = np.broadcast_to(white_at, (len(poses), seen.shape[1], 3)).copy()
+        white_at[:, :ns] = ink_white[:, None, :]
+        white_at[:, n_pts:] = ink_white[:, None, :]
     norm = normalise(seen, white_at)
-    cast = chroma_cast(white)[:, None, :]
+    cast = chroma_cast(ink_white)[:, None, :]
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
     # coarse colour tints small symbols with the paper's chroma (see `chroma_cast`): the
     # symbol samples and means are refitted for it, the paper and halo are not
@@ -525,6 +540,89 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
         white.tolist(), strict=True)]
+
+
+# The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
+# card counts when it reads as a card (MIN_TURN_LETTERS letters, its paper and border band
+# nearly all there) and every channel of its white is below CLIP_NEAR and above
+# LAMP_MIN_WHITE (a dark card's ratios are noise); at least LAMP_CARDS of them, agreeing within
+# LAMP_SPREAD (the median absolute deviation of each channel's log ratio: one lamp, not a
+# window and a lamp); and a clipped card's own unclipped channels must fit that colour within
+# LAMP_FIT (log ratio).
+LAMP_MIN_WHITE = 60.0
+LAMP_CARDS = 2
+LAMP_SPREAD = 0.04
+LAMP_FIT = 0.08
+LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read from
+
+
+def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+               reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
+    """`reads`, with each whole card (`allow`) that has a '?' and at least MIN_TURN_LETTERS
+    letters, whose paper clipped the sensor in some channel, replaced by its read with its
+    symbols judged against the paper the lamp makes of it (`_lamp_white`), when that read is
+    complete and has every letter of the first. Where the paper clipped, the white reference is
+    darker than the paper in the clipped channels, so a pale symbol's blends with the paper are
+    seen too bright there and its hue pulled towards them (a blue diamond's red and green under
+    a warm lamp): the lamp's colour, measured on the read's cards whose paper did not clip
+    (`_lamp`), tells how much brighter the paper at least is there."""
+    todo = [i for i, r in enumerate(reads)
+            if allow[i] and not r.complete and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+            and max(r.white_bgr) >= CLIP_NEAR]
+    if not todo:
+        return reads
+    lamp = _lamp(reads)
+    if lamp is None:
+        return reads
+    white = np.array([reads[i].white_bgr for i in todo], np.float32)
+    ink_white = _lamp_white(white, lamp)
+    keep = np.flatnonzero((ink_white != white).any(1))
+    if not keep.size:
+        return reads
+    alt = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,
+                      ink_white=ink_white[keep])
+    for a, k in zip(alt, keep.tolist(), strict=True):
+        i = todo[k]
+        if a.complete and _agrees(reads[i].symbols, a.symbols):
+            reads[i] = a
+    return reads
+
+
+def _lamp(reads: list[CardRead]) -> np.ndarray | None:
+    """The lamp's colour (3 log channel ratios, BGR, summing to 0) from the cards of `reads`
+    whose paper did not clip (see LAMP_CARDS), or None where too few such cards agree."""
+    white = np.array([r.white_bgr for r in reads
+                      if 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+                      and r.paper_ok >= LAMP_WHOLE and r.border_ok >= LAMP_WHOLE
+                      and max(r.white_bgr) < CLIP_NEAR and min(r.white_bgr) >= LAMP_MIN_WHITE],
+                     np.float64).reshape(-1, 3)
+    if len(white) < LAMP_CARDS:
+        return None
+    logs = np.log(white)
+    logs -= logs.mean(1, keepdims=True)
+    lamp = np.median(logs, 0)
+    if (np.median(np.abs(logs - lamp), 0) > LAMP_SPREAD).any():
+        return None
+    return lamp
+
+
+def _lamp_white(white: np.ndarray, lamp: np.ndarray) -> np.ndarray:
+    """Per card (cards x 3 BGR), its white reference with the channels in which its paper
+    clipped (CLIP_NEAR) raised to the least paper of the lamp's colour (`_lamp`) that is at
+    least as bright as seen in every channel, and never past OVEREXPOSED_MAX of the seen
+    value: a lower bound on the true paper, so a blend judged against it is still seen no
+    darker than it is, and every judgement made for clipped paper stands. A card whose
+    unclipped channels do not fit the lamp's colour (LAMP_FIT: another light on it) keeps
+    its white."""
+    hot = white >= CLIP_NEAR
+    rel = np.log(np.maximum(white, 1.0)) - lamp                  # cards x 3
+    scale = rel.max(1, keepdims=True)
+    est = np.exp(lamp + scale)
+    # the unclipped channels lie on the scaled lamp: none darker than it by more than LAMP_FIT
+    off = np.where(hot, 0.0, scale - rel).max(1)
+    fits = hot.any(1) & (off <= LAMP_FIT)
+    out = np.where(hot & fits[:, None], np.clip(est, white, OVEREXPOSED_MAX * white), white)
+    return out.astype(np.float32)
 
 
 # How bright, relative to the paper seen, a channel in which the paper clipped may truly be
