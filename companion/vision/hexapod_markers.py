@@ -12,15 +12,17 @@ where the case's decoded markers say it must be (`recover`); a case none of whos
 decoded (motion blur wider than a module) is found by matching the rejected quads' insides
 against the case markers' codes (`match_quads`), the same three-marker geometry deciding; a case
 whose markers blur or size left without a quad each is found by its white sheet's outline and
-verified by the codes at its marker places (`hexapod_boards.find_boards`, only for players still
-missing). A case fitted through three markers extrapolates their corners' noise to the far grid
-corner (3-9 px there on blurred scenes): when the fourth is a rejected quad where the three put
-it, of its size, turn and code, the case is refitted through all four (`complete`). Corners stay
-as the detector finds them: refining them on the straight edges (`calibration.refine_corners`,
-`refine=True`) halves their error but did not change what the cells read; refitting only
-three-marker cases through refined corners (`sharpen=True`, `sharpen`) brings most of those
-grids within 2 px, yet gained no cell on the hard scenes and, through the reader's hand check,
-turned one hand-covered cell into an empty one (hard 139), so it is off by default.
+verified by the codes at its marker places (`hexapod_boards.find_boards`), or by the quads of
+the frame at half size, where a blurred marker's border closes again, matched as above
+(`half_size`); both only for players still missing. A case fitted through three markers
+extrapolates their corners' noise to the far grid corner (3-9 px there on blurred scenes):
+when the fourth is a rejected quad where the three put it, of its size, turn and code, the case
+is refitted through all four (`complete`). Corners stay as the detector finds them: refining
+them on the straight edges (`calibration.refine_corners`, `refine=True`) halves their error but
+did not change what the cells read; refitting only three-marker cases through refined corners
+(`sharpen=True`, `sharpen`) brings most of those grids within 2 px, yet gained no cell on the
+hard scenes and, through the reader's hand check, turned one hand-covered cell into an empty one
+(hard 139), so it is off by default.
 `MarkerTracker` keeps the last poses, so that a video frame is searched only about the markers
 it saw last, each window for its own marker's code and size (a full search when one goes
 missing); a colour frame is converted to grey only where it is searched (`FrameGrey`).
@@ -274,16 +276,20 @@ def case_templates(layout: CaseLayout = LAYOUT) -> tuple[np.ndarray, np.ndarray]
 
 
 def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT,
-                sides: tuple[float, float] = (8.0, np.inf)) -> list[tuple[int, Quad]]:
+                sides: tuple[float, float] = (8.0, np.inf),
+                size: tuple[float, float] = (0.0, np.inf)) -> list[tuple[int, Quad]]:
     """(id, corners in ArUco order) for the undecoded quads whose inside matches one case
     marker's code clearly (`MIN_MATCH`, `MIN_LEAD` over any other id). Motion blur wider than a
     module smears bits past the decoder's threshold, yet the blurred code still correlates with
     the printed one far better than with any other marker's; a wrong match is caught by
     `fit_cases`, which wants three markers of one case in the printed layout. Only quads whose
-    sides lie within `sides` (px) and differ by at most a factor 2 are tried."""
+    sides lie within `sides` (px) and differ by at most a factor 2, and whose mean side lies
+    within `size` (px), are tried."""
     if not quads:
         return []
     q = plausible_quads(quads, sides)                                 # (n, 4, 2)
+    mean = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2).mean(axis=1)
+    q = q[(mean >= size[0]) & (mean <= size[1])]
     if not len(q):
         return []
     templates, ids = case_templates(layout)
@@ -526,6 +532,48 @@ def fit_matched(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
     return poses
 
 
+# Motion blur of 4-6 px over markers of 14-25 px (modules of 2.5-4 px) smears the border into
+# the code and the quiet zone: the detector's 15 px threshold window, smaller than the marker,
+# then thresholds the blurred marker against its own grey inside, and the border's contour
+# breaks (no quad, so `match_quads` has nothing to match). At half size the blur spans 2-3 px
+# and the same window covers a whole marker with its quiet zone (30 px of the frame): the
+# blurred border closes into a quad again, whose inside is matched on the full frame.
+HALF_WINDOW = 15
+
+
+@lru_cache(maxsize=1)
+def _half_detector() -> cv2.aruco.ArucoDetector:
+    """The case detector for half-size frames (`half_size`), built once."""
+    detector = make_detector(case_codes())
+    params = detector.getDetectorParameters()
+    params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = HALF_WINDOW
+    detector.setDetectorParameters(params)
+    return detector
+
+
+def decoded_case(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT) -> bool:
+    """Whether the decoder read at least three distinct markers of one case (`found`: its
+    (id, corners))."""
+    ids = {i for i, _ in found}
+    return any(len(ids & set(layout.marker_ids(player))) >= 3 for player in PLAYERS)
+
+
+def half_size(grey: np.ndarray, located: list[CasePose], size: tuple[float, float],
+              layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """Cases, of players not `located`, found on the frame `grey` at half size: its quads
+    (decoded or not, corners scaled back to the frame) off the located sheets are matched
+    against the case codes on the full frame (`match_quads`, mean sides within `size` px),
+    and fitted as `fit_matched` does, three markers of one case in the printed layout. For
+    markers motion blur left without a quad at full size (`HALF_WINDOW`)."""
+    small = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    corners, _, rejected = _half_detector().detectMarkers(small)
+    quads = [2.0 * np.asarray(q, np.float64).reshape(4, 2) + 0.5 for q in (*corners, *rejected)]
+    have = {p.player for p in located}
+    found = [(i, c) for i, c in match_quads(grey, off_cases(quads, located, layout), layout,
+                                           size=size) if layout.owner(i)[0] not in have]
+    return fit_matched(found, layout) if found else []
+
+
 FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
 OUTLINE_EVERY = 5        # whole-frame searches per outline search while one finds nothing
 # From one video frame to the next a board moves a few millimetres, so a marker's outline keeps
@@ -595,6 +643,7 @@ class MarkerTracker:
                 return poses, False
         grey = frame.whole()
         found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
+        blurred = not decoded_case(found, self.layout)
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = complete(grey, fit_cases(found, self.layout), found, rejected, self.layout)
         poses = self._sharpened(grey, poses, found)
@@ -602,13 +651,15 @@ class MarkerTracker:
         # for players not located yet (a located case keeps the decoder's markers)
         have = {p.player for p in poses}
         # the boards lie on one table: a blurred marker is about as big as the decoded ones
-        bounds = (8.0, np.inf)
+        # (its mean side; a tilted board foreshortens a marker's sides across it by up to
+        # cos 35 deg, so its shortest side alone is no measure of its size)
+        size = (0.0, np.inf)
         if found:
             quads = np.array([c for _, c in found])
             side = float(np.median(np.linalg.norm(np.roll(quads, -1, 1) - quads, axis=2)))
-            bounds = (0.6 * side, 1.6 * side)
+            size = (0.6 * side, 1.6 * side)
         extra = [(i, c) for i, c in match_quads(grey, off_cases(rejected, poses, self.layout),
-                                                 self.layout, bounds)
+                                                 self.layout, size=size)
                  if self.layout.owner(i)[0] not in have]
         if extra:
             rest = [(i, c) for i, c in found if self.layout.owner(i)[0] not in have]
@@ -619,12 +670,19 @@ class MarkerTracker:
             # sheet's white outline, verified by the codes at its marker places. Only while a
             # case is missing — fewer than a game's two, or one seen before — as the outline
             # search costs about half a marker search; and after one that found nothing, only
-            # every OUTLINE_EVERY-th time (a hand over a board keeps it missing for many frames)
+            # every OUTLINE_EVERY-th time (a hand over a board keeps it missing for many frames).
+            # A case still missing then is looked for at half size (`half_size`, about a
+            # third of a marker search), unless the decoder read three markers of one case:
+            # blur is the frame's (camera shake, focus), and within the decoder's reach there
+            # a case is missing for what half size does not cure (a hand, the frame's edge)
             if self._outline_wait:
                 self._outline_wait -= 1
             else:
                 from .hexapod_boards import find_boards  # it builds on this module
                 boards = find_boards(grey, poses, self.layout, frame.bgr)
+                located |= {p.player for p in boards}
+                if blurred and (len(located) < GAME_CASES or self.known - located):
+                    boards += half_size(grey, [*poses, *boards], size, self.layout)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
