@@ -217,7 +217,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
         n = dict.fromkeys(("cells", "right", "visible", "visible_right", "misread",
                            "visible_unread", "hidden", "hidden_flagged", "hidden_right",
                            "hidden_wrong", "false_cells", "cases", "found", "exact",
-                           "score_exact", "false_cases", "unexpected_found"), 0)
+                           "score_exact", "false_cases", "unexpected_found",
+                           "unscored_wrong", "unscored_wrong_visible"), 0)
         cold, tracked, cell_px, failures, still, one_case, one_case_both = ([] for _ in range(7))
         kept = one_case_kept = 0
         for i in range(args.scenes):
@@ -259,6 +260,10 @@ def run_hexapod(args: argparse.Namespace) -> int:
                 cell_px.append(float(min(np.linalg.norm(tr - tl), np.linalg.norm(bl - tl)) / 6))
                 if sum(m.visible >= 0.999 for m in case.markers) < 3:
                     n["unexpected_found"] += case.player in seen
+                    if case.player in seen:
+                        wrong, visible = _unscored_wrong(case, seen[case.player])
+                        n["unscored_wrong"] += wrong
+                        n["unscored_wrong_visible"] += visible
                     continue
                 n["cases"] += 1
                 got = seen.get(case.player)
@@ -316,6 +321,21 @@ def run_hexapod(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unscored_wrong(truth, got) -> tuple[int, int]:
+    """(cells read wrong, of them fully visible) of a case found with fewer than three of its
+    markers wholly in view (not scored): a cell read another code than its truth, whether
+    visible or hidden ('?' is never wrong)."""
+    from ..vision.observation import UNKNOWN
+
+    wrong = visible = 0
+    for r, row in enumerate(truth.grid):
+        for c, code in enumerate(row):
+            bad = got.grid[r][c] not in (code, UNKNOWN)
+            wrong += bad
+            visible += bad and truth.visible[r][c] >= 1.0
+    return wrong, visible
+
+
 def _hand_over(frame: np.ndarray, corners) -> np.ndarray:
     """`frame` with a flat skin-coloured hand (an ellipse a third of the grid across) over
     the middle of the grid whose image corners are `corners`."""
@@ -359,6 +379,8 @@ def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list)
     print(f"  cases       {100 * f['cases_exact']:7.3f} % exact, score exact "
           f"{100 * f['score_exact']:.3f} %  (found {f['found']}/{f['cases']}, false cases "
           f"{f['false_cases']})")
+    print(f"  unscored    {f['unexpected_found']} cases found with < 3 markers in view: "
+          f"{f['unscored_wrong']} cells read wrong ({f['unscored_wrong_visible']} visible)")
     line = f"  time        {f['median_ms']:.2f} ms median per frame (p95 {f['p95_ms']:.2f}) cold"
     if f["median_ms_tracked"] is not None:
         line += f", {f['median_ms_tracked']:.2f} ms (p95 {f['p95_ms_tracked']:.2f}) tracked"

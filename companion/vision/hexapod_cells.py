@@ -35,7 +35,9 @@ each pair, so no card lies there; looked for in the channels the white leaves be
 `line_grey`) — as is a cell read empty that glare covers (under a white clipped in no channel, lit
 paper and fill stay below the clip, so a window clipped in all three
 channels over a share of it is the lamp's specular reflection, which washes a card out to something
-as pale and flat as fill: `_glare_unknown`), and anything else unclear — never a guess.
+as pale and flat as fill: `_glare_unknown`), a cell any part of which lies beyond the frame's
+edge (`off_frame`: the warp smears the edge pixels over it), and anything else unclear — never a
+guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
@@ -744,6 +746,20 @@ def _arms_kept(hand: np.ndarray, own: np.ndarray, canvas: np.ndarray, white: np.
     return hand | cv2.morphologyEx(own, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), own
 
 
+def off_frame(shape: tuple[int, ...], pose: CasePose, layout: CaseLayout = LAYOUT
+              ) -> np.ndarray:
+    """(rows * cols,) True for each cell any part of which lies outside a frame of `shape`:
+    the camera did not see all of it, and the canvas there holds the frame's edge pixels
+    smeared outwards by the warp's border (`BORDER_REPLICATE`), not the cell. A cell's image
+    is a convex quadrilateral, so it lies in the frame exactly when its four corners do."""
+    rows, cols, s = layout.rows, layout.cols, layout.cell_mm
+    y, x = np.mgrid[0:rows + 1, 0:cols + 1]
+    pts = pose.to_image(np.c_[x.ravel() * s, y.ravel() * s]).reshape(rows + 1, cols + 1, 2)
+    h, w = shape[:2]
+    out = (pts[..., 0] < 0) | (pts[..., 0] > w - 1) | (pts[..., 1] < 0) | (pts[..., 1] > h - 1)
+    return (out[:-1, :-1] | out[:-1, 1:] | out[1:, :-1] | out[1:, 1:]).reshape(-1)
+
+
 def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
               layout: CaseLayout = LAYOUT) -> CaseRead:
     """Every cell of the case located by `pose` in `frame`."""
@@ -853,6 +869,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
+    for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
+        grid[i // cols][i % cols] = UNKNOWN
     # only stag and moth cells are named half by half: without any, the evidence is not needed
     if any(code in ("S", "M") for row in grid for code in row):
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)

@@ -162,8 +162,38 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     s = s.astype(np.float32)
     s, white = _without_glare(s, owner[ok])
     if clipped_channels(white) == 3:
-        white = _dim_quiet_white(s, white)
+        # (`_without_glare` keeps every sample of a white clipped in all three channels)
+        lit = _lit_markers(frame, pose, layout)
+        white = _dim_quiet_white(s[~lit[owner[ok]]], white)
     return white
+
+
+@lru_cache(maxsize=8)
+def _module_offsets(layout: CaseLayout) -> np.ndarray:
+    """(49, 2) sample points (mm) over a marker's inner modules (within its black border),
+    relative to its top-left corner."""
+    t = np.linspace(0.2, 0.8, 7) * layout.marker_mm
+    return np.stack(np.meshgrid(t, t), axis=-1).reshape(-1, 2)
+
+
+def _lit_markers(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
+    """For each of `pose.markers`, whether its own white modules read at the clip: the median
+    of the brightest quarter of its inner samples at least `KNEE` of the clip. Light falls off
+    smoothly over a marker and its quiet zone (a gradient, a lamp's fall-off, a broad shadow),
+    so quiet-zone paper in dimmer light lies beside a marker whose white is dim too; dim
+    quiet-zone samples beside a marker whose white clips are something over the paper (a hand,
+    a finger, a sleeve), and their colour is not the light's."""
+    printed = printed_corners(layout, pose.player)
+    offsets = _module_offsets(layout)
+    pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
+    img = pose.to_image(pts).astype(np.float32)
+    h, w = frame.shape[:2]
+    img[:, 0] = np.clip(img[:, 0], 0, w - 1)
+    img[:, 1] = np.clip(img[:, 1], 0, h - 1)
+    s = cv2.remap(frame, img[:, 0][None], img[:, 1][None], cv2.INTER_LINEAR)[0]
+    v = np.sort(s.max(axis=1).reshape(len(pose.markers), len(offsets)), axis=1)
+    top = v[:, -(len(offsets) // 4):]
+    return np.median(top, axis=1) >= KNEE * CLIP
 
 
 def _quiet_white(samples: np.ndarray) -> np.ndarray:
