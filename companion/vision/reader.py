@@ -51,6 +51,7 @@ from .symbols import (
     PAPER_PTS,
     CardRead,
     Pose,
+    pose_matrices,
     pose_points,
     read_cards,
     sample,
@@ -83,6 +84,7 @@ class ReaderParams:
     min_border_ok: float = 0.55    # border samples that must look dark (the band is a few px
                                    # wide: blur gives it a saturated table's hue beside it)
     min_partial_area: float = 0.2  # a partial blob covers at least this much of a card face
+    max_partial_steps: int = 3     # and lies at most this many cells from a placed card
     min_partial_symbols: int = 2   # and shows at least this many readable symbols
     min_partial_border: float = 0.35  # and this much of its dark border band
     min_partial_paper: float = 0.35   # and this much bare paper
@@ -258,11 +260,17 @@ class HexelReader:
         taken = set(cells)
         # the free cells to probe and the partial blobs are read in one pass (a probed card
         # found at a partial blob's cell replaces it)
-        cand = _probe_cells(mask, scale, lat, taken, view, p, frame)
+        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame)
+        # a cell whose band shows only in part is also read where `_refit` moves it (a card
+        # laid a little off the lattice), in the same pass, and probed from the better pose
+        moved = _refit_cells(frame, view, cand, doubtful)
         part_cells, part_poses = _partials(rest, lat, set(taken), p)
-        first = read_cards(frame, [*cand.values(), *part_poses], view, self.model,
-                           blurred_rings=[True] * len(cand) + [False] * len(part_poses))
-        found_cells, found_poses, found_reads = _probe(frame, cand, first[:len(cand)], view,
+        n_probe = len(cand) + len(moved)
+        first = read_cards(frame, [*cand.values(), *moved.values(), *part_poses], view,
+                           self.model, blurred_rings=[True] * n_probe + [False] * len(part_poses))
+        start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
+                                     p)
+        found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
                                                        self.model, p)
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
@@ -273,7 +281,7 @@ class HexelReader:
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                           strict=True)]
         _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
-        reads += [first[len(cand) + k] for k in kept]
+        reads += [first[n_probe + k] for k in kept]
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         at = _centres_px(all_poses, view)
@@ -508,6 +516,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         return cells, poses
     apothems = _apothems(lat)
     smallest = min(apothems)
+    placed = np.array(list(lat.cells.values()), np.int64).reshape(-1, 2)
     for blob in rest:
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
@@ -519,7 +528,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         pose = _cell_pose(lat, i, centre, apothems[i])
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * pose.apothem * pose.apothem:
             continue
-        if key in taken:
+        if key in taken or _steps_out(key, placed) > p.max_partial_steps:
             continue
         outline = pose.to_plane(hexagon(np.zeros(2), 1.04, 0.0))
         inter, _ = cv2.intersectConvexConvex(blob.hull_plane.astype(np.float32),
@@ -530,6 +539,12 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         cells.append(key)
         poses.append(pose)
     return cells, poses
+
+
+def _steps_out(cell: tuple[int, int], placed: np.ndarray) -> int:
+    """How many lattice steps `cell` lies from the nearest of the `placed` cells (N x 2 axial)."""
+    d = placed - np.array(cell, np.int64)
+    return int((np.abs(d[:, 0]) + np.abs(d[:, 1]) + np.abs(d.sum(1))).min()) // 2
 
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -548,14 +563,16 @@ _PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0
 
 def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
                  view: TableView, p: ReaderParams, frame: np.ndarray | None = None
-                 ) -> dict[tuple[int, int], Pose]:
+                 ) -> tuple[dict[tuple[int, int], Pose], dict[tuple[int, int], Pose]]:
     """The free cells one or two steps from placed cards where a card whose outline the paper
     mask lost may lie (see `_probe`), each at the pose its placed card's lattice steps predict
     (a cell next to a card from that card's step): those whose paper places lie mostly on the
     paper mask (nearly all of it two steps out), or, next to a card, where the frame shows a
     card's own contrast (`_paper_in_border`, given the `frame`). Two steps, because a hand or a
     lost outline often takes the cards between: a card whose neighbours are all covered is
-    otherwise never looked for."""
+    otherwise never looked for. Returns (the cells to probe, and the cells next to a card whose
+    band the frame shows dark only in part, REFIT_BAND_SHARE, where `_refit_cells` looks about
+    for a card laid a little off), each cell with its pose."""
     order = sorted(lat.cells)
     keys: list[tuple[int, int]] = []
     steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
@@ -597,45 +614,147 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     on[inside] = mask[iy[inside], ix[inside]] > 0
     least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
     papery = on.reshape(len(keys), -1).mean(1) >= least
+    doubt = np.zeros(len(keys), bool)
     if frame is not None:
         # The mask's local-mean test loses a card's paper where the light changes faster than
         # its window: in a hand's shadow, beside a glare spot. A cell next to the cards is
         # probed all the same when, in the frame itself, its paper places are bright and even
         # and its printed border band is dark at most of its places: a card's own contrast,
-        # which shade and glare scale but do not undo.
+        # which shade and glare scale but do not undo. Where only part of the band is dark
+        # there, the card may lie off its predicted place (`_refit_cells` looks about it).
         lost = np.flatnonzero(~papery & (np.arange(len(keys)) < near))
         if lost.size:
-            papery[lost] = _paper_in_border(frame, view, pts_all[lost])
+            even, dark, lit = _card_contrast(frame, view, pts_all[lost])
+            papery[lost] = even & (dark >= PROBE_BAND_SHARE)
+            doubt[lost] = lit & (dark >= REFIT_BAND_SHARE) & ~papery[lost]
     at_xy = centres.tolist()
-    return {keys[k]: _at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
-            for k in np.flatnonzero(papery).tolist()}
+    poses = [{keys[k]: _at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
+              for k in np.flatnonzero(flags).tolist()} for flags in (papery, doubt)]
+    return poses[0], poses[1]
 
 
 PROBE_EVEN = 0.8      # a probed cell's paper: its darker quartile this close to its median
 PROBE_BAND = 0.7      # and its border band this much darker, at PROBE_BAND_SHARE of its places
 PROBE_BAND_SHARE = 0.7   # (a neighbour's paper or a glare may light the rest)
 PROBE_DIM = 16.0      # paper darker than this (of 255) is sensor noise more than light
+REFIT_BAND_SHARE = 0.5   # a cell whose band is dark at this share of its places is looked about
+REFIT_REACH = 0.24    # how far (apothems) `_refit` looks about a predicted place, in steps of
+REFIT_STEP = 0.08     # this (a card laid by hand lies a few mm off its neighbours' lattice)
+REFIT_SYMBOLS = 5     # symbols a moved pose must read for the probe to search about it
 
 
 def _paper_in_border(frame: np.ndarray, view: TableView, plane: np.ndarray) -> np.ndarray:
     """Per cell (plane: cells x (paper + border points) x 2, table plane), whether the frame
     shows a card's contrast there: paper places bright and even (`PROBE_EVEN`), and around
     them the border band darker (`PROBE_BAND`) at most of its places, at any of its depths."""
-    img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    even, dark, _ = _card_contrast(frame, view, plane)
+    return even & (dark >= PROBE_BAND_SHARE)
+
+
+def _card_contrast(frame: np.ndarray, view: TableView | None, pts: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell (pts: ... x (paper + border points) x 2, table plane, or frame pixels when
+    `view` is None): (whether its paper places are lit, in the frame and brighter than
+    `PROBE_DIM`, and even, `PROBE_EVEN`; the share of its border band places darker than
+    `PROBE_BAND` of that paper at any depth; whether they are lit)."""
+    img = pts if view is None else view.to_image(pts.reshape(-1, 2)).reshape(pts.shape)
     vals, inside = sample(frame, img)
-    grey = vals.mean(-1)
-    paper, band = grey[:, :N_PAPER], grey[:, N_PAPER:]
-    mid = np.median(paper, 1)
-    even = np.percentile(paper, 25, axis=1) >= PROBE_EVEN * mid
-    depths = band.reshape(len(grey), len(BORDER_DEPTHS), -1)
-    dark = (depths <= PROBE_BAND * mid[:, None, None]).any(1)
-    return even & (dark.mean(1) >= PROBE_BAND_SHARE) & inside.all(1) & (mid >= PROBE_DIM)
+    grey = vals @ np.full(3, 1.0 / 3.0, vals.dtype)
+    paper = np.sort(grey[..., :N_PAPER], -1)   # median and lower quartile from one sort
+    mid = 0.5 * (paper[..., (N_PAPER - 1) // 2] + paper[..., N_PAPER // 2])
+    q = 0.25 * (N_PAPER - 1)
+    lo, frac = int(q), q - int(q)
+    low = paper[..., lo] + frac * (paper[..., lo + 1] - paper[..., lo])
+    even = low >= PROBE_EVEN * mid
+    depths = grey[..., N_PAPER:].reshape(*grey.shape[:-1], len(BORDER_DEPTHS), -1)
+    dark = np.count_nonzero(depths.min(-2) <= PROBE_BAND * mid[..., None], -1) / depths.shape[-1]
+    lit = inside.all(-1) & (mid >= PROBE_DIM)
+    return even & lit, dark, lit
+
+
+def _refit_shifts() -> np.ndarray:
+    """The shifts (apothems, card frame) `_refit` tries, nearest first."""
+    k = np.arange(-REFIT_REACH, REFIT_REACH + 1e-9, REFIT_STEP)
+    grid = np.stack(np.meshgrid(k, k), -1).reshape(-1, 2)
+    return grid[np.argsort(np.hypot(grid[:, 0], grid[:, 1]), kind="stable")]
+
+
+_REFIT_SHIFTS = _refit_shifts()
+
+
+def _refit(frame: np.ndarray, view: TableView, poses: list[Pose]) -> list[Pose | None]:
+    """Each pose moved to where, within REFIT_REACH of it, the frame shows a card's contrast
+    best (`_card_contrast`: even paper, and around it the dark border band at the largest
+    share of its places, at least PROBE_BAND_SHARE; the nearest such place on a tie), or None
+    where no place shows it or the pose itself is best. A card's printed band is a thin dark
+    ring around bright paper: only near the card's true place does the ring of band samples
+    fall on it all round, and a card a few mm off still shows part of it (REFIT_BAND_SHARE)
+    at the predicted place, where alone the others are looked about. (The shifts are a few
+    mm: each is carried into the frame by the plane-to-frame map's derivative at the pose,
+    not mapped point by point.)"""
+    out: list[Pose | None] = [None] * len(poses)
+    if not poses:
+        return out
+    local = pose_points(poses, np.concatenate([PAPER_PTS, BORDER_PTS]))
+    _, dark, lit = _card_contrast(frame, view, local)
+    part = np.flatnonzero(lit & (dark >= REFIT_BAND_SHARE) & (dark < 1.0)).tolist()
+    if not part:
+        return out
+    poses, local = [poses[i] for i in part], local[part]
+    n = len(poses)
+    m = pose_matrices(poses)                                    # poses x 2 x 2
+    moves = np.einsum("pab,sb->psa", m, _REFIT_SHIFTS)          # poses x shifts x 2, plane
+    centres = np.array([q.centre for q in poses], np.float64)
+    h = 0.1 * np.array([[q.apothem] for q in poses], np.float64)   # a step of 0.1 apothem
+    ends = np.concatenate([local.reshape(-1, 2), centres, centres + h * [1.0, 0.0],
+                           centres + h * [0.0, 1.0]])
+    img = view.to_image(ends)
+    pts, c0 = img[:-3 * n].reshape(local.shape), img[-3 * n:-2 * n]
+    jac = np.stack([(img[-2 * n:-n] - c0) / h, (img[-n:] - c0) / h], -1)
+    shift_img = np.einsum("pab,psb->psa", jac, moves)           # poses x shifts x 2, frame
+    even, dark, _ = _card_contrast(frame, None, pts[:, None] + shift_img[:, :, None])
+    score = np.where(even, dark, -1.0)
+    best = score.argmax(1).tolist()
+    for i, pose, k, mv, sc in zip(part, poses, best, moves, score, strict=True):
+        if k > 0 and sc[k] >= PROBE_BAND_SHARE:
+            c = np.asarray(pose.centre) + mv[k]
+            out[i] = _at(pose, (float(c[0]), float(c[1])))
+    return out
 
 
 def _at(pose: Pose, centre: tuple[float, float]) -> Pose:
     """`pose` moved to `centre` (built directly: dataclasses.replace re-inspects the fields
     on every call)."""
     return Pose(centre, pose.apothem, pose.angle, pose.turn, pose.shape)
+
+
+def _refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], Pose],
+                 doubtful: dict[tuple[int, int], Pose]) -> dict[tuple[int, int], Pose]:
+    """The free cells to probe (`cand`, and `doubtful` ones whose band showed only in part)
+    whose predicted pose shows a card's paper and part of its band (REFIT_BAND_SHARE, not
+    all of it), each at the pose `_refit` moves it to: a card laid a few millimetres off its
+    neighbours' lattice shows its symbols off the predicted places, and the probe's pose
+    search about those finds nothing."""
+    keys = list(cand) + [k for k in doubtful if k not in cand]
+    if not keys:
+        return {}
+    poses = [cand[k] if k in cand else doubtful[k] for k in keys]
+    moved = _refit(frame, view, poses)
+    return {k: q for k, q in zip(keys, moved, strict=True) if q is not None}
+
+
+def _better(cand: dict[tuple[int, int], Pose], reads: list[CardRead],
+            moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead], p: ReaderParams
+            ) -> tuple[dict[tuple[int, int], Pose], list[CardRead]]:
+    """Per free cell, where the probe's search starts, with its read: the predicted pose where
+    its read gives the search hope (`_hopeful`), else the pose `_refit` moved it to where that
+    read shows five symbols (the best place of a wider search must show more of the card
+    than the predicted one: `_hopeful` with REFIT_SYMBOLS), else the predicted pose."""
+    best = {k: (pose, r) for (k, pose), r in zip(cand.items(), reads, strict=True)}
+    for (k, pose), r in zip(moved.items(), moved_reads, strict=True):
+        if _hopeful(r, p, REFIT_SYMBOLS) and (k not in best or not _hopeful(best[k][1], p)):
+            best[k] = (pose, r)
+    return {k: v[0] for k, v in best.items()}, [v[1] for v in best.values()]
 
 
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
@@ -647,9 +766,7 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     poses a little shifted, turned and scaled are tried, and the best one is kept when the card
     reads whole there (every symbol, its paper and border band all but intact, `_probe_band`).
     Returns (cells, poses, reads) of the cards found."""
-    hopeful = [k for k, r in zip(cand, first, strict=True)
-               if r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
-               and sum(ch != "?" for ch in r.symbols) >= 4]
+    hopeful = [k for k, r in zip(cand, first, strict=True) if _hopeful(r, p)]
     if not hopeful:
         return [], [], []
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
@@ -666,7 +783,7 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
                                       base.angle + math.radians(turn), base.turn, base.shape)))
         reads = read_cards(frame, [t[1] for t in tries], view, model)
         for (k, pose), r in zip(tries, reads, strict=True):
-            score = r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0
+            score = _probe_score(r)
             if k not in best or score > best[k][0]:
                 best[k] = (score, pose, r)
     best = {k: v for k, v in best.items()
@@ -674,6 +791,18 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
             and _probe_band(frame, view, v[1], v[2], p)}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
     return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
+
+
+def _hopeful(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:
+    """Whether a read at a free cell's pose is worth the probe's pose search: probe_paper of
+    its paper and of its band, and four symbols (or `symbols`)."""
+    return (r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
+            and sum(ch != "?" for ch in r.symbols) >= symbols)
+
+
+def _probe_score(r: CardRead) -> float:
+    """How whole a probed pose reads: its paper and band shares and the share of symbols read."""
+    return r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0
 
 
 BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit

@@ -60,15 +60,22 @@ def _truth(truth):
     return [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
 
 
-def _read_hard(seed: int, edition: str):
-    """The score of rendered hard table `seed` read by a reader calibrated from the picture."""
+def _read_scene(seed: int, edition: str, band: str = "hard", markers: bool = True):
+    """(score, observation) of rendered table `seed` of `band` read by a reader calibrated
+    from the picture's markers, or never calibrated (`markers` False: image pixels)."""
     from companion.scenarios import hexel_scene
 
-    image, truth = hexel_scene(seed, "hard", 20, edition)
+    image, truth = hexel_scene(seed, band, 20, edition)
     reader = HexelReader(edition, find_markers=False)
-    reader.calibrate(image)
-    return score_table(reader.read(image).observation.cards, _truth(truth),
-                       truth.image_e_angle_deg)
+    if markers:
+        reader.calibrate(image)
+    obs = reader.read(image).observation
+    return score_table(obs.cards, _truth(truth), truth.image_e_angle_deg), obs
+
+
+def _read_hard(seed: int, edition: str):
+    """The score of rendered hard table `seed` read by a reader calibrated from the picture."""
+    return _read_scene(seed, edition)[0]
 
 
 @pytest.mark.parametrize("seed,edition", [(0, "holodex"), (1, "web"), (2, "holodex"),

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.scenarios import hexel_scene
 from companion.vision.colour import OTHER, PAPER_K, builtin_model
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbols import decide
+
+from .test_reader import _read_scene
 
 R = 0   # web: R, B, Y
 # the covered yellow triangle on table 45: red at under half strength in its middle and
@@ -50,10 +49,7 @@ def test_the_same_weak_red_with_no_strong_twin_on_its_card_still_reads():
 
 
 def test_hard_table_45_read_without_markers_has_no_misread():
-    image, truth = hexel_scene(45, "hard", 20, "web")
-    obs = HexelReader("web", find_markers=False).read(image).observation
+    s, obs = _read_scene(45, "web", markers=False)
     assert not obs.calibrated
-    s = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                for c in truth.cards], truth.image_e_angle_deg)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full, s
