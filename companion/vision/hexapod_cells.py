@@ -57,7 +57,6 @@ import numpy as np
 from .hexapod_colour import (
     BODY,
     CLIP,
-    CLOSE_CELLS,
     DARK,
     DIM,
     FAINT,
@@ -76,6 +75,7 @@ from .hexapod_colour import (
     Pixels,
     case_white,
     clipped_channels,
+    close_gaps,
     colour_unknown,
     fill_white,
     label_pixels,
@@ -742,8 +742,7 @@ def _arms_kept(hand: np.ndarray, own: np.ndarray, canvas: np.ndarray, white: np.
     if not edge.any():
         return hand, own
     own = own | edge[lab].view(np.uint8)
-    k = round(CLOSE_CELLS * px) | 1
-    return hand | cv2.morphologyEx(own, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), own
+    return hand | close_gaps(own, px), own
 
 
 def off_frame(shape: tuple[int, ...], pose: CasePose, layout: CaseLayout = LAYOUT

@@ -142,6 +142,14 @@ def _quiet_offsets(layout: CaseLayout) -> np.ndarray:
     return np.vstack(pts)
 
 
+def _marker_points(pose: CasePose, offsets: np.ndarray, layout: CaseLayout) -> np.ndarray:
+    """The image points (float32, markers x offsets, 2) of `offsets` (mm, from a marker's
+    top-left corner) about each of the markers that located the case, in `pose.markers` order."""
+    printed = printed_corners(layout, pose.player)
+    pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
+    return pose.to_image(pts).astype(np.float32)
+
+
 def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
     """The board's white (BGR) from the quiet zones around the markers that located the case
     (seen, so not under a hand): the median of the brighter 60 % of samples (`_quiet_white`),
@@ -149,11 +157,9 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
     (`_dim_quiet_white`); zeros when fewer than 12 samples fall inside the frame. One marker
     whose quiet zone pushes the white into clipping in a channel that the others' paper keeps
     below the clip is left out (`_without_glare`)."""
-    printed = printed_corners(layout, pose.player)
     offsets = _quiet_offsets(layout)
-    pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
+    img = _marker_points(pose, offsets, layout)
     owner = np.repeat(np.arange(len(pose.markers)), len(offsets))
-    img = pose.to_image(pts).astype(np.float32)
     h, w = frame.shape[:2]
     ok = (img[:, 0] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] >= 0) & (img[:, 1] <= h - 1)
     if ok.sum() < 12:
@@ -183,10 +189,8 @@ def _lit_markers(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT)
     so quiet-zone paper in dimmer light lies beside a marker whose white is dim too; dim
     quiet-zone samples beside a marker whose white clips are something over the paper (a hand,
     a finger, a sleeve), and their colour is not the light's."""
-    printed = printed_corners(layout, pose.player)
     offsets = _module_offsets(layout)
-    pts = np.vstack([offsets + printed[mid][0] for mid in pose.markers])
-    img = pose.to_image(pts).astype(np.float32)
+    img = _marker_points(pose, offsets, layout)
     h, w = frame.shape[:2]
     img[:, 0] = np.clip(img[:, 0], 0, w - 1)
     img[:, 1] = np.clip(img[:, 1], 0, h - 1)
@@ -879,6 +883,13 @@ def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1
     return occluder_masks(pix, labels, px, min_cells, clipped, margin, blown, raw_v)[0]
 
 
+def close_gaps(mask: np.ndarray, px: int) -> np.ndarray:
+    """`mask` (uint8) closed over gaps of up to CLOSE_CELLS cells (`px` per cell): the parts of
+    one occluder, an arm's clipped, flat middle between them, are covered together."""
+    k = round(CLOSE_CELLS * px) | 1
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+
+
 def occluder_masks(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
                    clipped: np.ndarray | None = None, margin: int = 0,
                    blown: np.ndarray | None = None, raw_v: np.ndarray | None = None
@@ -988,9 +999,8 @@ def occluder_masks(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 
         return hand, hand
     if clipped is not None and clipped.any():
         hand = hand | _lit_clipped(hand, clipped, px, raw_v)
-    k = round(CLOSE_CELLS * px) | 1
     own = hand
-    hand = cv2.morphologyEx(hand, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    hand = close_gaps(hand, px)
     if clipped is None and blown is not None and raw_v is not None and blown.any():
         # specular glare on an arm (a disc at its tip) clips in all three channels and fades
         # into lit skin all round its edge on the arm: whatever the white, it is the hand

@@ -735,12 +735,9 @@ def _refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int],
     all of it), each at the pose `_refit` moves it to: a card laid a few millimetres off its
     neighbours' lattice shows its symbols off the predicted places, and the probe's pose
     search about those finds nothing."""
-    keys = list(cand) + [k for k in doubtful if k not in cand]
-    if not keys:
-        return {}
-    poses = [cand[k] if k in cand else doubtful[k] for k in keys]
-    moved = _refit(frame, view, poses)
-    return {k: q for k, q in zip(keys, moved, strict=True) if q is not None}
+    cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
+    moved = _refit(frame, view, list(cells.values()))
+    return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
 
 
 def _better(cand: dict[tuple[int, int], Pose], reads: list[CardRead],
