@@ -52,17 +52,20 @@ def sample_weights(modules: int, framed: bool = False, samples: int = SAMPLES) -
 
 
 def module_means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool = False,
-                 samples: int = SAMPLES) -> np.ndarray:
+                 samples: int = SAMPLES, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """(quads, cells) the module means of each (n, 4, 2) quad, row by row, zero-mean and
     unit-norm (`framed`: over the border and one module outside it too), from `samples` x
-    `samples` points a module (fewer for a quick first look)."""
+    `samples` points a module (fewer for a quick first look). `origin`: where `grey`'s
+    top-left pixel lies in the frame the quads' corners are given in (a crop of it, holding
+    every sample point and its neighbour, or reaching the frame's edge where a point lies
+    beyond it; see `_means`)."""
     per = max(1, _MAX_ROWS // ((modules + 2) * samples))   # quads a remap call can take
-    return np.concatenate([_means(grey, quads[a:a + per], modules, framed, samples)
+    return np.concatenate([_means(grey, quads[a:a + per], modules, framed, samples, origin)
                            for a in range(0, len(quads), per)])
 
 
-def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool, samples: int
-           ) -> np.ndarray:
+def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool, samples: int,
+           origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     cells = modules + 2 if framed else modules - 2
     k = cells * samples
     n = len(quads)
@@ -71,6 +74,13 @@ def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool, samp
     # C-ordered as remap wants (the same small product per quad, no transposed copies)
     xy = np.empty((2, n, k * k), np.float32)
     np.matmul(quads.astype(np.float32).transpose(0, 2, 1), w, out=xy.transpose(1, 0, 2))
+    if origin != (0, 0):
+        # the sample points moved to the crop's pixels after they were worked out in the
+        # frame's: a float32 coordinate less a whole number no larger than it is exact, and
+        # remap's fixed-point position (x * 32, rounded half to even) moves by an even whole
+        # number, so every sample reads the same pixels with the same weights
+        xy[0] -= np.float32(origin[0])
+        xy[1] -= np.float32(origin[1])
     mapx, mapy = xy[0].reshape(-1, k), xy[1].reshape(-1, k)
     vals = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR)
     if vals.dtype == np.uint8:
@@ -88,11 +98,12 @@ def _means(grey: np.ndarray, quads: np.ndarray, modules: int, framed: bool, samp
 
 
 def code_scores(grey: np.ndarray, quads: np.ndarray, templates: np.ndarray, modules: int,
-                framed: bool = False) -> np.ndarray:
+                framed: bool = False, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """(quads, templates) correlation of each quad's `module_means` with every
-    `code_templates` row (built with the same `modules` and `framed`)."""
+    `code_templates` row (built with the same `modules` and `framed`; `origin` as there)."""
     # module means against 16-64-value codes: a product small enough to stay off threaded BLAS
-    return np.einsum("qm,tm->qt", module_means(grey, quads, modules, framed), templates)
+    return np.einsum("qm,tm->qt", module_means(grey, quads, modules, framed, SAMPLES, origin),
+                     templates)
 
 
 def sub_dictionary(dictionary: cv2.aruco.Dictionary, ids: tuple[int, ...]
@@ -119,6 +130,6 @@ def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.n
     two pixels a module carry no code) and differ by at most a factor 2 (a marker seen at up to
     60 degrees)."""
     q = np.array(quads, np.float32).reshape(-1, 4, 2)
-    d = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2)
+    d = np.linalg.norm(np.concatenate((q[:, 1:], q[:, :1]), axis=1) - q, axis=2)   # np.roll's
     lo, hi = d.min(axis=1), d.max(axis=1)
     return q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]

@@ -21,6 +21,7 @@ no case.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import cv2
@@ -70,6 +71,17 @@ def _shifts(layout: CaseLayout, steps: int) -> np.ndarray:
     reach = SHIFT_MODULES * layout.marker_mm / layout.marker_modules
     d = np.linspace(-reach, reach, steps)
     return np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)
+
+
+@lru_cache(maxsize=8)
+def _place_mm(layout: CaseLayout, steps: int) -> np.ndarray:
+    """(4 * steps^2 * 4, 2) board mm of the four marker places' corners (every player's markers
+    lie at the same places: player 1's give them), each place shifted by `_shifts(layout,
+    steps)` in turn: the same points for every sheet tried, worked out once (read-only)."""
+    places = np.stack(list(printed_corners(layout, 1).values()))            # (4, 4, 2)
+    mm = (places[:, None] + _shifts(layout, steps)[None, :, None]).reshape(-1, 2)
+    mm.flags.writeable = False
+    return mm
 
 
 def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = LAYOUT,
@@ -296,7 +308,7 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
     sheet = _sheet_corners(layout)
     accepted = []
     for turn in range(4):
-        corners = np.roll(quad, -turn, 0)
+        corners = np.concatenate((quad[turn:], quad[:turn]))    # np.roll(quad, -turn, 0)
         if not _upright(corners, layout):
             continue
         H, _ = cv2.findHomography(sheet, corners, 0)
@@ -304,7 +316,7 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
             continue
         if not _marker_like(grey, H, layout):
             continue
-        score, frame, px = _place_scores(grey, H, _shifts(layout, SHIFT_STEPS), layout)
+        score, frame, px = _place_scores(grey, H, SHIFT_STEPS, layout)
         hit = _read_places(score, frame, px, layout)
         if hit is not None:
             accepted.append((*hit, corners))
@@ -316,23 +328,18 @@ def _marker_like(grey: np.ndarray, H: np.ndarray, layout: CaseLayout) -> bool:
     fit a framed marker `PRE_FRAMED` at one of a few shifts a module apart: a first look that
     lets most pale patches of a table and sheets of paper go at a fraction of the full
     search's cost, each module sampled at 2 x 2 points (the full search takes 4 x 4)."""
-    places = np.stack(list(printed_corners(layout, 1).values()))   # alike for every player
-    mm = places[:, None] + _shifts(layout, 3)[None, :, None]         # (4, shifts, 4, 2)
-    quads = transform(mm.reshape(-1, 2), H).reshape(-1, 4, 2).astype(np.float32)
+    quads = transform(_place_mm(layout, 3), H).reshape(-1, 4, 2).astype(np.float32)
     means = module_means(grey, quads, layout.marker_modules, framed=True, samples=2)
     best = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1).reshape(4, -1)
     return int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
 
 
-def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: CaseLayout
+def _place_scores(grey: np.ndarray, H: np.ndarray, steps: int, layout: CaseLayout
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(code scores (places, shifts, templates), framed scores (places, shifts), corners
-    (places, shifts, 4, 2)) of the four marker places shifted by `shifts` (board mm) through
-    `H` (board mm -> image px)."""
-    # every player's markers lie at the same places: player 1's give the places
-    places = np.stack(list(printed_corners(layout, 1).values()))            # (4, 4, 2)
-    mm = (places[:, None] + shifts[None, :, None]).reshape(-1, 2)
-    px = transform(mm, H).reshape(-1, 4, 2).astype(np.float32)
+    (places, shifts, 4, 2)) of the four marker places shifted by `_shifts(layout, steps)`
+    (board mm) through `H` (board mm -> image px)."""
+    px = transform(_place_mm(layout, steps), H).reshape(-1, 4, 2).astype(np.float32)
     means = module_means(grey, px, layout.marker_modules, framed=True)
     # einsum: products this small stay off threaded BLAS (as `aruco_match.code_scores`)
     frame = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1)
@@ -342,12 +349,14 @@ def _place_scores(grey: np.ndarray, H: np.ndarray, shifts: np.ndarray, layout: C
     inner = inner - inner.mean(axis=1, keepdims=True)
     inner /= np.maximum(np.linalg.norm(inner, axis=1, keepdims=True), 1e-3)
     score = np.einsum("qm,tm->qt", inner, case_templates(layout)[0])
-    k = len(shifts)
+    k = steps * steps
     return score.reshape(4, k, -1), frame.reshape(4, k), px.reshape(4, k, 4, 2)
 
 
+@lru_cache(maxsize=8)
 def _framed(layout: CaseLayout) -> np.ndarray:
-    """Every case marker's code in its black border and white quiet zone, as template rows."""
+    """Every case marker's code in its black border and white quiet zone, as template rows
+    (`code_templates`' own cached array, looked up once a layout)."""
     return code_templates(layout.dictionary, case_codes(layout), layout.marker_modules,
                           framed=True)
 
@@ -356,7 +365,10 @@ def _upright(corners: Quad, layout: CaseLayout) -> bool:
     """Whether `corners` (the sheet's TL, TR, BR, BL in the image) can be the sheet in this
     quarter turn: it is 184 x 260 mm, and a tilt of up to 35 degrees shortens one direction by
     at most cos 35 = 0.82, so its short sides never look longer than its long sides."""
-    sides = np.linalg.norm(np.roll(corners, -1, 0) - corners, axis=1)
+    # (plain floats: the same arithmetic as NumPy's norm, without its overhead on four sides)
+    pts = corners.tolist()
+    sides = [math.sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]))
+             for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
     across, down = sides[0] + sides[2], sides[1] + sides[3]
     _, _, w, h = layout.sheet_mm
     return bool((across < down) == (w < h))

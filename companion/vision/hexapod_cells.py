@@ -745,15 +745,25 @@ def _arms_kept(hand: np.ndarray, own: np.ndarray, canvas: np.ndarray, white: np.
     return hand | close_gaps(own, px), own
 
 
+@lru_cache(maxsize=8)
+def _cell_corners_mm(layout: CaseLayout) -> np.ndarray:
+    """((rows + 1) * (cols + 1), 2) board mm of the grid's cell corners, row by row (read-only:
+    the same points for every case read)."""
+    s = layout.cell_mm
+    y, x = np.mgrid[0:layout.rows + 1, 0:layout.cols + 1]
+    pts = np.c_[x.ravel() * s, y.ravel() * s]
+    pts.flags.writeable = False
+    return pts
+
+
 def off_frame(shape: tuple[int, ...], pose: CasePose, layout: CaseLayout = LAYOUT
               ) -> np.ndarray:
     """(rows * cols,) True for each cell any part of which lies outside a frame of `shape`:
     the camera did not see all of it, and the canvas there holds the frame's edge pixels
     smeared outwards by the warp's border (`BORDER_REPLICATE`), not the cell. A cell's image
     is a convex quadrilateral, so it lies in the frame exactly when its four corners do."""
-    rows, cols, s = layout.rows, layout.cols, layout.cell_mm
-    y, x = np.mgrid[0:rows + 1, 0:cols + 1]
-    pts = pose.to_image(np.c_[x.ravel() * s, y.ravel() * s]).reshape(rows + 1, cols + 1, 2)
+    rows, cols = layout.rows, layout.cols
+    pts = pose.to_image(_cell_corners_mm(layout)).reshape(rows + 1, cols + 1, 2)
     h, w = shape[:2]
     out = (pts[..., 0] < 0) | (pts[..., 0] > w - 1) | (pts[..., 1] < 0) | (pts[..., 1] > h - 1)
     return (out[:-1, :-1] | out[:-1, 1:] | out[1:, :-1] | out[1:, 1:]).reshape(-1)

@@ -85,6 +85,21 @@ class FrameGrey:
             return self._whole[y0:y1, x0:x1]
         return cv2.cvtColor(self._bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
 
+    def around(self, pts: np.ndarray, pad: int = 2) -> tuple[np.ndarray, tuple[int, int]]:
+        """(grey, its top-left in the frame): the window about `pts` (frame px, any shape
+        ending in 2) and `pad` px beyond, cut at the frame's edges, or the whole frame once
+        it was converted. A point is sampled with its right and lower neighbours, so a pad of
+        2 holds every pixel a bilinear sample within the points' bounds reads."""
+        if self._whole is not None:
+            return self._whole, (0, 0)
+        xy = np.asarray(pts, np.float64).reshape(-1, 2)
+        h, w = self.shape
+        x0 = min(max(math.floor(float(xy[:, 0].min())) - pad, 0), w - 1)
+        y0 = min(max(math.floor(float(xy[:, 1].min())) - pad, 0), h - 1)
+        x1 = min(max(math.ceil(float(xy[:, 0].max())) + pad + 1, x0 + 1), w)
+        y1 = min(max(math.ceil(float(xy[:, 1].max())) + pad + 1, y0 + 1), h)
+        return self.crop(x0, y0, x1, y1), (x0, y0)
+
 
 def _whole(grey: np.ndarray | FrameGrey) -> np.ndarray:
     return grey.whole() if isinstance(grey, FrameGrey) else grey
@@ -126,9 +141,12 @@ class CasePose:
 
     def cell_px(self, layout: CaseLayout = LAYOUT) -> float:
         """Mean side of a grid cell in the image."""
-        c = self.grid_corners(layout)
-        sides = np.linalg.norm(np.roll(c, -1, 0) - c, axis=1)
-        return float(sides.mean() / ((layout.cols + layout.rows) / 2.0))
+        # (plain floats: NumPy's norm and mean of these four sides, the same arithmetic in the
+        # same order, without their overhead: every case read asks)
+        pts = self.grid_corners(layout).tolist()
+        s = [math.sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]))
+             for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
+        return (((s[0] + s[1]) + s[2]) + s[3]) / 4 / ((layout.cols + layout.rows) / 2.0)
 
 
 def make_detector(codes: tuple[int, ...] | None = None) -> cv2.aruco.ArucoDetector:
@@ -162,8 +180,10 @@ def _dictionary(codes: tuple[int, ...] | None) -> cv2.aruco.Dictionary:
     return dictionary
 
 
+@lru_cache(maxsize=8)
 def case_codes(layout: CaseLayout = LAYOUT) -> tuple[int, ...]:
-    """Every case marker id, players in order (the codes a case detector decodes)."""
+    """Every case marker id, players in order (the codes a case detector decodes); worked out
+    once (the outline search asks for every sheet it tries)."""
     return tuple(mid for player in PLAYERS for mid in layout.marker_ids(player))
 
 
@@ -254,9 +274,10 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
 def _best_turn(quad: Quad, want: Quad) -> tuple[float, Quad]:
     """(farthest corner's distance, corners) of `quad` in the quarter turn whose corners lie
     nearest `want`'s (a rejected quad's corners start at any of its corners)."""
-    errs = [np.linalg.norm(np.roll(quad, -t, 0) - want, axis=1).max() for t in range(4)]
+    turns = [np.concatenate((quad[t:], quad[:t])) for t in range(4)]   # np.roll(quad, -t, 0)
+    errs = [np.linalg.norm(q - want, axis=1).max() for q in turns]
     t = int(np.argmin(errs))
-    return float(errs[t]), np.roll(quad, -t, 0)
+    return float(errs[t]), turns[t]
 
 
 # markers blurred 5-7 px correlate 0.65-0.95 with their own code and lead every other case id
@@ -288,7 +309,7 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
     if not quads:
         return []
     q = plausible_quads(quads, sides)                                 # (n, 4, 2)
-    mean = np.linalg.norm(np.roll(q, -1, 1) - q, axis=2).mean(axis=1)
+    mean = np.linalg.norm(np.concatenate((q[:, 1:], q[:, :1]), axis=1) - q, axis=2).mean(axis=1)
     q = q[(mean >= size[0]) & (mean <= size[1])]
     if not len(q):
         return []
@@ -349,7 +370,7 @@ def complete(grey: np.ndarray | FrameGrey, poses: list[CasePose],
             err, turned = _best_turn(quads[k], want)
             if err < COMPLETE_REACH * side and (best is None or err < best[0]):
                 best = (err, turned)
-        if best is None or not _shows_code(_whole(grey), best[1], mid, templates, ids, layout):
+        if best is None or not _shows_code(grey, best[1], mid, templates, ids, layout):
             out.append(pose)
             continue
         mine = [(i, c) for i, c in found if i in pose.markers]
@@ -396,13 +417,18 @@ def sharpen(grey: np.ndarray, poses: list[CasePose], found: list[tuple[int, Quad
     return out
 
 
-def _shows_code(grey: np.ndarray, quad: Quad, mid: int, templates: np.ndarray,
+def _shows_code(grey: np.ndarray | FrameGrey, quad: Quad, mid: int, templates: np.ndarray,
                 ids: np.ndarray, layout: CaseLayout) -> bool:
     """Whether `quad` (corners in the marker's own order) shows marker `mid`'s code upright,
     `MIN_MATCH` and `MIN_LEAD` better than any other case id in any turn, or its own code
-    in another turn."""
-    score = code_scores(grey, quad[None].astype(np.float32), templates,
-                        layout.marker_modules)[0]
+    in another turn. A tracked frame is converted to grey about the quad only (its code's
+    samples lie within its corners: `FrameGrey.around`), not as a whole."""
+    quads = quad[None].astype(np.float32)
+    if isinstance(grey, FrameGrey):
+        image, origin = grey.around(quads)
+    else:
+        image, origin = grey, (0, 0)
+    score = code_scores(image, quads, templates, layout.marker_modules, origin=origin)[0]
     own = int(np.flatnonzero(ids == mid)[0])               # row of turn 0 of `mid`
     rest = np.delete(score, own)
     return bool(score[own] >= MIN_MATCH and score[own] - rest.max() >= MIN_LEAD)
@@ -656,7 +682,8 @@ class MarkerTracker:
         size = (0.0, np.inf)
         if found:
             quads = np.array([c for _, c in found])
-            side = float(np.median(np.linalg.norm(np.roll(quads, -1, 1) - quads, axis=2)))
+            nxt = np.concatenate((quads[:, 1:], quads[:, :1]), axis=1)   # np.roll's values
+            side = float(np.median(np.linalg.norm(nxt - quads, axis=2)))
             size = (0.6 * side, 1.6 * side)
         extra = [(i, c) for i, c in match_quads(grey, off_cases(rejected, poses, self.layout),
                                                  self.layout, size=size)
@@ -699,15 +726,18 @@ class MarkerTracker:
             for mid in pose.markers:
                 quad = pose.to_image(printed[mid])
                 pad = 0.9 * pose.marker_px + 6.0
-                x0, y0 = (np.floor(quad.min(0) - pad)).astype(int)
-                x1, y1 = (np.ceil(quad.max(0) + pad)).astype(int)
-                x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+                # (plain floats and ints: the same bounds as NumPy's on four corners)
+                pts = quad.tolist()
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                x0 = max(math.floor(min(xs) - pad), 0)
+                y0 = max(math.floor(min(ys) - pad), 0)
+                x1 = min(math.ceil(max(xs) + pad), w)
+                y1 = min(math.ceil(max(ys) + pad), h)
                 if x1 - x0 < 8 or y1 - y0 < 8:
                     continue
                 if mid not in self._window_detectors:
                     made = make_detector((mid,))
                     self._window_detectors[mid] = (made, made.getDetectorParameters())
-                pts = quad.tolist()
                 perimeter = sum(math.dist(pts[k - 1], pts[k]) for k in range(len(pts)))
                 detector = self._sized(*self._window_detectors[mid], perimeter,
                                        max(x1 - x0, y1 - y0))

@@ -12,13 +12,15 @@ of a sheet's area. Nothing here is accepted as a board: it only proposes quadril
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 import cv2
 import numpy as np
 
 from .hexapod_markers import Quad
+
+Point = np.ndarray | Sequence[float]   # (x, y)
 
 # a board whose markers carry a code spans at least 12 marker sides (~8 px each at the least)
 # along its long edge; half-size pixels
@@ -135,7 +137,8 @@ def _add(hull: np.ndarray, area: float, fill: float,
         if area < fill * quad_area or abs(hull_area - quad_area) > HULL_FIT * quad_area:
             continue
         quad = 2.0 * quad + 0.5                       # half-size pixel centres -> frame pixels
-        if not any(np.abs(quad - q).max() < 3.0 for q in out):
+        # every quad kept so far at once (the same differences as one by one)
+        if not out or not (np.abs(np.stack(out) - quad).max(axis=(1, 2)) < 3.0).any():
             out.append(quad)
 
 
@@ -178,7 +181,7 @@ def _quads(hull: np.ndarray) -> list[np.ndarray]:
     p = _polygon(hull, 5)
     if p is None:
         return out
-    sides = np.linalg.norm(np.roll(p, -1, 0) - p, axis=1)
+    sides = np.linalg.norm(_next(p) - p, axis=1)
     for e in np.flatnonzero(sides < 0.5 * np.sort(sides)[1:].min()):
         a, b, c, d = (p[(e + k) % 5] for k in (-1, 0, 1, 2))
         x = line_meet(a, b, c, d)
@@ -223,19 +226,22 @@ def _extended(p: np.ndarray) -> list[np.ndarray]:
     one kept edge's direction to the next must be under half a turn. Each holds all of `p`,
     the dropped edges only cutting its corners off."""
     n = len(p)
-    d = np.roll(p, -1, 0) - p
+    d = _next(p) - p
     angle = np.arctan2(d[:, 1], d[:, 0])
-    turn = np.mod(np.roll(angle, -1) - angle, 2 * np.pi)        # at each corner, clockwise
-    cum = np.concatenate([[0.0], np.cumsum(np.tile(turn, 2))])   # twice round: wraps
+    turn = np.mod(_next(angle) - angle, 2 * np.pi)              # at each corner, clockwise
+    # (plain floats from here: NumPy's scalars cost more than the arithmetic, same values)
+    cum = np.concatenate([[0.0], np.cumsum(np.tile(turn, 2))]).tolist()   # twice round: wraps
+    pts = p.tolist()
     meets: dict[tuple[int, int], np.ndarray | None] = {}
     out = []
     for keep in combinations(range(n), 4):
         pairs = list(zip(keep, [*keep[1:], keep[0] + n], strict=True))
-        if any(cum[b] - cum[a] >= np.pi for a, b in pairs):
+        if any(cum[b] - cum[a] >= math.pi for a, b in pairs):
             continue
         for a, b in pairs:
             if (a, b % n) not in meets:
-                meets[a, b % n] = line_meet(p[a], p[(a + 1) % n], p[b % n], p[(b + 1) % n])
+                meets[a, b % n] = line_meet(pts[a], pts[(a + 1) % n], pts[b % n],
+                                            pts[(b + 1) % n])
         q = [meets[a, b % n] for a, b in pairs]
         if all(x is not None for x in q):
             out.append(np.array(q))
@@ -252,13 +258,20 @@ def _polygon(hull: np.ndarray, n: int) -> np.ndarray | None:
         return None
     q = q.reshape(n, 2).astype(np.float64)
     x, y = q[:, 0], q[:, 1]
-    if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:   # y down: clockwise > 0
+    if np.dot(x, _next(y)) - np.dot(_next(x), y) < 0:   # y down: clockwise > 0
         q = q[::-1].copy()
     return q
 
 
-def line_meet(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray | None:
-    """Where the line through a, b meets the line through c, d (None if nearly parallel)."""
+def _next(a: np.ndarray) -> np.ndarray:
+    """`np.roll(a, -1, 0)`: each row's next, the first after the last (the same values in a new
+    array, without `np.roll`'s overhead: it runs for every hull's polygons)."""
+    return np.concatenate((a[1:], a[:1]))
+
+
+def line_meet(a: Point, b: Point, c: Point, d: Point) -> np.ndarray | None:
+    """Where the line through a, b meets the line through c, d (None if nearly parallel); the
+    points as arrays or as (x, y) sequences of plain floats."""
     # plain floats: called for every pair of edges of many hulls, where numpy's overhead on
     # 2-vectors is most of the cost
     ax, ay, cx, cy = float(a[0]), float(a[1]), float(c[0]), float(c[1])
