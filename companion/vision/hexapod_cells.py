@@ -3,41 +3,40 @@ margin) is resampled through the case's homography onto a square canvas of `px_p
 cell (warped at a multiple and shrunk with area averaging when the camera sees the cells much
 bigger), labelled pixel by pixel (`hexapod_colour`; when the case's white clipped in all three
 channels, so that it tells nothing of the light's colour, the colour is the grid's bright fill's
-read below the clip, `fill_white`, and the occluders that the clipped white's own skin test finds
-running in from the canvas's edge stay covered, `_arms_kept`), and every cell is judged at once
-from label counts and brightness quantiles in two windows about its centre (`decide`): a small one
-(0.45 cell) that stays on the top card even when cards lie a third of a cell off the grid, and a
-large one (0.8 cell) for the tile's structure. A kind needs its hue over most of the small window,
-both its ink and its dark insect body in the large one (a sleeve of one flat colour has no insect),
-and little else; a dung beetle needs black with its grey beetle in it; an empty cell the light
-board fill. Pixels' saturation alone (`tint_levels`) backs up the labels where a residual cast, the
-local gain, clipping or JPEG speckle push grey off its labels: a beetle whose lit pixels are mostly
-no more saturated than grey, on a neutral black tile, is a dung beetle, and a flat, not dark,
-greyish window (the small one flat will do when the large one shows no black) is empty board
-fill. A cell undecided at its centre (a card edge there) is tried with the small window nudged 0.15
-cell each way and takes a code only when two nudges agree and
-none differs; failing that, it is anchored on the band of a quarter cell about its centre, which
-shows the top card's own tile however the cards lie (`anchored`): one kind's hue there, over a good
-share of the large window, with an insect's relief in brightness and some of the kind's ink (a dung
-beetle under a cast takes a kind's hue, never its ink), names the kind when no nudge differs. Still
-undecided, a centre band of light fill only is an empty cell that a neighbouring card reaches into
-(`anchored_empty`), and a cell that is one kind's hue and ink but shows no dark body — its
-brightest channel clipped — names the kind when the insect's relief shows in the two lesser
-channels (`lesser_relief`); again only when no nudge differs. A cell that a hand or sleeve covers
-(`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
-(`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round
-mean the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured
-kind and only the closing of the gaps between the occluder's parts covers it (`_tile_in_gap`: that
-closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it
-reads empty and its lines show along two opposite sides with board fill beside them
-(`lines_across`: a card, two cells or more across and at most a third of a cell off, hides one of
-each pair, so no card lies there; looked for in the channels the white leaves below the clip,
-`line_grey`) — as is a cell read empty that glare covers (under a white clipped in no channel, lit
-paper and fill stay below the clip, so a window clipped in all three
-channels over a share of it is the lamp's specular reflection, which washes a card out to something
-as pale and flat as fill: `_glare_unknown`), a cell any part of which lies beyond the frame's
-edge (`off_frame`: the warp smears the edge pixels over it), and anything else unclear — never a
-guess.
+read below the clip, `fill_white`, with the occluders that the clipped white's own skin test
+finds running in from the canvas's edge left out of it and kept covered, `_arms_kept`), and every
+cell is judged at once from label counts and brightness quantiles in two windows about its centre
+(`decide`): a small one (0.45 cell) that stays on the top card even when cards lie a third of a cell
+off the grid, and a large one (0.8 cell) for the tile's structure. A kind needs its hue over most of
+the small window, both its ink and its dark insect body in the large one (a sleeve of one flat
+colour has no insect), and little else; a dung beetle needs black with its grey beetle in it; an
+empty cell the light board fill. Pixels' saturation alone (`tint_levels`) backs up the labels where
+a residual cast, the local gain, clipping or JPEG speckle push grey off its labels: a beetle whose
+lit pixels are mostly no more saturated than grey, on a neutral black tile, is a dung beetle, and a
+flat, not dark, greyish window (the small one flat will do when the large one shows no black) is
+empty board fill. A cell undecided at its centre (a card edge there) is tried with the small window
+nudged 0.15 cell each way and takes a code only when two nudges agree and none differs; failing
+that, it is anchored on the band of a quarter cell about its centre, which shows the top card's own
+tile however the cards lie (`anchored`): one kind's hue there, over a good share of the large
+window, with an insect's relief in brightness and some of the kind's ink (a dung beetle under a cast
+takes a kind's hue, never its ink), names the kind when no nudge differs. Still undecided, a centre
+band of light fill only is an empty cell that a neighbouring card reaches into (`anchored_empty`),
+and a cell that is one kind's hue and ink but shows no dark body — its brightest channel clipped —
+names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
+only when no nudge differs. A cell that a hand or sleeve covers (`occluder_masks`) is '?' — unless
+the board's printed grid lines show along all four of its sides (`lines_all_round`): a hand is
+opaque and reaches a cell across a side, so lines seen all round mean the mask took fill for skin (a
+lamp's pool, a cast left on it); unless it reads as a coloured kind and only the closing of the gaps
+between the occluder's parts covers it (`_tile_in_gap`: that closing stands for an arm's clipped,
+flat middle, which shows no printed insect); or unless it reads empty and its lines show along two
+opposite sides with board fill beside them (`lines_across`: a card, two cells or more across and at
+most a third of a cell off, hides one of each pair, so no card lies there; looked for in the
+channels the white leaves below the clip, `line_grey`) — as is a cell read empty that glare covers
+(under a white clipped in no channel, lit paper and fill stay below the clip, so a window clipped in
+all three channels over a share of it is the lamp's specular reflection, which washes a card out to
+something as pale and flat as fill: `_glare_unknown`), a cell any part of which lies beyond the
+frame's edge (`off_frame`: the warp smears the edge pixels over it), and anything else unclear —
+never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
@@ -719,29 +718,38 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
             grid[i // cols][i % cols] = UNKNOWN
 
 
-def _arms_kept(hand: np.ndarray, own: np.ndarray, canvas: np.ndarray, white: np.ndarray,
-               planes: tuple[np.ndarray, np.ndarray, np.ndarray], raw_v: np.ndarray,
-               blown: np.ndarray, params: CellParams, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """The occluder masks (`hand`, `own`) found under the fill's colour, with the occluder
-    pixels found under the clipped `white` itself that run in from the canvas's outer edge
-    (closed over gaps again, as `occluder_masks` closes them). A hand or arm comes from beyond
-    the board, so what the clipped white's skin test finds reaching the edge stays covered
-    whatever the fill says (a lit hand's pale rim may lose its cast against the fill's colour);
-    a lamp's pool or a cast on the fill within the board is dropped."""
-    px = params.px_per_cell
-    pix = Pixels.of(normalise(canvas, white, px, planes, raw_v))
-    _, old = occluder_masks(pix, label_pixels(pix, px, params.colour), px, margin=m,
-                            blown=blown, raw_v=raw_v)
-    if not old.any():
-        return hand, own
-    n, lab = cv2.connectedComponents(old, connectivity=8)
+# an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
+# opening may leave an arm's region a pixel or two short of the edge)
+EDGE_BAND = 3
+
+
+def _edge_occluders(own: np.ndarray) -> np.ndarray:
+    """The parts of the occluder mask `own` (uint8) that run in from the canvas's outer edge
+    (8-connected regions reaching within `EDGE_BAND` of it): a hand or arm comes from beyond
+    the board, a lamp's pool or a cast on the fill lies within it."""
+    if not own.any():
+        return own
+    n, lab = cv2.connectedComponents(own, connectivity=8)
     edge = np.zeros(n, bool)
-    for side in (lab[0], lab[-1], lab[:, 0], lab[:, -1]):
+    k = EDGE_BAND
+    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
         edge[side] = True
     edge[0] = False
-    if not edge.any():
+    return edge[lab].view(np.uint8)
+
+
+def _arms_kept(hand: np.ndarray, own: np.ndarray, kept: np.ndarray, px: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The occluder masks (`hand`, `own`) found under the fill's colour, with the occluder
+    pixels found under the clipped white itself that run in from the canvas's outer edge
+    (`kept`, `_edge_occluders` of the masks found under it; closed over gaps again, as
+    `occluder_masks` closes them). A hand or arm comes from beyond the board, so what the
+    clipped white's skin test finds reaching the edge stays covered whatever the fill says (a
+    lit hand's pale rim may lose its cast against the fill's colour); a lamp's pool or a cast
+    on the fill within the board is dropped."""
+    if not kept.any():
         return hand, own
-    own = own | edge[lab].view(np.uint8)
+    own = own | kept
     return hand | close_gaps(own, px), own
 
 
@@ -784,20 +792,38 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     b, g, r = planes
     raw_v = cv2.max(cv2.max(b, g), r)
     # a white clipped in all three channels tells nothing of the light's colour: the board
-    # fill's, read below the clip, does
-    lit_white = fill_white(white, planes, raw_v, m) if colour_unknown(white) else white
-    pix = Pixels.of(normalise(canvas, lit_white, px, planes, raw_v))
-    labels, v = label_pixels(pix, px, params.colour), pix.v
-    tints = tint_levels(pix, params.colour)
+    # fill's, read below the clip, does (a lit hand's skin, which its own skin test finds
+    # running in from beyond the board, is left out of that evidence)
+    blown = (cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8)
     # under a white clipped in two channels, a clipped arm looks as neutral as clipped paper;
     # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
     n_clipped = clipped_channels(white)
     clipped = (raw_v >= CLIP).view(np.uint8) if n_clipped == 2 else None
-    blown = (cv2.min(cv2.min(b, g), r) >= CLIP).view(np.uint8)
-    hand, own = occluder_masks(pix, labels, px, clipped=clipped, margin=m, blown=blown,
-                               raw_v=raw_v)
+    seen: list[tuple[Pixels, np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]] = []
+
+    def read_as(lit: np.ndarray) -> tuple[Pixels, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The canvas's pixels, labels and occluder masks under the white `lit`."""
+        pix = Pixels.of(normalise(canvas, lit, px, planes, raw_v))
+        labels = label_pixels(pix, px, params.colour)
+        return pix, labels, occluder_masks(pix, labels, px, clipped=clipped, margin=m,
+                                           blown=blown, raw_v=raw_v)
+
+    def edge_skin() -> np.ndarray:
+        """The occluders found under the clipped white itself that run in from the edge (its
+        read kept: when the fill gives no colour, that read is the case's)."""
+        if not seen:
+            got = read_as(white)
+            seen.append((*got, _edge_occluders(got[2][1])))
+        return seen[0][3]
+
+    lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin) if colour_unknown(white) \
+        else white
+    pix, labels, (hand, own) = seen[0][:3] if seen and lit_white is white else \
+        read_as(lit_white)
+    v = pix.v
+    tints = tint_levels(pix, params.colour)
     if lit_white is not white:
-        hand, own = _arms_kept(hand, own, canvas, white, planes, raw_v, blown, params, m)
+        hand, own = _arms_kept(hand, own, edge_skin(), px)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)

@@ -23,6 +23,7 @@ loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -464,8 +465,8 @@ def colour_unknown(white: np.ndarray) -> bool:
     return clipped_channels(white) == 3 and float(white.max()) <= CLIP + 5.5
 
 
-def fill_white(white: np.ndarray, planes: Planes, raw_v: np.ndarray, margin: int
-               ) -> np.ndarray:
+def fill_white(white: np.ndarray, planes: Planes, raw_v: np.ndarray, margin: int,
+               skin: Callable[[], np.ndarray] | None = None) -> np.ndarray:
     """`white` (BGR, clipped in all three channels, colour unknown) given the colour of the
     grid's pixels bright in every channel, warm against it and below the clip (`margin`: the
     canvas's border beyond the grid, the sheet's clipped paper), when they cover `FILL_MIN` of
@@ -477,7 +478,11 @@ def fill_white(white: np.ndarray, planes: Planes, raw_v: np.ndarray, margin: int
     them read neutral or clip, the light is about as neutral as the clipped white says and
     the warm ones are a lit hand's skin: the white is left as it is. Otherwise it is
     brightened from that colour to the least white that every clipped reading allows (each
-    channel at least what was read)."""
+    channel at least what was read). `skin`, when given, finds the lit hand directly (a uint8
+    mask of the canvas's shape, worked out only when the warm pixels could be enough): its
+    warm pixels are then no evidence, and the pixels clipped in all three channels, which
+    carry no colour (a warm light clips the brighter fill in all three as readily as a
+    neutral one) and only stood in for that skin, no longer count against the warm ones."""
     inner = (slice(margin, raw_v.shape[0] - margin), slice(margin, raw_v.shape[1] - margin))
     cb, cg, cr = (p[inner] for p in planes)
     low, high = cv2.min(cv2.min(cb, cg), cr), raw_v[inner]
@@ -485,9 +490,17 @@ def fill_white(white: np.ndarray, planes: Planes, raw_v: np.ndarray, margin: int
     lit = bright & (high < CLIP)
     # warm against the clipped white: saturation (largest less smallest channel over the
     # largest) at least the skin test's lower bound, which the fill's cast passed
-    at = np.flatnonzero(lit & (high - low >= 0.15 * high))
-    # the bright ones near-neutral below the clip, and those clipped in all three channels
-    against = np.count_nonzero(lit) - len(at) + np.count_nonzero(low >= CLIP)
+    warm = lit & (high - low >= 0.15 * high)
+    n_warm = np.count_nonzero(warm)
+    # the bright ones near-neutral below the clip
+    against = np.count_nonzero(lit) - n_warm
+    if skin is None:
+        # those clipped in all three channels stand in for a lit hand's skin
+        against += np.count_nonzero(low >= CLIP)
+    elif n_warm >= FILL_MIN * bright.size and n_warm > against:
+        # (fewer warm pixels, or no more than the neutral ones, fail with or without the skin)
+        warm &= skin()[inner] == 0
+    at = np.flatnonzero(warm)
     if len(at) < FILL_MIN * bright.size or len(at) <= against:
         return white
     colour = np.array([_median(p.reshape(-1).take(at)) for p in (cb, cg, cr)], np.float64)
