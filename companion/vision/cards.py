@@ -406,7 +406,10 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
 
 def consistent_sizes(cards: list[CardFit], near: int = 4) -> tuple[list[CardFit], list[CardFit]]:
     """Cards of one table share one size, but perspective makes far cards smaller: (kept,
-    dropped) by each card's apothem against the median of its `near` nearest cards'."""
+    dropped) by each card's apothem against the median of its `near` nearest cards'. At the
+    near edge of a steep view all of a card's neighbours lie farther off and are smaller, so a
+    card dropped so is kept when the others follow one tilted plane's sizes closely and its
+    own size is that plane's at its place (`_perspective_sizes`)."""
     if len(cards) < 3:
         return cards, []
     c = np.array([f.centre for f in cards])
@@ -416,8 +419,42 @@ def consistent_sizes(cards: list[CardFit], near: int = 4) -> tuple[list[CardFit]
     nearest = np.argsort(d, axis=1)[:, :min(near, len(cards) - 1)]
     med = np.median(a[nearest], axis=1)
     ok = (a >= 0.8 * med) & (a <= 1.25 * med)
+    if not ok.all() and ok.sum() >= 6:
+        ok |= _perspective_sizes(c, a, ok)
     return ([f for f, k in zip(cards, ok, strict=True) if k],
             [f for f, k in zip(cards, ok, strict=True) if not k])
+
+
+def plane_sizes(centres: np.ndarray, apothems: np.ndarray, trusted: np.ndarray | None = None
+                ) -> np.ndarray | None:
+    """The apothem one flat table seen in perspective gives a card at each centre: a plane seen
+    through a pinhole is magnified (in area) by w³, w the inverse homography's denominator,
+    which is affine in the position, so apothem^(2/3) is affine in the centre; fitted by least
+    squares to the `trusted` cards (default all). None when fewer than four are trusted or
+    they lie on a line."""
+    ok = np.ones(len(apothems), bool) if trusted is None else np.asarray(trusted, bool)
+    if ok.sum() < 4:
+        return None
+    design = np.c_[centres, np.ones(len(centres))]
+    coef, _, rank, _ = np.linalg.lstsq(design[ok], apothems[ok] ** (2.0 / 3.0), rcond=None)
+    if rank < 3:
+        return None
+    return np.maximum(design @ coef, 1e-9) ** 1.5
+
+
+def _perspective_sizes(centres: np.ndarray, apothems: np.ndarray, ok: np.ndarray,
+                       fit_tol: float = 0.03, tol: float = 0.08) -> np.ndarray:
+    """Which cards' apothems are within `tol` of the size the table's plane gives a card at
+    their centres (`plane_sizes`, fitted to the cards `ok` marks). None are when that fit
+    misses a marked card by more than `fit_tol` (the sizes then are not one tilted plane's:
+    lens distortion, cards fitted small or large) or cannot be made."""
+    size = plane_sizes(centres, apothems, ok)
+    if size is None:
+        return np.zeros(len(apothems), bool)
+    err = np.abs(apothems / size - 1.0)
+    if err[ok].max() > fit_tol:
+        return np.zeros(len(apothems), bool)
+    return err <= tol
 
 
 def reseat_paper(bgr: np.ndarray, blob: Blob, scale: float, view: TableView,

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .calibration import TableView
+from .cards import plane_sizes
 from .geometry import SQRT3, axial_round, wrap60
 
 
@@ -393,11 +394,22 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     basis[:, 0, 1], basis[:, 1, 1] = np.cos(phi + math.pi / 3.0), np.sin(phi + math.pi / 3.0)
     inv = np.linalg.inv(np.concatenate([smat, basis]))   # one call, each matrix its own
     sinv, binv = inv[:n], inv[n:]
-    # w[i, j]: card j's centre seen from card i, in card i's rectified frame (apothems)
+    # w[i, j]: card j's centre seen from card i, in card i's rectified frame, in apothems,
+    # scaled by the two cards' mean size as the table's plane gives it (`cards.plane_sizes`,
+    # fitted to all the cards: a card's own outline may be fitted a little off): the hop runs
+    # half across each card, and under a steep view a card nearer the camera is larger (in
+    # i's apothems alone a hop to a larger card is too long, two or three such hops a whole
+    # step off; on a flat view the plane's sizes are all one and nothing changes). The
+    # spacing stays measured in each card's own apothems (`own`), as the poses it predicts are
     w = _apply(sinv, centres[None, :, :] - centres[:, None, :])
+    own = _norm(w, 2)
+    np.fill_diagonal(own, np.inf)
+    nearest = own.min(1) if n > 1 else np.array([np.inf])
+    size = plane_sizes(centres, apothems, sized if sized is not None and any(sized) else None)
+    if size is not None:
+        w *= (2.0 * size[:, None] / (size[:, None] + size[None, :]))[:, :, None]
     dist = _norm(w, 2)
     np.fill_diagonal(dist, np.inf)
-    nearest = dist.min(1) if n > 1 else np.array([np.inf])
     if sized is not None and any(sized):   # the spacing from the trusted sizes only
         nearest = nearest[np.array(sized, bool)]
     near = nearest[(nearest > 1.7) & (nearest < 2.6)]

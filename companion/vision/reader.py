@@ -196,7 +196,40 @@ class HexelReader:
         found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
         whole, not_cards = self._cards_among(frame, [*candidates, *found],
                                              {id(f) for f in found})
+        whole, not_cards = self._reseat_turned_down(frame, scale, whole, not_cards, card_area)
         return mask, whole, not_cards, rest
+
+    def _reseat_turned_down(self, frame: np.ndarray, scale: float, whole: list[CardFit],
+                            not_cards: list[CardFit], card_area: float | None
+                            ) -> tuple[list[CardFit], list[CardFit]]:
+        """(cards, others) once the hexagons `_cards_among` turned down, and the cards whose
+        outline fits their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole,
+        have had their paper found again (`_shrunk_fits`). A soft shadow's edge across a card
+        lifts the paper mask's wide local mean on the card's lit side: the blob left still fits
+        a hexagon, only a smaller one, and fails the card test; a bright spot of the table
+        beside a card merges with its paper and pulls the fitted outline off the card. The
+        card's own paper against its own border band depends on neither. An outline found so
+        counts as `_reseat`'s do (nearly all its paper and border band there), when it reads
+        whole there (all six symbols: no pose search follows) and its size agrees with the
+        cards', in place of the hexagon it came from; the others are read alone (the cards'
+        reads stand) and their hexagons stay as they were."""
+        loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
+                 and not _whole_read(self._own[id(f)], self.params)]
+        found, came_from = _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
+                                        [*not_cards, *loose], card_area)
+        if not found:
+            return whole, not_cards
+        own = self._own
+        cards, _ = self._cards_among(frame, found, {id(f) for f in found})
+        self._own = {**own, **self._own}
+        cards = [f for f in cards if _whole_read(self._own[id(f)], self.params)]
+        replaced = {id(came_from[id(f)]) for f in cards}
+        others = [f for f in whole if id(f) not in replaced]
+        sized = {id(f) for f in consistent_sizes([*others, *cards])[0]}
+        cards = [f for f in cards if id(f) in sized]
+        gone = {id(came_from[id(f)]) for f in cards}
+        return ([*(f for f in whole if id(f) not in gone), *cards],
+                [f for f in not_cards if id(f) not in gone])
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
@@ -419,6 +452,34 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
                 out.pop(id(blob), None)
                 break
     return found, list(out.values())
+
+
+LOOSE_FIT_IOU = 0.95   # a card's outline matching its hexagon less than this may be pulled off
+
+
+def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
+                 whole: list[CardFit], tried: list[CardFit], card_area: float | None
+                 ) -> tuple[list[CardFit], dict[int, CardFit]]:
+    """(hexagons, the hexagon of `tried` each came from by `id`): fitted to the paper found
+    again (`cards.reseat_paper`) in the blobs of the hexagons `tried`, from half to 1.8 times
+    a card's paper, not ragged (those were tried already) and clear of the frame's edge; the
+    first level at which pieces fit as whole cards gives them."""
+    ref = _paper_ref(whole, card_area)
+    found: list[CardFit] = []
+    came_from: dict[int, CardFit] = {}
+    if ref is None:
+        return found, came_from
+    for f in tried:
+        blob = f.blob
+        if blob.ragged or blob.touches_edge or not 0.5 <= blob.area_plane / ref <= 1.8:
+            continue
+        for pieces in reseat_paper(frame, blob, scale, view, params):
+            fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
+            if fits:
+                found += fits
+                came_from.update({id(g): f for g in fits})
+                break
+    return found, came_from
 
 
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:

@@ -268,7 +268,7 @@ def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0) -> np.nd
 
 def main(argv: list[str] | None = None) -> None:
     """Print the reader's figures on held-out tables: `python tests/vision/heldout.py [--seeds N]
-    [--variant NAME]` (see `VARIANTS`)."""
+    [--start S] [--variant NAME]` (seeds S..S+N-1; see `VARIANTS`)."""
     import argparse
 
     from companion.vision.reader import HexelReader
@@ -276,16 +276,18 @@ def main(argv: list[str] | None = None) -> None:
 
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
     args = ap.parse_args(argv)
     full = correct = misreads = false = exact = 0
-    for seed in range(args.seeds):
+    for seed in range(args.start, args.start + args.seeds):
         scene = heldout_scene(seed, variant=VARIANTS[args.variant])
         obs = HexelReader(scene.edition).read(scene.image).observation
         s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
         full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
         false, exact = false + s.false_cards, exact + int(s.exact)
-    print(f"{args.variant}, seeds 0-{args.seeds - 1}: {100.0 * correct / max(full, 1):.2f} % per "
+    last = args.start + args.seeds - 1
+    print(f"{args.variant}, seeds {args.start}-{last}: {100.0 * correct / max(full, 1):.2f} % per "
           f"card ({correct}/{full}), {100.0 * exact / args.seeds:.0f} % tables exact, "
           f"{misreads} misreads, {false} false cards")
 
