@@ -430,16 +430,26 @@ def plane_sizes(centres: np.ndarray, apothems: np.ndarray, trusted: np.ndarray |
     """The apothem one flat table seen in perspective gives a card at each centre: a plane seen
     through a pinhole is magnified (in area) by w³, w the inverse homography's denominator,
     which is affine in the position, so apothem^(2/3) is affine in the centre; fitted by least
-    squares to the `trusted` cards (default all). None when fewer than four are trusted or
-    they lie on a line."""
+    squares to the `trusted` cards (default all). None when fewer than four are trusted, when
+    they do not spread across the table in both directions (MIN_PLANE_SPREAD: a plane fitted
+    to cards in a row says nothing of a card off it, and extrapolates wildly there) or when a
+    size is not finite."""
     ok = np.ones(len(apothems), bool) if trusted is None else np.asarray(trusted, bool)
-    if ok.sum() < 4:
+    if ok.sum() < 4 or not np.isfinite(apothems[ok]).all():
+        return None
+    spread = np.linalg.svd(centres[ok] - centres[ok].mean(0), compute_uv=False)
+    if spread[1] < MIN_PLANE_SPREAD * spread[0]:
         return None
     design = np.c_[centres, np.ones(len(centres))]
     coef, _, rank, _ = np.linalg.lstsq(design[ok], apothems[ok] ** (2.0 / 3.0), rcond=None)
     if rank < 3:
         return None
-    return np.maximum(design @ coef, 1e-9) ** 1.5
+    size = np.maximum(design @ coef, 1e-9) ** 1.5
+    return size if np.isfinite(size).all() else None
+
+
+# the trusted cards' spread across their main direction, at least this share of it along it
+MIN_PLANE_SPREAD = 0.2
 
 
 def _perspective_sizes(centres: np.ndarray, apothems: np.ndarray, ok: np.ndarray,
@@ -447,7 +457,8 @@ def _perspective_sizes(centres: np.ndarray, apothems: np.ndarray, ok: np.ndarray
     """Which cards' apothems are within `tol` of the size the table's plane gives a card at
     their centres (`plane_sizes`, fitted to the cards `ok` marks). None are when that fit
     misses a marked card by more than `fit_tol` (the sizes then are not one tilted plane's:
-    lens distortion, cards fitted small or large) or cannot be made."""
+    lens distortion, cards fitted small or large) or cannot be made (`plane_sizes`: the
+    marked cards in a row)."""
     size = plane_sizes(centres, apothems, ok)
     if size is None:
         return np.zeros(len(apothems), bool)

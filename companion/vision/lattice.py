@@ -396,17 +396,20 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     sinv, binv = inv[:n], inv[n:]
     # w[i, j]: card j's centre seen from card i, in card i's rectified frame, in apothems,
     # scaled by the two cards' mean size as the table's plane gives it (`cards.plane_sizes`,
-    # fitted to all the cards: a card's own outline may be fitted a little off): the hop runs
-    # half across each card, and under a steep view a card nearer the camera is larger (in
-    # i's apothems alone a hop to a larger card is too long, two or three such hops a whole
-    # step off; on a flat view the plane's sizes are all one and nothing changes). The
-    # spacing stays measured in each card's own apothems (`own`), as the poses it predicts are
+    # fitted to the trusted cards: a card's own outline may be fitted a little off; bounded
+    # to what the size check lets a card's own size differ from its neighbours', so that no
+    # poor fit bends a hop further than its own outline would): the hop runs half across each
+    # card, and under a steep view a card nearer the camera is larger (in i's apothems alone a
+    # hop to a larger card is too long, two or three such hops a whole step off; on a flat
+    # view the plane's sizes are all about one). The spacing stays measured in each card's
+    # own apothems (`own`), as the poses it predicts are
     w = _apply(sinv, centres[None, :, :] - centres[:, None, :])
     own = _norm(w, 2)
     np.fill_diagonal(own, np.inf)
     nearest = own.min(1) if n > 1 else np.array([np.inf])
     size = plane_sizes(centres, apothems, sized if sized is not None and any(sized) else None)
     if size is not None:
+        size = np.clip(size, 0.8 * apothems, 1.25 * apothems)
         w *= (2.0 * size[:, None] / (size[:, None] + size[None, :]))[:, :, None]
     dist = _norm(w, 2)
     np.fill_diagonal(dist, np.inf)
