@@ -88,11 +88,12 @@ class FrameGrey:
     def around(self, pts: np.ndarray, pad: int = 2) -> tuple[np.ndarray, tuple[int, int]]:
         """(grey, its top-left in the frame): the window about `pts` (frame px, any shape
         ending in 2) and `pad` px beyond, cut at the frame's edges, or the whole frame once
-        it was converted. A point is sampled with its right and lower neighbours, so a pad of
-        2 holds every pixel a bilinear sample within the points' bounds reads."""
-        if self._whole is not None:
-            return self._whole, (0, 0)
+        it was converted (or a point is not finite: a degenerate pose). A point is sampled
+        with its right and lower neighbours, so a pad of 2 holds every pixel a bilinear sample
+        within the points' bounds reads."""
         xy = np.asarray(pts, np.float64).reshape(-1, 2)
+        if self._whole is not None or not np.isfinite(xy).all():
+            return self.whole(), (0, 0)
         h, w = self.shape
         x0 = min(max(math.floor(float(xy[:, 0].min())) - pad, 0), w - 1)
         y0 = min(max(math.floor(float(xy[:, 1].min())) - pad, 0), h - 1)
@@ -729,6 +730,8 @@ class MarkerTracker:
                 # (plain floats and ints: the same bounds as NumPy's on four corners)
                 pts = quad.tolist()
                 xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                if not all(map(math.isfinite, xs + ys)):     # a degenerate pose
+                    continue
                 x0 = max(math.floor(min(xs) - pad), 0)
                 y0 = max(math.floor(min(ys) - pad), 0)
                 x1 = min(math.ceil(max(xs) + pad), w)

@@ -73,6 +73,16 @@ def test_a_tracked_frames_code_check_reads_a_window_as_the_whole(x0, y0, side):
         assert not _shows_code(frame, quad, 13, templates, ids, LAYOUT)   # not another's
 
 
+def test_a_degenerate_quad_reads_the_whole_frame():
+    """A quad with a corner not finite (a degenerate pose) gets the whole frame to sample,
+    not an exception from its bounds."""
+    bgr, quad = _frame_with_marker(12, 300.0, 200.0, 40.0, seed=3)
+    bad = quad.astype(np.float64).copy()
+    bad[2] = (np.inf, np.nan)
+    grey, origin = FrameGrey(bgr).around(bad)
+    assert grey.shape == bgr.shape[:2] and origin == (0, 0)
+
+
 def _pose(seed: int) -> CasePose:
     """A case pose of random tilt, turn and scale (board mm -> image px)."""
     rng = np.random.default_rng(seed)

@@ -53,10 +53,16 @@ def _planes(canvas: np.ndarray):
 def _skin(canvas: np.ndarray, white: np.ndarray) -> np.ndarray:
     """The skin the reader leaves out of the fill's evidence, found as it finds it."""
     from companion.vision.hexapod_cells import _edge_occluders
-    from companion.vision.hexapod_colour import Pixels, label_pixels, normalise, occluder_masks
+    from companion.vision.hexapod_colour import (
+        CLIP,
+        Pixels,
+        label_pixels,
+        normalise,
+        occluder_masks,
+    )
 
     planes, raw_v = _planes(canvas)
-    blown = (canvas.min(axis=2) >= 250.0).view(np.uint8)
+    blown = (canvas.min(axis=2) >= CLIP).view(np.uint8)
     pix = Pixels.of(normalise(canvas, white, PX, planes, raw_v))
     _, own = occluder_masks(pix, label_pixels(pix, PX), PX, margin=M, blown=blown, raw_v=raw_v)
     return _edge_occluders(own)
