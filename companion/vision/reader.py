@@ -162,11 +162,13 @@ class HexelReader:
         return True
 
     def _cards_among(self, frame: np.ndarray, fits: list[CardFit],
-                     reseated: frozenset[int] | set[int] = frozenset()
+                     reseated: frozenset[int] | set[int] = frozenset(), sized: bool = True
                      ) -> tuple[list[CardFit], list[CardFit]]:
         """(cards, others): hexagons that show symbols at the symbol places, of one size (those
         whose `id` is in `reseated`, outlines found again, their paper and border nearly all
-        there). Each card's reading at its own pose is kept in `self._own` for the verdict."""
+        there; `sized`: sizes checked among `fits`, else left to the caller, which has the
+        other cards). Each card's reading at its own pose is kept in `self._own` for the
+        verdict."""
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
         reads = read_cards(frame, poses, self.view, self.model)
         p = self.params
@@ -178,6 +180,8 @@ class HexelReader:
             if id(f) in reseated:
                 ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
             (cards if ok else others).append(f)
+        if not sized:
+            return cards, others
         cards, dropped = consistent_sizes(cards)
         return cards, others + dropped
 
@@ -220,7 +224,7 @@ class HexelReader:
         if not found:
             return whole, not_cards
         own = self._own
-        cards, _ = self._cards_among(frame, found, {id(f) for f in found})
+        cards, _ = self._cards_among(frame, found, {id(f) for f in found}, sized=False)
         self._own = {**own, **self._own}
         cards = [f for f in cards if _whole_read(self._own[id(f)], self.params)]
         replaced = {id(came_from[id(f)]) for f in cards}
