@@ -11,6 +11,7 @@ from dataclasses import replace
 from companion.scenarios import hexapod_scene
 from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
+from companion.vision.observation import UNKNOWN
 
 PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
 
@@ -38,3 +39,9 @@ def case_cells(truth, obs) -> Iterator[tuple]:
         for r, (codes, shares) in enumerate(zip(t.grid, t.visible, strict=True)):
             for c, (code, share) in enumerate(zip(codes, shares, strict=True)):
                 yield t.player, r, c, code, share, seen.grid[r][c]
+
+
+def assert_no_wrong_code(truth, obs) -> None:
+    """No cell of the scene, in full view or partly hidden, reads a code other than its own."""
+    for player, r, c, code, _, got in case_cells(truth, obs):
+        assert got in (UNKNOWN, code), (player, r, c, code, got)
