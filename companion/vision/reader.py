@@ -175,7 +175,7 @@ class HexelReader:
         cards, others = [], []
         self._own = {id(f): r for f, r in zip(fits, reads, strict=True)}
         for f, r in zip(fits, reads, strict=True):
-            shows = sum(ch != "?" for ch in r.symbols) >= p.min_card_symbols
+            shows = r.letters >= p.min_card_symbols
             ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
             if id(f) in reseated:
                 ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
@@ -327,7 +327,7 @@ class HexelReader:
         seen += [_verdict(c, p.detect.min_iou, r, xy, p)
                  for c, r, xy in zip(found_cells, found_reads, at[n:m], strict=True)]
         for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
-            if (sum(ch != "?" for ch in r.symbols) >= p.min_partial_symbols
+            if (r.letters >= p.min_partial_symbols
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
@@ -466,8 +466,8 @@ def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: Detec
                  ) -> tuple[list[CardFit], dict[int, CardFit]]:
     """(hexagons, the hexagon of `tried` each came from by `id`): fitted to the paper found
     again (`cards.reseat_paper`) in the blobs of the hexagons `tried`, from half to 1.8 times
-    a card's paper, not ragged (those were tried already) and clear of the frame's edge; the
-    first level at which pieces fit as whole cards gives them."""
+    a card's paper, not ragged and clear of the frame's edge; the first level at which pieces
+    fit as whole cards gives them."""
     ref = _paper_ref(whole, card_area)
     found: list[CardFit] = []
     came_from: dict[int, CardFit] = {}
@@ -859,12 +859,12 @@ def _hopeful(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:
     """Whether a read at a free cell's pose is worth the probe's pose search: probe_paper of
     its paper and of its band, and four symbols (or `symbols`)."""
     return (r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
-            and sum(ch != "?" for ch in r.symbols) >= symbols)
+            and r.letters >= symbols)
 
 
 def _probe_score(r: CardRead) -> float:
     """How whole a probed pose reads: its paper and band shares and the share of symbols read."""
-    return r.paper_ok + r.border_ok + sum(ch != "?" for ch in r.symbols) / 6.0
+    return r.paper_ok + r.border_ok + r.letters / 6.0
 
 
 BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit

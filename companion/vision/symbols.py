@@ -219,6 +219,11 @@ class CardRead:
         return "?" not in self.symbols
 
     @property
+    def letters(self) -> int:
+        """How many of its six symbols were read (not '?')."""
+        return len(self.symbols) - self.symbols.count("?")
+
+    @property
     def confidence(self) -> float:
         return float(min(self.edge_confidence)) if self.edge_confidence else 0.0
 
@@ -327,7 +332,7 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     # bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
             if allow[i] and (not r.complete or r.paper_ok < MIN_TURN_PAPER)
-            and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS and max(r.white_bgr) < CLIP_HIGH]
+            and r.letters >= MIN_TURN_LETTERS and max(r.white_bgr) < CLIP_HIGH]
     if not todo:
         return reads
     sub = [poses[i] for i in todo]
@@ -390,7 +395,7 @@ def _turned(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     # nor where the card's own paper is not all paper: a hand or a sleeve may lie over it,
     # and a symbol it covers must stay '?' (turned, its samples can miss the cover's edge)
     todo = [i for i, r in enumerate(reads)
-            if allow[i] and not r.complete and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+            if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
             and max(r.white_bgr) < CLIP_HIGH and r.paper_ok >= MIN_TURN_PAPER]
     if not todo:
         return reads
@@ -567,7 +572,7 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     a warm lamp): the lamp's colour, measured on the read's cards whose paper did not clip
     (`_lamp`), tells how much brighter the paper at least is there."""
     todo = [i for i, r in enumerate(reads)
-            if allow[i] and not r.complete and 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+            if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
             and max(r.white_bgr) >= CLIP_NEAR]
     if not todo:
         return reads
@@ -592,7 +597,7 @@ def _lamp(reads: list[CardRead]) -> np.ndarray | None:
     """The lamp's colour (3 log channel ratios, BGR, summing to 0) from the cards of `reads`
     whose paper did not clip (see LAMP_CARDS), or None where too few such cards agree."""
     white = np.array([r.white_bgr for r in reads
-                      if 6 - r.symbols.count("?") >= MIN_TURN_LETTERS
+                      if r.letters >= MIN_TURN_LETTERS
                       and r.paper_ok >= LAMP_WHOLE and r.border_ok >= LAMP_WHOLE
                       and max(r.white_bgr) < CLIP_NEAR and min(r.white_bgr) >= LAMP_MIN_WHITE],
                      np.float64).reshape(-1, 3)

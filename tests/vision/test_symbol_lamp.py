@@ -71,19 +71,18 @@ def test_a_clipped_card_under_another_light_is_never_misread(cast):
 
 
 def test_the_lamp_needs_agreeing_cards_and_a_card_that_fits_it():
-    from companion.vision.symbols import _lamp, _lamp_white
+    from companion.vision.symbols import CardRead, _lamp, _lamp_white
 
-    class Read:   # what `_lamp` looks at of a CardRead
-        def __init__(self, white):
-            self.white_bgr, self.symbols, self.paper_ok, self.border_ok = white, "RBVRBV", 1, 1
+    def read(white):   # a whole card read under `white`
+        return CardRead("RBVRBV", (1.0,) * 6, 1.0, 1.0, True, white)
 
     warm = [(100.0, 140.0, 180.0), (110.0, 154.0, 198.0), (95.0, 133.0, 171.0)]
-    lamp = _lamp([Read(w) for w in warm])
+    lamp = _lamp([read(w) for w in warm])
     assert lamp is not None
     # a window's light on half the cards: no lamp (they disagree); one card is too few
     window = [(170.0, 150.0, 140.0), (160.0, 141.0, 131.0)]
-    assert _lamp([Read(w) for w in [*warm[:2], *window]]) is None
-    assert _lamp([Read(warm[0])]) is None
+    assert _lamp([read(w) for w in [*warm[:2], *window]]) is None
+    assert _lamp([read(warm[0])]) is None
     # a clipped card of the lamp's colour: red raised to what blue and green say (x 1.14)
     white = np.array([[160.0, 224.0, 253.0]], np.float32)
     assert _lamp_white(white, lamp)[0, 2] == pytest.approx(160.0 * 1.8, rel=0.02)
