@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache, partial
 
 import cv2
 import numpy as np
@@ -799,7 +799,6 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # under one clipped in all three, a lit hand's middle too: only its shaded rim shows it
     n_clipped = clipped_channels(white)
     clipped = (raw_v >= CLIP).view(np.uint8) if n_clipped == 2 else None
-    seen: list[tuple[Pixels, np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]] = []
 
     def read_as(lit: np.ndarray) -> tuple[Pixels, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """The canvas's pixels, labels and occluder masks under the white `lit`."""
@@ -808,18 +807,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         return pix, labels, occluder_masks(pix, labels, px, clipped=clipped, margin=m,
                                            blown=blown, raw_v=raw_v)
 
-    def edge_skin() -> np.ndarray:
-        """The occluders found under the clipped white itself that run in from the edge (its
-        read kept: when the fill gives no colour, that read is the case's)."""
-        if not seen:
-            got = read_as(white)
-            seen.append((*got, _edge_occluders(got[2][1])))
-        return seen[0][3]
-
+    # the read under the case's own white, and the occluders it finds running in from the
+    # edge, each worked out once, when first asked for (when the fill gives no colour, that
+    # read is the case's)
+    read_white = cache(partial(read_as, white))
+    edge_skin = cache(lambda: _edge_occluders(read_white()[2][1]))
     lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin) if colour_unknown(white) \
         else white
-    pix, labels, (hand, own) = seen[0][:3] if seen and lit_white is white else \
-        read_as(lit_white)
+    pix, labels, (hand, own) = read_white() if lit_white is white else read_as(lit_white)
     v = pix.v
     tints = tint_levels(pix, params.colour)
     if lit_white is not white:
