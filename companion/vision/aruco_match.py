@@ -118,11 +118,16 @@ def sub_dictionary(dictionary: cv2.aruco.Dictionary, ids: tuple[int, ...]
                                 dictionary.maxCorrectionBits)
 
 
+def quad_sides(quads: np.ndarray) -> np.ndarray:
+    """(..., 4) the side lengths (pixels) of (..., 4, 2) quads, each from a corner to the next."""
+    # the next corner of each (np.roll's values, without its overhead: this runs per quad)
+    nxt = np.concatenate((quads[..., 1:, :], quads[..., :1, :]), axis=-2)
+    return np.linalg.norm(nxt - quads, axis=-1)
+
+
 def quad_side(quad: np.ndarray) -> float:
     """A quad's mean side length (pixels)."""
-    # the next corner of each (np.roll's values, without its overhead: this runs per quad)
-    nxt = np.concatenate((quad[1:], quad[:1]))
-    return float(np.linalg.norm(nxt - quad, axis=1).mean())
+    return float(quad_sides(quad).mean())
 
 
 def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.ndarray:
@@ -130,6 +135,6 @@ def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.n
     two pixels a module carry no code) and differ by at most a factor 2 (a marker seen at up to
     60 degrees)."""
     q = np.array(quads, np.float32).reshape(-1, 4, 2)
-    d = np.linalg.norm(np.concatenate((q[:, 1:], q[:, :1]), axis=1) - q, axis=2)   # np.roll's
+    d = quad_sides(q)
     lo, hi = d.min(axis=1), d.max(axis=1)
     return q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]

@@ -44,6 +44,7 @@ from .aruco_match import (
     code_templates,
     plausible_quads,
     quad_side,
+    quad_sides,
     sub_dictionary,
 )
 from .calibration import refine_corners
@@ -216,9 +217,7 @@ def _mean_side(quads: list[Quad]) -> float:
     """The mean of `quad_side` over `quads`: float64 quads (all the detector gives) at once, with
     the same per-quad arithmetic; any other kind one by one."""
     if all(q.dtype == np.float64 and q.shape == (4, 2) for q in quads):
-        q = np.stack(quads)
-        nxt = np.concatenate((q[:, 1:], q[:, :1]), axis=1)    # np.roll's values, cheaper
-        return float(np.mean(np.linalg.norm(nxt - q, axis=2).mean(axis=1)))
+        return float(np.mean(quad_sides(np.stack(quads)).mean(axis=1)))
     return float(np.mean([quad_side(c) for c in quads]))
 
 
@@ -310,7 +309,7 @@ def match_quads(grey: np.ndarray, quads: list[Quad], layout: CaseLayout = LAYOUT
     if not quads:
         return []
     q = plausible_quads(quads, sides)                                 # (n, 4, 2)
-    mean = np.linalg.norm(np.concatenate((q[:, 1:], q[:, :1]), axis=1) - q, axis=2).mean(axis=1)
+    mean = quad_sides(q).mean(axis=1)
     q = q[(mean >= size[0]) & (mean <= size[1])]
     if not len(q):
         return []
@@ -682,9 +681,7 @@ class MarkerTracker:
         # cos 35 deg, so its shortest side alone is no measure of its size)
         size = (0.0, np.inf)
         if found:
-            quads = np.array([c for _, c in found])
-            nxt = np.concatenate((quads[:, 1:], quads[:, :1]), axis=1)   # np.roll's values
-            side = float(np.median(np.linalg.norm(nxt - quads, axis=2)))
+            side = float(np.median(quad_sides(np.array([c for _, c in found]))))
             size = (0.6 * side, 1.6 * side)
         extra = [(i, c) for i, c in match_quads(grey, off_cases(rejected, poses, self.layout),
                                                  self.layout, size=size)
