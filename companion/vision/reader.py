@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -41,7 +42,7 @@ from .cards import (
 from .cards import work_scale as _work_scale
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
-from .geometry import hexagon
+from .geometry import axial_distance, hexagon
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard
 from .symbols import (
@@ -581,7 +582,6 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         return cells, poses
     apothems = _apothems(lat)
     smallest = min(apothems)
-    placed = np.array(list(lat.cells.values()), np.int64).reshape(-1, 2)
     for blob in rest:
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
             continue
@@ -593,7 +593,7 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         pose = _cell_pose(lat, i, centre, apothems[i])
         if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * pose.apothem * pose.apothem:
             continue
-        if key in taken or _steps_out(key, placed) > p.max_partial_steps:
+        if key in taken or _steps_out(key, lat.cells.values()) > p.max_partial_steps:
             continue
         outline = pose.to_plane(hexagon(np.zeros(2), 1.04, 0.0))
         inter, _ = cv2.intersectConvexConvex(blob.hull_plane.astype(np.float32),
@@ -606,10 +606,9 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
     return cells, poses
 
 
-def _steps_out(cell: tuple[int, int], placed: np.ndarray) -> int:
-    """How many lattice steps `cell` lies from the nearest of the `placed` cells (N x 2 axial)."""
-    d = placed - np.array(cell, np.int64)
-    return int((np.abs(d[:, 0]) + np.abs(d[:, 1]) + np.abs(d.sum(1))).min()) // 2
+def _steps_out(cell: tuple[int, int], placed: Iterable[tuple[int, int]]) -> int:
+    """How many lattice steps `cell` lies from the nearest of the `placed` cells (axial)."""
+    return min(axial_distance(cell, c) for c in placed)
 
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

@@ -7,15 +7,13 @@ out."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from .test_reader import _read_scene
 
 
 def test_steps_out_counts_hex_steps_to_the_nearest_placed_cell():
     from companion.vision.reader import _steps_out
 
-    placed = np.array([(0, 0), (1, 0), (5, -5)], np.int64)
+    placed = [(0, 0), (1, 0), (5, -5)]
     assert _steps_out((0, 0), placed) == 0
     assert _steps_out((2, 0), placed) == 1
     assert _steps_out((-1, -1), placed) == 2       # W, then NW
