@@ -21,7 +21,6 @@ no case.
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import cv2
@@ -41,6 +40,7 @@ from .hexapod_markers import (
     case_templates,
     fit_cases,
     off_cases,
+    polygon_sides,
     printed_corners,
 )
 from .hexapod_outlines import MIN_SHEET_AREA, bright_regions, line_meet, outlines_of
@@ -365,10 +365,7 @@ def _upright(corners: Quad, layout: CaseLayout) -> bool:
     """Whether `corners` (the sheet's TL, TR, BR, BL in the image) can be the sheet in this
     quarter turn: it is 184 x 260 mm, and a tilt of up to 35 degrees shortens one direction by
     at most cos 35 = 0.82, so its short sides never look longer than its long sides."""
-    # (plain floats: the same arithmetic as NumPy's norm, without its overhead on four sides)
-    pts = corners.tolist()
-    sides = [math.sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]))
-             for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
+    sides = polygon_sides(corners)
     across, down = sides[0] + sides[2], sides[1] + sides[3]
     _, _, w, h = layout.sheet_mm
     return bool((across < down) == (w < h))

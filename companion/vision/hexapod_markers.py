@@ -103,6 +103,15 @@ class FrameGrey:
         return self.crop(x0, y0, x1, y1), (x0, y0)
 
 
+def polygon_sides(corners: np.ndarray) -> list[float]:
+    """The side lengths of a polygon (n x 2), each from a corner to the next, in plain floats:
+    for float64 corners the same arithmetic as NumPy's norm, without its overhead on a few
+    sides."""
+    pts = corners.tolist()
+    return [math.sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]))
+            for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
+
+
 def _whole(grey: np.ndarray | FrameGrey) -> np.ndarray:
     return grey.whole() if isinstance(grey, FrameGrey) else grey
 
@@ -143,11 +152,9 @@ class CasePose:
 
     def cell_px(self, layout: CaseLayout = LAYOUT) -> float:
         """Mean side of a grid cell in the image."""
-        # (plain floats: NumPy's norm and mean of these four sides, the same arithmetic in the
-        # same order, without their overhead: every case read asks)
-        pts = self.grid_corners(layout).tolist()
-        s = [math.sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]))
-             for a, b in zip(pts, pts[1:] + pts[:1], strict=True)]
+        # (NumPy's mean of the four sides, the same additions in the same order: every case
+        # read asks)
+        s = polygon_sides(self.grid_corners(layout))
         return (((s[0] + s[1]) + s[2]) + s[3]) / 4 / ((layout.cols + layout.rows) / 2.0)
 
 
