@@ -40,7 +40,13 @@ class Variant:
     on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %) and how far
     the camera leans (`perspective`: the homography's largest perspective term, per px; for a
     lens about 1000 px across its focal length, 1.2e-4 is a lean of ~7°, 4e-4 ~22°, 8e-4
-    ~39°) and the range of the cards' size across the flats (`card_px`, before `scale`)."""
+    ~39°) and the range of the cards' size across the flats (`card_px`, before `scale`). Harsher
+    light and play: `lamp` lights the table with a black body of 2700-6500 K seen through a
+    camera white-balanced for 5000 K, exposed 0.6-1.5 times (in linear light, clipped);
+    `hands` arms (skin or sleeve) reach in from the picture's edge, each casting its own soft
+    shadow, and the cards under them are occluded truth (their visible share is measured);
+    `glare` specular spots wash parts of the table out; `motion` smears the picture along a
+    line of 4-12 px."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -50,6 +56,10 @@ class Variant:
     shadows: int = 0
     perspective: float = 1.2e-4
     card_px: tuple[float, float] = (60.0, 140.0)
+    lamp: bool = False
+    hands: int = 0
+    glare: int = 0
+    motion: bool = False
 
 
 VARIANTS = {
@@ -65,6 +75,9 @@ VARIANTS = {
     "tilted": Variant(perspective=4e-4),
     "steep": Variant(perspective=8e-4),
     "closeup": Variant(card_px=(150.0, 330.0)),
+    "lamp": Variant(lamp=True),
+    "hands": Variant(hands=2),
+    "harsh": Variant(shadows=2, glare=1, motion=True, lamp=True),
 }
 
 
@@ -192,6 +205,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     cells = _connected(cells)[:max_cards]
     img = _background(rng).astype(np.float32)
     truth_table = {}
+    outlines = {}
     for cell in cells:
         symbols = "".join(rng.choice(letters, 6))
         k = int(rng.integers(6))
@@ -208,6 +222,16 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         alpha = warped[..., 3:4].astype(np.float32) / 255.0
         img += (warped[..., :3].astype(np.float32) - img) * alpha
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
+        outlines[cell] = _apply(m, face_centre(face_px) + face_px / math.sqrt(3.0) * np.c_[
+            np.cos(corner_ang), np.sin(corner_ang)])
+    visible = dict.fromkeys(cells, 1.0)
+    if variant.hands:
+        cover = np.zeros(img.shape[:2], np.float32)
+        for _ in range(variant.hands):
+            img, cover = _hand(img, cover, rng, card_px)
+        visible = {c: _visible_share(outlines[c], cover) for c in cells}
+    for _ in range(variant.glare):
+        img = _glare(img, rng, card_px)
     # the lattice direction nearest image-right at the layout's centre
     mid = np.mean([centre_of(c) for c in cells], axis=0)
     angles = []
@@ -216,12 +240,12 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         a, b = _apply(hom, np.array([mid, mid + step]))
         angles.append(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
     d0 = int(np.argmin(np.abs(angles)))
-    truth = tuple(TruthCard(_rotate_cell(c, -d0), s[d0:] + s[:d0])
+    truth = tuple(TruthCard(_rotate_cell(c, -d0), s[d0:] + s[:d0], visible[c])
                   for c, s in truth_table.items())
     if variant.scale != 1.0:
         img = cv2.resize(img, None, fx=variant.scale, fy=variant.scale,
                          interpolation=cv2.INTER_CUBIC if variant.scale > 1 else cv2.INTER_AREA)
-    img = camera(img, rng, variant.shadows)
+    img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion)
     return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
@@ -242,9 +266,14 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0) -> np.ndarray:
+def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp: bool = False,
+           motion: bool = False) -> np.ndarray:
     """Colour cast, light gradient, `shadows` soft shadows, blur, noise, JPEG (the held-out
-    Hexapod cases use it too)."""
+    Hexapod cases use it too); `lamp` first relights the picture (`_lamp`), `motion` smears it
+    (`_smear`) after the lens blur. Without them the random draws are today's, so every
+    existing held-out picture stays the same."""
+    if lamp:
+        img = _lamp(img, rng)
     h, w = img.shape[:2]
     cast = rng.uniform(0.75, 1.15, 3).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -260,10 +289,120 @@ def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0) -> np.nd
     img = img * gain[..., None] * cast
     sigma = rng.uniform(0.3, 1.0)
     img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if motion:
+        img = _smear(img, rng)
     img += rng.normal(0, rng.uniform(1.0, 4.0), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def blackbody_rgb(kelvin: float) -> np.ndarray:
+    """Linear sRGB (green = 1) of a black body at `kelvin`, 1667-25000 K: its CIE 1931
+    chromaticity by Kim et al.'s cubic fit of the Planckian locus, then XYZ -> linear sRGB."""
+    t = float(kelvin)
+    if t <= 4000.0:
+        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
+    else:
+        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
+    if t <= 2222.0:
+        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
+    elif t <= 4000.0:
+        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
+    else:
+        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
+    xyz = np.array([x / y, 1.0, (1.0 - x - y) / y])
+    rgb = np.array([[3.2406, -1.5372, -0.4986], [-0.9689, 1.8758, 0.0415],
+                    [0.0557, -0.2040, 1.0570]]) @ xyz
+    return rgb / rgb[1]
+
+
+def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The picture relit by a lamp of 2700-6500 K through a camera white-balanced for 5000 K,
+    exposed 0.6-1.5 times: channel gains applied in linear light (sRGB's 2.2 power), clipped."""
+    gains = blackbody_rgb(rng.uniform(2700.0, 6500.0)) / blackbody_rgb(5000.0)
+    gains = (gains / gains.max() * rng.uniform(0.6, 1.5))[::-1].astype(np.float32)  # BGR
+    linear = (np.clip(img, 0, 255) / 255.0) ** 2.2 * gains
+    return 255.0 * np.clip(linear, 0.0, 1.0) ** (1 / 2.2)
+
+
+def _smear(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A line blur 4-12 px long in any direction (the camera or the table moved)."""
+    n = int(rng.integers(4, 13))
+    k = np.zeros((n + 1, n + 1), np.float32)
+    ang = rng.uniform(0, math.pi)
+    c = n / 2.0
+    ends = [(round(c + s * c * math.cos(ang)), round(c + s * c * math.sin(ang)))
+            for s in (-1, 1)]
+    cv2.line(k, ends[0], ends[1], 1.0, 1, cv2.LINE_AA)
+    return cv2.filter2D(img, -1, k / k.sum())
+
+
+SKIN_SLEEVE_BGR = ((185, 200, 235), (130, 165, 215), (90, 125, 180), (55, 80, 120),
+                   (235, 235, 232), (60, 60, 62), (150, 90, 40), (40, 40, 140))
+
+
+def _hand(img: np.ndarray, cover: np.ndarray, rng: np.random.Generator, card_px: float
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """An arm (1.1-1.7 cards wide, a hand at its end) reaching 20-55 % into the picture from a
+    random edge, skin from pale to dark or a sleeve (white too), shaded like a cylinder, with
+    a soft shadow 25-45 % deep beside it; `cover` accumulates where it hides the table."""
+    h, w = img.shape[:2]
+    side = int(rng.integers(4))
+    t = rng.uniform(0.15, 0.85)
+    start = np.array([(t * w, -20.0), (w + 20.0, t * h), (t * w, h + 20.0), (-20.0, t * h)][side])
+    inward = np.array([(0, 1), (-1, 0), (0, -1), (1, 0)][side], float)
+    ang = rng.uniform(-0.5, 0.5)
+    direction = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]]
+                         ) @ inward
+    reach = rng.uniform(0.2, 0.55) * (h if side in (0, 2) else w)
+    end = start + direction * reach
+    width = rng.uniform(1.1, 1.7) * card_px
+    mask = np.zeros((h, w), np.uint8)
+    cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 255,
+             max(int(width), 2), cv2.LINE_AA)
+    axes = (int(0.8 * width), int(0.6 * width))
+    cv2.ellipse(mask, tuple(int(v) for v in end + 0.3 * width * direction), axes,
+                math.degrees(math.atan2(direction[1], direction[0])), 0, 360, 255, -1,
+                cv2.LINE_AA)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2)
+    offset = rng.uniform(-0.4, 0.4, 2) * card_px
+    shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(soft, shift, (w, h)), (0, 0), 0.3 * card_px)
+    img = img * (1.0 - rng.uniform(0.25, 0.45) * shadow)[..., None]
+    # cylinder shading across the arm: brightest along its axis
+    normal = np.array([-direction[1], direction[0]])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = ((xx - start[0]) * normal[0] + (yy - start[1]) * normal[1]) / (0.5 * width)
+    shade = 0.72 + 0.28 * np.sqrt(np.clip(1.0 - across**2, 0.0, 1.0))
+    colour = np.array(SKIN_SLEEVE_BGR[int(rng.integers(len(SKIN_SLEEVE_BGR)))], np.float32)
+    arm = colour * shade[..., None] * rng.uniform(0.85, 1.1)
+    img = img + (arm - img) * soft[..., None]
+    return img, np.maximum(cover, soft)
+
+
+def _glare(img: np.ndarray, rng: np.random.Generator, card_px: float) -> np.ndarray:
+    """A specular spot (a lamp mirrored in glossy print): a Gaussian 0.3-1.2 cards wide adding
+    up to 120-230 levels of the lamp's own light."""
+    h, w = img.shape[:2]
+    cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.3, 1.2) * card_px
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2.0 * r * r))
+    return img + rng.uniform(120.0, 230.0) * spot[..., None]
+
+
+def _visible_share(outline: np.ndarray, cover: np.ndarray) -> float:
+    """The share of a card's hexagon (image corners) that `cover` leaves in view."""
+    x0, y0 = np.floor(outline.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 1
+    h, w = cover.shape
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round((outline - [x0, y0]) * 16).astype(np.int32), 1,
+                       cv2.LINE_8, 4)
+    area = inside.sum()
+    hidden = (cover[y0:y1, x0:x1] > 0.02)[inside > 0].sum()
+    return float(1.0 - hidden / max(area, 1))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -279,17 +418,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
     args = ap.parse_args(argv)
-    full = correct = misreads = false = exact = 0
+    full = correct = misreads = false = exact = hidden = hidden_read = 0
     for seed in range(args.start, args.start + args.seeds):
         scene = heldout_scene(seed, variant=VARIANTS[args.variant])
         obs = HexelReader(scene.edition).read(scene.image).observation
         s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
         full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
         false, exact = false + s.false_cards, exact + int(s.exact)
+        hidden, hidden_read = hidden + s.occluded_truth, hidden_read + s.occluded_read
     last = args.start + args.seeds - 1
     print(f"{args.variant}, seeds {args.start}-{last}: {100.0 * correct / max(full, 1):.2f} % per "
           f"card ({correct}/{full}), {100.0 * exact / args.seeds:.0f} % tables exact, "
-          f"{misreads} misreads, {false} false cards")
+          f"{misreads} misreads, {false} false cards"
+          + (f"; {hidden} cards partly under a hand, {hidden_read} of them read right anyway"
+             if hidden else ""))
 
 
 if __name__ == "__main__":
