@@ -6,8 +6,10 @@ all cards in one `cv2.remap`. The card's paper samples give its white reference;
 normalised by it, and the symbol, paper and halo samples are explained by the `ColourModel` as
 paper mixed with one ink (allowing for chroma bled in from the paper, see `colour.chroma_cast`);
 the border band is judged by its darkness and greyness (by the channels that did not clip, where
-the paper clipped under a lamp near white). A symbol is read only when its samples agree clearly
-(enough of one ink, almost none of another, few unexplained pixels); otherwise it is '?'. A grey
+the paper clipped under a lamp near white; where it clipped in every channel, allowing each
+channel to read too bright by one factor round the card, as far as the paper can be past the
+clip). A symbol is read only when its samples agree clearly (enough of one ink, almost none
+of another, few unexplained pixels); otherwise it is '?'. A grey
 ring's band must be dark on both sides of its centre: an object lying over part of a disc (a
 coin, a sleeve) can leave a crescent of its rim, which is no ring. No coloured symbol is hollow;
 on a card whose paper clipped the sensor (its white reference neutral though the lamp is not) a
@@ -668,7 +670,9 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
     normalised by it reads too bright and tinted towards that channel (a warm lamp turns a
     grey border orange): its darkness and hue are then judged by the channels that did not
     clip. A clipped channel may read brighter than those, but by no more than the paper can
-    be past clipping (OVEREXPOSED_MAX), and never darker (unless all three clipped). What the
+    be past clipping (OVEREXPOSED_MAX), and never darker. Where all three clipped, the white
+    reference says nothing of the lamp's colour: the band is grey if one scaling of the
+    channels within that bound makes it so all round the card (`_lamp_grey`). What the
     strict test takes for the band it still takes."""
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
@@ -676,7 +680,10 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
     strict = ((b0 + b1 + b2) / 3.0 < 0.7) & (np.maximum(np.maximum(b0, b1), b2) - low
                                               < NEUTRAL_SPREAD)
     clipped = white[:, ::-1] >= CLIP_NEAR          # RGB, like the band
-    clipped &= ~clipped.all(1, keepdims=True)
+    every = clipped.all(1)
+    if every.any():
+        strict = strict | _lamp_grey(band, every, (b0 + b1 + b2) / 3.0 < 0.7)
+    clipped &= ~every[:, None]
     # ... and only under a lamp the camera's white balance left near white: where the paper's
     # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
     # still by more than the symbols' colours can be read through (the strict test stands)
@@ -689,6 +696,24 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
     over = np.where(use, -np.inf, band).max(-1)    # the brightest clipped channel
     return strict | ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
                      & (over < OVEREXPOSED_MAX * high + 0.05))
+
+
+def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """Per border sample (band: cards x depths x k x 3, RGB normalised by the cards' white
+    reference), for the cards `every` marks, whose paper clipped in every channel: dark as
+    seen (`dark`; the true paper, brighter, only deepens it) and grey once the channels are
+    scaled back as the lamp may have left them. There the white reference is the sensor's
+    neutral limit, whatever the lamp's colour: each channel of the band may read up to
+    OVEREXPOSED_MAX too bright, each by its own factor, but by one factor all round the card
+    (one lamp, one paper). Of the scalings `_clip_rivals` tries, the one that makes most of
+    the card's band places grey is taken."""
+    k = np.flatnonzero(every)
+    scaled = band[k][..., None, :] * _CLIP_SCALES                 # m x depths x n x 27 x 3
+    grey = (scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD) & dark[k][..., None]
+    best = grey.any(1).sum(1).argmax(-1)                          # m: the lamp's scaling
+    out = np.zeros(dark.shape, bool)
+    out[k] = np.take_along_axis(grey, best[:, None, None, None], -1)[..., 0]
+    return out
 
 
 def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
