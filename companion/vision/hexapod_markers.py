@@ -14,15 +14,18 @@ against the case markers' codes (`match_quads`), the same three-marker geometry 
 whose markers blur or size left without a quad each is found by its white sheet's outline and
 verified by the codes at its marker places (`hexapod_boards.find_boards`), or by the quads of
 the frame at half size, where a blurred marker's border closes again, matched as above
-(`half_size`); both only for players still missing. A case fitted through three markers
-extrapolates their corners' noise to the far grid corner (3-9 px there on blurred scenes):
-when the fourth is a rejected quad where the three put it, of its size, turn and code, the case
-is refitted through all four (`complete`). Corners stay as the detector finds them: refining
-them on the straight edges (`calibration.refine_corners`, `refine=True`) halves their error but
-did not change what the cells read; refitting only three-marker cases through refined corners
-(`sharpen=True`, `sharpen`) brings most of those grids within 2 px, yet gained no cell on the
-hard scenes and, through the reader's hand check, turned one hand-covered cell into an empty one
-(hard 139), so it is off by default.
+(`half_size`); both only for players still missing. A case still missing of which two
+markers were seen (decoded, or matched at either size) is looked for where those put its
+others, each place in a window of its own under thresholds the whole-frame search cannot
+afford, the same codes and three-marker geometry deciding (`partial_cases`). A case fitted
+through three markers extrapolates their corners' noise to the far grid corner (3-9 px there on
+blurred scenes): when the fourth is a rejected quad where the three put it, of its size, turn
+and code, the case is refitted through all four (`complete`). Corners stay as the detector finds
+them: refining them on the straight edges (`calibration.refine_corners`, `refine=True`) halves
+their error but did not change what the cells read; refitting only three-marker cases through
+refined corners (`sharpen=True`, `sharpen`) brings most of those grids within 2 px, yet gained
+no cell on the hard scenes and, through the reader's hand check, turned one hand-covered cell
+into an empty one (hard 139), so it is off by default.
 `MarkerTracker` keeps the last poses, so that a video frame is searched only about the markers
 it saw last, each window for its own marker's code and size (a full search when one goes
 missing); a colour frame is converted to grey only where it is searched (`FrameGrey`).
@@ -598,13 +601,110 @@ def half_size(grey: np.ndarray, located: list[CasePose], size: tuple[float, floa
     against the case codes on the full frame (`match_quads`, mean sides within `size` px),
     and fitted as `fit_matched` does, three markers of one case in the printed layout. For
     markers motion blur left without a quad at full size (`HALF_WINDOW`)."""
+    found = half_matched(grey, located, size, layout)
+    return fit_matched(found, layout) if found else []
+
+
+def half_matched(grey: np.ndarray, located: list[CasePose], size: tuple[float, float],
+                 layout: CaseLayout = LAYOUT) -> list[tuple[int, Quad]]:
+    """The markers `half_size` matches on the half-size frame (id, corners in the frame), of
+    players not `located`, before any fit: two of a case are what `partial_cases` starts
+    from."""
     small = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners, _, rejected = _half_detector().detectMarkers(small)
     quads = [2.0 * np.asarray(q, np.float64).reshape(4, 2) + 0.5 for q in (*corners, *rejected)]
     have = {p.player for p in located}
-    found = [(i, c) for i, c in match_quads(grey, off_cases(quads, located, layout), layout,
+    return [(i, c) for i, c in match_quads(grey, off_cases(quads, located, layout), layout,
                                            size=size) if layout.owner(i)[0] not in have]
-    return fit_matched(found, layout) if found else []
+
+
+# A case seen by two markers has its others where the printed layout through those puts them
+# (`recover`'s prediction, within a side). A marker whose outline gave no quad to the frame's
+# one threshold (15 px window, offset 7) is looked for there again, in a window of its own,
+# with the thresholds the whole-frame search cannot afford: a stricter offset, which cuts off a
+# dark neighbour (a hand, a sleeve, a shadow) joined to the black border through a quiet zone
+# blur has greyed, while the printed black stays darker than the offset; and the window at
+# half size with a milder offset, where a border motion blur spread into its quiet zone closes
+# again (as `half_size`). (scale, threshold window px, offset in grey levels)
+PARTIAL_THRESHOLDS = ((1.0, 15, 20.0), (0.5, 15, 3.0))
+PARTIAL_REACH = 1.2      # a marker's centre within this many sides of its predicted place
+PARTIAL_PAD = 1.5        # window: the predicted marker and this many sides about it
+
+
+@lru_cache(maxsize=4)
+def _partial_detector(window: int, offset: float) -> cv2.aruco.ArucoDetector:
+    """The case detector with one threshold window and offset (`PARTIAL_THRESHOLDS`)."""
+    detector = make_detector(case_codes())
+    params = detector.getDetectorParameters()
+    params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
+    params.adaptiveThreshConstant = offset
+    detector.setDetectorParameters(params)
+    return detector
+
+
+def _place_quads(grey: np.ndarray, want: Quad, side: float) -> list[Quad]:
+    """Every quad (decoded or not, frame px) the `PARTIAL_THRESHOLDS` detectors find in the
+    window about the predicted marker `want` whose centre lies within `PARTIAL_REACH` sides of
+    it and whose mean side is 0.6-1.6 times `side`; none when `want` is not wholly in the frame
+    (a marker cut by the frame's edge has no closed border)."""
+    h, w = grey.shape
+    if not (np.isfinite(want).all() and (want >= 0).all() and (want[:, 0] <= w - 1).all()
+            and (want[:, 1] <= h - 1).all()):
+        return []
+    pad = PARTIAL_PAD * side
+    x0, y0 = (max(int(v), 0) for v in want.min(axis=0) - pad)
+    x1, y1 = int(min(want[:, 0].max() + pad, w)), int(min(want[:, 1].max() + pad, h))
+    crop = grey[y0:y1, x0:x1]
+    quads = []
+    for scale, window, offset in PARTIAL_THRESHOLDS:
+        image = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
+                                                     interpolation=cv2.INTER_AREA)
+        corners, _, rejected = _partial_detector(window, offset).detectMarkers(image)
+        quads += [(np.asarray(q, np.float64).reshape(4, 2) + 0.5) / scale - 0.5 + (x0, y0)
+                  for q in (*corners, *rejected)]
+    if not quads:
+        return []
+    q = np.array(quads)
+    near = np.linalg.norm(q.mean(axis=1) - want.mean(axis=0), axis=1) < PARTIAL_REACH * side
+    size = quad_sides(q).mean(axis=1) / side
+    return list(q[near & (size > 0.6) & (size < 1.6)])
+
+
+def partial_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[CasePose],
+                  layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """Cases, of players not `located`, of which `seen` (markers decoded or matched: id,
+    corners) holds exactly two: the layout through them (an affine map, as `recover`)
+    predicts the other two, each is looked for in a window about its place (`_place_quads`),
+    and a quad there counts only when its inside shows that marker's code (`match_quads`:
+    `MIN_MATCH`, `MIN_LEAD` over every other case code and turn). The case is then fitted as
+    `fit_matched` does: three markers of one player in the printed layout through one
+    homography, each within a third of its side, or no case. One marker is too little to
+    start from: its similarity misses perspective and shear by up to a side at the far
+    corners, and two places would have to be found (on hard 0..699 it found no case and cost
+    more than the two-marker search)."""
+    have = {p.player for p in located}
+    poses = []
+    for player in sorted({layout.owner(i)[0] for i, _ in seen} - have):
+        printed = printed_corners(layout, player)
+        mine = [(i, c) for i, c in seen if i in printed]
+        first = dict(reversed(mine))            # one quad an id (the first seen) to predict
+        if len(first) != 2:
+            continue
+        src = np.vstack([printed[i] for i in first]).astype(np.float32)
+        dst = np.vstack(list(first.values())).astype(np.float32)
+        A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+        if A is None:
+            continue
+        H = np.vstack([A, (0.0, 0.0, 1.0)])
+        side = _mean_side(list(first.values()))
+        new = []
+        for mid in printed:
+            if mid not in first:
+                quads = _place_quads(grey, transform(printed[mid], H), side)
+                new += [(i, c) for i, c in match_quads(grey, quads, layout) if i == mid]
+        if new:
+            poses += [p for p in fit_matched(mine + new, layout) if p.player == player]
+    return poses
 
 
 FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
@@ -677,6 +777,7 @@ class MarkerTracker:
         grey = frame.whole()
         found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
         blurred = not decoded_case(found, self.layout)
+        decoded = found
         found = self._refined(grey, recover(found, rejected, self.layout))
         poses = complete(grey, fit_cases(found, self.layout), found, rejected, self.layout)
         poses = self._sharpened(grey, poses, found)
@@ -713,8 +814,16 @@ class MarkerTracker:
                 from .hexapod_boards import find_boards  # it builds on this module
                 boards = find_boards(grey, poses, self.layout, frame.bgr)
                 located |= {p.player for p in boards}
+                seen = decoded + extra    # markers whose code was read or matched
                 if blurred and (len(located) < GAME_CASES or self.known - located):
-                    boards += half_size(grey, [*poses, *boards], size, self.layout)
+                    half = half_matched(grey, [*poses, *boards], size, self.layout)
+                    boards += fit_matched(half, self.layout) if half else []
+                    located |= {p.player for p in boards}
+                    seen += half
+                if len(located) < GAME_CASES or self.known - located:
+                    # a case of which two markers were seen: the others looked for where
+                    # those put them (`partial_cases`)
+                    boards += partial_cases(grey, seen, [*poses, *boards], self.layout)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
