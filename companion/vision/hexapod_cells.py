@@ -23,20 +23,23 @@ takes a kind's hue, never its ink), names the kind when no nudge differs. Still 
 band of light fill only is an empty cell that a neighbouring card reaches into (`anchored_empty`),
 and a cell that is one kind's hue and ink but shows no dark body — its brightest channel clipped —
 names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
-only when no nudge differs. A cell that a hand or sleeve covers (`occluder_masks`) is '?' — unless
-the board's printed grid lines show along all four of its sides (`lines_all_round`): a hand is
-opaque and reaches a cell across a side, so lines seen all round mean the mask took fill for skin (a
-lamp's pool, a cast left on it); unless it reads as a coloured kind and only the closing of the gaps
-between the occluder's parts covers it (`_tile_in_gap`: that closing stands for an arm's clipped,
-flat middle, which shows no printed insect); or unless it reads empty and its lines show along two
-opposite sides with board fill beside them (`lines_across`: a card, two cells or more across and at
-most a third of a cell off, hides one of each pair, so no card lies there; looked for in the
-channels the white leaves below the clip, `line_grey`) — as is a cell read empty that glare covers
-(under a white clipped in no channel, lit paper and fill stay below the clip, so a window clipped in
-all three channels over a share of it is the lamp's specular reflection, which washes a card out to
-something as pale and flat as fill: `_glare_unknown`), a cell any part of which lies beyond the
-frame's edge (`off_frame`: the warp smears the edge pixels over it), and anything else unclear —
-never a guess.
+only when no nudge differs. A cell read empty whose middle is much dimmer than lit fill (it reads as
+fill only through the local gain, which takes a flat grey sleeve lying over the cards for fill in a
+shadow as well) is '?' unless the board's printed grid line shows along one of its sides: a shadow
+dims the lines, a sleeve hides them (`_unlined_dim_empty`). A cell that a hand or sleeve covers
+(`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
+(`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
+the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
+and only the closing of the gaps between the occluder's parts covers it (`_tile_in_gap`: that
+closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it reads
+empty and its lines show along two opposite sides with board fill beside them (`lines_across`: a
+card, two cells or more across and at most a third of a cell off, hides one of each pair, so no card
+lies there; looked for in the channels the white leaves below the clip, `line_grey`) — as is a cell
+read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below the
+clip, so a window clipped in all three channels over a share of it is the lamp's specular
+reflection, which washes a card out to something as pale and flat as fill: `_glare_unknown`), a cell
+any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
+it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
@@ -121,6 +124,8 @@ class CellParams:
     min_beetle: float = 1.5        # a dung beetle's small window: 85th / 15th brightness at least
     max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
     min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
+    dim_fill: float = 0.8          # an empty cell's middle dimmer than this share of the white
+    fill_line: float = 0.5         # shows its printed line along this share of a side at least
     colour: ColourParams = field(default_factory=ColourParams)
 
 
@@ -538,15 +543,25 @@ def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, marg
     way and lies at most a third of a cell off the grid, and it hides the board's lines under
     it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
     two opposite sides mean that no card lies on the cell, whatever else may lie over it."""
-    _, _, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows, cols))
+    fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
+    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill) >= LINE_SHARE
+    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+
+
+def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                 cells: np.ndarray, ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
+    """(cells, 4 * n) bool: the line samples of `cells` (`_line_index`) with board fill on both
+    sides of the line, no ink (saturation below `ink_sat`) and not dark (normalised brightness
+    `v` at least `min_v`): a printed grid line, not a card's dark border band beside its
+    tile."""
+    _, _, out_a, out_b = (a[cells] for a in _line_index(sat.shape, px, margin, rows, cols))
     fill = np.ones(out_a.shape, bool)
     for img, lo, hi in ((sat, -np.inf, ink_sat), (v, min_v, np.inf)):
         flat = np.ascontiguousarray(img, np.float32).reshape(-1)
         for at in (out_a, out_b):
             x = flat.take(at)
             fill &= (x >= lo) & (x < hi)
-    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill) >= LINE_SHARE
-    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+    return fill
 
 
 def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarray
@@ -716,6 +731,40 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
     for i in np.flatnonzero(share >= max_glare):
         if grid[i // cols][i % cols] == EMPTY:
             grid[i // cols][i % cols] = UNKNOWN
+
+
+def _unlined_dim_empty(grid: list[list[str]], planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      white: np.ndarray, pix: Pixels, px: int, margin: int, size: int,
+                      params: CellParams = DEFAULT) -> None:
+    """Set to '?' (in place) the cells of `grid` read empty whose middle (window of side
+    `size`, middle value of the largest channel over the `white`'s) is dimmer than `dim_fill` of the
+    white while no side shows the printed grid line, with board fill either side of it
+    (`_fill_beside`, in the normalised `pix`), along `fill_line` of it. The board fill is
+    printed at 0.89 of the white; a cell that much dimmer reads as fill only through the local
+    gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale) for fill
+    in a shadow just as well. A shadow dims the printed lines with the fill beside them, and a
+    card a third of a cell off hides one side's at most, or two adjacent ones' in part; a
+    sleeve over the cell hides them all."""
+    rows, cols = len(grid), len(grid[0])
+    cells = np.array([i for i in range(rows * cols) if grid[i // cols][i % cols] == EMPTY],
+                     np.intp)
+    if not len(cells):
+        return
+    # the largest channel over the white's, in the windows only, and its middle value
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    at = window_index(planes[0].shape, px, margin, rows, cols, size, cells=cells)
+    b, g, r = (_gather(p, at) * k for p, k in zip(planes, inv, strict=True))
+    v0 = np.maximum(np.maximum(b, g), r)
+    h = v0.shape[1] // 2
+    dim = cells[np.partition(v0, h, axis=1)[:, h] < params.dim_fill]
+    if not len(dim):
+        return
+    fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, dim, params.colour.ink_sat,
+                        params.colour.dim_v)
+    sides = _side_lines(line_grey(planes, white), px, margin, rows, cols, dim, params.min_line,
+                        fill)
+    for i in dim[sides.max(axis=1) < params.fill_line]:
+        grid[i // cols][i % cols] = UNKNOWN
 
 
 # an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
@@ -897,6 +946,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             hidden = np.setdiff1d(hidden, free)
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
+    _unlined_dim_empty(grid, planes, white, pix, px, m, small, params)
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):

@@ -264,7 +264,10 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
     """`white` (BGR) with its clipped channels recovered from the case's paper (warm light
     over-exposes red first, then green). With one channel clipped, unclipped pixels whose other
     two channels stand in the white's ratio are neutral, and their median ratio of the clipped
-    channel gives the white's. With two clipped, the one unclipped channel finds the paper: the
+    channel gives the white's, unless it stands further above the clipped white's than
+    `UNCLIP_SPAN` (the reach searched with two clipped): then those pixels were not the paper
+    (a green sleeve, blue about red, once lifted a white clipped in green 2.4 times) and the
+    white stays as it is. With two clipped, the one unclipped channel finds the paper: the
     same sheet under the same light is about as bright in it as the quiet zones (ink, fill and
     skin are darker there), and the least warm dense mode of the pairs of ratios of such pixels,
     each at least the clipped white's, gives the white (a lit arm may be the densest). A mode
@@ -296,7 +299,9 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
         ratio = pc[grey] / pa[grey]
         ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
         if len(ratio) >= 100:
-            white[ch] = max(white[ch], float(_median(ratio)) * white[a])
+            m = float(_median(ratio))
+            if m <= np.exp(UNCLIP_SPAN) * white[ch] / white[a]:
+                white[ch] = max(white[ch], m * white[a])
         return white.astype(np.float32)
     a = int(next(i for i in range(3) if i not in hot))
     c1, c2 = (int(i) for i in hot)

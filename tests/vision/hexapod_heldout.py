@@ -1,17 +1,22 @@
 """A held-out check for the Hexapod reader (not a test module), independent of
 `companion.synth.hexapod_scene`: the PNGs that `companion cards export --game hexapod` writes (the
-case board with its markers and the card faces, read back from disk with their manifest) are
+case boards with their markers and the card faces, read back from disk with their manifest) are
 composed here — cards laid on the board in a legal order (`companion.scenarios.hexapod_cases`),
 each off its grid position by a random shift and turn — and the board is pasted onto a real
 photograph bundled with scikit-image through a random homography (any turn, mild perspective,
-cells of 22-40 px), then a colour cast, a light gradient, blur, noise and JPEG.
+cells of 22-40 px), then a colour cast, a light gradient, blur, noise and JPEG. A `Variant`
+changes how the cards are laid (sloppy), how the boards are photographed (tilted, small, two
+boards each with its own homography), the light (a 2800-6500 K lamp with its exposure, soft
+shadows) and what is in the way (an arm reaching over the board); `python
+tests/vision/hexapod_heldout.py --seeds 100 --variant NAME` prints the reader's figures.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,54 +25,118 @@ import numpy as np
 
 from companion.scenarios import hexapod_cases
 
-from .heldout import camera, photo
+if __package__:
+    from .heldout import camera, photo
+else:  # run as a script: python tests/vision/hexapod_heldout.py
+    sys.path.insert(0, str(Path(__file__).parent))
+    from heldout import camera, photo
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
+# skin tones and sleeve colours (BGR, as lit by the same light as the board's white paper)
+SKINS = ((95, 125, 190), (80, 110, 170), (60, 85, 135), (120, 150, 210), (45, 60, 95))
+SLEEVES = ((90, 40, 30), (60, 60, 60), (40, 40, 150), (50, 110, 50), (25, 25, 30),
+           (170, 160, 150), (40, 120, 200))
+# an arm's cell is hidden when any of its pixels is this much arm (alpha), and so is a marker
+HIDDEN_ALPHA = 0.02
 
 
 @dataclass(frozen=True)
+class Variant:
+    """How the cards are laid and the boards photographed, beyond the default picture: the cards'
+    largest shift off their grid position (`shift`, fraction of a cell, per axis) and turn
+    (`turn_deg`), the homography's largest perspective term (`perspective`, per px; for a lens
+    about 1000 px across its focal length 1e-4 is a lean of ~6°, 4e-4 ~22°), the cells' size in
+    the picture (`cell_px`), a lamp of 2800-6500 K seen by a camera white-balanced for 5000 K
+    with an exposure of 0.6-1.5 that clips (`lamp`), soft shadows (`shadows`, as
+    `heldout.camera`), an arm reaching from a picture edge over the board (`hand`), and both
+    players' boards in one picture, each with its own pose (`two`)."""
+
+    shift: float = 0.22
+    turn_deg: float = 2.0
+    perspective: float = 1.0e-4
+    cell_px: tuple[float, float] = (22.0, 40.0)
+    lamp: bool = False
+    shadows: int = 0
+    hand: bool = False
+    two: bool = False
+
+
+VARIANTS = {
+    "default": Variant(),
+    "sloppy": Variant(shift=1.0 / 3.0, turn_deg=5.0),
+    "tilted": Variant(perspective=4.0e-4),
+    "small": Variant(cell_px=(16.0, 24.0)),
+    "lamp": Variant(lamp=True),
+    "shadowed": Variant(shadows=2),
+    "hand": Variant(hand=True),
+    "two": Variant(two=True),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class HeldOutBoard:
+    """One board in a picture: its player, the grid the camera should read, which cells an arm
+    covers (partly: such a cell may be read right or '?'), how many of its markers are wholly
+    in view, its homography (board mm, origin at the grid's top-left -> image px) and cell
+    size."""
+
+    player: int
+    grid: tuple[tuple[str, ...], ...]
+    hidden: np.ndarray
+    markers_seen: int
+    mm_to_px: np.ndarray
+    cell_px: float
+
+
+@dataclass(frozen=True, eq=False)
 class HeldOutCase:
-    """One composed picture and the grid the camera should read."""
+    """One composed picture and the grid the camera should read (player 1's board; all boards
+    in `boards`)."""
 
     image: np.ndarray
     player: int
     grid: tuple[tuple[str, ...], ...]
     cell_px: float
+    boards: tuple[HeldOutBoard, ...] = field(default=())
+    arm_bgr: tuple[float, float, float] | None = None   # the arm's colour (`Variant.hand`)
 
 
 @lru_cache(maxsize=4)
-def _export(folder: str) -> tuple[dict, dict[str, np.ndarray], np.ndarray, float]:
-    """(manifest, face id -> BGR image, board p1 BGR, px per mm) of an export folder."""
+def _export(folder: str) -> tuple[dict, dict[str, np.ndarray], tuple[np.ndarray, ...], float]:
+    """(manifest, face id -> BGR image, boards p1, p2 BGR, px per mm) of an export folder."""
     root = Path(folder)
     manifest = json.loads((root / "manifest.json").read_text())
     faces = {f["id"]: cv2.imread(str(root / f["file"]), cv2.IMREAD_COLOR)
              for f in manifest["faces"] if f.get("cells")}
-    board = cv2.imread(str(root / manifest["boards"][0]["file"]), cv2.IMREAD_COLOR)
-    return manifest, faces, board, manifest["dpi"] / 25.4
+    boards = tuple(cv2.imread(str(root / b["file"]), cv2.IMREAD_COLOR)
+                   for b in manifest["boards"])
+    return manifest, faces, boards, manifest["dpi"] / 25.4
 
 
 def _affine(a: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0.0, 0.0, 1.0]])
 
 
-def heldout_case(folder: str | Path, seed: int) -> HeldOutCase:
-    """A picture of player 1's case (deterministic by seed) from the export in `folder`."""
-    manifest, faces, board, ppm = _export(str(folder))
-    rng = np.random.default_rng([seed, 515151])
-    meta = manifest["boards"][0]
+def _to_px(meta: dict, ppm: float) -> np.ndarray:
+    """Board mm -> sheet px (pixel centres at (i + 0.5) / ppm from the sheet's corner)."""
     x0, y0 = meta["sheet_mm"][:2]
+    return np.array([[ppm, 0.0, -x0 * ppm - 0.5], [0.0, ppm, -y0 * ppm - 0.5], [0, 0, 1.0]])
+
+
+def _lay(board: np.ndarray, meta: dict, ppm: float, faces: dict, case, rng: np.random.Generator,
+         variant: Variant) -> tuple[np.ndarray, list[list[str]]]:
+    """The board sheet (float BGR) with `case`'s cards laid on it in order, each off its grid
+    position by a random shift and turn, and the grid they make."""
     cell = meta["cell_mm"]
     sheet = board.astype(np.float32)
-    # board mm -> sheet px (pixel centres at (i + 0.5) / ppm from the sheet's corner)
-    to_px = np.array([[ppm, 0.0, -x0 * ppm - 0.5], [0.0, ppm, -y0 * ppm - 0.5], [0, 0, 1.0]])
-    case = hexapod_cases(seed, int(rng.integers(4, 15)), players=1)[0]
+    to_px = _to_px(meta, ppm)
     grid = [["."] * 6 for _ in range(6)]
     for card in case.cards:
         face = faces[card.name]
         fh, fw = face.shape[:2]
-        ang = math.radians(rng.uniform(-2.0, 2.0))
-        shift = rng.uniform(-0.22, 0.22, 2) * cell
+        ang = math.radians(rng.uniform(-variant.turn_deg, variant.turn_deg))
+        shift = rng.uniform(-variant.shift, variant.shift, 2) * cell
         w_mm, h_mm = 2 * cell, 3 * cell
         rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         centre = np.array([(card.col + 1) * cell, (card.row + 1.5) * cell]) + shift
@@ -84,24 +153,181 @@ def heldout_case(folder: str | Path, seed: int) -> HeldOutCase:
         for dy, line in enumerate(card.rows):
             for dx, code in enumerate(line):
                 grid[card.row + dy][card.col + dx] = code
-    # the sheet onto a photograph: any turn, cells of 22-40 px, mild perspective
-    cell_px = float(rng.uniform(22.0, 40.0))
-    s = cell_px / (cell * ppm)
-    theta = rng.uniform(-math.pi, math.pi)
-    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]]) * s
-    mid = np.array([sheet.shape[1], sheet.shape[0]]) / 2.0
-    place = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
-    sim = _affine(rot, place - rot @ mid)
-    p = rng.uniform(-1, 1, 2) * 1.0e-4
-    persp = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [p[0], p[1], 1.0]])
-    c = np.array([[1, 0, -place[0]], [0, 1, -place[1]], [0, 0, 1.0]])
-    hom = np.linalg.inv(c) @ persp @ c @ sim
-    img = _background(rng).astype(np.float32)
+    return sheet, grid
+
+
+def _paste(img: np.ndarray, sheet: np.ndarray, hom: np.ndarray) -> None:
+    """Paste `sheet` into `img` (float, in place) through `hom` (sheet px -> image px)."""
     warped = cv2.warpPerspective(sheet, hom, SIZE, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), hom, SIZE,
                                flags=cv2.INTER_LINEAR)[..., None]
     img += (warped - img) * mask
-    return HeldOutCase(camera(img, rng), 1, tuple(tuple(r) for r in grid), cell_px)
+
+
+def _similarity(cell_px: float, cell_sheet_px: float, theta: float, mid: np.ndarray,
+                place: np.ndarray) -> np.ndarray:
+    """Sheet px -> image px: turned by `theta`, cells `cell_px` across, sheet centre at place."""
+    s = cell_px / cell_sheet_px
+    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]]) * s
+    return _affine(rot, place - rot @ mid)
+
+
+def _perspective(p: np.ndarray, about: np.ndarray) -> np.ndarray:
+    """A perspective homography with terms `p`, fixing the point `about`."""
+    persp = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [p[0], p[1], 1.0]])
+    c = np.array([[1, 0, -about[0]], [0, 1, -about[1]], [0, 0, 1.0]])
+    return np.linalg.inv(c) @ persp @ c
+
+
+def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) -> HeldOutCase:
+    """A picture of player 1's case (both players' with `variant.two`), deterministic by seed
+    and variant, from the export in `folder`."""
+    manifest, faces, boards, ppm = _export(str(folder))
+    rng = np.random.default_rng([seed, 515151])
+    extra = np.random.default_rng([seed, 515151, 2])   # the variants' own draws
+    metas = manifest["boards"][:2 if variant.two else 1]
+    cases = hexapod_cases(seed, int(rng.integers(4, 15)), players=len(metas))
+    laid = [_lay(boards[i], meta, ppm, faces, cases[i], rng, variant)
+            for i, meta in enumerate(metas)]
+    # the sheets onto a photograph: any turn, mild perspective
+    cell_px = float(rng.uniform(*variant.cell_px))
+    homs = []
+    if not variant.two:
+        sheet = laid[0][0]
+        mid = np.array([sheet.shape[1], sheet.shape[0]]) / 2.0
+        theta = rng.uniform(-math.pi, math.pi)
+        place = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
+        sim = _similarity(cell_px, metas[0]["cell_mm"] * ppm, theta, mid, place)
+        p = rng.uniform(-1, 1, 2) * variant.perspective
+        homs.append(_perspective(p, place) @ sim)
+    else:
+        # one camera over both boards (one perspective about the frame's centre), each board
+        # at its own place and turn, side by side
+        p = rng.uniform(-1, 1, 2) * variant.perspective
+        persp = _perspective(p, np.array(SIZE, float) / 2.0)
+        for i, (sheet, _) in enumerate(laid):
+            mid = np.array([sheet.shape[1], sheet.shape[0]]) / 2.0
+            px = cell_px * extra.uniform(0.92, 1.08)
+            place = np.array([SIZE[0] * (0.27 + 0.46 * i), SIZE[1] / 2.0]) + extra.uniform(
+                -30, 30, 2)
+            theta = extra.uniform(-math.pi, math.pi)
+            homs.append(persp @ _similarity(px, metas[i]["cell_mm"] * ppm, theta, mid, place))
+    img = _background(rng).astype(np.float32)
+    for (sheet, _), hom in zip(laid, homs, strict=True):
+        _paste(img, sheet, hom)
+    mm_to_px = [hom @ _to_px(meta, ppm) for hom, meta in zip(homs, metas, strict=True)]
+    arm, arm_bgr = np.zeros(SIZE[::-1], np.float32), None
+    if variant.hand:
+        img, arm, arm_bgr = _arm(img, mm_to_px[0], extra)
+    if variant.lamp:
+        img = _lamp(img, extra)
+    out = camera(img, rng, variant.shadows)
+    result = []
+    for (_, grid), meta, m in zip(laid, metas, mm_to_px, strict=True):
+        hidden, seen = _covered(arm, m, meta)
+        result.append(HeldOutBoard(meta["player"], tuple(tuple(r) for r in grid), hidden, seen,
+                                   m, float(_cell_size(m, meta["cell_mm"]))))
+    first = result[0]
+    return HeldOutCase(out, first.player, first.grid, cell_px, tuple(result), arm_bgr)
+
+
+def _cell_size(mm_to_px: np.ndarray, cell_mm: float) -> float:
+    """The mean side of a grid cell in the picture (px)."""
+    w = 6 * cell_mm
+    q = _apply(mm_to_px, np.array([(0.0, 0.0), (w, 0.0), (w, w), (0.0, w)]))
+    return float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)) / 6.0)
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    q = np.c_[pts, np.ones(len(pts))] @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def _arm(img: np.ndarray, mm_to_px: np.ndarray, rng: np.random.Generator
+         ) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float]]:
+    """`img` with an arm (a forearm 2.2-3 cells wide ending in a hand, skin or sleeve coloured,
+    shaded as a cylinder, with its soft shadow on the table) reaching from a picture edge, on
+    the player's side of the board, to a point over its grid, and the arm's alpha."""
+    cell = _cell_size(mm_to_px, 28.0)
+    # the player reaches from their side of the board (its bottom edge), 50° either way
+    tip_mm = rng.uniform(-14.0, 182.0, 2)
+    back = math.radians(90.0 + rng.uniform(-50.0, 50.0))
+    tip, behind = _apply(mm_to_px, np.array([tip_mm, tip_mm + 10.0 * np.array(
+        [math.cos(back), math.sin(back)])]))
+    d = (behind - tip) / np.linalg.norm(behind - tip)
+    ang = math.atan2(d[1], d[0])
+    # from the tip along d to beyond the frame's edge
+    far = tip + d * 2.0 * (SIZE[0] + SIZE[1])
+    half = 0.5 * rng.uniform(2.2, 3.0) * cell
+    n = np.array([-d[1], d[0]])
+    ss = 4    # sub-pixel bits for the polygon
+    mask = np.zeros(SIZE[::-1], np.uint8)
+    poly = np.array([tip + n * half, far + n * half, far - n * half, tip - n * half])
+    cv2.fillConvexPoly(mask, np.round(poly * (1 << ss)).astype(np.int32), 255, cv2.LINE_AA, ss)
+    hand = tip - d * 0.4 * half
+    axes = (round(1.6 * half * (1 << ss)), round(1.2 * half * (1 << ss)))
+    cv2.ellipse(mask, tuple(np.round(hand * (1 << ss)).astype(int).tolist()), axes,
+                math.degrees(ang), 0.0, 360.0, 255, -1, cv2.LINE_AA, ss)
+    alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 0.8)
+    # the arm's shadow: the same shape, offset and soft, dimming the table by 25-45 %
+    off = rng.uniform(0.3, 1.0) * cell * np.array([math.cos(rng.uniform(0, 2 * math.pi)),
+                                                   math.sin(rng.uniform(0, 2 * math.pi))])
+    shift = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, SIZE), (0, 0), 0.3 * cell)
+    lit = img * (1.0 - rng.uniform(0.25, 0.45) * shadow)[..., None]
+    pool = SKINS if rng.random() < 0.6 else SLEEVES
+    colour = np.asarray(pool[int(rng.integers(len(pool)))], np.float32)
+    colour = colour * rng.uniform(0.85, 1.15)
+    yy, xx = np.mgrid[0:SIZE[1], 0:SIZE[0]].astype(np.float32)
+    across = ((xx - tip[0]) * n[0] + (yy - tip[1]) * n[1]) / (1.6 * half)
+    shade = 0.75 + 0.3 * np.sqrt(np.clip(1.0 - across ** 2, 0.0, 1.0))
+    skin = colour[None, None, :] * shade[..., None]
+    a = alpha[..., None]
+    return lit + (skin - lit) * a, alpha, tuple(float(v) for v in colour)
+
+
+def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`img` (sRGB-encoded BGR, float) as lit by a lamp of 2800-6500 K through a camera
+    white-balanced for 5000 K (narrow-band R 610, G 550, B 465 nm: Planck's law gives each
+    channel's gain), at an exposure of 0.6-1.5, in linear light; left above 255 where it
+    over-exposes, for `camera` to clip after its own cast and gain, as the sensor clips the
+    light it gets."""
+    temp = rng.uniform(2800.0, 6500.0)
+    lam = np.array([0.465, 0.550, 0.610])    # B, G, R in um
+    c2 = 14388.0                             # um K
+
+    def planck(t: float) -> np.ndarray:
+        return 1.0 / np.expm1(c2 / (lam * t))
+
+    gain = planck(temp) / planck(5000.0)
+    gain = gain / gain[1] * rng.uniform(0.6, 1.5)
+    lin = (np.clip(img, 0.0, 255.0) / 255.0) ** 2.2
+    return 255.0 * (lin * gain.astype(np.float32)) ** (1.0 / 2.2)
+
+
+def _covered(arm: np.ndarray, mm_to_px: np.ndarray, meta: dict) -> tuple[np.ndarray, int]:
+    """(6 x 6 bool: cells partly under the arm, markers wholly in view)."""
+    cell = meta["cell_mm"]
+    hidden = np.zeros((6, 6), bool)
+    under = arm > HIDDEN_ALPHA
+    if not under.any():
+        return hidden, 4
+
+    def touches(quad_mm: np.ndarray) -> bool:
+        q = np.round(_apply(mm_to_px, quad_mm)).astype(np.int32)
+        x0, y0 = np.maximum(q.min(axis=0), 0)
+        x1, y1 = q.max(axis=0) + 1
+        m = np.zeros((max(y1 - y0, 1), max(x1 - x0, 1)), np.uint8)
+        cv2.fillConvexPoly(m, q - np.array([x0, y0], np.int32), 1)
+        win = under[y0:y1, x0:x1]
+        return bool((win & (m[:win.shape[0], :win.shape[1]] > 0)).any())
+
+    for r in range(6):
+        for c in range(6):
+            hidden[r, c] = touches(cell * np.array([(c, r), (c + 1, r), (c + 1, r + 1),
+                                                    (c, r + 1)], float))
+    seen = sum(not touches(np.asarray(q, float)) for q in meta["marker_corners_mm"].values())
+    return hidden, seen
 
 
 def _background(rng: np.random.Generator) -> np.ndarray:
@@ -111,3 +337,114 @@ def _background(rng: np.random.Generator) -> np.ndarray:
     cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
     x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
     return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], SIZE, interpolation=cv2.INTER_LINEAR)
+
+
+@dataclass
+class Figures:
+    """The reader's figures over held-out pictures (see `main`)."""
+
+    cells: int = 0
+    right: int = 0
+    visible: int = 0
+    visible_unread: int = 0
+    wrong: int = 0
+    hidden: int = 0
+    hidden_wrong: int = 0
+    cases: int = 0
+    found: int = 0
+    exact: int = 0
+    false_cases: int = 0
+    unscored_wrong: int = 0
+    failures: list = field(default_factory=list)
+
+    def add(self, seed: int, truth: HeldOutBoard, got) -> None:
+        """Score one board (`got`: the reader's grid, None when its case was not found)."""
+        from companion.vision.observation import UNKNOWN
+
+        if truth.markers_seen < 3:
+            if got is not None:
+                self.unscored_wrong += sum(got[r][c] not in (code, UNKNOWN)
+                                           for r, row in enumerate(truth.grid)
+                                           for c, code in enumerate(row))
+            return
+        self.cases += 1
+        self.found += got is not None
+        unread, wrong, hidden_wrong = [], [], []
+        for r, row in enumerate(truth.grid):
+            for c, code in enumerate(row):
+                read = got[r][c] if got is not None else UNKNOWN
+                self.cells += 1
+                if truth.hidden[r, c]:
+                    self.hidden += 1
+                    ok = read in (code, UNKNOWN)
+                    if not ok:
+                        hidden_wrong.append((r, c, code, read))
+                else:
+                    self.visible += 1
+                    ok = read == code
+                    if read == UNKNOWN:
+                        unread.append((r, c, code))
+                    elif not ok:
+                        wrong.append((r, c, code, read))
+                self.right += ok
+        self.visible_unread += len(unread) if got is not None else 0
+        self.wrong += len(wrong)
+        self.hidden_wrong += len(hidden_wrong)
+        self.exact += got is not None and not (unread or wrong or hidden_wrong)
+        if got is None:
+            self.failures.append((seed, truth.player, "case not found", []))
+        elif wrong or hidden_wrong:
+            self.failures.append((seed, truth.player, "wrong code", wrong + hidden_wrong))
+        elif unread:
+            self.failures.append((seed, truth.player, "cell '?'", unread))
+
+    def line(self, name: str, first: int, last: int) -> str:
+        """The figures on one line."""
+        return (f"{name}, seeds {first}-{last}: {100.0 * self.right / max(self.cells, 1):.2f} % "
+                f"per cell ({self.right}/{self.cells}), {self.visible_unread} visible '?', "
+                f"{self.wrong} wrong codes, {self.hidden_wrong} hidden read wrong (of "
+                f"{self.hidden}), cases found {self.found}/{self.cases}, exact {self.exact}/"
+                f"{self.cases}, false cases {self.false_cases}, unscored wrong "
+                f"{self.unscored_wrong}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the Hexapod reader's figures on held-out pictures: `python
+    tests/vision/hexapod_heldout.py [--seeds N] [--start S] [--variant NAME]` (seeds S..S+N-1;
+    see `VARIANTS`): per cell (a hidden cell counts right when '?'), visible cells '?', wrong
+    codes, hidden cells read wrong, cases found and exact."""
+    import argparse
+    import tempfile
+
+    from companion.commands.cards import GAMES, export
+    from companion.vision.hexapod import HexapodReader
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
+    ap.add_argument("--export", help="an export folder to use (default: export to a temporary "
+                    "folder at 120 dpi)")
+    ap.add_argument("--show-failures", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(args.export or tmp)
+        if not (folder / "manifest.json").exists():
+            export(GAMES["hexapod"], "standard", folder, dpi=120)
+        figures = Figures()
+        for seed in range(args.start, args.start + args.seeds):
+            scene = heldout_case(folder, seed, VARIANTS[args.variant])
+            obs = HexapodReader(track=False).read(scene.image)
+            seen = {c.player: c.grid for c in obs.cases}
+            figures.false_cases += sum(p not in {b.player for b in scene.boards} for p in seen)
+            for board in scene.boards:
+                figures.add(seed, board, seen.get(board.player))
+    print(figures.line(args.variant, args.start, args.start + args.seeds - 1))
+    if args.show_failures:
+        for seed, player, stage, cells in figures.failures:
+            print(f"    seed {seed} player {player}: {stage} {cells}")
+
+
+if __name__ == "__main__":
+    main()
