@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -215,6 +215,7 @@ class CardRead:
     border_ok: float      # fraction of border samples that look like the dark band
     in_frame: bool        # every sample inside the image
     white_bgr: tuple[float, float, float]
+    crossed: tuple[bool, ...] = ()   # per symbol: an object crosses the card's edge onto it
 
     @property
     def complete(self) -> bool:
@@ -301,10 +302,21 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     clipped) is read again turned by TURN_DEG either way (see `_turned`); one partly in a soft
     shadow, against a shaded white reference first (see `_shaded`)."""
     reads = _read_cards(bgr, poses, view, model, blurred_rings)
+    crossed = [r.crossed for r in reads]
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     reads = _shaded(bgr, poses, view, model, reads, allow)
     reads = _lamp_read(bgr, poses, view, model, reads, allow)
-    return _turned(bgr, poses, view, model, reads, allow)
+    reads = _turned(bgr, poses, view, model, reads, allow)
+    # a symbol an object crosses onto at the card's own pose is not read through a re-read
+    # (turned, its samples can miss the object's edge)
+    return [_uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+
+
+def _uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
+    """`read` with the symbols `crossed` marks '?' (confidence 0)."""
+    symbols = "".join("?" if c else t for t, c in zip(read.symbols, crossed, strict=True))
+    conf = tuple(0.0 if c else v for v, c in zip(read.edge_confidence, crossed, strict=True))
+    return replace(read, symbols=symbols, edge_confidence=conf)
 
 
 # A soft shadow (a hand's, the lamp's edge) dims part of a card without tinting it: its paper
@@ -542,11 +554,21 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
     dark = _dark_band(band, white) & in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
+    # An object reaching over a symbol from beyond the card crosses its edge: the printed band
+    # right outside the symbol gives way to the object's colour, and the paper between band
+    # and symbol is gone (`_crossed_edge`).
+    crossed = _crossed_edge(band)
+    if crossed.any():   # ... and the halo sample between that edge and the symbol is not paper
+        toward = N_PAPER + OUTWARD_AT          # in `surround`; in `norm` from ns
+        crossed &= ~(surround[:, toward] | _shaded_paper(norm[:, ns + toward]))
+    if crossed.any():
+        conf = np.where(crossed, 0.0, conf)
+        text = _letters(np.where(crossed, "?", _chars(text)))
     in_frame = inside.all(1)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
-    return [CardRead(t, tuple(c), p, b, f, tuple(wh)) for t, c, p, b, f, wh in zip(
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x)) for t, c, p, b, f, wh, x in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-        white.tolist(), strict=True)]
+        white.tolist(), crossed.tolist(), strict=True)]
 
 
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
@@ -731,6 +753,52 @@ def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
     strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
     same = ((halo_kind == own[..., None]) & strong).sum(-1)
     return (own >= 0) & (same > MAX_OWN_HALO)
+
+
+# Something lying over a symbol from beyond the card (a fingertip) crosses the card's edge
+# there (`_crossed_edge`). Printed, the band's middle place on each edge goes from paper (just
+# inside the band) to the dark band within a few pixels, at every blur the reader copes with
+# (its two side places on the edge show that step): at least EDGE_STEP (paper-relative, any
+# channel) across the first three depths. An object there is one colour right across: no
+# channel changing by more than EDGE_FLAT over the four depths on the card (crafted fingertips:
+# at most 0.05; `tests/vision/test_symbol_fingertip.py`).
+# And its colour is not the band's (the side places' middle depth): by EDGE_UNLIKE in some
+# channel, or by EDGE_HUE in hue (each channel's log less their mean; the same lamp and paper
+# scale both alike). A dark grey ring beside the band, both blurred into one grey, or a band
+# washed out on clipped paper, leaves the band's own colour there (rendered hard tables: at
+# most 0.12 apart, 0.08 in hue), a fingertip its own (crafted: 110 of 113 more than 0.15
+# apart; the other 3, skin as bright as the band under a strong lamp, 0.16-0.21 in hue).
+EDGE_FLAT = 0.06
+EDGE_STEP = 0.15
+EDGE_UNLIKE = 0.15
+EDGE_HUE = 0.15
+# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
+# and the border band.
+OUTWARD_HALO = np.array([int(np.argmin(np.abs((_HALO_A + math.radians(60.0 * d) + math.pi)
+                                               % (2 * math.pi) - math.pi))) for d in range(6)])
+OUTWARD_AT = np.arange(6) * N_HALO + OUTWARD_HALO   # their places among the halo samples
+
+
+def _crossed_edge(band: np.ndarray) -> np.ndarray:
+    """Per card and symbol (cards x 6): an object may cross edge d onto symbol d (the caller
+    also asks that the halo sample between them, OUTWARD_HALO, is not paper: a printed symbol
+    never touches the band). The band's middle place on that edge (`band`: cards x depths x
+    18 border places, paper-relative, edge d's at 3d .. 3d + 2) is one colour across the
+    band's depths, unlike the band's own, where both side places step from paper to the band:
+    a printed band is the same all along its edge."""
+    n = len(band)
+    place = band[:, :4].reshape(n, 4, 6, 3, 3)        # cards x depths x edge x place x RGB
+    flat = np.ptp(place[:, :, :, 1], axis=1).max(-1) < EDGE_FLAT
+    if not flat.any():   # (nearly always: the rest is not needed)
+        return flat
+    step = (np.abs(place[:, 0, :, ::2] - place[:, 2, :, ::2]).max(-1) > EDGE_STEP).all(-1)
+    colour = place[:, :, :, 1].mean(1)[:, :, None]            # cards x edge x 1 x RGB
+    band_at = place[:, 2, :, ::2]
+    hue = np.log(np.maximum(np.concatenate([colour, band_at], 2), 0.02))
+    hue -= hue.mean(-1, keepdims=True)
+    unlike = ((np.abs(colour - band_at).max(-1) > EDGE_UNLIKE)
+              | (np.abs(hue[:, :, :1] - hue[:, :, 1:]).max(-1) > EDGE_HUE)).any(-1)
+    return flat & step & unlike
 
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:
