@@ -319,11 +319,13 @@ def blackbody_rgb(kelvin: float) -> np.ndarray:
 
 def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The picture relit by a lamp of 2700-6500 K through a camera white-balanced for 5000 K,
-    exposed 0.6-1.5 times: channel gains applied in linear light (sRGB's 2.2 power), clipped."""
+    exposed 0.6-1.5 times: channel gains applied in linear light (sRGB's 2.2 power). Light past
+    the sensor's range is kept: `camera` clips once, at capture, after its own cast and gain
+    (clipped here, a channel the gain then dims would land below the clip and hide it)."""
     gains = blackbody_rgb(rng.uniform(2700.0, 6500.0)) / blackbody_rgb(5000.0)
     gains = (gains / gains.max() * rng.uniform(0.6, 1.5))[::-1].astype(np.float32)  # BGR
     linear = (np.clip(img, 0, 255) / 255.0) ** 2.2 * gains
-    return 255.0 * np.clip(linear, 0.0, 1.0) ** (1 / 2.2)
+    return 255.0 * linear ** (1 / 2.2)
 
 
 def _smear(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -397,6 +399,8 @@ def _visible_share(outline: np.ndarray, cover: np.ndarray) -> float:
     x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 1
     h, w = cover.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0              # wholly beyond the picture: nothing of it in view
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(inside, np.round((outline - [x0, y0]) * 16).astype(np.int32), 1,
                        cv2.LINE_8, 4)
