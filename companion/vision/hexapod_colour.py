@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from ..faces import HEXAPOD_INKS, PAPER_RGB
+from .colour import OVEREXPOSED_MAX
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 
 # The printed inks (sRGB, `companion.faces`) of the kinds read by hue; K is read as a neutral.
@@ -264,20 +265,20 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
     """`white` (BGR) with its clipped channels recovered from the case's paper (warm light
     over-exposes red first, then green). With one channel clipped, unclipped pixels whose other
     two channels stand in the white's ratio are neutral, and their median ratio of the clipped
-    channel gives the white's, unless it stands further above the clipped white's than
-    `UNCLIP_SPAN` (the reach searched with two clipped): then those pixels were not the paper
-    (a green sleeve, blue about red, once lifted a white clipped in green 2.4 times) and the
-    white stays as it is. With two clipped, the one unclipped channel finds the paper: the
-    same sheet under the same light is about as bright in it as the quiet zones (ink, fill and
-    skin are darker there), and the least warm dense mode of the pairs of ratios of such pixels,
-    each at least the clipped white's, gives the white (a lit arm may be the densest). A mode
-    at the clipped white's own ratio (`CLIPPED_MODE`) is passed over when the clipped pixels
-    refute it (`_against`, `REFUTE`), and so are the refuted modes after it: pixels mixed from
-    clipped readings (the reader's resampling, the camera's demosaicing and JPEG) keep that
-    false ratio, or lie between it and the paper's when blended with darker neutrals, and may
-    form the least warm modes, while under a white that cool the board's paler neutrals (fill,
-    card paper) would be unclipped, and are not. The white never drops below its clipped
-    values; with all three clipped nothing is known and it stays as it is. `raw_v` (the
+    channel gives the white's, unless that is more than OVEREXPOSED_MAX (half a stop) above the
+    brighter unclipped channel, further than a lamp the camera balanced leaves paper: then those
+    pixels were not the paper (green sleeves, blue about red, lifted a white clipped in green
+    1.7-2.4 times) and the white stays as it is. With two clipped, the one unclipped channel
+    finds the paper: the same sheet under the same light is about as bright in it as the quiet
+    zones (ink, fill and skin are darker there), and the least warm dense mode of the pairs of
+    ratios of such pixels, each at least the clipped white's, gives the white (a lit arm may be
+    the densest). A mode at the clipped white's own ratio (`CLIPPED_MODE`) is passed over when
+    the clipped pixels refute it (`_against`, `REFUTE`), and so are the refuted modes after it:
+    pixels mixed from clipped readings (the reader's resampling, the camera's demosaicing and
+    JPEG) keep that false ratio, or lie between it and the paper's when blended with darker
+    neutrals, and may form the least warm modes, while under a white that cool the board's paler
+    neutrals (fill, card paper) would be unclipped, and are not. The white never drops below its
+    clipped values; with all three clipped nothing is known and it stays as it is. `raw_v` (the
     canvas's largest channel) and `split` (its planes), when the caller has them, save
     recomputing them."""
     white = np.asarray(white, np.float64).copy()
@@ -299,9 +300,9 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
         ratio = pc[grey] / pa[grey]
         ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
         if len(ratio) >= 100:
-            m = float(_median(ratio))
-            if m <= np.exp(UNCLIP_SPAN) * white[ch] / white[a]:
-                white[ch] = max(white[ch], m * white[a])
+            lift = float(_median(ratio)) * white[a]
+            if lift <= OVEREXPOSED_MAX * max(white[a], white[b]):
+                white[ch] = max(white[ch], lift)
         return white.astype(np.float32)
     a = int(next(i for i in range(3) if i not in hot))
     c1, c2 = (int(i) for i in hot)

@@ -655,6 +655,8 @@ def _place_quads(grey: np.ndarray, want: Quad, side: float) -> list[Quad]:
     x0, y0 = (max(int(v), 0) for v in want.min(axis=0) - pad)
     x1, y1 = int(min(want[:, 0].max() + pad, w)), int(min(want[:, 1].max() + pad, h))
     crop = grey[y0:y1, x0:x1]
+    if min(crop.shape) < 8:          # no marker fits (and the half-size window would be empty)
+        return []
     quads = []
     for scale, window, offset in PARTIAL_THRESHOLDS:
         image = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
@@ -700,7 +702,9 @@ def partial_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[
         new = []
         for mid in printed:
             if mid not in first:
-                quads = _place_quads(grey, transform(printed[mid], H), side)
+                # a quad on a located case's sheet is that case's drawing (`off_cases`)
+                quads = off_cases(_place_quads(grey, transform(printed[mid], H), side), located,
+                                  layout)
                 new += [(i, c) for i, c in match_quads(grey, quads, layout) if i == mid]
         if new:
             poses += [p for p in fit_matched(mine + new, layout) if p.player == player]
