@@ -558,9 +558,11 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # right outside the symbol gives way to the object's colour, and the paper between band
     # and symbol is gone (`_crossed_edge`).
     crossed = _crossed_edge(band)
-    if crossed.any():   # ... and the halo sample between that edge and the symbol is not paper
-        toward = N_PAPER + OUTWARD_AT          # in `surround`; in `norm` from ns
-        crossed &= ~(surround[:, toward] | _shaded_paper(norm[:, ns + toward]))
+    if crossed.any():   # ... and a halo sample between that edge and the symbol is not paper
+        lost = np.zeros_like(crossed)
+        for toward in N_PAPER + OUTWARD_AT:    # in `surround`; in `norm` from ns
+            lost |= ~(surround[:, toward] | _shaded_paper(norm[:, ns + toward]))
+        crossed &= lost
     if crossed.any():
         conf = np.where(crossed, 0.0, conf)
         text = _letters(np.where(crossed, "?", _chars(text)))
@@ -756,49 +758,58 @@ def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
 
 
 # Something lying over a symbol from beyond the card (a fingertip) crosses the card's edge
-# there (`_crossed_edge`). Printed, the band's middle place on each edge goes from paper (just
-# inside the band) to the dark band within a few pixels, at every blur the reader copes with
-# (its two side places on the edge show that step): at least EDGE_STEP (paper-relative, any
-# channel) across the first three depths. An object there is one colour right across: no
-# channel changing by more than EDGE_FLAT over the four depths on the card (crafted fingertips:
-# at most 0.05; `tests/vision/test_symbol_fingertip.py`).
-# And its colour is not the band's (the side places' middle depth): by EDGE_UNLIKE in some
-# channel, or by EDGE_HUE in hue (each channel's log less their mean; the same lamp and paper
-# scale both alike). A dark grey ring beside the band, both blurred into one grey, or a band
-# washed out on clipped paper, leaves the band's own colour there (rendered hard tables: at
-# most 0.12 apart, 0.08 in hue), a fingertip its own (crafted: 110 of 113 more than 0.15
-# apart; the other 3, skin as bright as the band under a strong lamp, 0.16-0.21 in hue).
+# there (`_crossed_edge`). Printed, each of the band's three places on an edge goes from paper
+# (just inside the band) to the dark band within a few pixels, at every blur the reader copes
+# with: at least EDGE_STEP (paper-relative, any channel) between the first and third depths.
+# An object there is one colour right across: no channel changing by more than EDGE_FLAT over
+# the four depths on the card (crafted fingertips: at most 0.05;
+# `tests/vision/test_symbol_fingertip.py`), darker than paper (EDGE_PAPER: a pose a pixel in
+# leaves a place flat on paper). Coming in aslant it may cover a side place as well as, or
+# instead of, the middle one, so any place counts, against the other places of the edge that
+# do show the step. And its colour is not the band's there (their middle depth): by
+# EDGE_UNLIKE in some channel, or by EDGE_HUE in hue (each channel's log less their mean; the
+# same lamp and paper scale both alike). A dark grey ring beside the band, both blurred into
+# one grey, or a band washed out on clipped paper, leaves the band's own colour there (rendered
+# hard tables: at most 0.12 apart, 0.08 in hue), a fingertip its own (crafted: 110 of 113 more
+# than 0.15 apart; the other 3, skin as bright as the band under a strong lamp, 0.16-0.21 in
+# hue).
 EDGE_FLAT = 0.06
 EDGE_STEP = 0.15
 EDGE_UNLIKE = 0.15
 EDGE_HUE = 0.15
+EDGE_PAPER = 0.85    # a flat place this bright (paper-relative, mean of channels) is paper
 # The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
 # and the border band.
 OUTWARD_HALO = np.array([int(np.argmin(np.abs((_HALO_A + math.radians(60.0 * d) + math.pi)
                                                % (2 * math.pi) - math.pi))) for d in range(6)])
-OUTWARD_AT = np.arange(6) * N_HALO + OUTWARD_HALO   # their places among the halo samples
+# their places among the halo samples, with the one either side (a finger comes in aslant)
+OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 
 
 def _crossed_edge(band: np.ndarray) -> np.ndarray:
     """Per card and symbol (cards x 6): an object may cross edge d onto symbol d (the caller
-    also asks that the halo sample between them, OUTWARD_HALO, is not paper: a printed symbol
-    never touches the band). The band's middle place on that edge (`band`: cards x depths x
-    18 border places, paper-relative, edge d's at 3d .. 3d + 2) is one colour across the
-    band's depths, unlike the band's own, where both side places step from paper to the band:
-    a printed band is the same all along its edge."""
+    also asks that one of the three halo samples facing that edge, OUTWARD_AT, is not paper: a
+    printed symbol never touches the band). One of the band's places on that edge (`band`:
+    cards x depths x 18 border places, paper-relative, edge d's at 3d .. 3d + 2) is one colour
+    across the band's depths, darker than paper and unlike the band's own where another place
+    of the edge steps from paper to the band: a printed band is the same all along its edge."""
     n = len(band)
     place = band[:, :4].reshape(n, 4, 6, 3, 3)        # cards x depths x edge x place x RGB
-    flat = np.ptp(place[:, :, :, 1], axis=1).max(-1) < EDGE_FLAT
+    flat = np.ptp(place, axis=1).max(-1) < EDGE_FLAT  # cards x edge x place
     if not flat.any():   # (nearly always: the rest is not needed)
-        return flat
-    step = (np.abs(place[:, 0, :, ::2] - place[:, 2, :, ::2]).max(-1) > EDGE_STEP).all(-1)
-    colour = place[:, :, :, 1].mean(1)[:, :, None]            # cards x edge x 1 x RGB
-    band_at = place[:, 2, :, ::2]
+        return flat.any(-1)
+    step = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_STEP
+    colour = place.mean(1)                                     # cards x edge x place x RGB
+    band_at = place[:, 2]
     hue = np.log(np.maximum(np.concatenate([colour, band_at], 2), 0.02))
     hue -= hue.mean(-1, keepdims=True)
-    unlike = ((np.abs(colour - band_at).max(-1) > EDGE_UNLIKE)
-              | (np.abs(hue[:, :, :1] - hue[:, :, 1:]).max(-1) > EDGE_HUE)).any(-1)
-    return flat & step & unlike
+    # place p against every other place q of the edge that shows the printed step
+    diff = np.abs(colour[:, :, :, None] - band_at[:, :, None]).max(-1)
+    dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
+    other = ~np.eye(3, dtype=bool)
+    unlike = (((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
+    # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too)
+    return (flat & unlike & (colour.mean(-1) < EDGE_PAPER)).any(-1)
 
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:
