@@ -31,7 +31,6 @@ import cv2
 import numpy as np
 
 from ..faces import HEXAPOD_INKS, PAPER_RGB
-from .colour import OVEREXPOSED_MAX
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 
 # The printed inks (sRGB, `companion.faces`) of the kinds read by hue; K is read as a neutral.
@@ -44,6 +43,10 @@ N_LABELS = 3 * NK + 5
 CLIP = 250.0
 PAPER_REF = 0.6      # paper is at least this share of the white in an unclipped channel
 UNCLIP_SPAN = 0.8    # a clipped channel's ratio is searched up to this (log) above the white's
+MAX_LIFT = 1.6       # a one-channel recovery of the white: at most this times the brighter
+# unclipped channel. A warm lamp's paper reads red ~1.3-1.5 times green (a 0.5/0.8/1.2 cast: the
+# reader test); a green sleeve passing for paper lifted it 1.7-2.4 times (held-out hand 91;
+# 1.5 refused the lamp, 2.0 let a sleeve read a cell wrong: the two overlap a little)
 KNEE = 0.9           # a reading below this share of the clip is far from clipping
 CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
@@ -265,8 +268,8 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
     """`white` (BGR) with its clipped channels recovered from the case's paper (warm light
     over-exposes red first, then green). With one channel clipped, unclipped pixels whose other
     two channels stand in the white's ratio are neutral, and their median ratio of the clipped
-    channel gives the white's, unless that is more than OVEREXPOSED_MAX (half a stop) above the
-    brighter unclipped channel, further than a lamp the camera balanced leaves paper: then those
+    channel gives the white's, unless that is more than MAX_LIFT times the brighter unclipped
+    channel, further than a lamp the camera balanced leaves paper: then those
     pixels were not the paper (green sleeves, blue about red, lifted a white clipped in green
     1.7-2.4 times) and the white stays as it is. With two clipped, the one unclipped channel
     finds the paper: the same sheet under the same light is about as bright in it as the quiet
@@ -301,7 +304,7 @@ def unclip_white(white: np.ndarray, canvas: np.ndarray, raw_v: np.ndarray | None
         ratio = ratio[ratio >= 0.95 * white[ch] / white[a]]
         if len(ratio) >= 100:
             lift = float(_median(ratio)) * white[a]
-            if lift <= OVEREXPOSED_MAX * max(white[a], white[b]):
+            if lift <= MAX_LIFT * max(white[a], white[b]):
                 white[ch] = max(white[ch], lift)
         return white.astype(np.float32)
     a = int(next(i for i in range(3) if i not in hot))
