@@ -235,6 +235,23 @@ RECOVER_CANDIDATES = 3   # undecoded quads tried for each missing marker
 MAX_CHOICES = 10         # candidate quads of a case tried one choice at a time (`fit_matched`)
 
 
+def _through_seen(printed: dict[int, np.ndarray], have: dict[int, Quad]
+                  ) -> tuple[dict[int, Quad], float] | None:
+    """Where the printed layout (`printed`: id -> corners in mm) through a case's markers seen
+    (`have`: id -> corners in the frame) puts its others (an affine map from two or more, a
+    similarity from one: perspective is not well seen on one side of a board), in layout
+    order, and the seen markers' mean side; None when no map fits."""
+    src = np.vstack([printed[i] for i in have]).astype(np.float32)
+    dst = np.vstack(list(have.values())).astype(np.float32)
+    fit = cv2.estimateAffine2D if len(have) >= 2 else cv2.estimateAffinePartial2D
+    A, _ = fit(src, dst, method=cv2.LMEDS)
+    if A is None:
+        return None
+    H = np.vstack([A, (0.0, 0.0, 1.0)])
+    wanted = {mid: transform(mm, H) for mid, mm in printed.items() if mid not in have}
+    return wanted, _mean_side(list(have.values()))
+
+
 def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLayout = LAYOUT,
             min_markers: int = 3) -> list[tuple[int, Quad]]:
     """`found` plus undecoded quads that sit where a case's missing markers must be. For a
@@ -253,18 +270,11 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
         have = {i: c for i, c in found if i in printed}
         if not 0 < len(have) < min_markers:
             continue
-        src = np.vstack([printed[i] for i in have]).astype(np.float32)
-        dst = np.vstack(list(have.values())).astype(np.float32)
-        fit = cv2.estimateAffine2D if len(have) >= 2 else cv2.estimateAffinePartial2D
-        A, _ = fit(src, dst, method=cv2.LMEDS)
-        if A is None:
+        predicted = _through_seen(printed, have)
+        if predicted is None:
             continue
-        H = np.vstack([A, (0.0, 0.0, 1.0)])
-        side = _mean_side(list(have.values()))
-        for mid, mm in printed.items():
-            if mid in have:
-                continue
-            want = transform(mm, H)
+        wanted, side = predicted
+        for mid, want in wanted.items():
             d = np.linalg.norm(centres - want.mean(axis=0), axis=1)
             # every quad of about the right size within reach is a candidate, nearest first: the
             # prediction through one or two markers misses perspective (a wide lens, a tilted
@@ -692,20 +702,15 @@ def partial_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[
         first = dict(reversed(mine))            # one quad an id (the first seen) to predict
         if len(first) != 2:
             continue
-        src = np.vstack([printed[i] for i in first]).astype(np.float32)
-        dst = np.vstack(list(first.values())).astype(np.float32)
-        A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
-        if A is None:
+        predicted = _through_seen(printed, first)
+        if predicted is None:
             continue
-        H = np.vstack([A, (0.0, 0.0, 1.0)])
-        side = _mean_side(list(first.values()))
+        wanted, side = predicted
         new = []
-        for mid in printed:
-            if mid not in first:
-                # a quad on a located case's sheet is that case's drawing (`off_cases`)
-                quads = off_cases(_place_quads(grey, transform(printed[mid], H), side), located,
-                                  layout)
-                new += [(i, c) for i, c in match_quads(grey, quads, layout) if i == mid]
+        for mid, want in wanted.items():
+            # a quad on a located case's sheet is that case's drawing (`off_cases`)
+            quads = off_cases(_place_quads(grey, want, side), located, layout)
+            new += [(i, c) for i, c in match_quads(grey, quads, layout) if i == mid]
         if new:
             poses += [p for p in fit_matched(mine + new, layout) if p.player == player]
     return poses
