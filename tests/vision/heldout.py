@@ -324,8 +324,14 @@ def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     (clipped here, a channel the gain then dims would land below the clip and hide it)."""
     gains = blackbody_rgb(rng.uniform(2700.0, 6500.0)) / blackbody_rgb(5000.0)
     gains = (gains / gains.max() * rng.uniform(0.6, 1.5))[::-1].astype(np.float32)  # BGR
-    linear = (np.clip(img, 0, 255) / 255.0) ** 2.2 * gains
-    return 255.0 * linear ** (1 / 2.2)
+    return relight(img, gains)
+
+
+def relight(img: np.ndarray, gains_bgr: np.ndarray) -> np.ndarray:
+    """`img` (sRGB-encoded BGR, float) with each channel's light scaled by `gains_bgr` in linear
+    light (sRGB's 2.2 power), left above 255 where it over-exposes for `camera` to clip (the
+    held-out Hexapod lamp uses it too)."""
+    return 255.0 * ((np.clip(img, 0, 255) / 255.0) ** 2.2 * gains_bgr) ** (1 / 2.2)
 
 
 def _smear(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -26,10 +26,10 @@ import numpy as np
 from companion.scenarios import hexapod_cases
 
 if __package__:
-    from .heldout import camera, photo
+    from .heldout import _apply, camera, photo, relight
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import camera, photo
+    from heldout import _apply, camera, photo, relight
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -238,11 +238,6 @@ def _cell_size(mm_to_px: np.ndarray, cell_mm: float) -> float:
     return float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)) / 6.0)
 
 
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    q = np.c_[pts, np.ones(len(pts))] @ h.T
-    return q[:, :2] / q[:, 2:3]
-
-
 def _arm(img: np.ndarray, mm_to_px: np.ndarray, rng: np.random.Generator
          ) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float]]:
     """`img` with an arm (a forearm 2.2-3 cells wide ending in a hand, skin or sleeve coloured,
@@ -301,8 +296,7 @@ def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
     gain = planck(temp) / planck(5000.0)
     gain = gain / gain[1] * rng.uniform(0.6, 1.5)
-    lin = (np.clip(img, 0.0, 255.0) / 255.0) ** 2.2
-    return 255.0 * (lin * gain.astype(np.float32)) ** (1.0 / 2.2)
+    return relight(img, gain.astype(np.float32))
 
 
 def _covered(arm: np.ndarray, mm_to_px: np.ndarray, meta: dict) -> tuple[np.ndarray, int]:

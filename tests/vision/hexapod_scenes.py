@@ -16,12 +16,32 @@ from companion.vision.observation import UNKNOWN
 PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
 
 
+def hard_scene(seed: int):
+    """Hard scene `seed` framed as the benchmark frames it: (image, truth)."""
+    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
+    return hexapod_scene(seed, "hard", params=params)
+
+
 def read_hard(seed: int):
     """Hard scene `seed` as the benchmark frames and reads it: (truth, observation)."""
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
+    image, truth = hard_scene(seed)
     return truth, HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0) \
         .observation
+
+
+def assert_case_found(seed: int, player: int, min_right: int) -> None:
+    """The case of `player` on hard table `seed` is found, no false case is, and it reads no
+    cell wrong (a hidden cell may only be '?' or its own code) and at least `min_right`
+    cells right."""
+    image, truth = hard_scene(seed)
+    seen = {c.player: c for c in HexapodReader(track=True, keep_still=False).read(image).cases}
+    assert set(seen) <= {c.player for c in truth.cases}           # no false case
+    assert player in seen
+    case = next(c for c in truth.cases if c.player == player)
+    got = seen[player].grid
+    pairs = [(got[r][c], code) for r, row in enumerate(case.grid) for c, code in enumerate(row)]
+    assert all(read in (code, UNKNOWN) for read, code in pairs), pairs
+    assert sum(read == code for read, code in pairs) >= min_right
 
 
 def case_pairs(truth, obs) -> Iterator[tuple]:

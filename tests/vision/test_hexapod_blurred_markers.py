@@ -6,50 +6,28 @@ layout, each clearly its own code) keep a case out."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision import hexapod_markers
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_markers import LAYOUT, match_quads
-from companion.vision.observation import UNKNOWN
 
-
-def _scene(seed: int):
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    return hexapod_scene(seed, "hard", params=params)
-
-
-def _check(seed: int, player: int, min_right: int) -> None:
-    """The case of `player` on hard table `seed` is found, reads no cell wrong (a hidden cell
-    may only be '?' or its own code) and reads at least `min_right` cells."""
-    image, truth = _scene(seed)
-    seen = {c.player: c for c in HexapodReader(track=True, keep_still=False).read(image).cases}
-    assert set(seen) <= {c.player for c in truth.cases}           # no false case
-    assert player in seen
-    case = next(c for c in truth.cases if c.player == player)
-    got = seen[player].grid
-    pairs = [(got[r][c], code) for r, row in enumerate(case.grid) for c, code in enumerate(row)]
-    assert all(read in (code, UNKNOWN) for read, code in pairs), pairs
-    assert sum(read == code for read, code in pairs) >= min_right
+from .hexapod_scenes import assert_case_found, hard_scene
 
 
 @pytest.mark.parametrize(("seed", "player", "min_right"), [(494, 1, 36), (154, 2, 12)])
 def test_a_case_whose_blurred_markers_have_no_quad_is_found_at_half_size(seed, player,
                                                                           min_right):
     """5 px of motion blur over 17-24 px markers: no quad at full size, found at half."""
-    _check(seed, player, min_right)
+    assert_case_found(seed, player, min_right)
 
 
 def test_a_foreshortened_marker_is_sized_by_its_mean_side():
     """Hard 480: the one decoded marker is the other board's; a tilted far marker's short side
     falls under 0.6 of it, its mean side does not: player 1's case is found."""
-    _check(480, 1, 6)
+    assert_case_found(480, 1, 6)
 
 
 def _cover(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -65,7 +43,7 @@ def test_half_size_wants_three_markers_of_one_case():
     """Hard 494 with two of player 1's four markers painted over: the half-size search sees two
     clear codes of the case and finds no case (a case is three markers in the printed layout),
     nor does the reader; with one painted over it finds the case through the other three."""
-    image, truth = _scene(494)
+    image, truth = hard_scene(494)
     case = next(c for c in truth.cases if c.player == 1)
     quads = [np.array(m.corners, np.float64) for m in case.markers]
     one = _cover(image, quads[0])
@@ -81,7 +59,7 @@ def test_half_size_wants_three_markers_of_one_case():
 def test_a_quad_outside_the_size_range_names_nothing():
     """A marker's quad whose mean side lies outside `size` is not tried: a quad much smaller
     or larger than the table's markers is no marker of these boards."""
-    image, truth = _scene(494)
+    image, truth = hard_scene(494)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     quad = np.array(next(c for c in truth.cases if c.player == 1).markers[2].corners)
     side = float(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1).mean())
@@ -92,7 +70,7 @@ def test_a_quad_outside_the_size_range_names_nothing():
 def test_a_mirrored_table_shows_no_case_at_half_size():
     """Hard 494 seen in a mirror: the same blurred markers, but a mirrored code is none of the
     case codes clearly, so the half-size search (and the reader) finds no case there."""
-    image, _ = _scene(494)
+    image, _ = hard_scene(494)
     mirrored = np.ascontiguousarray(image[:, ::-1])
     grey = cv2.cvtColor(mirrored, cv2.COLOR_BGR2GRAY)
     assert hexapod_markers.half_size(grey, [], (0.0, np.inf)) == []

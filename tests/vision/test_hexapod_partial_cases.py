@@ -6,23 +6,15 @@ printed layout) keep a wrong or a missing marker from making a case."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision import hexapod_markers
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_markers import LAYOUT, case_codes, detect, make_detector
-from companion.vision.observation import UNKNOWN
 
-
-def _scene(seed: int):
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    return hexapod_scene(seed, "hard", params=params)
+from .hexapod_scenes import assert_case_found, hard_scene
 
 
 @pytest.mark.parametrize(("seed", "player", "min_right"), [(409, 2, 2), (154, 1, 11)])
@@ -32,15 +24,7 @@ def test_a_case_seen_by_two_markers_is_found(seed, player, min_right):
     decodes and 11 is matched at half size, 10 is blurred past a quad in the frame at either
     size. The case is found, and reads no cell wrong (a hidden cell only '?' or its own code)
     and at least `min_right` right."""
-    image, truth = _scene(seed)
-    seen = {c.player: c for c in HexapodReader(track=True, keep_still=False).read(image).cases}
-    assert set(seen) <= {c.player for c in truth.cases}             # no false case
-    assert player in seen
-    case = next(c for c in truth.cases if c.player == player)
-    got = seen[player].grid
-    pairs = [(got[r][c], code) for r, row in enumerate(case.grid) for c, code in enumerate(row)]
-    assert all(read in (code, UNKNOWN) for read, code in pairs), pairs
-    assert sum(read == code for read, code in pairs) >= min_right
+    assert_case_found(seed, player, min_right)
 
 
 def _paint(image: np.ndarray, quad: np.ndarray, marker_id: int | None) -> np.ndarray:
@@ -79,7 +63,7 @@ def test_a_wrong_code_or_no_marker_at_the_place_makes_no_case():
     place, or the place left white, the quad found there is not marker 20 and two markers are
     no case. Neither the search nor the reader then reports player 2, or any case of the
     painted code's player beyond the table's own."""
-    image, truth = _scene(409)
+    image, truth = hard_scene(409)
     case = next(c for c in truth.cases if c.player == 2)
     place = np.array(case.markers[0].corners, np.float64)              # marker 20 (TL)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
