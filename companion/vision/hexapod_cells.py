@@ -25,8 +25,12 @@ and a cell that is one kind's hue and ink but shows no dark body — its brighte
 names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
 only when no nudge differs. A cell read empty whose middle is much dimmer than lit fill (it reads as
 fill only through the local gain, which takes a flat grey sleeve lying over the cards for fill in a
-shadow as well) is '?' unless the board's printed grid line shows along one of its sides: a shadow
-dims the lines, a sleeve hides them (`_unlined_dim_empty`). A cell that a hand or sleeve covers
+shadow as well) is '?' unless the board's printed grid line shows along one of its sides, with
+the fill either side of it lit alike: a shadow dims the lines, a sleeve hides them, and a sleeve's
+edge running along a line puts the sleeve on one side of it (`_unlined_dim_empty`). A cell read as
+a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
+mask looks like the black tile with its grey beetle (`_dark_occluder_dung`). A cell that a hand
+or sleeve covers
 (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
 (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
 the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
@@ -50,6 +54,7 @@ not highlights; a moth's body lies on its partner's side) or the run stays '?'.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache, partial
 
@@ -126,6 +131,7 @@ class CellParams:
     min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
     dim_fill: float = 0.8          # an empty cell's middle dimmer than this share of the white
     fill_line: float = 0.5         # shows its printed line along this share of a side at least
+    line_balance: float = 0.8      # the fill either side of it: the darker this share of the other
     colour: ColourParams = field(default_factory=ColourParams)
 
 
@@ -579,17 +585,23 @@ def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarr
 
 
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                cells: np.ndarray, min_line: float, where: np.ndarray | None = None
-                ) -> np.ndarray:
+                cells: np.ndarray, min_line: float, where: np.ndarray | None = None,
+                balance: float = 0.0) -> np.ndarray:
     """(cells, 4): the share of samples along each side (top, bottom, left, right) of each of
     `cells` where the printed line shows in `grey` (`lines_all_round`), counting only the
-    samples `where` (cells, 4 * n) allows, when given."""
+    samples `where` (cells, 4 * n) allows, when given, and whose two sides are alike: the
+    darker at least `balance` of the brighter (a line printed on the fill has the same fill
+    under the same light either side of it; an occluder's edge lying along it has the
+    occluder on one side)."""
     on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
                                                               cols))
     flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
     on = np.minimum(flat.take(on_a), flat.take(on_b))
     a, b = flat.take(out_a), flat.take(out_b)
-    dip = (np.minimum(a, b) - on) >= min_line * np.maximum(np.maximum(a, b), 1e-3)
+    lo, hi = np.minimum(a, b), np.maximum(np.maximum(a, b), 1e-3)
+    dip = (lo - on) >= min_line * hi
+    if balance > 0.0:
+        dip &= lo >= balance * hi
     if where is not None:
         dip &= where
     return dip.reshape(len(cells), 4, -1).mean(axis=2)
@@ -733,23 +745,25 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
             grid[i // cols][i % cols] = UNKNOWN
 
 
-def _unlined_dim_empty(grid: list[list[str]], planes: tuple[np.ndarray, np.ndarray, np.ndarray],
-                      white: np.ndarray, pix: Pixels, px: int, margin: int, size: int,
-                      params: CellParams = DEFAULT) -> None:
-    """Set to '?' (in place) the cells of `grid` read empty whose middle (window of side
-    `size`, middle value of the largest channel over the `white`'s) is dimmer than `dim_fill` of the
-    white while no side shows the printed grid line, with board fill either side of it
-    (`_fill_beside`, in the normalised `pix`), along `fill_line` of it. The board fill is
-    printed at 0.89 of the white; a cell that much dimmer reads as fill only through the local
-    gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale) for fill
-    in a shadow just as well. A shadow dims the printed lines with the fill beside them, and a
-    card a third of a cell off hides one side's at most, or two adjacent ones' in part; a
-    sleeve over the cell hides them all."""
-    rows, cols = len(grid), len(grid[0])
-    cells = np.array([i for i in range(rows * cols) if grid[i // cols][i % cols] == EMPTY],
-                     np.intp)
+def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                       white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
+                       margin: int, size: int, rows: int, cols: int,
+                       params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
+    (window of side `size`, middle value of the largest channel over the `white`'s) is dimmer
+    than `dim_fill` of the white while no side shows the printed grid line in `grey()`
+    (`line_grey`, asked for only then), with board fill either side of it (`_fill_beside`, in
+    the normalised `pix`) as bright within `line_balance`, along `fill_line` of it. The board
+    fill is printed at 0.89 of the white; a cell that much dimmer reads as fill only through
+    the local gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale)
+    for fill in a shadow just as well. A shadow dims the printed lines with the fill beside
+    them, and a card a third of a cell off hides one side's at most, or two adjacent ones' in
+    part; a sleeve over the cell hides them all. A sleeve's edge that lies along a side, the
+    line seen just beyond it, is no line on fill: the sleeve on one side of it is much darker
+    or brighter than the fill on the other (the fill either side of a printed line 1/8 cell
+    away is lit alike; a shadow's edge dims it gradually)."""
     if not len(cells):
-        return
+        return cells
     # the largest channel over the white's, in the windows only, and its middle value
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
     at = window_index(planes[0].shape, px, margin, rows, cols, size, cells=cells)
@@ -758,13 +772,36 @@ def _unlined_dim_empty(grid: list[list[str]], planes: tuple[np.ndarray, np.ndarr
     h = v0.shape[1] // 2
     dim = cells[np.partition(v0, h, axis=1)[:, h] < params.dim_fill]
     if not len(dim):
-        return
+        return dim
     fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, dim, params.colour.ink_sat,
                         params.colour.dim_v)
-    sides = _side_lines(line_grey(planes, white), px, margin, rows, cols, dim, params.min_line,
-                        fill)
-    for i in dim[sides.max(axis=1) < params.fill_line]:
-        grid[i // cols][i % cols] = UNKNOWN
+    sides = _side_lines(grey(), px, margin, rows, cols, dim, params.min_line, fill,
+                        params.line_balance)
+    return dim[sides.max(axis=1) < params.fill_line]
+
+
+DARK_SLEEVE = 0.2    # a black sleeve's largest channel: at most this share of the white's
+
+
+def _dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
+                        white: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                        size: int) -> np.ndarray:
+    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) that a black
+    occluder reaches: the occluder's own pixels (`own`, not the gaps closed between its parts)
+    lie in the cell's window of side `size` grown by an eighth of a cell each way, and half or
+    more of them are as dark as black ink, at most `DARK_SLEEVE` of the `white` in their
+    largest channel (`raw_v`). A black sleeve is as dark as the beetle's black tile, and the
+    mask stops short where the sleeve no longer stands out from the board (its rounded end over
+    lit fill): black there with lit fill beside it reads as the tile with its grey beetle. Skin,
+    even shaded, and lighter cloth beside a real black tile leave it read."""
+    dung = np.flatnonzero(code == K_CODE)
+    if not len(dung):
+        return dung
+    grown = size + 2 * max(1, round(0.125 * px))
+    at = window_index(own.shape, px, margin, rows, cols, grown, cells=dung)
+    on = _gather(own, at) > 0
+    dark = on & (_gather(raw_v, at) <= DARK_SLEEVE * float(np.max(white)))
+    return dung[on.any(axis=1) & (dark.sum(axis=1) >= 0.5 * on.sum(axis=1))]
 
 
 # an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
@@ -925,6 +962,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
+    # the canvas brightness the printed grid lines are looked for in, worked out once, when
+    # first asked for
+    grey = cache(partial(line_grey, planes, white))
+    # the cells read empty and not hidden
+    open_empty = code.reshape(-1) == EMPTY_CODE
     if hand.any():
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
         hidden = np.flatnonzero(cover >= params.max_hand)
@@ -940,13 +982,20 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
             # whatever lies over it
-            free = empty[lines_across(line_grey(planes, white), pix.sat, v, px, m, rows, cols,
-                                      empty, params.min_line, params.colour.ink_sat,
+            free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
+                                      params.min_line, params.colour.ink_sat,
                                       params.colour.dim_v)]
             hidden = np.setdiff1d(hidden, free)
+        open_empty[hidden] = False
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
-    _unlined_dim_empty(grid, planes, white, pix, px, m, small, params)
+        for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
+                                     large):
+            grid[i // cols][i % cols] = UNKNOWN
+    dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
+                             small, rows, cols, params)
+    for i in dim:
+        grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
