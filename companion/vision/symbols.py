@@ -552,7 +552,11 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
-    dark = _dark_band(band, white) & in_band
+    # (the cards that read as cards: the white of those whose paper did not clip tells the
+    # lamp's colour to those whose paper did; see `_dark_band`)
+    whole = ((np.array([len(t) - t.count("?") for t in text]) >= MIN_TURN_LETTERS)
+             & (paper_ok >= LAMP_WHOLE))
+    dark = _dark_band(band, white, whole) & in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
     # right outside the symbol gives way to the object's colour, and the paper between band
@@ -622,14 +626,20 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
 def _lamp(reads: list[CardRead]) -> np.ndarray | None:
     """The lamp's colour (3 log channel ratios, BGR, summing to 0) from the cards of `reads`
     whose paper did not clip (see LAMP_CARDS), or None where too few such cards agree."""
-    white = np.array([r.white_bgr for r in reads
-                      if r.letters >= MIN_TURN_LETTERS
-                      and r.paper_ok >= LAMP_WHOLE and r.border_ok >= LAMP_WHOLE
-                      and max(r.white_bgr) < CLIP_NEAR and min(r.white_bgr) >= LAMP_MIN_WHITE],
-                     np.float64).reshape(-1, 3)
+    return _lamp_of(np.array([r.white_bgr for r in reads
+                              if r.letters >= MIN_TURN_LETTERS
+                              and r.paper_ok >= LAMP_WHOLE and r.border_ok >= LAMP_WHOLE
+                              and max(r.white_bgr) < CLIP_NEAR
+                              and min(r.white_bgr) >= LAMP_MIN_WHITE],
+                             np.float64).reshape(-1, 3))
+
+
+def _lamp_of(white: np.ndarray) -> np.ndarray | None:
+    """The lamp's colour (as `_lamp`) from the white references (cards x 3 BGR) of cards whose
+    paper did not clip, or None where there are fewer than LAMP_CARDS or they disagree."""
     if len(white) < LAMP_CARDS:
         return None
-    logs = np.log(white)
+    logs = np.log(white.astype(np.float64))
     logs -= logs.mean(1, keepdims=True)
     lamp = np.median(logs, 0)
     if (np.median(np.abs(logs - lamp), 0) > LAMP_SPREAD).any():
@@ -662,6 +672,19 @@ _CLIP_STEPS = (1.0, 1.0 / math.sqrt(OVEREXPOSED_MAX), 1.0 / OVEREXPOSED_MAX)
 # every scaling of the three channels by those steps (the first: none), each row RGB
 _CLIP_SCALES = np.array(np.meshgrid(_CLIP_STEPS, _CLIP_STEPS, _CLIP_STEPS, indexing="ij"),
                         np.float32).reshape(3, -1).T
+# Where the paper clipped in every channel (`_lamp_grey`), of those scalings only the ones a
+# lamp can call for: a black-body lamp through a camera white-balanced near daylight leaves the
+# channels in the order red, green, blue (warm) or the reverse (cool), so the band reads too
+# bright most in red or in blue, least in the other, green between; and only its tint, not its
+# level: the channel the lamp lights least is taken as just at the clip, where the white
+# reference puts it (one channel unscaled; 11 of the 27, the first none).
+_LAMP_SCALES = _CLIP_SCALES[((np.diff(_CLIP_SCALES, axis=1) >= 0).all(1)
+                             | (np.diff(_CLIP_SCALES, axis=1) <= 0).all(1))
+                            & (_CLIP_SCALES.max(1) == 1.0)]
+# Under such a lamp a grey band is seen with green between red and blue, to within this much
+# (paper-relative: blur and JPEG's coarse colour mix the band with the table beside it): a
+# green or a magenta is no grey under any lamp.
+LAMP_GREEN = 0.1
 
 
 def _clip_rivals(means: np.ndarray, white: np.ndarray, cast: np.ndarray, where: np.ndarray,
@@ -687,7 +710,8 @@ def _clip_rivals(means: np.ndarray, white: np.ndarray, cast: np.ndarray, where: 
     return out
 
 
-def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
+def _dark_band(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = None
+               ) -> np.ndarray:
     """Per border sample (band: cards x depths x k x 3, RGB normalised by `white`, the cards'
     BGR paper): dark (mean < 0.7) and neutral (channels within 0.25). Where the paper clipped
     in a channel the light is brighter there than its white reference says, so a grey band
@@ -696,8 +720,11 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
     clip. A clipped channel may read brighter than those, but by no more than the paper can
     be past clipping (OVEREXPOSED_MAX), and never darker. Where all three clipped, the white
     reference says nothing of the lamp's colour: the band is grey if one scaling of the
-    channels within that bound makes it so all round the card (`_lamp_grey`). What the
-    strict test takes for the band it still takes."""
+    channels that a lamp can call for makes it so (`_lamp_grey`), once the white has reached
+    the clip (CLIP_HIGH in some channel: paper at CLIP_NEAR in every channel may be merely well
+    exposed); the lamp's colour is then the one the white of the cards of the read whose paper
+    did not clip shows (`whole`: those that read as cards; their band nearly all there), where
+    they agree (`_lamp_of`). What the strict test takes for the band it still takes."""
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
     low = np.minimum(np.minimum(b0, b1), b2)
@@ -705,8 +732,10 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
                                               < NEUTRAL_SPREAD)
     clipped = white[:, ::-1] >= CLIP_NEAR          # RGB, like the band
     every = clipped.all(1)
-    if every.any():
-        strict = strict | _lamp_grey(band, every, (b0 + b1 + b2) / 3.0 < 0.7)
+    lit = every & (white.max(1) >= CLIP_HIGH)
+    if lit.any():
+        strict = strict | _lamp_grey(band, lit, (b0 + b1 + b2) / 3.0 < 0.7,
+                                     _band_lamp(white, strict, whole))
     clipped &= ~every[:, None]
     # ... and only under a lamp the camera's white balance left near white: where the paper's
     # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
@@ -722,21 +751,49 @@ def _dark_band(band: np.ndarray, white: np.ndarray) -> np.ndarray:
                      & (over < OVEREXPOSED_MAX * high + 0.05))
 
 
-def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray) -> np.ndarray:
+def _band_lamp(white: np.ndarray, dark: np.ndarray, whole: np.ndarray | None
+               ) -> np.ndarray | None:
+    """The lamp's colour (`_lamp_of`) from the cards `whole` marks whose paper did not clip
+    (every channel of their white below CLIP_NEAR, above LAMP_MIN_WHITE) and whose band, as
+    the strict test sees it (`dark`), is nearly all there (LAMP_WHOLE), or None."""
+    if whole is None:
+        return None
+    share = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
+    use = (whole & (share >= LAMP_WHOLE) & (white.max(1) < CLIP_NEAR)
+           & (white.min(1) >= LAMP_MIN_WHITE))
+    return _lamp_of(white[use])
+
+
+def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
+               lamp: np.ndarray | None = None) -> np.ndarray:
     """Per border sample (band: cards x depths x k x 3, RGB normalised by the cards' white
     reference), for the cards `every` marks, whose paper clipped in every channel: dark as
-    seen (`dark`; the true paper, brighter, only deepens it) and grey once the channels are
-    scaled back as the lamp may have left them. There the white reference is the sensor's
-    neutral limit, whatever the lamp's colour: each channel of the band may read up to
-    OVEREXPOSED_MAX too bright, each by its own factor, but by one factor all round the card
-    (one lamp, one paper). Of the scalings `_clip_rivals` tries, the one that makes most of
-    the card's band places grey is taken."""
+    seen (`dark`; the true paper, brighter, only deepens it), its green between its red and
+    blue (LAMP_GREEN) and grey once the channels are scaled back as the lamp left them. There
+    the white reference is the sensor's neutral limit, whatever the lamp's colour: each
+    channel of the band reads too bright by the lamp's excess in it over its least-lit
+    channel, up to OVEREXPOSED_MAX. With `lamp` (its colour, from cards whose paper did not
+    clip: `_band_lamp`) that excess is known; without, one of `_LAMP_SCALES` stands for it,
+    one for every card of the read (one lamp lights the table): the one that leaves their
+    band greyest (the median spread of its dark samples, so that a few places covered by a
+    coloured object do not choose the lamp)."""
     k = np.flatnonzero(every)
-    scaled = band[k][..., None, :] * _CLIP_SCALES                 # m x depths x n x 27 x 3
-    grey = (scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD) & dark[k][..., None]
-    best = grey.any(1).sum(1).argmax(-1)                          # m: the lamp's scaling
+    seen = band[k]
+    r, g, b = seen[..., 0], seen[..., 1], seen[..., 2]
+    ordered = (dark[k] & (g <= np.maximum(r, b) + LAMP_GREEN)
+               & (g >= np.minimum(r, b) - LAMP_GREEN))
     out = np.zeros(dark.shape, bool)
-    out[k] = np.take_along_axis(grey, best[:, None, None, None], -1)[..., 0]
+    if lamp is not None:
+        rgb = lamp[::-1]
+        scale = np.clip(np.exp(rgb.min() - rgb), 1.0 / OVEREXPOSED_MAX, 1.0).astype(np.float32)
+        scaled = seen * scale
+        out[k] = (scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD) & ordered
+        return out
+    scaled = seen[..., None, :] * _LAMP_SCALES                   # m x depths x n x 11 x 3
+    spread = scaled.max(-1) - scaled.min(-1)
+    # the lamp's scaling: the one that leaves the dark samples greyest, by their median
+    best = np.median(spread[ordered], 0).argmin() if ordered.any() else 0
+    out[k] = (spread[..., best] < NEUTRAL_SPREAD) & ordered
     return out
 
 
