@@ -561,12 +561,16 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
     # right outside the symbol gives way to the object's colour, and the paper between band
     # and symbol is gone (`_crossed_edge`).
-    crossed = _crossed_edge(band)
+    crossed, past = _crossed_edge(band)
     if crossed.any():   # ... and a halo sample between that edge and the symbol is not paper
         lost = np.zeros_like(crossed)
+        seen = np.zeros_like(crossed)
         for toward in N_PAPER + OUTWARD_AT:    # in `surround`; in `norm` from ns
             lost |= ~(surround[:, toward] | _shaded_paper(norm[:, ns + toward]))
-        crossed &= lost
+            seen |= ~surround[:, toward]
+        # (where the object runs on past the card's outline, no shadow explains the edge, so
+        # a halo sample that only looks like paper in shade is no paper either: a grey object)
+        crossed &= lost | (past & seen)
     if crossed.any():
         conf = np.where(crossed, 0.0, conf)
         text = _letters(np.where(crossed, "?", _chars(text)))
@@ -829,11 +833,22 @@ def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
 # one grey, or a band washed out on clipped paper, leaves the band's own colour there (rendered
 # hard tables: at most 0.12 apart, 0.08 in hue), a fingertip its own (crafted: 110 of 113 more
 # than 0.15 apart; the other 3, skin as bright as the band under a strong lamp, 0.16-0.21 in
-# hue).
+# hue). Read from a pose a little off the card (a pose search's shift, an outline fitted to
+# smeared paper) an edge's other places may show no step either: then the band's hue where it
+# shows the step anywhere round the card (at least MIN_BAND_REF places) stands for it, since
+# one print under one lamp has one hue all round and a shade dims without tinting. A grey
+# object (a pen, a phone, a grey sleeve) has the band's own grey, but it runs on past the
+# card's outline onto the table, at the band's colour still (the outer depth, within
+# EDGE_FLAT), where the edge's other places show the table: a printed band or ring stops
+# inside the outline. There no shadow explains the edge, so a halo sample that looks like
+# paper only in shade is no paper either (see `_read_cards`; crafted grey objects over small
+# blurred cards, `tests/vision/test_symbol_grey_object.py`: 139 of 6 480 read with a wrong
+# letter before, 11 after).
 EDGE_FLAT = 0.06
 EDGE_STEP = 0.15
 EDGE_UNLIKE = 0.15
 EDGE_HUE = 0.15
+MIN_BAND_REF = 6     # band places with the printed step: enough to know the band's hue
 EDGE_PAPER = 0.85    # a flat place this bright (paper-relative, mean of channels) is paper
 # The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
 # and the border band.
@@ -843,18 +858,21 @@ OUTWARD_HALO = np.array([int(np.argmin(np.abs((_HALO_A + math.radians(60.0 * d) 
 OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 
 
-def _crossed_edge(band: np.ndarray) -> np.ndarray:
+def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per card and symbol (cards x 6): an object may cross edge d onto symbol d (the caller
     also asks that one of the three halo samples facing that edge, OUTWARD_AT, is not paper: a
     printed symbol never touches the band). One of the band's places on that edge (`band`:
     cards x depths x 18 border places, paper-relative, edge d's at 3d .. 3d + 2) is one colour
     across the band's depths, darker than paper and unlike the band's own where another place
-    of the edge steps from paper to the band: a printed band is the same all along its edge."""
+    of the edge steps from paper to the band (a printed band is the same all along its edge),
+    or unlike in hue the band wherever it steps round the card, or of the band's colour but
+    running on past the outline where the edge's other places show the table. Also returned:
+    where the last holds (an object running on past the card, which no shadow explains)."""
     n = len(band)
     place = band[:, :4].reshape(n, 4, 6, 3, 3)        # cards x depths x edge x place x RGB
     flat = np.ptp(place, axis=1).max(-1) < EDGE_FLAT  # cards x edge x place
     if not flat.any():   # (nearly always: the rest is not needed)
-        return flat.any(-1)
+        return flat.any(-1), flat.any(-1)
     step = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_STEP
     colour = place.mean(1)                                     # cards x edge x place x RGB
     band_at = place[:, 2]
@@ -865,8 +883,33 @@ def _crossed_edge(band: np.ndarray) -> np.ndarray:
     dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
     other = ~np.eye(3, dtype=bool)
     unlike = (((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
+    # ... or unlike in hue the band where it shows the step anywhere round the card
+    ref = np.where(step[..., None], hue[:, :, 3:], np.nan).reshape(n, -1, 3)
+    banded = step.reshape(n, -1).sum(-1) >= MIN_BAND_REF
+    if banded.any():
+        with np.errstate(all="ignore"):
+            mid = np.nanmedian(ref[banded], axis=1)
+        far = np.zeros_like(unlike)
+        far[banded] = np.abs(hue[banded][:, :, :3] - mid[:, None, None]).max(-1) > EDGE_HUE
+        # (not where the whole edge is one flat colour: a table's hue bled into the band
+        # along it, or an object lying along the edge rather than across it onto a symbol)
+        one = flat.all(-1) & (np.ptp(colour, axis=2).max(-1) < EDGE_UNLIKE)
+        unlike |= far & ~one[..., None]
+    # ... or, of the band's own grey (a grey pen or sleeve), it carries on past the card's
+    # outline (the outer depth), where the other places show the table: a printed ring beside
+    # the band stops inside it
+    outer = band[:, 4].reshape(n, 6, 3, 3)
+    on = np.abs(outer - colour).max(-1) < EDGE_FLAT                    # cards x edge x place
+    ohue = np.log(np.maximum(outer, 0.02))
+    ohue -= ohue.mean(-1, keepdims=True)
+    odiff = np.abs(outer[:, :, :, None] - outer[:, :, None]).max(-1)
+    odhue = np.abs(ohue[:, :, :, None] - ohue[:, :, None]).max(-1)
+    past = (((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
+    past &= on
+    unlike |= past
     # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too)
-    return (flat & unlike & (colour.mean(-1) < EDGE_PAPER)).any(-1)
+    dark = flat & (colour.mean(-1) < EDGE_PAPER)
+    return (dark & unlike).any(-1), (dark & past).any(-1)
 
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:

@@ -46,7 +46,8 @@ class Variant:
     `hands` arms (skin or sleeve) reach in from the picture's edge, each casting its own soft
     shadow, and the cards under them are occluded truth (their visible share is measured);
     `glare` specular spots wash parts of the table out; `motion` smears the picture along a
-    line of 4-12 px."""
+    line of 4-12 px; `fingers` fingertips or pens laid across a card's edge onto a symbol
+    (`_fingertip`: the covered cards are occluded truth)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -60,6 +61,7 @@ class Variant:
     hands: int = 0
     glare: int = 0
     motion: bool = False
+    fingers: int = 0
 
 
 VARIANTS = {
@@ -78,6 +80,7 @@ VARIANTS = {
     "lamp": Variant(lamp=True),
     "hands": Variant(hands=2),
     "harsh": Variant(shadows=2, glare=1, motion=True, lamp=True),
+    "fingers": Variant(fingers=2, motion=True),
 }
 
 
@@ -229,6 +232,11 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         cover = np.zeros(img.shape[:2], np.float32)
         for _ in range(variant.hands):
             img, cover = _hand(img, cover, rng, card_px)
+        visible = {c: _visible_share(outlines[c], cover) for c in cells}
+    if variant.fingers:
+        cover = np.zeros(img.shape[:2], np.float32)
+        for _ in range(variant.fingers):
+            img, cover = _fingertip(img, cover, rng, outlines[cells[int(rng.integers(len(cells)))]])
         visible = {c: _visible_share(outlines[c], cover) for c in cells}
     for _ in range(variant.glare):
         img = _glare(img, rng, card_px)
@@ -386,6 +394,35 @@ def _hand(img: np.ndarray, cover: np.ndarray, rng: np.random.Generator, card_px:
     colour = np.array(SKIN_SLEEVE_BGR[int(rng.integers(len(SKIN_SLEEVE_BGR)))], np.float32)
     arm = colour * shade[..., None] * rng.uniform(0.85, 1.1)
     img = img + (arm - img) * soft[..., None]
+    return img, np.maximum(cover, soft)
+
+
+# a fingertip's skin or sleeve (SKIN_SLEEVE_BGR), or a pen, a phone or a grey sleeve
+OBJECT_BGR = (*SKIN_SLEEVE_BGR, (70, 70, 70), (100, 100, 100), (130, 130, 130), (160, 160, 160))
+
+
+def _fingertip(img: np.ndarray, cover: np.ndarray, rng: np.random.Generator,
+               outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fingertip or a pen (0.18-0.26 of the card wide, flat, a round tip) laid from beyond
+    the card (`outline`: its image corners) across one edge onto that edge's symbol, its tip
+    0.5-0.75 of the way from the card's centre to the edge, up to 30° off the edge's normal;
+    skin, a sleeve or a grey object. `cover` accumulates where it hides the table."""
+    centre = outline.mean(axis=0)
+    e = int(rng.integers(6))
+    normal = 0.5 * (outline[e] + outline[(e + 1) % 6]) - centre
+    apothem = float(np.linalg.norm(normal))
+    tip = centre + rng.uniform(0.5, 0.75) * normal
+    turn = math.radians(rng.uniform(-30.0, 30.0))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    root = tip + 2.0 * rot @ normal
+    width = rng.uniform(0.36, 0.52) * apothem
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.line(mask, tuple(int(v) for v in tip), tuple(int(v) for v in root), 255,
+             max(int(width), 2), cv2.LINE_AA)
+    cv2.circle(mask, tuple(int(v) for v in tip), max(int(width / 2), 1), 255, -1, cv2.LINE_AA)
+    soft = mask.astype(np.float32) / 255.0
+    colour = np.array(OBJECT_BGR[int(rng.integers(len(OBJECT_BGR)))], np.float32)
+    img = img + (colour * rng.uniform(0.75, 1.05) - img) * soft[..., None]
     return img, np.maximum(cover, soft)
 
 

@@ -103,7 +103,10 @@ def test_lamp_light_and_arms_over_the_table_never_misread(variant, seeds):
         obs = HexelReader(scene.edition).read(scene.image).observation
         s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
         assert s.misreads == 0 and s.false_cards == 0, (seed, s)
-        assert s.correct == s.full, (seed, s)
+        # a card the scoring counts as in full view (97 %) but that an arm's edge still
+        # touches may be reported occluded: the arm crosses its edge
+        touched = sum(0.97 <= t.visible < 1.0 for t in scene.truth)
+        assert s.correct >= s.full - touched, (seed, s)
         if variant == "hands":
             assert s.occluded_truth > 0, (seed, s)
 
@@ -140,3 +143,17 @@ def test_a_cards_visible_share_under_an_arm_is_measured():
     assert abs(_visible_share(outline, cover) - 0.5) < 0.03
     cover[:] = 1.0
     assert _visible_share(outline, cover) == 0.0
+
+
+@pytest.mark.parametrize("seed", [2, 26, 76])
+def test_a_fingertip_or_a_pen_over_a_symbol_is_not_read_as_a_letter(seed):
+    """`fingers`: two fingertips, sleeves or pens laid from beyond a card across its edge onto
+    one of its symbols, then a 4-12 px motion smear. On these tables the covered card was read
+    with one wrong letter before the crossing test learnt the band's hue round the card and a
+    grey object's running on past the outline; it is now reported occluded or left out. (Not
+    every such table is safe yet: `python tests/vision/heldout.py --variant fingers`.)"""
+    scene = heldout_scene(seed, variant=VARIANTS["fingers"])
+    obs = HexelReader(scene.edition).read(scene.image).observation
+    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    assert s.occluded_truth >= 2, s
+    assert s.misreads == 0 and s.false_cards == 0, s

@@ -290,8 +290,9 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     bare, but a printed symbol ends a little beyond its rim and the finger does not, so the
     card is not reported with a wrong symbol. Two halo checks each catch it: too little bare
     paper in the halo, and the symbol's own ink carrying on into it; so does the twin check
-    (`_thinner`: far weaker red than the card's printed red); without all three it is a
-    misread."""
+    (`_thinner`: far weaker red than the card's printed red), and so does the crossing test
+    (`_crossed_edge`: the finger crosses the card's edge, unlike the band's hue round the
+    card); without all four it is a misread."""
     import companion.vision.symbols as symbols
     from companion.scenarios import hexel_scene
     from companion.vision.reader import HexelReader
@@ -312,6 +313,9 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     monkeypatch.setattr(symbols, "MAX_OWN_HALO", symbols.N_HALO)
     assert misreads() == 0
     monkeypatch.setattr(symbols, "TWIN_PEAK_SHARE", 0.0)
+    assert misreads() == 0
+    no_crossing = lambda band: (np.zeros((len(band), 6), bool),) * 2  # noqa: E731
+    monkeypatch.setattr(symbols, "_crossed_edge", no_crossing)
     assert misreads() == 1
 
 
