@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.scenarios import hexapod_cases
+from companion.vision.observation import UNKNOWN
 
 if __package__:
     from .heldout import _apply, camera, photo, relight
@@ -231,6 +232,13 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
     return HeldOutCase(out, first.player, first.grid, cell_px, tuple(result), arm_bgr)
 
 
+def wrong_cells(grid, truth) -> list[tuple[int, int, str, str]]:
+    """(row, col, truth, read) of every cell of `grid` read as a code other than `truth`'s and
+    not '?'."""
+    return [(r, c, truth[r][c], got) for r, row in enumerate(grid) for c, got in enumerate(row)
+            if got not in (truth[r][c], UNKNOWN)]
+
+
 def _cell_size(mm_to_px: np.ndarray, cell_mm: float) -> float:
     """The mean side of a grid cell in the picture (px)."""
     w = 6 * cell_mm
@@ -353,7 +361,6 @@ class Figures:
 
     def add(self, seed: int, truth: HeldOutBoard, got) -> None:
         """Score one board (`got`: the reader's grid, None when its case was not found)."""
-        from companion.vision.observation import UNKNOWN
 
         if truth.markers_seen < 3:
             if got is not None:

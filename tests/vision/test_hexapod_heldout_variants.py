@@ -21,15 +21,6 @@ CELL = round(28 * PPM)         # a cell on it (px)
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    from companion.commands.cards import GAMES, export
-
-    out = tmp_path_factory.mktemp("hexapod-export")
-    export(GAMES["hexapod"], "standard", out, dpi=120)
-    return out
-
-
-@pytest.fixture(scope="module")
 def tiles(exported):
     return _tiles(exported)
 

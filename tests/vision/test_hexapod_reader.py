@@ -441,15 +441,6 @@ def test_no_board_in_view_says_so():
 # -- exported faces on photographs ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    from companion.commands.cards import GAMES, export
-
-    out = tmp_path_factory.mktemp("hexapod-export")
-    export(GAMES["hexapod"], "standard", out, dpi=120)
-    return out
-
-
 def test_exported_faces_on_photographs_are_read(exported):
     exact = 0
     seeds = range(12)

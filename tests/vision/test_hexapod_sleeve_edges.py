@@ -18,21 +18,7 @@ from companion.vision import hexapod_cells as hc
 from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_heldout import VARIANTS, heldout_case
-
-
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    from companion.commands.cards import GAMES, export
-
-    out = tmp_path_factory.mktemp("hexapod-export")
-    export(GAMES["hexapod"], "standard", out, dpi=120)
-    return out
-
-
-def _wrong(grid, truth) -> list[tuple[int, int, str, str]]:
-    return [(r, c, truth[r][c], got) for r, row in enumerate(grid) for c, got in enumerate(row)
-            if got not in (truth[r][c], UNKNOWN)]
+from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
 
 
 @pytest.mark.parametrize(("seed", "cell"), [(45, (0, 0)), (47, (0, 4))])
@@ -47,7 +33,7 @@ def test_a_card_under_a_sleeves_edge_along_the_grid_is_not_read_empty(exported, 
     assert board.hidden[cell] and board.grid[cell[0]][cell[1]] != "."
     grid = HexapodReader(track=False).read(scene.image).cases[0].grid
     assert grid[cell[0]][cell[1]] == UNKNOWN
-    assert _wrong(grid, board.grid) == []
+    assert wrong_cells(grid, board.grid) == []
     assert all(grid[r][c] != UNKNOWN for r in range(6) for c in range(6)
                if not board.hidden[r, c])
 
@@ -60,7 +46,7 @@ def test_a_dark_sleeves_rounded_end_is_not_a_dung_beetle(exported):
     grid = HexapodReader(track=False).read(scene.image).cases[0].grid
     assert board.grid[0][2] == board.grid[0][3] == "."
     assert grid[0][2] == grid[0][3] == UNKNOWN
-    assert _wrong(grid, board.grid) == []
+    assert wrong_cells(grid, board.grid) == []
 
 
 @pytest.mark.parametrize(("seed", "cell"), [(36, (5, 4)), (81, (2, 4))])
@@ -98,7 +84,7 @@ def test_a_sleeve_along_a_column_does_not_read_its_cards_empty(exported):
     one (2, 2) under it as empty board."""
     scene = heldout_case(exported, 0)
     grid = HexapodReader(track=False).read(_column_sleeve(scene, 2, 0.7)).cases[0].grid
-    assert _wrong(grid, scene.grid) == []
+    assert wrong_cells(grid, scene.grid) == []
     assert grid[0][2] == grid[2][2] == UNKNOWN
 
 

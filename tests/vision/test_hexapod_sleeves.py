@@ -13,21 +13,7 @@ from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
 from . import hexapod_heldout
-from .hexapod_heldout import VARIANTS, heldout_case
-
-
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    from companion.commands.cards import GAMES, export
-
-    out = tmp_path_factory.mktemp("hexapod-export")
-    export(GAMES["hexapod"], "standard", out, dpi=120)
-    return out
-
-
-def _wrong(grid, truth) -> list[tuple[int, int, str, str]]:
-    return [(r, c, truth[r][c], got) for r, row in enumerate(grid) for c, got in enumerate(row)
-            if got not in (truth[r][c], UNKNOWN)]
+from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
 
 
 def _band(scene, x0: float, x1: float, y0: float) -> np.ndarray:
@@ -52,7 +38,7 @@ def test_a_grey_sleeve_over_cards_is_not_read_as_empty_board(exported):
     sleeve = scene.image * (1.0 - mask) + 0.35 * paper * mask
     image = cv2.GaussianBlur(np.clip(sleeve, 0, 255).astype(np.uint8), (0, 0), 0.7)
     grid = HexapodReader(track=False).read(image).cases[0].grid
-    assert _wrong(grid, scene.grid) == []
+    assert wrong_cells(grid, scene.grid) == []
     assert grid[1][2] == grid[2][3] == UNKNOWN            # cards under the sleeve
 
 
@@ -75,7 +61,7 @@ def test_an_arm_over_the_board_leaves_no_wrong_code(exported, seed):
     board = scene.boards[0]
     assert board.markers_seen >= 3 and board.hidden.sum() >= 6
     grid = HexapodReader(track=False).read(scene.image).cases[0].grid
-    assert _wrong(grid, board.grid) == []
+    assert wrong_cells(grid, board.grid) == []
     visible = [(r, c) for r in range(6) for c in range(6) if not board.hidden[r, c]]
     assert sum(grid[r][c] == UNKNOWN for r, c in visible) <= 1
 
@@ -97,4 +83,4 @@ def test_a_green_sleeve_does_not_lift_a_white_clipped_in_green(exported, monkeyp
     scene = heldout_case(exported, 91, VARIANTS["hand"])
     board = scene.boards[0]
     grid = HexapodReader(track=False).read(scene.image).cases[0].grid
-    assert [w for w in _wrong(grid, board.grid) if not board.hidden[w[0], w[1]]] == []
+    assert [w for w in wrong_cells(grid, board.grid) if not board.hidden[w[0], w[1]]] == []
