@@ -876,8 +876,7 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     step = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_STEP
     colour = place.mean(1)                                     # cards x edge x place x RGB
     band_at = place[:, 2]
-    hue = np.log(np.maximum(np.concatenate([colour, band_at], 2), 0.02))
-    hue -= hue.mean(-1, keepdims=True)
+    hue = _hue(np.concatenate([colour, band_at], 2))
     # place p against every other place q of the edge that shows the printed step
     diff = np.abs(colour[:, :, :, None] - band_at[:, :, None]).max(-1)
     dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
@@ -904,8 +903,7 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # the band stops inside it
     outer = band[:, 4].reshape(n, 6, 3, 3)
     on = np.abs(outer - colour).max(-1) < EDGE_FLAT                    # cards x edge x place
-    ohue = np.log(np.maximum(outer, 0.02))
-    ohue -= ohue.mean(-1, keepdims=True)
+    ohue = _hue(outer)
     odiff = np.abs(outer[:, :, :, None] - outer[:, :, None]).max(-1)
     odhue = np.abs(ohue[:, :, :, None] - ohue[:, :, None]).max(-1)
     past = (((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
@@ -914,6 +912,14 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too)
     dark = flat & (colour.mean(-1) < EDGE_PAPER)
     return (dark & unlike).any(-1), (dark & past).any(-1)
+
+
+def _hue(rgb: np.ndarray) -> np.ndarray:
+    """Each channel's log less their mean (last axis): a colour's hue, the same under any
+    scaling of its level (a lamp's, the paper's, a shade's)."""
+    hue = np.log(np.maximum(rgb, 0.02))
+    hue -= hue.mean(-1, keepdims=True)
+    return hue
 
 
 def _in_shade(is_paper: np.ndarray, norm: np.ndarray) -> np.ndarray:
