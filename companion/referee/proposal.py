@@ -78,7 +78,10 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
         return _opening(state, obs.cards, prefer)
     committed = {p.cell: p.oriented for p in state.layout.placements}
     if not seen:
-        return Proposal("problem", "The camera sees no cards: is the table in view?")
+        if _line_dealt(state):
+            return _lay_dealt_line(committed, 0)
+        return Proposal("problem", f"The camera sees no cards but the game has {len(committed)} "
+                        "on the table: is the table in view?")
     ranked = align(committed, seen)
     if not ranked:
         return Proposal("problem", "The cards on the table do not match the committed layout: "
@@ -87,6 +90,8 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
     candidates = [a for n, a in ranked if n == best]
     chosen = prefer if prefer in candidates else candidates[0]
     d = diff(committed, seen, chosen)
+    if d.missing and not d.changed and not d.new and _line_dealt(state):
+        return _lay_dealt_line(committed, len(seen))
     if d.missing or d.changed:
         return _moved(d.missing, d.changed, chosen)
     if not d.new:
@@ -150,6 +155,18 @@ def _opening(state: HexelState, cards: tuple[SeenCard, ...],
         first = first or verdict
     assert first is not None
     return first
+
+
+def _line_dealt(state: HexelState) -> bool:
+    """Only the opening line the engine dealt is committed (no seat has played yet): cards
+    missing from the table are the dealer's still to lay, not cards moved away."""
+    return state.turns == 0 and bool(state.layout.placements)
+
+
+def _lay_dealt_line(committed: dict[Cell, str], seen: int) -> Proposal:
+    return Proposal("wait", f"Dealer: lay the dealt opening line as the scoreboard shows it "
+                            f"({seen} of {len(committed)} cards seen).",
+                    cells=tuple(committed))
 
 
 def _moved(missing: tuple[Cell, ...], changed: tuple[tuple[Cell, str, str], ...],

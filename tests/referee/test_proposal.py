@@ -134,3 +134,31 @@ def test_a_garbage_observation_is_a_problem_not_a_crash():
     state = playing()
     obs = observe([((0, 0), "XYZXYZ"), ((9, 9), "RRRRRR")])
     assert propose(state, obs).kind == "problem"
+
+
+def test_the_dealt_opening_line_not_yet_on_the_table_is_awaited_not_a_problem():
+    """H3: with `shuffle` the engine deals the opening line; until the dealer has laid it, an
+    empty or part-laid table is the dealer's work in progress, not a card moved away."""
+    state, _ = GAME.apply(GAME.initial_state(HexelOptions(seats=2)), Shuffle(4))
+    line = [(p.cell, p.oriented) for p in state.layout.placements]
+    for laid in range(3):
+        p = propose(state, observe(line[:laid], CAMERA))
+        assert p.kind == "wait" and "opening line" in p.message, p.message
+        assert f"{laid} of 3 cards seen" in p.message
+        assert set(p.cells) == {c for c, _ in line}
+    assert propose(state, observe(line, CAMERA)).kind == "idle"
+    # a card of the line laid wrong is still a problem
+    turned = next(orient(line[2][1], k) for k in range(1, 6)
+                  if orient(line[2][1], k) != line[2][1])
+    assert propose(state, observe([*line[:2], (line[2][0], turned)], CAMERA)).kind == "problem"
+
+
+def test_an_empty_table_once_seats_have_played_is_a_problem():
+    state = playing()
+    state, _ = GAME.apply(state, a_legal_place(state))
+    assert state.turns == 1
+    p = propose(state, observe([], CAMERA))
+    assert p.kind == "problem" and "sees no cards" in p.message and "has 4" in p.message
+    cards = [(q.cell, q.oriented) for q in state.layout.placements]
+    p = propose(state, observe(cards[:-1], CAMERA))
+    assert p.kind == "problem" and "moved or removed" in p.message
