@@ -25,9 +25,13 @@ and a cell that is one kind's hue and ink but shows no dark body — its brighte
 names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
 only when no nudge differs. A cell read empty whose middle is much dimmer than lit fill (it reads as
 fill only through the local gain, which takes a flat grey sleeve lying over the cards for fill in a
-shadow as well) is '?' unless the board's printed grid line shows along one of its sides, with
-the fill either side of it lit alike: a shadow dims the lines, a sleeve hides them, and a sleeve's
-edge running along a line puts the sleeve on one side of it (`_unlined_dim_empty`). A cell read as
+shadow as well; beside an occluder's mask, measured in the channels the white does not clip), or
+tinted against the white (the fill is printed neutral; a pale hand lit near the clip keeps a faint
+warmth of skin), is '?' unless the board's printed grid line shows along one of its sides, with
+the fill either side of it lit alike: a shadow dims the lines, a sleeve or hand hides them, and a
+sleeve's edge running along a line puts the sleeve on one side of it; so is an unlined one whose
+pixels clip in two channels (their colour unmeasured) joined to such a tinted cell, the same
+hand's lit middle (`_unlined_dim_empty`). A cell read as
 a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
 mask looks like the black tile with its grey beetle (`_dark_occluder_dung`). A cell that a hand
 or sleeve covers
@@ -130,6 +134,7 @@ class CellParams:
     max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
     min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
     dim_fill: float = 0.8          # an empty cell's middle dimmer than this share of the white
+    fill_tint: float = 0.1         # or more saturated than this against it (fill is neutral)
     fill_line: float = 0.5         # shows its printed line along this share of a side at least
     line_balance: float = 0.8      # the fill either side of it: the darker this share of the other
     colour: ColourParams = field(default_factory=ColourParams)
@@ -748,37 +753,111 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
 def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
                        white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                        margin: int, size: int, rows: int, cols: int,
-                       params: CellParams = DEFAULT) -> np.ndarray:
+                       params: CellParams = DEFAULT, near: np.ndarray | None = None
+                       ) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
-    (window of side `size`, middle value of the largest channel over the `white`'s) is dimmer
-    than `dim_fill` of the white while no side shows the printed grid line in `grey()`
-    (`line_grey`, asked for only then), with board fill either side of it (`_fill_beside`, in
-    the normalised `pix`) as bright within `line_balance`, along `fill_line` of it. The board
+    (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
+    channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
+    above `fill_tint`), while no side shows the printed grid line (`_unlined`). The board
     fill is printed at 0.89 of the white; a cell that much dimmer reads as fill only through
     the local gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale)
-    for fill in a shadow just as well. A shadow dims the printed lines with the fill beside
-    them, and a card a third of a cell off hides one side's at most, or two adjacent ones' in
-    part; a sleeve over the cell hides them all. A sleeve's edge that lies along a side, the
-    line seen just beyond it, is no line on fill: the sleeve on one side of it is much darker
-    or brighter than the fill on the other (the fill either side of a printed line 1/8 cell
-    away is lit alike; a shadow's edge dims it gradually)."""
+    for fill in a shadow just as well. The fill is printed neutral, so against the white (the
+    light's colour) it reads all but untinted; a window tinted over half of it is fill under a
+    second light's colour or lens blur's spill of a card beside it, or something lying over it
+    (a pale hand lit near the clip keeps only a faint warmth of skin). A shadow or a second
+    light dims or tints the printed lines with the fill beside them, and a card a third of a
+    cell off hides one side's at most, or two adjacent ones' in part; a sleeve or hand over
+    the cell hides them all. Beside an occluder (`near`, True per cell of the grid: its mask
+    reaches the cell's surroundings), where a sleeve carries the arm on beyond its skin, the
+    middle is measured in the channels where the white lies below the clip only
+    (`_known_channels`): a clipped white is only a lower bound of the paper's reading, so a
+    share of it read there is only an upper bound of the cell's. A cell whose pixels clip in
+    two channels or more (`_blind`: their colour unmeasured, read as the least saturated one
+    the reading allows) is '?' too when it shows no line and joins an unlined tinted cell
+    through such cells (`_joined`): a pale hand's lit middle between its faintly warm, shaded
+    parts."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
     at = window_index(planes[0].shape, px, margin, rows, cols, size, cells=cells)
-    b, g, r = (_gather(p, at) * k for p, k in zip(planes, inv, strict=True))
-    v0 = np.maximum(np.maximum(b, g), r)
+    raw = [_gather(p, at) for p in planes]
+    ratio = [x * k for x, k in zip(raw, inv, strict=True)]
+    v0 = np.maximum(np.maximum(ratio[0], ratio[1]), ratio[2])
     h = v0.shape[1] // 2
-    dim = cells[np.partition(v0, h, axis=1)[:, h] < params.dim_fill]
-    if not len(dim):
-        return dim
-    fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, dim, params.colour.ink_sat,
-                        params.colour.dim_v)
-    sides = _side_lines(grey(), px, margin, rows, cols, dim, params.min_line, fill,
-                        params.line_balance)
-    return dim[sides.max(axis=1) < params.fill_line]
+    doubt = np.partition(v0, h, axis=1)[:, h] < params.dim_fill
+    known = _known_channels(white)
+    if near is not None and len(known) < 3 and near[cells].any():
+        vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],
+                                                               ratio[known[1]])
+        doubt |= near[cells] & (np.partition(vk, h, axis=1)[:, h] < params.dim_fill)
+    tinted = np.partition(_gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
+    doubt |= tinted
+    blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
+    ask = doubt | blind
+    if not ask.any():
+        return cells[ask]
+    unlined = np.zeros(len(cells), bool)
+    unlined[ask] = _unlined(cells[ask], grey, pix, px, margin, rows, cols, params)
+    out = doubt & unlined
+    if blind.any():
+        out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
+    return cells[out]
 
+
+def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
+             margin: int, rows: int, cols: int, params: CellParams = DEFAULT) -> np.ndarray:
+    """True for each of `cells` (flat indices) none of whose sides shows the printed grid line
+    in `grey()` (`line_grey`, asked for only then) along `fill_line` of it, with board fill
+    either side of it (`_fill_beside`, in the normalised `pix`) as bright within
+    `line_balance`. A sleeve's edge that lies along a side, the line seen just beyond it, is no
+    line on fill: the sleeve on one side of it is much darker or brighter than the fill on the
+    other (the fill either side of a printed line 1/8 cell away is lit alike; a shadow's edge
+    dims it gradually)."""
+    fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, cells, params.colour.ink_sat,
+                        params.colour.dim_v)
+    sides = _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
+                        params.line_balance)
+    return sides.max(axis=1) < params.fill_line
+
+
+def _known_channels(white: np.ndarray) -> list[int]:
+    """The channels (BGR indices) in which `white` lies below the clip; all three when it
+    clips in every one (nothing is known then, and every channel is taken alike)."""
+    known = [k for k, w in enumerate(white) if w < CLIP - 5.0]
+    return known or [0, 1, 2]
+
+
+def _blind(raw: list[np.ndarray], white: np.ndarray) -> np.ndarray:
+    """(windows,) True where half or more of a window's pixels (`raw`: B, G, R values, one row
+    a window) clip in two channels or more, one of them a channel the `white` lies below the
+    clip in: at most one channel of them is measured, so their colour is not (the reading is
+    the least saturated colour it allows). Never under a white clipped in all three channels,
+    where lit fill clips as a rule."""
+    known = [k for k, w in enumerate(white) if w < CLIP - 5.0]
+    if not known:
+        return np.zeros(len(raw[0]), bool)
+    hot = [x >= CLIP for x in raw]
+    two = hot[0].view(np.uint8) + hot[1].view(np.uint8) + hot[2].view(np.uint8) >= 2
+    return (two & np.logical_or.reduce([hot[k] for k in known])).mean(axis=1) >= 0.5
+
+
+def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int, cols: int
+            ) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices) marked `through` that joins
+    a `seed` cell across a side through `through` cells only (4-connected regions of the
+    grid)."""
+    grid = np.zeros(rows * cols, np.uint8)
+    grid[cells[seed | through]] = 1
+    n, lab = cv2.connectedComponents(grid.reshape(rows, cols), connectivity=4)
+    keep = np.zeros(n, bool)
+    keep[lab.reshape(-1)[cells[seed]]] = True
+    keep[0] = False
+    return through & keep[lab.reshape(-1)[cells]]
+
+
+# an occluder's mask this far (cells) beyond a cell's large window lies beside it
+NEAR_HAND = 0.25
 
 DARK_SLEEVE = 0.2    # a black sleeve's largest channel: at most this share of the white's
 
@@ -965,9 +1044,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for
     grey = cache(partial(line_grey, planes, white))
-    # the cells read empty and not hidden
+    # the cells read empty and not hidden, and (under a white clipped in one or two channels,
+    # the only ones it changes anything for) those an occluder's mask reaches about
     open_empty = code.reshape(-1) == EMPTY_CODE
+    near = None
     if hand.any():
+        if 0 < n_clipped < 3:
+            near = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
+                                ).any(axis=1)
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
         hidden = np.flatnonzero(cover >= params.max_hand)
         if len(hidden):
@@ -993,7 +1077,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      large):
             grid[i // cols][i % cols] = UNKNOWN
     dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
-                             small, rows, cols, params)
+                             small, rows, cols, params, near)
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:
