@@ -7,7 +7,8 @@ occluded, with '?' where a symbol cannot be read and a confidence no higher than
 seen card is never guessed. A blob that may hold a card whose paper the mask kept only in part
 (or two cards a blur bridged) has its paper found again against its own border band
 (`cards.reseat_paper`); such an outline counts only when the card shows nearly all its paper
-and border band.
+and border band. The hexagons that are plainly cards also tell the table's own ink hues
+(`inks`): where another printer or camera turned an ink, the cards are told again with it.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
 video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
@@ -43,6 +44,7 @@ from .cards import work_scale as _work_scale
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
+from .inks import adapt_inks, symbol_cores
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard
 from .symbols import (
@@ -134,6 +136,7 @@ class HexelReader:
         self.params = params
         self._card_px: float | None = None
         self._own: dict[int, CardRead] = {}
+        self._shapes: tuple | None = None   # `_detect`'s last shapes
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
@@ -187,18 +190,23 @@ class HexelReader:
         return cards, others + dropped
 
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
-                card_area: float | None
+                card_area: float | None, shapes: tuple | None = None
                 ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
-        (`_reseat`)."""
+        (`_reseat`). The shapes, which no colour decides, are kept in `self._shapes`: given
+        as `shapes`, only the cards among them are told again (with another colour model)."""
         view, p = self.view, self.params.detect
-        mask = paper_mask(frame, scale, p, roi)
-        blobs = paper_blobs(mask, scale, view, p)
-        candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area)
-        candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
-        found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
+        if shapes is None:
+            mask = paper_mask(frame, scale, p, roi)
+            blobs = paper_blobs(mask, scale, view, p)
+            candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area)
+            candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
+            found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
+            shapes = (mask, candidates, found, rest)
+        self._shapes = shapes
+        mask, candidates, found, rest = shapes
         whole, not_cards = self._cards_among(frame, [*candidates, *found],
                                              {id(f) for f in found})
         whole, not_cards = self._reseat_turned_down(frame, scale, whole, not_cards, card_area)
@@ -256,7 +264,38 @@ class HexelReader:
         return result
 
     def _read(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool) -> ReadResult:
-        """Read one BGR frame in full."""
+        """Read one BGR frame in full (with the table's ink hues where they are turned, see
+        `_table_inks`; the reader's own model again afterwards)."""
+        base = self.model
+        try:
+            return self._read_frame(frame, t, seq, keep_stages)
+        finally:
+            self.model = base
+
+    def _table_inks(self, frame: np.ndarray, fits: list[CardFit]) -> ColourModel | None:
+        """The colour model with the ink hues of the printer at the table (`inks.adapt_inks`),
+        measured on the hexagons whose paper and border band say they are cards whatever
+        their symbols read (each against the white reference its read found); None when no
+        ink is turned. Another printer's red, turned towards magenta, leaves every red '?',
+        and a turned yellow may pass for red: the cards are then told again with the table's
+        inks, and the frame is read with them when more cards read whole so, or when a symbol
+        read before reads as another letter, or a letter of a turned ink as '?' (our model's
+        reading of it is in doubt). A turned ink can also take a faint tint for itself (a
+        grey ring's, bled from warm paper): a frame that reads no better with the table's
+        inks and where no turned ink is in doubt keeps our model. Only a frame with an ink
+        turned pays for the second telling, and where every card reads
+        whole only one turned by FIRM_TURN_DEG (`inks`) or more."""
+        p, own = self.params, self._own
+        plain = [f for f in fits if own[id(f)].paper_ok >= p.min_card_paper
+                 and own[id(f)].border_ok >= p.min_card_border]
+        poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
+        whites = np.array([own[id(f)].white_bgr for f in plain]).reshape(-1, 3)
+        doubt = any(not own[id(f)].complete for f in plain)
+        return adapt_inks(self.model, symbol_cores(frame, poses, whites, self.view), doubt)
+
+    def _read_frame(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool
+                    ) -> ReadResult:
+        """`_read`'s work."""
         table = self.view.table
         # marker search costs more than a read: on the first frame, then at most every 30th
         # (also while only three markers were seen, to take all four when the fourth shows)
@@ -281,6 +320,19 @@ class HexelReader:
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
             px = _card_px(whole, view)
+        inks = self._table_inks(frame, [*whole, *not_cards])
+        if inks is not None:   # the cards told again with the table's inks (see `_table_inks`)
+            base, own = (self.model, mask, whole, not_cards, rest, px), self._own
+            self.model = inks
+            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
+                                                        self._shapes)
+            px = _card_px(whole, view)
+            if (_complete(whole, self._own) > _complete(base[2], own)
+                    or _doubted([*base[2], *base[3]], own, [*whole, *not_cards], self._own,
+                                _turned_letters(base[0], inks))):
+                notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
+            else:
+                (self.model, mask, whole, not_cards, rest, px), self._own = base, own
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
         if keep_stages:
@@ -342,6 +394,30 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
+    """How many of `cards` read all six symbols at their own pose."""
+    return sum(own[id(f)].complete for f in cards)
+
+
+def _turned_letters(model: ColourModel, turned: ColourModel) -> str:
+    """The letters whose ink `turned` holds otherwise than `model`."""
+    return "".join(n for n, a, b in zip(model.names, model.protos, turned.protos, strict=True)
+                   if a != b)
+
+
+def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit],
+             other_own: dict[int, CardRead], letters: str) -> bool:
+    """Whether a hexagon of `fits` read (at its own pose) a symbol that the same hexagon of
+    `other` (by centre) reads as another letter, or, when it is one of `letters`, as '?'."""
+    seen = {tuple(np.round(f.centre, 3)): own[id(f)].symbols for f in fits}
+    for f in other:
+        a, b = seen.get(tuple(np.round(f.centre, 3))), other_own[id(f)].symbols
+        if a is not None and any(x != y and x != "?" and (y != "?" or x in letters)
+                                 for x, y in zip(a, b, strict=True)):
+            return True
+    return False
 
 
 def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:

@@ -302,13 +302,13 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     clipped) is read again turned by TURN_DEG either way (see `_turned`); one partly in a soft
     shadow, against a shaded white reference first (see `_shaded`)."""
     reads = _read_cards(bgr, poses, view, model, blurred_rings)
-    crossed = [r.crossed for r in reads]
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     reads = _shaded(bgr, poses, view, model, reads, allow)
+    crossed = [r.crossed for r in reads]
     reads = _lamp_read(bgr, poses, view, model, reads, allow)
     reads = _turned(bgr, poses, view, model, reads, allow)
-    # a symbol an object crosses onto at the card's own pose is not read through a re-read
-    # (turned, its samples can miss the object's edge)
+    # a symbol an object crosses onto at the card's own pose (read as it is or against the
+    # shade) is not read through a re-read (turned, its samples can miss the object's edge)
     return [_uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
 
 
@@ -341,7 +341,8 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
     like paper, whose paper did not clip, and which shows paper in shade (MIN_SHADED of its
     paper and halo samples grey and darker than SHADE_DEEP of its white), replaced by its
     read against a shaded white reference when that read is complete and has every letter
-    of the first."""
+    of the first. An object that read sees crossing onto a symbol is kept either way
+    (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in)."""
     # (a card, not a blob: as many letters as `_turned` asks; paper not all paper: below the
     # bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
@@ -383,7 +384,11 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
         filled = {b for a_, b in zip(r.symbols, a.symbols, strict=True) if a_ == "?"}
         if (a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
                 and not filled & greys):
-            reads[i] = a
+            reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
+        elif any(a.crossed):
+            # an object seen crossing onto a symbol against the shade is there all the same:
+            # no later re-read (`_turned`) fills that symbol in
+            reads[i] = replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed).tolist()))
     return reads
 
 
@@ -541,16 +546,20 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
     covered |= _ink_beyond(text, kind[:, halo_e:n_pts], alpha[:, halo_e:n_pts], model)
-    if covered.any():
-        conf = np.where(covered, 0.0, conf)
-        text = _letters(np.where(covered, "?", _chars(text)))
-    # fractions of truth values (their mean, as NumPy takes it: the count over the total)
-    paper_ok = np.count_nonzero(is_paper, 1) / N_PAPER
+    covered |= _tinted_grey(text, kind[:, :ns].reshape(shape), sym_norm, model)
     # (the band against the card's own white, shaded or not: it is printed dark, and a shade
     # over it only darkens it further; near the card's edge, the shade between the outer
     # paper samples is a guess)
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
+    # (a coloured object over a symbol whose colour runs on across the band: `_ink_across`;
+    # judged on the letters as decided, and counted as a crossing below)
+    across = _ink_across(text, norm[:, halo_e:n_pts], band, model)
+    if covered.any():
+        conf = np.where(covered, 0.0, conf)
+        text = _letters(np.where(covered, "?", _chars(text)))
+    # fractions of truth values (their mean, as NumPy takes it: the count over the total)
+    paper_ok = np.count_nonzero(is_paper, 1) / N_PAPER
     in_band = inside[:, ns + N_PAPER:halo_at].reshape(band.shape[:-1])
     # (the cards that read as cards: the white of those whose paper did not clip tells the
     # lamp's colour to those whose paper did; see `_dark_band`)
@@ -571,6 +580,7 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
         # (where the object runs on past the card's outline, no shadow explains the edge, so
         # a halo sample that only looks like paper in shade is no paper either: a grey object)
         crossed &= lost | (past & seen)
+    crossed |= across   # (an object's ink running on across the band onto the symbol)
     if crossed.any():
         conf = np.where(crossed, 0.0, conf)
         text = _letters(np.where(crossed, "?", _chars(text)))
@@ -801,6 +811,65 @@ def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
     return out
 
 
+# A coloured object reaching over a symbol from beyond the card (a sleeve or a fingertip the
+# colour of an ink) is read as that ink there, and the crossing test (`_crossed_edge`) misses it
+# where a smear leaves no place of the band one colour across it. But the object's colour runs
+# on from the symbol across its halo and the band towards the edge, where print has none: a
+# printed symbol ends inside its halo, blur (defocus or motion) spreads it the same way either
+# side of its centre, and the band is printed grey, which adds darkness but no chroma. So
+# `_ink_across` measures the read ink's chroma (the part of a paper-normalised colour off the
+# grey axis, along the ink's own: 1 for the ink, 0 for paper, the band or a grey shade) and asks
+# for three things at once: in at least two of the three halo samples facing the edge it exceeds
+# the halo sample right across the symbol by HALO_ASYM (the ink runs one way only); one band place
+# of that edge carries it at every depth on the card by BAND_TINT (the grey band under a coloured
+# object); and some place of the edge shows the printed step from paper to band by EDGE_SHARP, so
+# the pose is right along that edge (a pose off the card's middle moves a halo sample onto its
+# symbol's ink and the band onto the symbol, the edge's step then fading). On 100 rendered hard
+# tables (7 281 coloured symbols on cards read whole) the ink led by HALO_ASYM in two halo
+# samples for 83 and tinted a band place by BAND_TINT for 24; both held for 6: five on cards
+# 6-10 % under a hand, and one on a card in full view read from a pose off its middle (the
+# edge's step 0.17), which the step test keeps whole. On held-out `fingers` tables, the cards a
+# red or blue sleeve (or reddish skin) covered and that were read with its letter: lead
+# 0.28-0.39, tint 0.28-0.46, the edge's step 0.55-0.79.
+HALO_ASYM = 0.25
+BAND_TINT = 0.25
+EDGE_SHARP = 0.45
+# The halo sample of a symbol right across its centre from each one.
+FACING = (np.arange(N_HALO) + N_HALO // 2) % N_HALO
+
+
+def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: ColourModel
+                ) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose ink runs on
+    towards its edge across the halo and the band (see HALO_ASYM): `halo` the halo samples
+    (cards x 6·N_HALO x 3) and `band` the border band's (cards x depths x 18 x 3), both
+    paper-normalised RGB."""
+    chars = _chars(text)
+    own = np.full(chars.shape, -1)
+    for k, letter in enumerate(model.letters):
+        if not model.neutral[k]:
+            own[chars == letter] = k
+    found = own >= 0
+    if not found.any():
+        return found
+    n = len(text)
+    chroma = model.inks - model.inks.mean(-1, keepdims=True)      # letters x 3
+    unit = chroma / np.maximum((chroma * chroma).sum(-1, keepdims=True), 1e-6)
+    u = unit[np.maximum(own, 0)]                                   # cards x 6 x 3
+    h = halo.reshape(n, 6, N_HALO, 3)
+    ink = ((h - h.mean(-1, keepdims=True)) * u[:, :, None]).sum(-1)   # cards x 6 x N_HALO
+    out = OUTWARD_AT.T % N_HALO                                    # 6 x 3: facing each edge
+    rows = np.arange(6)[:, None]
+    lead = ink[:, rows, out] - ink[:, rows, FACING[out]]           # cards x 6 x 3
+    found &= (lead > HALO_ASYM).sum(-1) >= 2
+    if not found.any():
+        return found
+    place = band[:, :4].reshape(n, 4, 6, 3, 3)                     # cards x depths x edge x place
+    tint = ((place - place.mean(-1, keepdims=True)) * u[:, None, :, None]).sum(-1)
+    sharp = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_SHARP   # cards x edge x place
+    return found & (tint.min(1) > BAND_TINT).any(-1) & sharp.any(-1)
+
+
 def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
                 model: ColourModel) -> np.ndarray:
     """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
@@ -816,6 +885,37 @@ def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
     strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
     same = ((halo_kind == own[..., None]) & strong).sum(-1)
     return (own >= 0) & (same > MAX_OWN_HALO)
+
+
+# A grey ink is printed neutral: the lamp's tint left by the white reference, the paper's
+# chroma bled in by JPEG and the blur of a coloured neighbour give it little chroma (symbols
+# read as the grey ring on the hard band: per symbol the median chroma of its grey samples at
+# most 0.18, 99 % below 0.15; under a held-out lamp or harsh light at most 0.11). A disc
+# printed in a hue no ink of the model has (our blue printed violet with cyan running low)
+# lies within the grey fit's reach, lighter than the grey ink and about as dark as a blurred
+# ring: 0.27-0.34. Over GREY_MAX_CHROMA (`chroma` in `inks`) the grey reading is not trusted.
+GREY_MAX_CHROMA = 0.25
+
+
+def _tinted_grey(text: list[str], sym_kind: np.ndarray, sym_norm: np.ndarray,
+                 model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a grey ink more than half of whose
+    samples of that ink (`sym_kind`, cards x 6 x N_SYMBOL) lie over GREY_MAX_CHROMA from grey
+    (`sym_norm`: their paper-normalised RGB)."""
+    chars = _chars(text)
+    out = np.zeros(chars.shape, bool)
+    for k, letter in enumerate(model.letters):
+        read = chars == letter
+        if not model.neutral[k] or not read.any():
+            continue
+        x = sym_norm[read]                                   # m x N_SYMBOL x 3
+        r, g, b = x[..., 0], x[..., 1], x[..., 2]
+        # |x minus its grey| squared, (r-g)² + (g-b)² + (b-r)² = 3·that
+        far = ((r - g) ** 2 + (g - b) ** 2 + (b - r) ** 2) > 3.0 * GREY_MAX_CHROMA ** 2
+        mine = sym_kind[read] == k
+        n = mine.sum(-1)
+        out[read] = (n >= 3) & (2 * (mine & far).sum(-1) > n)
+    return out
 
 
 # Something lying over a symbol from beyond the card (a fingertip) crosses the card's edge

@@ -47,7 +47,8 @@ class Variant:
     shadow, and the cards under them are occluded truth (their visible share is measured);
     `glare` specular spots wash parts of the table out; `motion` smears the picture along a
     line of 4-12 px; `fingers` fingertips or pens laid across a card's edge onto a symbol
-    (`_fingertip`: the covered cards are occluded truth)."""
+    (`_fingertip`: the covered cards are occluded truth). `printer` prints the faces on
+    another printer (`_printer`): their hues turned by up to that many degrees."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -62,6 +63,7 @@ class Variant:
     glare: int = 0
     motion: bool = False
     fingers: int = 0
+    printer: float = 0.0
 
 
 VARIANTS = {
@@ -81,6 +83,7 @@ VARIANTS = {
     "hands": Variant(hands=2),
     "harsh": Variant(shadows=2, glare=1, motion=True, lamp=True),
     "fingers": Variant(fingers=2, motion=True),
+    "printer": Variant(printer=15.0),
 }
 
 
@@ -102,6 +105,33 @@ def photo(name: str) -> np.ndarray:
     if img.ndim == 2:
         img = np.stack([img] * 3, -1)
     return cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_RGB2BGR)
+
+
+def _printer(seed: int, amp: float):
+    """Another printer, drawn from the seed (its own stream: the table is laid as without
+    it): a face's colours in CIELAB turned in hue by ±`amp`·sin(hue + phi) degrees (so each
+    ink by its own amount), their chroma 0.8-1.15 and lightness (a gamma of 0.85-1.2) of
+    ours, and the paper tinted cream. Returns the function that prints a face so."""
+    rng = np.random.default_rng([seed, 777])
+    turn = math.radians(amp * rng.choice([-1, 1]))
+    phi = rng.uniform(0, 2 * math.pi)
+    chroma, gamma = rng.uniform(0.8, 1.15), rng.uniform(0.85, 1.2)
+    paper = np.array([rng.uniform(0.88, 0.98), rng.uniform(0.95, 1.0), 1.0], np.float32)
+
+    def printed(face: np.ndarray) -> np.ndarray:
+        lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
+        light, a, b = lab[..., 0], lab[..., 1] - 128.0, lab[..., 2] - 128.0
+        hue = np.arctan2(b, a)
+        hue = hue + turn * np.sin(hue + phi)
+        c = np.hypot(a, b) * chroma
+        lab = np.dstack([255.0 * (light / 255.0) ** gamma, c * np.cos(hue) + 128.0,
+                         c * np.sin(hue) + 128.0]).clip(0, 255).astype(np.uint8)
+        out = face.copy()
+        out[..., :3] = (cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).astype(np.float32)
+                        * paper).clip(0, 255).astype(np.uint8)
+        return out
+
+    return printed
 
 
 @lru_cache(maxsize=512)
@@ -207,6 +237,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
     img = _background(rng).astype(np.float32)
+    printed = _printer(seed, variant.printer)
     truth_table = {}
     outlines = {}
     for cell in cells:
@@ -216,6 +247,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-variant.turn_deg,
                                                                          variant.turn_deg))
         face = _face(symbols, edition, variant.margin, face_px)
+        if variant.printer:
+            face = printed(face)
         s = card_px / face_px
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         t = centre_of(cell) + jitter - a @ face_centre(face_px)

@@ -1,0 +1,132 @@
+"""The table's own ink hues, measured from the cards in view. Another printer (or paper, or a
+camera's colour matrix) prints our red a little towards magenta or orange and our blue towards
+violet or cyan: after the white reference that is a turn of the ink's hue about the grey axis,
+which no white reference undoes, while its strength and darkness the colour fit already absorbs
+(ink fraction and shade). A turn of 15-20° leaves a human reading every card and the built-in
+model none of that ink. So the symbol cores of the hexagons that are plainly cards (their paper
+and border band nearly all there) are gathered, each core coloured beyond MIN_CHROMA is given to
+the coloured ink whose hue is nearest, and an ink whose cores agree on a hue (MIN_CORES of them
+at least, within MAX_SPREAD_DEG) that lies off the built-in one by more than noise
+(MIN_TURN_DEG) yet well short of the way to the next coloured ink (MAX_SHARE of their gap) is
+turned to that hue (`adapt_inks`). Grey inks are never turned, no ink changes its letter, and
+two inks turned towards each other keep KEEP_GAP of their gap or neither is turned. Whether a
+frame is read with the turned inks is the reader's choice (`HexelReader._table_inks`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from .calibration import TableView
+from .colour import ColourModel, normalise
+from .symbols import SYMBOL_PTS, Pose, pose_points, sample
+
+MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
+MIN_CORES = 6           # cores one ink needs, at least one card's worth
+MAX_SPREAD_DEG = 10.0   # their hues' median absolute deviation
+MIN_TURN_DEG = 6.0      # a turn below this is noise: the ink stays as it is
+FIRM_TURN_DEG = 12.0    # below this, a turn is taken only where some card reads a '?'
+MAX_SHARE = 0.35        # of the hue gap to the nearest other coloured ink, the largest turn
+KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between them, turned
+N_CORE = 7              # a symbol's middle samples (its first seven)
+_CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))
+
+# an orthonormal basis of the plane of chroma (normal to the grey axis), RGB order
+_U = np.array([1.0, -1.0, 0.0]) / math.sqrt(2.0)
+_V = np.array([1.0, 1.0, -2.0]) / math.sqrt(6.0)
+
+
+def chroma(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(length, hue in radians) of each colour's chroma (… x 3, paper-normalised RGB): its
+    part normal to the grey axis."""
+    x = np.asarray(rgb, np.float64)
+    u, v = x @ _U, x @ _V
+    return np.hypot(u, v), np.arctan2(v, u)
+
+
+def _wrap(a: np.ndarray | float) -> np.ndarray:
+    """Angles folded into (-pi, pi]."""
+    return np.angle(np.exp(1j * np.asarray(a, np.float64)))
+
+
+def turn_ink(rgb: tuple[float, float, float] | np.ndarray, turn: float) -> np.ndarray:
+    """The colour with its chroma turned by `turn` radians about the grey axis (lightness,
+    as the mean of the channels, and chroma length kept; channels clipped at 0)."""
+    x = np.asarray(rgb, np.float64)
+    grey = x.mean()
+    length, hue = chroma(x)
+    h = hue + turn
+    c = length * (math.cos(h) * _U + math.sin(h) * _V)
+    return np.clip(grey + c, 0.0, None)
+
+
+def symbol_cores(bgr: np.ndarray, poses: list[Pose], whites: np.ndarray, view: TableView
+                 ) -> np.ndarray:
+    """The mean paper-normalised RGB of every symbol's core (its N_CORE middle samples) on the
+    cards at `poses`, each against its white reference (`whites`, cards x 3 BGR, as the
+    cards' reads found it), leaving out cards not all in the frame (k x 3)."""
+    if not poses:
+        return np.zeros((0, 3))
+    plane = pose_points(poses, _CORE_PTS)
+    vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    ok = inside.all(1)
+    core = vals[ok].reshape(-1, 6, N_CORE, 3)
+    return normalise(core, np.asarray(whites, np.float32)[ok, None, None, :]).mean(2).reshape(-1, 3)
+
+
+def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
+    """Per coloured letter whose cores among `cores` (n x 3, the mean paper-normalised RGB of
+    symbol cores on whole cards) show it turned (see the module docstring), the turn in
+    radians; letters that stay as they are are left out."""
+    cores = np.asarray(cores, np.float64).reshape(-1, 3)
+    inks = model.inks.astype(np.float64)
+    col = np.flatnonzero(~model.neutral)
+    if len(col) == 0 or len(cores) < MIN_CORES:
+        return {}
+    _, ink_hue = chroma(inks[col])
+    length, hue = chroma(cores)
+    inked = length >= MIN_CHROMA
+    if not inked.any():
+        return {}
+    off = _wrap(hue[inked, None] - ink_hue[None, :])          # inked cores x coloured inks
+    nearest = np.abs(off).argmin(1)
+    turns = {}
+    for k, letter_at in enumerate(col):
+        gaps = np.abs(_wrap(ink_hue[k] - np.delete(ink_hue, k)))
+        limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
+        mine = off[nearest == k, k]
+        if len(mine) < MIN_CORES:
+            continue
+        turn = float(np.median(mine))
+        spread = float(np.median(np.abs(mine - turn)))
+        if (abs(turn) < math.radians(MIN_TURN_DEG) or abs(turn) > limit
+                or spread > math.radians(MAX_SPREAD_DEG)):
+            continue
+        turns[model.letters[letter_at]] = turn
+    # (two inks each turned towards the other could meet: then neither is turned)
+    turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
+    for i in range(len(col)):
+        for j in range(i + 1, len(col)):
+            if abs(_wrap(turned[i] - turned[j])) < KEEP_GAP * abs(_wrap(ink_hue[i] - ink_hue[j])):
+                return {}
+    return turns
+
+
+def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True
+               ) -> ColourModel | None:
+    """`model` with each coloured ink that `ink_turns` finds turned, turned so; None when
+    every ink stays as it is, or when no card reads a '?' (`doubt` False) and no turn reaches
+    FIRM_TURN_DEG: so small a turn the colour fits reach across, and on a table where every
+    card reads whole it changes no letter."""
+    turns = ink_turns(model, cores)
+    if not turns or (not doubt and max(map(abs, turns.values())) < math.radians(FIRM_TURN_DEG)):
+        return None
+    protos = tuple(tuple(float(v) for v in turn_ink(p, turns[n])) if n in turns else p
+                   for n, p in zip(model.names, model.protos, strict=True))
+    return replace(model, protos=protos, source=f"{model.source}, inks turned to the table's: "
+                   + ", ".join(f"{n} {math.degrees(t):+.0f}°" for n, t in turns.items()))
+
+
+__all__ = ["adapt_inks", "chroma", "ink_turns", "symbol_cores", "turn_ink"]
