@@ -158,9 +158,10 @@ def _opening(state: HexelState, cards: tuple[SeenCard, ...],
 
 
 def _line_dealt(state: HexelState) -> bool:
-    """Only the opening line the engine dealt is committed (no seat has played yet): cards
-    missing from the table are the dealer's still to lay, not cards moved away."""
-    return state.turns == 0 and bool(state.layout.placements)
+    """Only the opening line the engine dealt (a shuffled, tracked game) is committed and no
+    seat has played yet: cards missing from the table are the dealer's still to lay, not
+    cards moved away. A line the camera saw laid (`LayLine`) was on the table already."""
+    return state.tracked and state.turns == 0 and bool(state.layout.placements)
 
 
 def _lay_dealt_line(committed: dict[Cell, str], seen: int) -> Proposal:

@@ -8,8 +8,9 @@ and border band nearly all there) are gathered, each core coloured beyond MIN_CH
 the coloured ink whose hue is nearest, and an ink whose cores agree on a hue (MIN_CORES of them
 at least, within MAX_SPREAD_DEG) that lies off the built-in one by more than noise
 (MIN_TURN_DEG) yet well short of the way to the next coloured ink (MAX_SHARE of their gap) is
-turned to that hue (`adapt_inks`). Grey inks are never turned, no ink changes its letter, and
-two inks turned towards each other keep KEEP_GAP of their gap or neither is turned. Whether a
+turned to that hue (`adapt_inks`). Grey inks are never turned, no ink changes its letter, two
+inks turned towards each other keep KEEP_GAP of their gap or neither is turned, and no turn may
+bring any inked core nearer another ink than it was (or none is taken). Whether a
 frame is read with the turned inks is the reader's choice (`HexelReader._table_inks`)."""
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def _wrap(a: np.ndarray | float) -> np.ndarray:
 
 def turn_ink(rgb: tuple[float, float, float] | np.ndarray, turn: float) -> np.ndarray:
     """The colour with its chroma turned by `turn` radians about the grey axis (lightness,
-    as the mean of the channels, and chroma length kept; channels clipped at 0)."""
+    as the mean of the channels, and chroma length kept, but for a channel that the turn
+    takes below 0, clipped there)."""
     x = np.asarray(rgb, np.float64)
     grey = x.mean()
     length, hue = chroma(x)
@@ -105,8 +107,13 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
                 or spread > math.radians(MAX_SPREAD_DEG)):
             continue
         turns[model.letters[letter_at]] = turn
-    # (two inks each turned towards the other could meet: then neither is turned)
+    # (two inks each turned towards the other could meet: then neither is turned; and a turn
+    # under which any inked core lies nearer another ink than before is no turn of one ink:
+    # two inks printed towards each other, one turned beyond reach, the other turned would
+    # take the first one's symbols)
     turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
+    if (np.abs(_wrap(hue[inked, None] - turned[None, :])).argmin(1) != nearest).any():
+        return {}
     for i in range(len(col)):
         for j in range(i + 1, len(col)):
             if abs(_wrap(turned[i] - turned[j])) < KEEP_GAP * abs(_wrap(ink_hue[i] - ink_hue[j])):

@@ -899,9 +899,9 @@ GREY_MAX_CHROMA = 0.25
 
 def _tinted_grey(text: list[str], sym_kind: np.ndarray, sym_norm: np.ndarray,
                  model: ColourModel) -> np.ndarray:
-    """Per card and symbol (cards x 6): a symbol read as a grey ink more than half of whose
-    samples of that ink (`sym_kind`, cards x 6 x N_SYMBOL) lie over GREY_MAX_CHROMA from grey
-    (`sym_norm`: their paper-normalised RGB)."""
+    """Per card and symbol (cards x 6): a symbol read as a grey ink, with at least three
+    samples of that ink (`sym_kind`, cards x 6 x N_SYMBOL), more than half of which lie over
+    GREY_MAX_CHROMA from grey (`sym_norm`: their paper-normalised RGB)."""
     chars = _chars(text)
     out = np.zeros(chars.shape, bool)
     for k, letter in enumerate(model.letters):

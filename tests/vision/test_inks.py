@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -79,6 +80,11 @@ def test_no_ink_is_turned_into_its_neighbour():
     both = np.concatenate([_cores(red, 14.0 * toward_yellow, 20, rng),
                            _cores(yellow, -14.0 * toward_yellow, 20, rng)])
     assert ink_turns(model, both) == {}
+    # yellow printed 18° towards red (beyond its reach, so not turned), red 14°: turning red
+    # alone would take yellow's symbols for red
+    capture = np.concatenate([_cores(red, 14.0 * toward_yellow, 20, rng),
+                              _cores(yellow, -18.0 * toward_yellow, 20, rng)])
+    assert ink_turns(model, capture) == {}
 
 
 @pytest.mark.parametrize("seed, edition", [
@@ -115,3 +121,36 @@ def test_a_camera_that_turns_red_reads_the_table():
                                 for c in truth.cards], truth.image_e_angle_deg)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full == 7, s
+
+
+def _pulled_together(amp_deg: float):
+    """A printer (as `heldout._printer` makes them) that prints red and yellow `amp_deg`
+    towards each other in CIELAB hue (red ~40°, yellow ~95°): yellow's turn beyond the
+    reader's reach, red's within it."""
+    def factory(seed: int, amp: float):
+        pull, mid = math.radians(amp_deg), math.radians(67.0)
+
+        def printed(face: np.ndarray) -> np.ndarray:
+            lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
+            a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+            hue = np.arctan2(b, a)
+            d = np.angle(np.exp(1j * (hue - mid)))
+            hue = hue - np.where(np.abs(d) < math.radians(60.0), pull * np.sign(d), 0.0)
+            c = np.hypot(a, b)
+            lab = np.dstack([lab[..., 0], c * np.cos(hue) + 128.0, c * np.sin(hue) + 128.0])
+            out = face.copy()
+            out[..., :3] = cv2.cvtColor(lab.clip(0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+            return out
+        return printed
+    return factory
+
+
+@pytest.mark.parametrize("seed", [7, 1])
+def test_two_inks_printed_towards_each_other_are_not_misread(monkeypatch, seed):
+    """Red and yellow printed 20° towards each other: turning red alone took yellow's symbols
+    for red (on seed 7, 18 cards misread; seed 1, 16), every one a card of the deck."""
+    monkeypatch.setattr(heldout, "_printer", _pulled_together(20.0))
+    scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=1.0))
+    assert scene.edition == "web"
+    s, _ = _score(scene)
+    assert s.misreads == 0 and s.false_cards == 0, s
