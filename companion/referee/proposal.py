@@ -90,8 +90,15 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
     candidates = [a for n, a in ranked if n == best]
     chosen = prefer if prefer in candidates else candidates[0]
     d = diff(committed, seen, chosen)
-    if d.missing and not d.changed and not d.new and _line_dealt(state):
-        return _lay_dealt_line(committed, len(seen))
+    if d.missing and not d.changed and not d.new:
+        if _line_dealt(state):
+            return _lay_dealt_line(committed, len(seen))
+        # a card the camera no longer sees, with nothing else changed, is most often under a
+        # hand resting over it: the referee waits (and says what to do if it was moved)
+        return Proposal("wait", "No card seen where the game has one at "
+                        + ", ".join(map(_cell, d.missing)) + ": a hand over it? If it was "
+                        "moved, put it back (or undo / override on the admin page).",
+                        cells=d.missing, alignment=chosen)
     if d.missing or d.changed:
         return _moved(d.missing, d.changed, chosen)
     if not d.new:
