@@ -583,7 +583,7 @@ def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarr
     light clips (warm light: red and green first) the fill beside it and the line itself
     read the clip alike: that channel shows no line, and added in, it only thins the dip that
     the unclipped channels show."""
-    keep = [p for p, w in zip(planes, white, strict=True) if w < CLIP - 5.0]
+    keep = [planes[k] for k in _unclipped(white)]
     if len(keep) in (0, 3):
         return planes[0] + planes[1] + planes[2]
     return keep[0] if len(keep) == 1 else keep[0] + keep[1]
@@ -821,11 +821,15 @@ def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px:
     return sides.max(axis=1) < params.fill_line
 
 
+def _unclipped(white: np.ndarray) -> list[int]:
+    """The channels (BGR indices) in which `white` lies below the clip."""
+    return [k for k, w in enumerate(white) if w < CLIP - 5.0]
+
+
 def _known_channels(white: np.ndarray) -> list[int]:
     """The channels (BGR indices) in which `white` lies below the clip; all three when it
     clips in every one (nothing is known then, and every channel is taken alike)."""
-    known = [k for k, w in enumerate(white) if w < CLIP - 5.0]
-    return known or [0, 1, 2]
+    return _unclipped(white) or [0, 1, 2]
 
 
 def _blind(raw: list[np.ndarray], white: np.ndarray) -> np.ndarray:
@@ -834,7 +838,7 @@ def _blind(raw: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     clip in: at most one channel of them is measured, so their colour is not (the reading is
     the least saturated colour it allows). Never under a white clipped in all three channels,
     where lit fill clips as a rule."""
-    known = [k for k, w in enumerate(white) if w < CLIP - 5.0]
+    known = _unclipped(white)
     if not known:
         return np.zeros(len(raw[0]), bool)
     hot = [x >= CLIP for x in raw]

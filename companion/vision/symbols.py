@@ -844,11 +844,7 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     towards its edge across the halo and the band (see HALO_ASYM): `halo` the halo samples
     (cards x 6·N_HALO x 3) and `band` the border band's (cards x depths x 18 x 3), both
     paper-normalised RGB."""
-    chars = _chars(text)
-    own = np.full(chars.shape, -1)
-    for k, letter in enumerate(model.letters):
-        if not model.neutral[k]:
-            own[chars == letter] = k
+    own = _coloured_index(text, model)
     found = own >= 0
     if not found.any():
         return found
@@ -870,16 +866,23 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     return found & (tint.min(1) > BAND_TINT).any(-1) & sharp.any(-1)
 
 
-def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
-                model: ColourModel) -> np.ndarray:
-    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
-    (`halo_kind`, `halo_alpha`: cards x 6·N_HALO) shows that same ink at FAINT_ALPHA or more
-    in more than MAX_OWN_HALO samples."""
+def _coloured_index(text: list[str], model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): the index of the coloured ink read (in the model's
+    letters), -1 for '?' and for a grey ink."""
     chars = _chars(text)
     own = np.full(chars.shape, -1)
     for k, letter in enumerate(model.letters):
         if not model.neutral[k]:
             own[chars == letter] = k
+    return own
+
+
+def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
+                model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
+    (`halo_kind`, `halo_alpha`: cards x 6·N_HALO) shows that same ink at FAINT_ALPHA or more
+    in more than MAX_OWN_HALO samples."""
+    own = _coloured_index(text, model)
     n = len(text)
     halo_kind = halo_kind.reshape(n, 6, N_HALO)
     strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
