@@ -107,6 +107,25 @@ def photo(name: str) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_RGB2BGR)
 
 
+def recolour(face: np.ndarray, hue_of, chroma: float = 1.0, gamma: float = 1.0,
+             paper: np.ndarray | None = None) -> np.ndarray:
+    """A face (BGRA) printed otherwise: in CIELAB each pixel's hue (radians) becomes
+    `hue_of(hue)`, its chroma `chroma` times ours, its lightness L becomes 255·(L/255)^`gamma`,
+    and the result is scaled by `paper` (B G R, a tinted paper), if given."""
+    lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
+    light, a, b = lab[..., 0], lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    hue = hue_of(np.arctan2(b, a))
+    c = np.hypot(a, b) * chroma
+    if gamma != 1.0:
+        light = 255.0 * (light / 255.0) ** gamma
+    lab = np.dstack([light, c * np.cos(hue) + 128.0, c * np.sin(hue) + 128.0])
+    bgr = cv2.cvtColor(lab.clip(0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+    out = face.copy()
+    out[..., :3] = bgr if paper is None else (bgr.astype(np.float32) * paper).clip(
+        0, 255).astype(np.uint8)
+    return out
+
+
 def _printer(seed: int, amp: float):
     """Another printer, drawn from the seed (its own stream: the table is laid as without
     it): a face's colours in CIELAB turned in hue by ±`amp`·sin(hue + phi) degrees (so each
@@ -119,17 +138,7 @@ def _printer(seed: int, amp: float):
     paper = np.array([rng.uniform(0.88, 0.98), rng.uniform(0.95, 1.0), 1.0], np.float32)
 
     def printed(face: np.ndarray) -> np.ndarray:
-        lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
-        light, a, b = lab[..., 0], lab[..., 1] - 128.0, lab[..., 2] - 128.0
-        hue = np.arctan2(b, a)
-        hue = hue + turn * np.sin(hue + phi)
-        c = np.hypot(a, b) * chroma
-        lab = np.dstack([255.0 * (light / 255.0) ** gamma, c * np.cos(hue) + 128.0,
-                         c * np.sin(hue) + 128.0]).clip(0, 255).astype(np.uint8)
-        out = face.copy()
-        out[..., :3] = (cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).astype(np.float32)
-                        * paper).clip(0, 255).astype(np.uint8)
-        return out
+        return recolour(face, lambda hue: hue + turn * np.sin(hue + phi), chroma, gamma, paper)
 
     return printed
 

@@ -232,6 +232,36 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
     return HeldOutCase(out, first.player, first.grid, cell_px, tuple(result), arm_bgr)
 
 
+def board_band(scene, x0: float, x1: float, y0: float) -> np.ndarray:
+    """The picture's pixels (uint8 mask) of a band of the first board from x0 to x1 mm and from
+    y0 mm down past the bottom of the frame (an arm reaching in from the player's side)."""
+    board = scene.boards[0]
+    quad = np.array([(x0, y0), (x1, y0), (x1, 2000.0), (x0, 2000.0)], float)
+    q = np.c_[quad, np.ones(4)] @ board.mm_to_px.T
+    mask = np.zeros(scene.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(q[:, :2] / q[:, 2:3] * 16).astype(np.int32), 255,
+                       cv2.LINE_AA, 4)
+    return mask
+
+
+def flat_over_band(scene, paper_share) -> np.ndarray:
+    """The picture (uint8) with a flat thing (a sleeve, an arm) lying over the first board's
+    band from 56 to 140 mm and from 28 mm down (`board_band`: columns 2-4 from row 1), of
+    `paper_share` (a number, or per channel B G R) of the paper's colour (the picture's 99th
+    percentile), its edges softened by a 0.7 px blur."""
+    mask = board_band(scene, 56.0, 140.0, 28.0).astype(np.float32)[..., None] / 255.0
+    paper = np.percentile(scene.image.reshape(-1, 3), 99, axis=0)
+    over = scene.image * (1.0 - mask) + paper_share * paper * mask
+    return cv2.GaussianBlur(np.clip(over, 0, 255).astype(np.uint8), (0, 0), 0.7)
+
+
+def soft_band(scene) -> np.ndarray:
+    """`flat_over_band`'s band as a soft-edged weight (H x W x 1 float, 1 inside), blurred by
+    0.3 of a cell: a shadow's or a second light's."""
+    return cv2.GaussianBlur(board_band(scene, 56.0, 140.0, 28.0).astype(np.float32) / 255.0,
+                            (0, 0), 0.3 * scene.cell_px)[..., None]
+
+
 def wrong_cells(grid, truth) -> list[tuple[int, int, str, str]]:
     """(row, col, truth, read) of every cell of `grid` read as a code other than `truth`'s and
     not '?'."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from companion.scenarios import hexapod_scene
@@ -20,7 +19,7 @@ from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_heldout import heldout_case, wrong_cells
+from .hexapod_heldout import flat_over_band, heldout_case, soft_band, wrong_cells
 
 
 def _hard(seed: int, player: int):
@@ -70,18 +69,6 @@ def test_a_white_sleeve_beside_an_arm_is_not_read_as_empty_board():
     assert case.grid[5][1] == "Ml" and grid[5][1] == UNKNOWN
 
 
-def _band(scene, x0: float, x1: float, y0: float) -> np.ndarray:
-    """The picture's pixels (uint8 mask) of a band of the board from x0 to x1 mm and from y0 mm
-    down past the bottom of the frame (an arm reaching in from the player's side)."""
-    board = scene.boards[0]
-    quad = np.array([(x0, y0), (x1, y0), (x1, 2000.0), (x0, 2000.0)], float)
-    q = np.c_[quad, np.ones(4)] @ board.mm_to_px.T
-    mask = np.zeros(scene.image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(q[:, :2] / q[:, 2:3] * 16).astype(np.int32), 255,
-                       cv2.LINE_AA, 4)
-    return mask
-
-
 # a pale surface warmer than the paper: blue at 0.87 of the paper's, green and red at its
 # level (saturation 0.13 against the white, below the skin test's 0.15)
 PALE_WARM = np.array([0.87, 1.0, 1.0])
@@ -92,11 +79,7 @@ def test_a_pale_warm_arm_over_cards_is_not_read_as_empty_board(exported):
     and faintly warm over columns 2-4 from row 1 down hides them: none reads a code it is not
     (the old reader read all eight as empty board), and they read '?'."""
     scene = heldout_case(exported, 0)
-    mask = _band(scene, 56.0, 140.0, 28.0).astype(np.float32)[..., None] / 255.0
-    paper = np.percentile(scene.image.reshape(-1, 3), 99, axis=0)
-    arm = scene.image * (1.0 - mask) + PALE_WARM * paper * mask
-    image = cv2.GaussianBlur(np.clip(arm, 0, 255).astype(np.uint8), (0, 0), 0.7)
-    grid = HexapodReader(track=False).read(image).cases[0].grid
+    grid = HexapodReader(track=False).read(flat_over_band(scene, PALE_WARM)).cases[0].grid
     assert wrong_cells(grid, scene.grid) == []
     assert grid[1][2] == grid[2][3] == grid[3][4] == UNKNOWN
 
@@ -106,8 +89,7 @@ def test_a_light_of_that_tint_over_the_board_still_reads_exact(exported):
     tinted with the fill, not hidden, so the empty cells under it still read empty (tinted as
     much as the arm) and every card its code."""
     scene = heldout_case(exported, 0)
-    mask = cv2.GaussianBlur(_band(scene, 56.0, 140.0, 28.0).astype(np.float32) / 255.0,
-                            (0, 0), 0.3 * scene.cell_px)[..., None]
+    mask = soft_band(scene)
     image = np.clip(scene.image * (1.0 - mask + mask * PALE_WARM), 0, 255)
     grid = HexapodReader(track=False).read(image.astype(np.uint8)).cases[0].grid
     assert grid == scene.grid

@@ -5,7 +5,6 @@ the held-out compositions of the exported faces (`hexapod_heldout.py`)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -13,19 +12,7 @@ from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
 from . import hexapod_heldout
-from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
-
-
-def _band(scene, x0: float, x1: float, y0: float) -> np.ndarray:
-    """The picture's pixels (uint8 mask) of a band of the board from x0 to x1 mm and from y0 mm
-    down past the bottom of the frame (an arm reaching in from the player's side)."""
-    board = scene.boards[0]
-    quad = np.array([(x0, y0), (x1, y0), (x1, 2000.0), (x0, 2000.0)], float)
-    q = np.c_[quad, np.ones(4)] @ board.mm_to_px.T
-    mask = np.zeros(scene.image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(q[:, :2] / q[:, 2:3] * 16).astype(np.int32), 255,
-                       cv2.LINE_AA, 4)
-    return mask
+from .hexapod_heldout import VARIANTS, flat_over_band, heldout_case, soft_band, wrong_cells
 
 
 def test_a_grey_sleeve_over_cards_is_not_read_as_empty_board(exported):
@@ -33,11 +20,7 @@ def test_a_grey_sleeve_over_cards_is_not_read_as_empty_board(exported):
     of the white) over columns 2-4 from row 1 down hides cards and empty cells alike: none of
     its cells reads a code it is not (the old reader read its cards as empty board)."""
     scene = heldout_case(exported, 0)
-    mask = _band(scene, 56.0, 140.0, 28.0).astype(np.float32)[..., None] / 255.0
-    paper = np.percentile(scene.image.reshape(-1, 3), 99, axis=0)
-    sleeve = scene.image * (1.0 - mask) + 0.35 * paper * mask
-    image = cv2.GaussianBlur(np.clip(sleeve, 0, 255).astype(np.uint8), (0, 0), 0.7)
-    grid = HexapodReader(track=False).read(image).cases[0].grid
+    grid = HexapodReader(track=False).read(flat_over_band(scene, 0.35)).cases[0].grid
     assert wrong_cells(grid, scene.grid) == []
     assert grid[1][2] == grid[2][3] == UNKNOWN            # cards under the sleeve
 
@@ -46,9 +29,7 @@ def test_a_shadow_over_empty_board_still_reads_empty(exported):
     """The same band as a soft shadow (the light halved, the printed lines dimmed with the
     fill, not hidden): its empty cells still read empty, its cards their codes."""
     scene = heldout_case(exported, 0)
-    mask = cv2.GaussianBlur(_band(scene, 56.0, 140.0, 28.0).astype(np.float32) / 255.0,
-                            (0, 0), 0.3 * scene.cell_px)[..., None]
-    image = np.clip(scene.image * (1.0 - 0.5 * mask), 0, 255).astype(np.uint8)
+    image = np.clip(scene.image * (1.0 - 0.5 * soft_band(scene)), 0, 255).astype(np.uint8)
     grid = HexapodReader(track=False).read(image).cases[0].grid
     assert grid == scene.grid
 

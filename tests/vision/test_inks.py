@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 import pytest
 
@@ -131,16 +130,10 @@ def _pulled_together(amp_deg: float):
         pull, mid = math.radians(amp_deg), math.radians(67.0)
 
         def printed(face: np.ndarray) -> np.ndarray:
-            lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
-            a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-            hue = np.arctan2(b, a)
-            d = np.angle(np.exp(1j * (hue - mid)))
-            hue = hue - np.where(np.abs(d) < math.radians(60.0), pull * np.sign(d), 0.0)
-            c = np.hypot(a, b)
-            lab = np.dstack([lab[..., 0], c * np.cos(hue) + 128.0, c * np.sin(hue) + 128.0])
-            out = face.copy()
-            out[..., :3] = cv2.cvtColor(lab.clip(0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
-            return out
+            def pulled(hue: np.ndarray) -> np.ndarray:
+                d = np.angle(np.exp(1j * (hue - mid)))
+                return hue - np.where(np.abs(d) < math.radians(60.0), pull * np.sign(d), 0.0)
+            return heldout.recolour(face, pulled)
         return printed
     return factory
 
