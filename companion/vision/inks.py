@@ -11,7 +11,10 @@ at least, within MAX_SPREAD_DEG) that lies off the built-in one by more than noi
 turned to that hue (`adapt_inks`). Grey inks are never turned, no ink changes its letter, two
 inks turned towards each other keep KEEP_GAP of their gap or neither is turned, and no turn may
 bring any inked core nearer another ink than it was (or none is taken). Whether a
-frame is read with the turned inks is the reader's choice (`HexelReader._table_inks`)."""
+frame is read with the turned inks is the reader's choice (`HexelReader._table_inks`). A
+printer turned further than that can put one ink where our model reads another: the letters
+whose cores show two inks (or two letters one ink) are then in doubt (`confused_letters`),
+and the reader leaves them unread rather than guess."""
 
 from __future__ import annotations
 
@@ -32,6 +35,22 @@ FIRM_TURN_DEG = 12.0    # below this, a turn is taken only where some card reads
 MAX_SHARE = 0.35        # of the hue gap to the nearest other coloured ink, the largest turn
 KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between them, turned
 N_CORE = 7              # a symbol's middle samples (its first seven)
+# One ink prints alike on one card, whatever the printer, and alike over the table but for a
+# slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
+# one side to the other). So the cores of the plain cards' symbols read as one letter are cut
+# into runs wherever their hues lie SPLIT_DEG apart (a grey letter's chroma SPLIT_CHROMA): two
+# runs (each of MIN_SIDE cores on two cards at least) of one letter, both on MIN_BOTH cards,
+# are two inks read as that letter: the printer's red turned so far towards yellow that our
+# model reads it as yellow, a blue turned to violet read as the grey ring. (On 700 hard and 800
+# held-out tables the widest such gap is 6.5° and 0.04; on 40 tables printed with hues turned
+# by up to 30° the three that misread red as yellow show 23-34°, the one reading violet-blue as
+# the ring 0.23.) Two letters sharing one run share one ink (the closest two inks of a hard table
+# lie 19° apart). Such a letter is in doubt wherever it is read on that frame
+# (`confused_letters`).
+SPLIT_DEG = 12.0
+SPLIT_CHROMA = 0.1
+MIN_SIDE = 3
+MIN_BOTH = 2
 _CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))
 
 # an orthonormal basis of the plane of chroma (normal to the grey axis), RGB order
@@ -65,17 +84,19 @@ def turn_ink(rgb: tuple[float, float, float] | np.ndarray, turn: float) -> np.nd
 
 
 def symbol_cores(bgr: np.ndarray, poses: list[Pose], whites: np.ndarray, view: TableView
-                 ) -> np.ndarray:
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """The mean paper-normalised RGB of every symbol's core (its N_CORE middle samples) on the
     cards at `poses`, each against its white reference (`whites`, cards x 3 BGR, as the
-    cards' reads found it), leaving out cards not all in the frame (k x 3)."""
+    cards' reads found it), leaving out cards not all in the frame (k x 3); and which cards
+    are all in the frame (a bool per pose)."""
     if not poses:
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), np.zeros(0, bool)
     plane = pose_points(poses, _CORE_PTS)
     vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
     ok = inside.all(1)
     core = vals[ok].reshape(-1, 6, N_CORE, 3)
-    return normalise(core, np.asarray(whites, np.float32)[ok, None, None, :]).mean(2).reshape(-1, 3)
+    return (normalise(core, np.asarray(whites, np.float32)[ok, None, None, :]).mean(2)
+            .reshape(-1, 3), ok)
 
 
 def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
@@ -136,4 +157,45 @@ def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True
                    + ", ".join(f"{n} {math.degrees(t):+.0f}°" for n, t in turns.items()))
 
 
-__all__ = ["adapt_inks", "chroma", "ink_turns", "symbol_cores", "turn_ink"]
+def _runs(values: np.ndarray, gap: float, period: float | None = None) -> list[np.ndarray]:
+    """The indices of `values` in runs: sorted, split wherever two neighbours lie `gap` or
+    more apart (on a circle of `period` when given, the run across the wrap joined)."""
+    order = np.argsort(values, kind="stable")
+    v = values[order]
+    if len(v) == 0:
+        return []
+    cuts = np.flatnonzero(np.diff(v) >= gap) + 1
+    runs = np.split(order, cuts)
+    if period is not None and len(runs) > 1 and v[0] + period - v[-1] < gap:
+        runs = [np.concatenate([runs[-1], runs[0]]), *runs[1:-1]]
+    return runs
+
+
+def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> str:
+    """The letters that `model`'s reading gives to two of the table's inks, or that share one
+    ink with another letter (see the comment above SPLIT_DEG); `cores` (cards x 6 x 3) are the
+    symbol cores of the cards read `read` (a 6-letter string per card, '?' for a symbol not
+    read), both as `symbol_cores` and the cards' own reads give them."""
+    letters = np.array([c for text in read for c in text], dtype="<U1")
+    if len(letters) == 0:
+        return ""
+    card = np.repeat(np.arange(len(read)), 6)
+    length, hue = chroma(np.asarray(cores, np.float64).reshape(-1, 3))
+    coloured = [n for n, g in zip(model.letters, model.neutral, strict=True) if not g]
+    grey = [n for n, g in zip(model.letters, model.neutral, strict=True) if g]
+    sel = np.flatnonzero(np.isin(letters, coloured) & (length >= MIN_CHROMA))
+    runs = [sel[r] for r in _runs(hue[sel], math.radians(SPLIT_DEG), 2.0 * math.pi)]
+    sel = np.flatnonzero(np.isin(letters, grey))
+    runs += [sel[r] for r in _runs(length[sel], SPLIT_CHROMA)]
+    # per run, the letters it holds MIN_SIDE cores of (on two cards at least), with their cards
+    claims = [{str(n): set(card[mine].tolist()) for n in np.unique(letters[run])
+               if (mine := run[letters[run] == n]).size >= MIN_SIDE
+               and np.unique(card[mine]).size >= 2} for run in runs]
+    confused = set().union(*(set(c) for c in claims if len(c) > 1))
+    for i, a in enumerate(claims):
+        for b in claims[i + 1:]:
+            confused |= {n for n in a.keys() & b.keys() if len(a[n] & b[n]) >= MIN_BOTH}
+    return "".join(sorted(confused))
+
+
+__all__ = ["adapt_inks", "chroma", "confused_letters", "ink_turns", "symbol_cores", "turn_ink"]

@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# A note that starts so says that the reader left a letter unread on every card because the
+# table's print shows it for two inks (`vision.inks.confused_letters`): no hand will clear it,
+# only learning the print's colours (`companion calibrate colours`).
+INK_DOUBT = "ink in doubt"
+
 
 @dataclass(frozen=True)
 class SeenCard:

@@ -22,6 +22,7 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -44,9 +45,9 @@ from .cards import work_scale as _work_scale
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
-from .inks import adapt_inks, symbol_cores
+from .inks import adapt_inks, confused_letters, symbol_cores
 from .lattice import GrownLattice, card_frame, grow_lattice
-from .observation import HexelObservation, SeenCard
+from .observation import INK_DOUBT, HexelObservation, SeenCard
 from .symbols import (
     BORDER_DEPTHS,
     BORDER_PTS,
@@ -272,7 +273,7 @@ class HexelReader:
         finally:
             self.model = base
 
-    def _table_inks(self, frame: np.ndarray, fits: list[CardFit]) -> ColourModel | None:
+    def _table_inks(self, plain: list[CardFit], cores: np.ndarray) -> ColourModel | None:
         """The colour model with the ink hues of the printer at the table (`inks.adapt_inks`),
         measured on the hexagons whose paper and border band say they are cards whatever
         their symbols read (each against the white reference its read found); None when no
@@ -285,13 +286,21 @@ class HexelReader:
         inks and where no turned ink is in doubt keeps our model. Only a frame with an ink
         turned pays for the second telling, and where every card reads
         whole only one turned by FIRM_TURN_DEG (`inks`) or more."""
+        doubt = any(not self._own[id(f)].complete for f in plain)
+        return adapt_inks(self.model, cores, doubt)
+
+    def _plain(self, frame: np.ndarray, fits: list[CardFit]) -> tuple[list[CardFit], np.ndarray]:
+        """The hexagons of `fits` whose paper and border band say they are cards whatever
+        their symbols read, and their symbols' cores (`inks.symbol_cores`, each card against
+        the white reference its read found; cards x 6 x 3, cards not all in the frame left
+        out of both)."""
         p, own = self.params, self._own
         plain = [f for f in fits if own[id(f)].paper_ok >= p.min_card_paper
                  and own[id(f)].border_ok >= p.min_card_border]
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
         whites = np.array([own[id(f)].white_bgr for f in plain]).reshape(-1, 3)
-        doubt = any(not own[id(f)].complete for f in plain)
-        return adapt_inks(self.model, symbol_cores(frame, poses, whites, self.view), doubt)
+        cores, inside = symbol_cores(frame, poses, whites, self.view)
+        return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
 
     def _read_frame(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool
                     ) -> ReadResult:
@@ -320,19 +329,28 @@ class HexelReader:
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
             px = _card_px(whole, view)
-        inks = self._table_inks(frame, [*whole, *not_cards])
+        plain = self._plain(frame, [*whole, *not_cards])
+        inks = self._table_inks(*plain)
         if inks is not None:   # the cards told again with the table's inks (see `_table_inks`)
-            base, own = (self.model, mask, whole, not_cards, rest, px), self._own
+            first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
                                                         self._shapes)
             px = _card_px(whole, view)
-            if (_complete(whole, self._own) > _complete(base[2], own)
-                    or _doubted([*base[2], *base[3]], own, [*whole, *not_cards], self._own,
-                                _turned_letters(base[0], inks))):
+            if (_complete(whole, self._own) > _complete(first.whole, first.own)
+                    or _doubted([*first.whole, *first.not_cards], first.own,
+                                [*whole, *not_cards], self._own,
+                                _turned_letters(first.model, inks))):
                 notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
+                plain = self._plain(frame, [*whole, *not_cards])
             else:
-                (self.model, mask, whole, not_cards, rest, px), self._own = base, own
+                self.model, mask, whole, not_cards, rest, px, self._own = first
+        confused = confused_letters(self.model, plain[1], [self._own[id(f)].symbols
+                                                           for f in plain[0]])
+        if confused:
+            notes.append(f"{INK_DOUBT}: {', '.join(confused)} read for two of the table's inks "
+                         "(or two letters for one), left unread; learn this print's colours "
+                         "with `companion calibrate colours`")
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
         if keep_stages:
@@ -372,6 +390,9 @@ class HexelReader:
                                                                           strict=True)]
         _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[n_probe + k] for k in kept]
+        if confused:
+            reads = [_blanked(r, confused) for r in reads]
+            found_reads = [_blanked(r, confused) for r in found_reads]
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         at = _centres_px(all_poses, view)
@@ -396,6 +417,19 @@ class HexelReader:
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
 
 
+class _Telling(NamedTuple):
+    """One telling of a frame's hexagons (`HexelReader._detect` with one colour model), kept
+    while the frame is told again with the table's inks."""
+
+    model: ColourModel
+    mask: np.ndarray
+    whole: list[CardFit]
+    not_cards: list[CardFit]
+    rest: list[Blob]
+    px: float | None
+    own: dict[int, CardRead]
+
+
 def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
     """How many of `cards` read all six symbols at their own pose."""
     return sum(own[id(f)].complete for f in cards)
@@ -418,6 +452,17 @@ def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit]
                                  for x, y in zip(a, b, strict=True)):
             return True
     return False
+
+
+def _blanked(read: CardRead, letters: str) -> CardRead:
+    """`read` with every symbol read as one of `letters` unread ('?', confidence 0)."""
+    if not any(c in letters for c in read.symbols):
+        return read
+    gone = [c in letters for c in read.symbols]
+    return replace(read, symbols="".join("?" if g else c for g, c in zip(gone, read.symbols,
+                                                                        strict=True)),
+                   edge_confidence=tuple(0.0 if g else e for g, e in zip(
+                       gone, read.edge_confidence, strict=True)))
 
 
 def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:

@@ -180,3 +180,21 @@ def test_a_card_gone_from_a_line_the_camera_saw_laid_is_not_a_line_to_lay():
     assert "dealt" not in p.message
     p = propose(state, observe([], CAMERA))
     assert p.kind == "problem" and "sees no cards" in p.message, p.message
+
+
+def test_a_print_whose_inks_the_camera_cannot_tell_apart_asks_for_its_colours():
+    """The reader leaves a letter unread on every card when the table's print shows it for two
+    inks (`vision.inks.confused_letters`): the cards look covered, but no hand will clear them,
+    so the referee says what will (and never takes it for a move)."""
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
+    blanked = dataclasses.replace(
+        obs, notes=("ink in doubt: Y read for two of the table's inks (or two letters for one), "
+                    "left unread; learn this print's colours with `companion calibrate colours`",),
+        cards=tuple(dataclasses.replace(c, occluded=True, symbols=c.symbols.replace("Y", "?"))
+                    for c in obs.cards))
+    p = propose(state, blanked)
+    assert p.kind == "problem" and p.action is None
+    assert "calibrate colours" in p.message and "(Y looks like two inks)" in p.message
+    assert propose(state, dataclasses.replace(blanked, notes=())).kind == "wait"
