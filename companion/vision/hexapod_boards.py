@@ -127,9 +127,12 @@ def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float
 def _verified(grey: np.ndarray, outlines: list[Quad], skip: set[int], layout: CaseLayout,
               poses: dict[int, list[CasePose]], image: np.ndarray) -> None:
     """Poses of the sheets `outlines` that pass `verify_sheet` and `sheet_pose` (`image`: the
-    frame, in colour if it has it), for players not in `skip`, added to `poses` by player."""
-    for quad in outlines:
-        hit = verify_sheet(grey, quad, layout)
+    frame, in colour if it has it), for players not in `skip`, added to `poses` by player.
+    The first look at every outline's turns is taken in one batch (`_marker_like`)."""
+    turns = [_sheet_turns(quad, layout) for quad in outlines]
+    like = iter(_marker_like(grey, [H for each in turns for _, H in each], layout).tolist())
+    for each in turns:
+        hit = _read_sheet(grey, each, [next(like) for _ in each], layout)
         if hit is None or hit[0] in skip:
             continue
         pose = sheet_pose(*hit, layout, image)
@@ -305,16 +308,33 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
     when the sheet outlined by `quad` (clockwise) shows at least three of one player's markers
     at their own corners, upright, in exactly one of its quarter turns and no other case code
     clearly anywhere; else None."""
+    turns = _sheet_turns(quad, layout)
+    return _read_sheet(grey, turns, _marker_like(grey, [H for _, H in turns], layout).tolist(),
+                       layout)
+
+
+def _sheet_turns(quad: Quad, layout: CaseLayout) -> list[tuple[Quad, np.ndarray]]:
+    """(the sheet's corners TL, TR, BR, BL, its board mm -> image px homography) for each
+    quarter turn of the outline `quad` that its proportions allow (`_upright`)."""
     sheet = _sheet_corners(layout)
-    accepted = []
+    out = []
     for turn in range(4):
         corners = np.concatenate((quad[turn:], quad[:turn]))    # np.roll(quad, -turn, 0)
         if not _upright(corners, layout):
             continue
         H, _ = cv2.findHomography(sheet, corners, 0)
-        if H is None:
-            continue
-        if not _marker_like(grey, H, layout):
+        if H is not None:
+            out.append((corners, H))
+    return out
+
+
+def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: list[bool],
+                layout: CaseLayout) -> tuple[int, list[tuple[int, Quad]], Quad] | None:
+    """`verify_sheet` of one outline's `turns` (`_sheet_turns`), given which of them passed
+    the first look (`like`, `_marker_like`)."""
+    accepted = []
+    for (corners, H), ok in zip(turns, like, strict=True):
+        if not ok:
             continue
         score, frame, px = _place_scores(grey, H, SHIFT_STEPS, layout)
         hit = _read_places(score, frame, px, layout)
@@ -323,15 +343,25 @@ def verify_sheet(grey: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
     return accepted[0] if len(accepted) == 1 else None
 
 
-def _marker_like(grey: np.ndarray, H: np.ndarray, layout: CaseLayout) -> bool:
-    """Whether at least three of the four marker places through `H` (board mm -> image px)
-    fit a framed marker `PRE_FRAMED` at one of a few shifts a module apart: a first look that
-    lets most pale patches of a table and sheets of paper go at a fraction of the full
-    search's cost, each module sampled at 2 x 2 points (the full search takes 4 x 4)."""
-    quads = transform(_place_mm(layout, 3), H).reshape(-1, 4, 2).astype(np.float32)
+def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> np.ndarray:
+    """For each homography in `Hs` (board mm -> image px), whether at least three of the four
+    marker places through it fit a framed marker `PRE_FRAMED` at one of a few shifts a module
+    apart: a first look that lets most pale patches of a table and sheets of paper go at a
+    fraction of the full search's cost, each module sampled at 2 x 2 points (the full search
+    takes 4 x 4). The places of every homography are sampled in one batch (each quad's means
+    are its own: the same values as one homography at a time)."""
+    if not Hs:
+        return np.zeros(0, bool)
+    mm = _place_mm(layout, 3)
+    quads = np.concatenate([transform(mm, H) for H in Hs]).reshape(-1, 4, 2).astype(np.float32)
     means = module_means(grey, quads, layout.marker_modules, framed=True, samples=2)
-    best = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1).reshape(4, -1)
-    return int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
+    per = len(mm) // 4                       # quads a homography
+    out = np.zeros(len(Hs), bool)
+    for k in range(len(Hs)):
+        part = means[k * per:(k + 1) * per]
+        best = np.einsum("qm,tm->qt", part, _framed(layout)).max(axis=1).reshape(4, -1)
+        out[k] = int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
+    return out
 
 
 def _place_scores(grey: np.ndarray, H: np.ndarray, steps: int, layout: CaseLayout

@@ -955,7 +955,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     canvas = warped.astype(np.float32)
     white = case_white(frame, pose, layout)
     # the planes split from the 8-bit canvas (a quarter of the bytes), then made float
-    planes = tuple(p.astype(np.float32) for p in cv2.split(warped))
+    levels = tuple(cv2.split(warped))
+    planes = tuple(p.astype(np.float32) for p in levels)
     # the canvas's largest channel, worked out once for `normalise` and the hand masks
     # (channel extremes from the planes: a NumPy reduction over the last axis is far slower)
     b, g, r = planes
@@ -971,7 +972,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 
     def read_as(lit: np.ndarray) -> tuple[Pixels, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """The canvas's pixels, labels and occluder masks under the white `lit`."""
-        pix = Pixels.of(normalise(canvas, lit, px, planes, raw_v))
+        pix = Pixels.of(normalise(canvas, lit, px, planes, raw_v, levels))
         labels = label_pixels(pix, px, params.colour)
         return pix, labels, occluder_masks(pix, labels, px, clipped=clipped, margin=m,
                                            blown=blown, raw_v=raw_v)
@@ -981,8 +982,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # read is the case's)
     read_white = cache(partial(read_as, white))
     edge_skin = cache(lambda: _edge_occluders(read_white()[2][1]))
-    lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin) if colour_unknown(white) \
-        else white
+    lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin, levels=levels) \
+        if colour_unknown(white) else white
     pix, labels, (hand, own) = read_white() if lit_white is white else read_as(lit_white)
     v = pix.v
     tints = tint_levels(pix, params.colour)

@@ -71,8 +71,7 @@ def bright_regions(grey: np.ndarray, bgr: np.ndarray | None) -> list[Regions]:
     half = (grey.shape[1] // 2, grey.shape[0] // 2)
     sources = [cv2.resize(grey, half, interpolation=cv2.INTER_AREA)]
     if bgr is not None:
-        b, g, r = cv2.split(cv2.resize(bgr, half, interpolation=cv2.INTER_AREA))
-        sources.append(cv2.min(cv2.min(b, g), r))
+        sources.append(least_channel(cv2.resize(bgr, half, interpolation=cv2.INTER_AREA)))
     out = []
     for small in sources:
         otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -86,6 +85,19 @@ def bright_regions(grey: np.ndarray, bgr: np.ndarray | None) -> list[Regions]:
             levels.append((list(contours), [cv2.contourArea(c) for c in contours]))
         out.append((levels, small.size))
     return out
+
+
+_ROW3 = np.ones((1, 3), np.uint8)
+
+
+def least_channel(bgr: np.ndarray) -> np.ndarray:
+    """Each pixel's dimmest channel of a BGR uint8 image (the least of its split planes, the
+    same values at about half the cost): its rows read as one channel (B, G, R, B, ...) and
+    eroded over three neighbours, taken at each pixel's G, whose neighbours are that pixel's
+    own B and R (never the row's ends, where the erosion's border would count)."""
+    h, w = bgr.shape[:2]
+    rows = cv2.erode(np.ascontiguousarray(bgr).reshape(h, 3 * w), _ROW3)
+    return np.ascontiguousarray(rows[:, 1::3])
 
 
 def outlines_of(regions: list[Regions], min_area: float,
