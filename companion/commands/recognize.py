@@ -109,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
     shown = None
     try:
         for seq, (name, frame, t) in enumerate(_frames(source)):
-            if not is_video:
-                reader.calibrate(frame, args.marker_mm)   # each picture has its own camera
+            if not is_video:   # each picture is its own table, seen by its own camera
+                reader = HexelReader(args.edition, model=model, camera=camera, find_markers=False)
+                reader.calibrate(frame, args.marker_mm)
             result = reader.read(frame, t, seq, keep_stages=bool(args.dump_stages))
             last = (frame, result)
             if filt is None:

@@ -64,6 +64,7 @@ from .symbols import (
 OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
+DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 
 
@@ -141,6 +142,7 @@ class HexelReader:
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
+        self._doubt: dict[str, int] = {}   # letter in doubt -> full reads it stays so
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -302,6 +304,16 @@ class HexelReader:
         cores, inside = symbol_cores(frame, poses, whites, self.view)
         return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
 
+    def _held_doubt(self, seen: str) -> str:
+        """The letters in doubt on this frame: those whose ink this frame shows in doubt
+        (`seen`, `inks.confused_letters`) and those a frame did within the last DOUBT_READS
+        full reads. A print does not change from frame to frame, but a frame with few cards in
+        view (the opening line, a hand over the rest) seldom shows both of a letter's inks,
+        while it may still hold a symbol read for the wrong one."""
+        self._doubt = {n: k - 1 for n, k in self._doubt.items() if k > 1}
+        self._doubt.update(dict.fromkeys(seen, DOUBT_READS))
+        return "".join(sorted(self._doubt))
+
     def _read_frame(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool
                     ) -> ReadResult:
         """`_read`'s work."""
@@ -345,8 +357,8 @@ class HexelReader:
                 plain = self._plain(frame, [*whole, *not_cards])
             else:
                 self.model, mask, whole, not_cards, rest, px, self._own = first
-        confused = confused_letters(self.model, plain[1], [self._own[id(f)].symbols
-                                                           for f in plain[0]])
+        confused = self._held_doubt(confused_letters(
+            self.model, plain[1], [self._own[id(f)].symbols for f in plain[0]]))
         if confused:
             notes.append(f"{INK_DOUBT}: {', '.join(confused)} read for two of the table's inks "
                          "(or two letters for one), left unread; learn this print's colours "
