@@ -555,6 +555,9 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # (a coloured object over a symbol whose colour runs on across the band: `_ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
     across = _ink_across(text, norm[:, halo_e:n_pts], band, model)
+    # (a dark object of the grey ring's own colour lying across the edge onto a grey reading:
+    # `_grey_across`, against the card's white like the band)
+    across |= _grey_across(text, vals[:, halo_at:], white, band, model)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -864,6 +867,66 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     tint = ((place - place.mean(-1, keepdims=True)) * u[:, None, :, None]).sum(-1)
     sharp = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_SHARP   # cards x edge x place
     return found & (tint.min(1) > BAND_TINT).any(-1) & sharp.any(-1)
+
+
+# A dark object (a pen, a dark sleeve) reaching over a symbol from beyond the card has the grey
+# ring's colour: the symbol reads as the ring, and `_ink_across` (chroma) cannot see it. But it is
+# one colour from the halo across the band to past the card's outline, where print never is: a
+# printed symbol ends inside its halo (paper), the band is printed between paper and table, and
+# blur that smears a band place flat across all five depths mixes it with that paper (a ring
+# beside the band and the band blurred into one plateau: on rendered hard tables and held-out
+# `fingers` ones, 0.52 of the paper or lighter). So `_grey_across` turns a grey reading into a
+# crossing where one band place of its edge is flat (EDGE_FLAT) at every depth, the outer one
+# past the outline included, darker than OBJECT_DARK (deeper than print blurred flat gets), and
+# at least two of the three halo samples facing that edge (OUTWARD_AT: one level with the band's
+# inner depth, two ~0.08 apothem further in) within HALO_SAME of its colour in every channel:
+# the object runs on from the band towards the symbol. The dark pens read as rings on held-out
+# `fingers` tables 42 and 66: plateaus 0.31 and 0.22, two halo samples alike. On 350 rendered
+# hard holodex tables and 50 `fingers` ones no ring read right on a card in full view has such
+# a place; the few that do lie under a pen or a hand's dark skin (plateau 0.21-0.40) on cards
+# 82-92 % visible, read right only by chance. A lighter object is not told from print this way
+# (a grey sleeve at 0.59, a brown fingertip at 0.59 of the paper: still read as rings).
+OBJECT_DARK = 0.45
+HALO_SAME = 0.1
+
+
+def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.ndarray,
+                 model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a grey ink across whose edge a dark
+    object lies (see OBJECT_DARK): `halo` the halo samples (cards x 6·N_HALO x 3 BGR, as
+    sampled), `white` the cards' white references (cards x 3 BGR), `band` the border band's
+    samples normalised by them (cards x depths x 18 x 3 RGB)."""
+    n = len(text)
+    # (first the innermost and outermost depths alike: cheap, and rarely so where print is)
+    ends = np.abs(band[:, 0] - band[:, -1]).max(-1) < EDGE_FLAT    # cards x 18 places
+    if not ends.any():
+        return np.zeros((n, 6), bool)
+    grey = _grey_read(text, model) & ends.reshape(n, 6, 3).any(-1)
+    if not grey.any():
+        return grey
+    place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
+    flat = (place.max(1) - place.min(1)).max(-1) < EDGE_FLAT       # cards x edge x place
+    grey &= flat.any(-1)
+    if not grey.any():
+        return grey
+    colour = _mean(place, 1)
+    dark = flat & (_mean(colour) < OBJECT_DARK)
+    grey &= dark.any(-1)
+    if not grey.any():
+        return grey
+    near = normalise(halo, white[:, None, :])[:, OUTWARD_AT.T]    # cards x edge x 3 x RGB
+    alike = np.abs(near[:, :, None] - colour[:, :, :, None]).max(-1) < HALO_SAME
+    return grey & (dark & (alike.sum(-1) >= 2)).any(-1)
+
+
+def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): read as a grey ink."""
+    chars = _chars(text)
+    grey = np.zeros(chars.shape, bool)
+    for k, letter in enumerate(model.letters):
+        if model.neutral[k]:
+            grey |= chars == letter
+    return grey
 
 
 def _coloured_index(text: list[str], model: ColourModel) -> np.ndarray:
