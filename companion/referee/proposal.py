@@ -19,7 +19,7 @@ from ..rules.core import Action, RulesError
 from ..rules.hexel import GAME, HexelState
 from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
-from ..vision.observation import INK_DOUBT, HexelObservation, SeenCard
+from ..vision.observation import HexelObservation, SeenCard, ink_doubt
 from .align import Alignment, align, deck_card, diff, line_alignments
 
 __all__ = ["Proposal", "propose"]
@@ -119,13 +119,12 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
 
 
 def _unclear(obs: HexelObservation, min_confidence: float) -> Proposal | None:
-    doubt = next((n for n in obs.notes if n.startswith(INK_DOUBT)), None)
+    doubt = ink_doubt(obs.notes)
     if doubt is not None:   # no hand clears this: the print's colours must be learnt
-        letters = doubt.split(":", 1)[1].split(" read", 1)[0].strip()
-        return Proposal("problem", f"The camera cannot tell this print's inks apart ({letters} "
-                        "looks like two inks): its cards are left unread. Learn the print's "
-                        "colours: `companion calibrate colours` with a photo of the three "
-                        "single-kind cards.")
+        return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "
+                        f"doubt: {', '.join(doubt)}): those symbols are left unread. Learn the "
+                        "print's colours with `companion calibrate colours` (a photo of the "
+                        "three single-kind cards), or check the light.")
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "

@@ -158,8 +158,9 @@ def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True
 
 
 def _runs(values: np.ndarray, gap: float, period: float | None = None) -> list[np.ndarray]:
-    """The indices of `values` in runs: sorted, split wherever two neighbours lie `gap` or
-    more apart (on a circle of `period` when given, the run across the wrap joined)."""
+    """The indices of `values` in runs: sorted, split wherever two neighbours lie `gap` apart
+    or more (up to rounding; on a circle of `period` when given, the run across the wrap
+    joined)."""
     order = np.argsort(values, kind="stable")
     v = values[order]
     if len(v) == 0:
@@ -169,6 +170,17 @@ def _runs(values: np.ndarray, gap: float, period: float | None = None) -> list[n
     if period is not None and len(runs) > 1 and v[0] + period - v[-1] < gap:
         runs = [np.concatenate([runs[-1], runs[0]]), *runs[1:-1]]
     return runs
+
+
+def _claims(letters: np.ndarray, cards: np.ndarray) -> dict[str, set[int]]:
+    """The letters among one run's cores (`letters`, each core's card in `cards`) that claim
+    the run: MIN_SIDE cores at least, on two cards at least; each with its cards."""
+    out = {}
+    for n in np.unique(letters):
+        mine = cards[letters == n]
+        if mine.size >= MIN_SIDE and np.unique(mine).size >= 2:
+            out[str(n)] = set(mine.tolist())
+    return out
 
 
 def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> str:
@@ -187,10 +199,7 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> 
     runs = [sel[r] for r in _runs(hue[sel], math.radians(SPLIT_DEG), 2.0 * math.pi)]
     sel = np.flatnonzero(np.isin(letters, grey))
     runs += [sel[r] for r in _runs(length[sel], SPLIT_CHROMA)]
-    # per run, the letters it holds MIN_SIDE cores of (on two cards at least), with their cards
-    claims = [{str(n): set(card[mine].tolist()) for n in np.unique(letters[run])
-               if (mine := run[letters[run] == n]).size >= MIN_SIDE
-               and np.unique(card[mine]).size >= 2} for run in runs]
+    claims = [_claims(letters[run], card[run]) for run in runs]
     confused = set().union(*(set(c) for c in claims if len(c) > 1))
     for i, a in enumerate(claims):
         for b in claims[i + 1:]:

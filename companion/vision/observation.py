@@ -18,10 +18,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# A note that starts so says that the reader left a letter unread on every card because the
-# table's print shows it for two inks (`vision.inks.confused_letters`): no hand will clear it,
-# only learning the print's colours (`companion calibrate colours`).
+# A note that starts so says that the reader left letters unread on every card because the
+# table's print shows one of them for two inks, or two of them for one ink
+# (`vision.inks.confused_letters`): no hand over the cards will clear it; learning the print's
+# colours (`companion calibrate colours`) or better light will.
 INK_DOUBT = "ink in doubt"
+
+
+def ink_doubt_note(letters: str) -> str:
+    """The note for the letters `letters` in doubt (see INK_DOUBT)."""
+    return (f"{INK_DOUBT}: {', '.join(letters)} (the print shows one letter for two inks, or "
+            "two letters for one), left unread; learn this print's colours with `companion "
+            "calibrate colours`, or check the light")
+
+
+def ink_doubt(notes: tuple[str, ...]) -> str | None:
+    """The letters in doubt that a note of `notes` names (`ink_doubt_note`), else None."""
+    for note in notes:
+        if note.startswith(INK_DOUBT + ": "):
+            return note[len(INK_DOUBT) + 2:].split(" (", 1)[0].replace(", ", "")
+    return None
 
 
 @dataclass(frozen=True)

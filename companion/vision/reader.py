@@ -47,7 +47,7 @@ from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, symbol_cores
 from .lattice import GrownLattice, card_frame, grow_lattice
-from .observation import INK_DOUBT, HexelObservation, SeenCard
+from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
     BORDER_DEPTHS,
     BORDER_PTS,
@@ -277,9 +277,10 @@ class HexelReader:
 
     def _table_inks(self, plain: list[CardFit], cores: np.ndarray) -> ColourModel | None:
         """The colour model with the ink hues of the printer at the table (`inks.adapt_inks`),
-        measured on the hexagons whose paper and border band say they are cards whatever
-        their symbols read (each against the white reference its read found); None when no
-        ink is turned. Another printer's red, turned towards magenta, leaves every red '?',
+        measured on the symbol cores (`cores`) of the hexagons whose paper and border band say
+        they are cards whatever their symbols read (`plain`, as `_plain` gives them, all in
+        the frame: a card cut by the frame's edge reads '?' for that, not for its inks); None
+        when no ink is turned. Another printer's red, turned towards magenta, leaves every red '?',
         and a turned yellow may pass for red: the cards are then told again with the table's
         inks, and the frame is read with them when more cards read whole so, or when a symbol
         read before reads as another letter, or a letter of a turned ink as '?' (our model's
@@ -303,6 +304,18 @@ class HexelReader:
         whites = np.array([own[id(f)].white_bgr for f in plain]).reshape(-1, 3)
         cores, inside = symbol_cores(frame, poses, whites, self.view)
         return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
+
+    def _confused(self, frame: np.ndarray, plain: list[CardFit], cores: np.ndarray,
+                  found_poses: list[Pose], found_reads: list[CardRead]) -> str:
+        """The letters in doubt on this frame (`_held_doubt`): `inks.confused_letters` of the
+        plain hexagons' own reads (`plain`, `cores`: `_plain`'s) and of the cards found by
+        probing, read whole at their probed poses (never plain hexagons, yet reported)."""
+        whites = np.array([r.white_bgr for r in found_reads]).reshape(-1, 3)
+        more, inside = symbol_cores(frame, list(found_poses), whites, self.view)
+        read = [self._own[id(f)].symbols for f in plain]
+        read += [r.symbols for r, ok in zip(found_reads, inside, strict=True) if ok]
+        both = np.concatenate([cores.reshape(-1, 3), more]).reshape(-1, 6, 3)
+        return self._held_doubt(confused_letters(self.model, both, read))
 
     def _held_doubt(self, seen: str) -> str:
         """The letters in doubt on this frame: those whose ink this frame shows in doubt
@@ -341,8 +354,8 @@ class HexelReader:
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
             px = _card_px(whole, view)
-        plain = self._plain(frame, [*whole, *not_cards])
-        inks = self._table_inks(*plain)
+        plain, cores = self._plain(frame, [*whole, *not_cards])
+        inks = self._table_inks(plain, cores)
         if inks is not None:   # the cards told again with the table's inks (see `_table_inks`)
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
@@ -354,15 +367,9 @@ class HexelReader:
                                 [*whole, *not_cards], self._own,
                                 _turned_letters(first.model, inks))):
                 notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
-                plain = self._plain(frame, [*whole, *not_cards])
+                plain, cores = self._plain(frame, [*whole, *not_cards])
             else:
                 self.model, mask, whole, not_cards, rest, px, self._own = first
-        confused = self._held_doubt(confused_letters(
-            self.model, plain[1], [self._own[id(f)].symbols for f in plain[0]]))
-        if confused:
-            notes.append(f"{INK_DOUBT}: {', '.join(confused)} read for two of the table's inks "
-                         "(or two letters for one), left unread; learn this print's colours "
-                         "with `companion calibrate colours`")
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
         if keep_stages:
@@ -402,7 +409,9 @@ class HexelReader:
                                                                           strict=True)]
         _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[n_probe + k] for k in kept]
+        confused = self._confused(frame, plain, cores, found_poses, found_reads)
         if confused:
+            notes.append(ink_doubt_note(confused))
             reads = [_blanked(r, confused) for r in reads]
             found_reads = [_blanked(r, confused) for r in found_reads]
         all_poses = tuple(poses + found_poses + part_poses)

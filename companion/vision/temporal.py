@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .observation import HexelObservation, SeenCard
+from .observation import HexelObservation, SeenCard, ink_doubt
 
 
 def _same(a: HexelObservation, b: HexelObservation, tolerance_px: float) -> bool:
@@ -70,9 +70,11 @@ class StableFilter:
 
     def _clean(self, obs: HexelObservation, tol: float) -> bool:
         """No card is occluded, except ones already occluded in the stable table (a card that
-        lies half out of the frame for good). Before the first stable table every frame counts."""
-        if self.stable is None:
-            return True
+        lies half out of the frame for good). Before the first stable table every frame counts,
+        and so does one whose cards the reader left unread for the print's inks (a note, see
+        `observation.INK_DOUBT`)."""
+        if self.stable is None or ink_doubt(obs.notes) is not None:
+            return True   # (cards left unread for the print's inks, not for a hand: it stays)
         known = [c for c in self.stable.cards if c.occluded]
         return all(any(_match(c, k, tol) for k in known) for c in obs.cards if c.occluded)
 

@@ -10,6 +10,7 @@ from companion.referee.simtable import observe
 from companion.rules.hexel import GAME, HexelOptions, orient
 from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
 from companion.rules.hexel.layout import EdgeMismatch
+from companion.vision.observation import ink_doubt, ink_doubt_note
 
 CAMERA = Alignment(2, (3, -1))
 
@@ -183,18 +184,26 @@ def test_a_card_gone_from_a_line_the_camera_saw_laid_is_not_a_line_to_lay():
 
 
 def test_a_print_whose_inks_the_camera_cannot_tell_apart_asks_for_its_colours():
-    """The reader leaves a letter unread on every card when the table's print shows it for two
-    inks (`vision.inks.confused_letters`): the cards look covered, but no hand will clear them,
-    so the referee says what will (and never takes it for a move)."""
+    """The reader leaves letters unread on every card when the table's print shows one for two
+    inks or two for one (`vision.inks.confused_letters`): the cards look covered, but no hand
+    will clear them, so the referee says what will (and never takes it for a move)."""
     state = playing()
     move = a_legal_place(state)
     obs = table(state, [(move.cell, orient(move.card, move.rotation))])
-    blanked = dataclasses.replace(
-        obs, notes=("ink in doubt: Y read for two of the table's inks (or two letters for one), "
-                    "left unread; learn this print's colours with `companion calibrate colours`",),
-        cards=tuple(dataclasses.replace(c, occluded=True, symbols=c.symbols.replace("Y", "?"))
-                    for c in obs.cards))
-    p = propose(state, blanked)
-    assert p.kind == "problem" and p.action is None
-    assert "calibrate colours" in p.message and "(Y looks like two inks)" in p.message
-    assert propose(state, dataclasses.replace(blanked, notes=())).kind == "wait"
+    for letters in ("Y", "RY"):
+        blanked = dataclasses.replace(
+            obs, notes=(ink_doubt_note(letters),),
+            cards=tuple(dataclasses.replace(
+                c, occluded=True, symbols="".join("?" if x in letters else x for x in c.symbols))
+                for c in obs.cards))
+        p = propose(state, blanked)
+        assert p.kind == "problem" and p.action is None
+        assert "calibrate colours" in p.message
+        assert f"(letters in doubt: {', '.join(letters)})" in p.message
+        assert propose(state, dataclasses.replace(blanked, notes=())).kind == "wait"
+
+
+def test_the_ink_doubt_note_names_its_letters():
+    assert ink_doubt((ink_doubt_note("RY"),)) == "RY"
+    assert ink_doubt(("uncalibrated: ...", ink_doubt_note("V"))) == "V"
+    assert ink_doubt(("ink hues measured on the table: R +18°",)) is None
