@@ -103,14 +103,18 @@ def run(args: argparse.Namespace) -> int:
     camera = load_camera(cal_dir / "camera.json")
     model = load_model(args.edition, cal_dir)
     is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
-    reader = HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
+
+    def new_reader() -> HexelReader:
+        return HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
+
+    reader = new_reader()
     filt = StableFilter(args.stable_s) if is_video else None
     last = None
     shown = None
     try:
         for seq, (name, frame, t) in enumerate(_frames(source)):
             if not is_video:   # each picture is its own table, seen by its own camera
-                reader = HexelReader(args.edition, model=model, camera=camera, find_markers=False)
+                reader = new_reader()
                 reader.calibrate(frame, args.marker_mm)
             result = reader.read(frame, t, seq, keep_stages=bool(args.dump_stages))
             last = (frame, result)

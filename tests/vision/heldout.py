@@ -21,7 +21,8 @@ import numpy as np
 
 from companion.faces import SYMBOLS
 from companion.synth.cardface import face_centre, render_face
-from companion.vision.scoring import TruthCard
+from companion.vision.observation import HexelObservation
+from companion.vision.scoring import TableScore, TruthCard, score_table
 
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel",
@@ -299,6 +300,14 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
+def scored(scene: HeldOut) -> tuple[TableScore, HexelObservation]:
+    """A fresh reader's reading of a held-out table and its score against the truth."""
+    from companion.vision.reader import HexelReader
+
+    obs = HexelReader(scene.edition).read(scene.image).observation
+    return score_table(obs.cards, scene.truth, scene.e_angle_deg), obs
+
+
 def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Cells reachable from the first one, in breadth-first order."""
     if not cells:
@@ -499,9 +508,6 @@ def main(argv: list[str] | None = None) -> None:
     [--start S] [--variant NAME]` (seeds S..S+N-1; see `VARIANTS`)."""
     import argparse
 
-    from companion.vision.reader import HexelReader
-    from companion.vision.scoring import score_table
-
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
@@ -509,9 +515,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     full = correct = misreads = false = exact = hidden = hidden_read = 0
     for seed in range(args.start, args.start + args.seeds):
-        scene = heldout_scene(seed, variant=VARIANTS[args.variant])
-        obs = HexelReader(scene.edition).read(scene.image).observation
-        s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+        s, _ = scored(heldout_scene(seed, variant=VARIANTS[args.variant]))
         full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
         false, exact = false + s.false_cards, exact + int(s.exact)
         hidden, hidden_read = hidden + s.occluded_truth, hidden_read + s.occluded_read

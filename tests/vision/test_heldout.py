@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from companion.vision.reader import HexelReader
-from companion.vision.scoring import score_table
 
 from .heldout import (
     SIZE,
@@ -23,6 +22,7 @@ from .heldout import (
     camera,
     heldout_scene,
     photo,
+    scored,
 )
 
 
@@ -30,8 +30,7 @@ from .heldout import (
 def test_heldout_photo_tables_are_read_exactly(seed):
     scene = heldout_scene(seed)
     assert len(scene.truth) >= 5
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full == len(scene.truth), s
 
@@ -47,8 +46,7 @@ def test_cards_cut_laid_and_photographed_otherwise_are_read_exactly(variant, see
     to undo it, or it is held close (cards 150-330 px across): each table is still read
     exactly."""
     scene = heldout_scene(seed, variant=VARIANTS[variant])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full == len(scene.truth), s
 
@@ -60,8 +58,7 @@ def test_a_steep_photo_whose_lattice_splits_is_read_without_a_crash_or_a_misread
     cards it had dropped (a KeyError on a photo). What it reports must be right; cards it
     cannot place are left out, never guessed."""
     scene = heldout_scene(37, variant=VARIANTS["steep"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= s.full // 2, s
 
@@ -100,8 +97,7 @@ def test_lamp_light_and_arms_over_the_table_never_misread(variant, seeds):
     under an arm is reported occluded, read right or left out, never read wrong."""
     for seed in seeds:
         scene = heldout_scene(seed, variant=VARIANTS[variant])
-        obs = HexelReader(scene.edition).read(scene.image).observation
-        s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+        s, _ = scored(scene)
         assert s.misreads == 0 and s.false_cards == 0, (seed, s)
         # a card the scoring counts as in full view (97 %) but that an arm's edge still
         # touches may be reported occluded: the arm crosses its edge
@@ -116,8 +112,7 @@ def test_everything_at_once_may_lose_cards_but_never_misreads(seed):
     """`harsh`: two shadows, a glare spot, a 4-12 px motion smear and a lamp together; cards
     the reader cannot trust are left out, none is read wrong, most are still read."""
     scene = heldout_scene(seed, variant=VARIANTS["harsh"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= 0.75 * s.full, s
 
@@ -153,7 +148,6 @@ def test_a_fingertip_or_a_pen_over_a_symbol_is_not_read_as_a_letter(seed):
     grey object's running on past the outline; it is now reported occluded or left out. (Not
     every such table is safe yet: `python tests/vision/heldout.py --variant fingers`.)"""
     scene = heldout_scene(seed, variant=VARIANTS["fingers"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.occluded_truth >= 2, s
     assert s.misreads == 0 and s.false_cards == 0, s

@@ -111,8 +111,7 @@ def test_a_printer_far_off_our_inks_gets_no_card_misread(seed):
     reader 13 (seed 7), 11 (35) cards were misread with red read as yellow, 4 (36) with a
     violet-blue read as the grey ring."""
     scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=30.0))
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, obs = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert any("calibrate colours" in n for n in obs.notes), obs.notes
 
@@ -195,6 +194,5 @@ def test_a_card_found_by_probing_is_judged_too():
     so their cores show no doubt, but the third, found by probing the lattice, was reported
     whole with its reds read as yellow. The probed cards' cores are judged as well."""
     scene = heldout.heldout_scene(31, max_cards=3, variant=heldout.Variant(printer=30.0))
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s

@@ -25,11 +25,6 @@ def _printer_table(seed: int, amp: float) -> heldout.HeldOut:
     return heldout.heldout_scene(seed, variant=heldout.Variant(printer=amp))
 
 
-def _score(scene: heldout.HeldOut):
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    return score_table(obs.cards, scene.truth, scene.e_angle_deg), obs
-
-
 def test_turning_an_ink_keeps_its_lightness_and_strength():
     red = builtin_model("holodex").inks[0]
     turned = turn_ink(red, math.radians(20.0))
@@ -93,7 +88,7 @@ def test_no_ink_is_turned_into_its_neighbour():
 def test_cards_of_another_printer_are_read(seed, edition):
     scene = _printer_table(seed, 15.0)
     assert scene.edition == edition
-    s, obs = _score(scene)
+    s, obs = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full == len(scene.truth), s
     assert any("ink hues measured on the table" in n for n in obs.notes), obs.notes
@@ -105,7 +100,7 @@ def test_a_violet_disc_is_never_read_as_the_grey_ring(seed):
     were misread so, every violet disc read as the ring."""
     scene = _printer_table(seed, 30.0)
     assert scene.edition == "holodex"
-    s, _ = _score(scene)
+    s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
 
 
@@ -145,5 +140,5 @@ def test_two_inks_printed_towards_each_other_are_not_misread(monkeypatch, seed):
     monkeypatch.setattr(heldout, "_printer", _pulled_together(20.0))
     scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=1.0))
     assert scene.edition == "web"
-    s, _ = _score(scene)
+    s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s

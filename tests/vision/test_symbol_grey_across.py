@@ -11,10 +11,8 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import score_table
 
-from .heldout import VARIANTS, heldout_scene
+from .heldout import VARIANTS, heldout_scene, scored
 
 
 @pytest.mark.parametrize("seed", [42, 66])
@@ -23,8 +21,7 @@ def test_a_dark_pen_over_a_symbol_is_not_read_as_the_ring(seed):
     into the band, was read as the grey ring V on a card otherwise read whole (seed 42: the
     first read left it '?' and a turned re-read filled it in; seed 66: the first read)."""
     scene = heldout_scene(seed, variant=VARIANTS["fingers"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.occluded_truth >= 1, s
     assert s.misreads == 0 and s.false_cards == 0, s
 
@@ -36,8 +33,7 @@ def test_rings_blurred_into_the_band_are_still_read():
     right, as before (13 of the 17 cards in full view: the other four are lost to the smear
     before their symbols are read)."""
     scene = heldout_scene(66, variant=VARIANTS["fingers"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.correct >= 13, s
 
 

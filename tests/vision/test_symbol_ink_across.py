@@ -11,10 +11,8 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import score_table
 
-from .heldout import VARIANTS, heldout_scene
+from .heldout import VARIANTS, heldout_scene, scored
 
 
 @pytest.mark.parametrize("seed", [14, 31, 33, 72])
@@ -25,8 +23,7 @@ def test_a_sleeve_coloured_like_an_ink_is_not_read_as_that_ink(seed):
     disc); on seed 14 the first read left it '?', the read against the shade saw the crossing,
     and a turned re-read filled it in: a crossing seen against the shade now holds too."""
     scene = heldout_scene(seed, variant=VARIANTS["fingers"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.occluded_truth >= 2, s
     assert s.misreads == 0 and s.false_cards == 0, s
 
@@ -38,8 +35,7 @@ def test_a_card_smeared_and_read_from_a_pose_off_its_middle_stays_whole():
     0.3-0.4), but no place of those edges shows the band's printed step, so the pose is not
     trusted there and the card is read whole."""
     scene = heldout_scene(54, variant=VARIANTS["fingers"])
-    obs = HexelReader(scene.edition).read(scene.image).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s, _ = scored(scene)
     assert s.correct == s.full, s
 
 
