@@ -477,9 +477,9 @@ def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit]
 
 def _blanked(read: CardRead, letters: str) -> CardRead:
     """`read` with every symbol read as one of `letters` unread ('?', confidence 0)."""
-    if not any(c in letters for c in read.symbols):
-        return read
     gone = [c in letters for c in read.symbols]
+    if not any(gone):
+        return read
     return replace(read, symbols="".join("?" if g else c for g, c in zip(gone, read.symbols,
                                                                         strict=True)),
                    edge_confidence=tuple(0.0 if g else e for g, e in zip(
