@@ -23,7 +23,14 @@ takes a kind's hue, never its ink), names the kind when no nudge differs. Still 
 band of light fill only is an empty cell that a neighbouring card reaches into (`anchored_empty`),
 and a cell that is one kind's hue and ink but shows no dark body — its brightest channel clipped —
 names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
-only when no nudge differs. A cell read empty whose middle is much dimmer than lit fill (it reads as
+only when no nudge differs. Still undecided and not under a hand, the cell is looked for a card
+lying off the grid (`tile_offsets`): the whole tile of one card that holds the cell's centre,
+found by its own outline (its hue's region, ringed by the card's paper, a tile's size and solid),
+is the cell's,
+since a card a third of a cell off reaches no other cell's centre; the cell is judged as above
+with every window centred on that tile (`read_at`) and takes the code only when it names the
+tile's own hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
+card over it) stays '?'. A cell read empty whose middle is much dimmer than lit fill (it reads as
 fill only through the local gain, which takes a flat grey sleeve lying over the cards for fill in a
 shadow as well; beside an occluder's mask, measured in the channels the white does not clip), or
 tinted against the white (the fill is printed neutral; a pale hand lit near the clip keeps a faint
@@ -395,7 +402,8 @@ def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
 
 
 def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
-             cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
+             cells: np.ndarray, params: CellParams = DEFAULT, shift: tuple[int, int] = (0, 0)
+             ) -> np.ndarray:
     """Kind index (or -1) of each of `cells` judged from the band about its centre that shows
     the top card's own tile however the cards lie (`core`, 0.25 cell): when that band is one
     kind's hue (`core_share`, no neutral, little else), the kind covers a good share of the
@@ -405,17 +413,19 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     whose small window a neighbouring card's edge crosses, or whose ink / body levels a light
     mislabels, without trusting anything beyond the tile; a flat sleeve, a black tile under a
     colour cast (black in the band, or the cast's hue at body and pale levels only) or another
-    card's tile stay undecided."""
-    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), cells=cells)
+    card's tile stay undecided. Every window is moved `shift` px (x, y) off the centre when
+    given (a tile off the grid, `read_at`)."""
+    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), shift,
+                           cells)
     chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
     k = chroma.argmax(axis=1)
     same = chroma.max(axis=1)
     neutral = core[:, DARK] + core[:, DIM] + core[:, MID] + core[:, LIGHT]
     large = round(params.large * px)
-    lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells)
+    lab = cell_windows(labels, px, margin, rows, cols, large, shift, cells)
     mine = KIND_OF[lab] == k[:, None]
     n = mine.sum(axis=1)
-    vals = np.sort(select(mine, cell_windows(v, px, margin, rows, cols, large, cells=cells),
+    vals = np.sort(select(mine, cell_windows(v, px, margin, rows, cols, large, shift, cells),
                           np.inf), axis=1)
     at = np.arange(len(k))
     lo = vals[at, (0.1 * np.maximum(n - 1, 0)).astype(int)]
@@ -433,7 +443,8 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
 
 def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.ndarray,
                   white: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                  cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
+                  cells: np.ndarray, params: CellParams = DEFAULT,
+                  shift: tuple[int, int] = (0, 0)) -> np.ndarray:
     """Kind index (or -1) of each of `cells` whose windows name a kind by everything but the
     insect's dark body (its hue over most of the small window, little else, its ink over the
     large window) when the kind's pixels in the large window show an insect's relief in the
@@ -441,7 +452,8 @@ def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.
     its 90th, that 90th at least 0.15 of the white's lesser two). A tile's brightest channel
     (red and gold ink: red) clips or carries too little of the drawing for the body to be
     darker there, but the other two still show it; a flat sleeve or cloth of a kind's colour
-    stays flat in every channel."""
+    stays flat in every channel. The large window is moved `shift` px (x, y) off the centre
+    when given (`h` and `hl` are then the moved windows' shares)."""
     chroma = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
     k = chroma.argmax(axis=1)
     same = chroma.max(axis=1)
@@ -453,9 +465,9 @@ def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.
     if not cand.any():
         return out
     large = round(params.large * px)
-    lab = cell_windows(labels, px, margin, rows, cols, large, cells=cells[cand])
+    lab = cell_windows(labels, px, margin, rows, cols, large, shift, cells[cand])
     # each channel gathered straight from the interleaved canvas (no copy of its planes)
-    at = window_index(canvas.shape, px, margin, rows, cols, large, cells=cells[cand]) * 3
+    at = window_index(canvas.shape, px, margin, rows, cols, large, (shift,), cells[cand]) * 3
     flat = np.ascontiguousarray(canvas).reshape(-1)
     bgr = [flat.take(at + i) for i in range(3)]
     vals = bgr[0] + bgr[1] + bgr[2] - np.maximum(np.maximum(bgr[0], bgr[1]), bgr[2])
@@ -492,6 +504,145 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
         (tint[:, FAINT] + tint[:, TINTED] <= params.max_faint) & \
         (hl[:, LIGHT] >= params.anchor_share) & (ink.max(axis=1) < hl[:, LIGHT]) & \
         (hl[:, OTHER] <= 0.1)
+
+
+TILE = 0.9          # a tile's side on the card, in cells (the paper gutter takes 0.05 each side)
+TILE_TURN = 8.0     # degrees a card may lie turned off the grid
+TILE_SOLID = 0.65   # a tile's pixels fill this share of its outline's box at least
+MAX_SHIFT = 0.45    # a tile's centre lies at most this far (cells, per axis) off its cell's
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """`mask` (uint8 0/1) with its holes filled: what no path from beyond the canvas reaches
+    through the mask's background (an insect's dark body, a beetle on its black tile)."""
+    out = np.pad(mask, 1)
+    cv2.floodFill(out, None, (0, 0), 2, flags=4)
+    return (out[1:-1, 1:-1] != 2).view(np.uint8)
+
+
+def tile_offsets(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                 cells: np.ndarray, params: CellParams = DEFAULT
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(class, offset) of each of `cells`: the whole tile of a card lying off the grid that holds
+    the cell's centre, found by its own outline, and the offset (dx, dy px) of that tile's
+    centre from the cell's. A tile is a rounded square (`TILE`) of one kind's hue (a dung
+    beetle's: black with a grey beetle; a stag's or moth's spans its two cells), ringed by its
+    card's paper gutter and, at the cut line, the card's dark border. The pixels of the hue
+    that is most of the band about the centre, and those of the black tile (`_tile_masks`), make
+    regions (holes filled, eroded by a pixel: a blurred bridge across a gutter is cut); the one
+    whose box holds the centre is the tile when it is a tile's size, turned up to `TILE_TURN`,
+    and solid (`_tile_boxes`: a tile partly under another card is cut short, two tiles run
+    together are too big), centred at most `MAX_SHIFT` off the cell. The centre then lies on
+    that tile's card, a gutter and the border (0.085 cell) or more inside its edge, and a card
+    off its place by less than half a cell reaches no other cell's centre: the card on top at
+    the centre is the last one laid on the cell, and that tile is its tile for the cell. All six
+    tiles of a card move with it, so the offset is the card's there. Class: a kind index,
+    `K_CODE` for the black tile, or -1 where no one such tile is found (the centre beyond a
+    tile, on a tile cut short or run into another, or both a coloured and a black tile)."""
+    n = len(cells)
+    cls, off = np.full(n, -1, np.int64), np.zeros((n, 2), np.int64)
+    if not n:
+        return cls, off
+    # the kind whose hue is most of the band about the centre, and the black tile, are tried
+    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), cells=cells)
+    chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
+    want = np.where(chroma.max(axis=1) > 0.0, chroma.argmax(axis=1), -1)
+    r, c = np.divmod(cells, cols)
+    cy = margin + (r + 0.5) * px - 0.5
+    cx = margin + (c + 0.5) * px - 0.5
+    # the regions are made in the part of the canvas two cells about the centres and more: a
+    # tile that holds a centre (a two-cell one too, `MAX_SHIFT` off) lies within it, and one
+    # that runs out of it is too big (none is cut short by the cut)
+    reach = 2 * px + 2
+    y0, x0 = max(int(cy.min()) - reach, 0), max(int(cx.min()) - reach, 0)
+    y1 = min(int(cy.max()) + reach + 2, labels.shape[0])
+    x1 = min(int(cx.max()) + reach + 2, labels.shape[1])
+    part = labels[y0:y1, x0:x1]
+    cut = (x0 > 0, y0 > 0, x1 < labels.shape[1], y1 < labels.shape[0])
+    cy, cx = cy - y0, cx - x0
+    found = np.zeros(n, np.int64)
+    for k in [*np.unique(want[want >= 0]).tolist(), NK]:
+        todo = np.flatnonzero(want == k) if k < NK else np.arange(n)
+        long_w, long_h = (px if k == MOTH else 0), (px if k == STAG else 0)
+        for mask in _tile_masks(part, k):
+            if not len(todo):
+                break
+            x, y, w, h = _tile_boxes(mask, px, long_w, long_h, cut)
+            if not len(x):
+                continue
+            inside = (x <= cx[todo, None]) & (cx[todo, None] <= x + w - 1) & \
+                (y <= cy[todo, None]) & (cy[todo, None] <= y + h - 1)
+            j = inside.argmax(axis=1)
+            dx = x[j] + (w[j] - 1) / 2.0 - cx[todo]
+            dy = y[j] + (h[j] - 1) / 2.0 - cy[todo]
+            # a two-cell tile's middle lies on the line between its halves
+            dx -= np.where(dx >= 0.0, 0.5, -0.5) * long_w
+            dy -= np.where(dy >= 0.0, 0.5, -0.5) * long_h
+            ok = (inside.sum(axis=1) == 1) & (np.maximum(abs(dx), abs(dy)) <= MAX_SHIFT * px)
+            hit = todo[ok]
+            found[hit] += 1
+            cls[hit] = K_CODE if k == NK else k
+            off[hit] = np.c_[np.round(dx[ok]), np.round(dy[ok])]
+            todo = todo[~ok]
+    # a coloured tile and a black one both about the centre: no one tile holds it
+    cls[found > 1] = -1
+    return cls, off
+
+
+def read_at(labels: np.ndarray, v: np.ndarray, tints: np.ndarray, canvas: np.ndarray,
+            white: np.ndarray, px: int, margin: int, rows: int, cols: int, cell: int,
+            shift: tuple[int, int], params: CellParams = DEFAULT) -> int:
+    """Code index (into CODES) of `cell` judged with all its windows moved `shift` px (x, y) off
+    its centre, onto the tile of a card lying off the grid (`tile_offsets`): `decide`, else
+    `anchored`, else `lesser_relief`, as a cell on the grid is judged at its centre."""
+    small, large = round(params.small * px), round(params.large * px)
+    at_s = window_index(labels.shape, px, margin, rows, cols, small, (shift,), [cell])
+    at_l = window_index(labels.shape, px, margin, rows, cols, large, (shift,), [cell])
+    hs, hl = histograms(_gather(labels, at_s)), histograms(_gather(labels, at_l))
+    got = int(decide(hs, hl, quantiles(_gather(v, at_s)), quantiles(_gather(v, at_l)), params,
+                     histograms(_gather(tints, at_s), N_TINTS))[0][0])
+    if got != UNKNOWN_CODE:
+        return got
+    cells = np.array([cell])
+    kind = int(anchored(labels, v, px, margin, rows, cols, cells, params, shift)[0])
+    if kind < 0:
+        kind = int(lesser_relief(canvas, labels, hs, hl, white, px, margin, rows, cols, cells,
+                                 params, shift)[0])
+    return kind if kind >= 0 else UNKNOWN_CODE
+
+
+def _tile_masks(labels: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
+    """The masks (bool) a tile of kind index `k` (`NK`: the dung beetle's black tile) is looked
+    for in: a kind's ink and body levels (its saturated print; a gutter's paper blurred with the
+    tiles beside it takes the pale level) and then every level of its hue; the black tile's
+    neutral DARK, DIM and MID (its grey beetle)."""
+    if k == NK:
+        return ((labels == DARK) | (labels == DIM) | (labels == MID),)
+    ink = (labels == INK + k) | (labels == BODY + k)
+    return (ink, ink | (labels == PALE + k))
+
+
+def _tile_boxes(mask: np.ndarray, px: int, long_w: int, long_h: int,
+                cut: tuple[bool, bool, bool, bool] = (False, False, False, False)
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(x, y, w, h) of the boxes of `mask`'s regions (holes filled, eroded by a pixel) that are
+    a tile's size and solid (see `tile_offsets`); `long_w` / `long_h` px added to a tile's side
+    along the axis a two-cell tile runs. A region that reaches a side `cut` (left, top, right,
+    bottom: `mask` is part of a larger picture there) is left out."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.erode(_filled(mask.view(np.uint8)), np.ones((3, 3), np.uint8)), connectivity=4)
+    x, y, w, h, area = stats[1:].T
+    # the box of a turned tile is larger, that of one eroded by a pixel each side (and
+    # blurred) smaller
+    sin, cos = math.sin(math.radians(TILE_TURN)), math.cos(math.radians(TILE_TURN))
+    tw, th = TILE * px + long_w, TILE * px + long_h
+    tile = (w >= tw - 4) & (w <= tw * cos + th * sin - 1) & (h >= th - 4) & \
+        (h <= tw * sin + th * cos - 1) & (area >= TILE_SOLID * w * h)
+    # (the erosion leaves a pixel's border: a region reaching the side ends one short of it)
+    rows, cols = mask.shape
+    tile &= ~((cut[0] & (x <= 1)) | (cut[1] & (y <= 1)) | (cut[2] & (x + w >= cols - 1)) |
+              (cut[3] & (y + h >= rows - 1)))
+    return x[tile], y[tile], w[tile], h[tile]
 
 
 LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
@@ -1043,6 +1194,20 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                     (others[:, left] == kind)).all(axis=0)
                 code[cells[ok]] = kind[ok]
                 conf[cells[ok]] = 0.5
+        # still undecided: a card off the grid, read at its own tile over the cell's centre
+        # (not where a hand covers the cell: it is hidden)
+        left = np.flatnonzero(code == UNKNOWN_CODE)
+        if len(left) and hand.any():
+            left = left[cell_windows(hand, px, m, rows, cols, large, cells=left).mean(axis=1)
+                        < params.max_hand]
+        if len(left):
+            found, off = tile_offsets(labels, px, m, rows, cols, left, params)
+            for i, k, d in zip(left[found >= 0], found[found >= 0], off[found >= 0],
+                               strict=True):
+                got = read_at(labels, v, tints, canvas, white, px, m, rows, cols, int(i),
+                              (int(d[0]), int(d[1])), params)
+                if got == k:
+                    code[i], conf[i] = k, 0.5
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
