@@ -1,20 +1,23 @@
-"""The table's own ink hues, measured from the cards in view. Another printer (or paper, or a
+"""The table's own inks, measured from the cards in view. Another printer (or paper, or a
 camera's colour matrix) prints our red a little towards magenta or orange and our blue towards
 violet or cyan: after the white reference that is a turn of the ink's hue about the grey axis,
-which no white reference undoes, while its strength and darkness the colour fit already absorbs
-(ink fraction and shade). A turn of 15-20° leaves a human reading every card and the built-in
-model none of that ink. So the symbol cores of the hexagons that are plainly cards (their paper
-and border band nearly all there) are gathered, each core coloured beyond MIN_CHROMA is given to
-the coloured ink whose hue is nearest, and an ink whose cores agree on a hue (MIN_CORES of them
-at least, within MAX_SPREAD_DEG) that lies off the built-in one by more than noise
-(MIN_TURN_DEG) yet well short of the way to the next coloured ink (MAX_SHARE of their gap) is
-turned to that hue (`adapt_inks`). Grey inks are never turned, no ink changes its letter, two
-inks turned towards each other keep KEEP_GAP of their gap or neither is turned, and no turn may
-bring any inked core nearer another ink than it was (or none is taken). Whether a
-frame is read with the turned inks is the reader's choice (`HexelReader._table_inks`). A
-printer turned further than that can put one ink where our model reads another: the letters
-whose cores show two inks (or two letters one ink) are then in doubt (`confused_letters`),
-and the reader leaves them unread rather than guess."""
+which no white reference undoes. A turn of 15-20° leaves a human reading every card and the
+built-in model none of that ink. So the symbol cores of the hexagons that are plainly cards
+(their paper and border band nearly all there) are gathered, each core coloured beyond
+MIN_CHROMA is given to the coloured ink whose hue is nearest, and an ink whose cores agree on a
+hue (MIN_CORES of them at least, within MAX_SPREAD_DEG) that lies off the built-in one by more
+than noise (MIN_TURN_DEG) yet well short of the way to the next coloured ink (MAX_SHARE of
+their gap) is turned to that hue (`adapt_inks`). Some strength and darkness the colour fit
+absorbs (ink fraction and shade), but a printer on plain paper lays so much less ink that its
+red and blue come out with half to three quarters of our chroma, lighter: an ink whose cores
+agree on a chroma well below ours is faded to them, its hue kept (`ink_fades`). Grey inks
+are never turned or faded, no ink changes its letter, two inks turned towards each other keep
+KEEP_GAP of their gap or neither is turned, and no turn may bring any inked core nearer
+another ink than it was (or none is taken). Whether a frame is read with the table's inks is
+the reader's choice (`HexelReader._table_inks`). A printer turned further than that can put
+one ink where our model reads another: the letters whose cores show two inks (or two letters
+one ink) are then in doubt (`confused_letters`), and the reader leaves them unread rather
+than guess."""
 
 from __future__ import annotations
 
@@ -35,6 +38,13 @@ FIRM_TURN_DEG = 12.0    # below this, a turn is taken only where some card reads
 MAX_SHARE = 0.35        # of the hue gap to the nearest other coloured ink, the largest turn
 KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between them, turned
 N_CORE = 7              # a symbol's middle samples (its first seven)
+# A printer on plain paper lays less ink than our colours ask for: its red and blue come out
+# paler (less chroma, lighter), an office inkjet's blue at 0.6-0.75 of ours. Below 0.7 of the
+# chroma our fit reaches (ink fraction and shade: paper mixed in and darkened) the cores read
+# as no ink. An ink whose cores keep less than FADE_BELOW of its chroma, agreeing within
+# MAX_FADE_SPREAD of it (median absolute deviation), is faded to them (`ink_fades`).
+FADE_BELOW = 0.8
+MAX_FADE_SPREAD = 0.15
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
 # slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
 # one side to the other). So the cores of the plain cards' symbols read as one letter are cut
@@ -142,19 +152,64 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     return turns
 
 
-def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True
+def ink_fades(model: ColourModel, cores: np.ndarray) -> dict[str, tuple[float, float]]:
+    """Per coloured letter whose cores among `cores` (n x 3, as `ink_turns` takes them) show
+    its ink printed paler (see FADE_BELOW), (the share of the model's chroma the cores keep,
+    their lightness: the mean of their channels); letters printed as strong as ours are left
+    out. Each inked core goes to the coloured ink of nearest hue, as in `ink_turns`; the
+    letter needs MIN_CORES of them whose chroma agrees (MAX_FADE_SPREAD)."""
+    cores = np.asarray(cores, np.float64).reshape(-1, 3)
+    inks = model.inks.astype(np.float64)
+    col = np.flatnonzero(~model.neutral)
+    if len(col) == 0 or len(cores) < MIN_CORES:
+        return {}
+    ink_len, ink_hue = chroma(inks[col])
+    length, hue = chroma(cores)
+    inked = length >= MIN_CHROMA
+    nearest = np.abs(_wrap(hue[inked, None] - ink_hue[None, :])).argmin(1)
+    fades = {}
+    for k, letter_at in enumerate(col):
+        mine = length[inked][nearest == k]
+        if len(mine) < MIN_CORES:
+            continue
+        kept = float(np.median(mine))
+        if (kept >= FADE_BELOW * ink_len[k]
+                or float(np.median(np.abs(mine - kept))) > MAX_FADE_SPREAD * kept):
+            continue
+        light = float(np.median(cores[inked][nearest == k].mean(1)))
+        fades[model.letters[letter_at]] = (kept / float(ink_len[k]), light)
+    return fades
+
+
+def fade_ink(rgb: tuple[float, float, float] | np.ndarray, share: float, light: float
+             ) -> np.ndarray:
+    """The colour with `share` of its chroma (its hue kept) at lightness `light` (the mean of
+    its channels; a channel taken below 0 clipped there)."""
+    x = np.asarray(rgb, np.float64)
+    return np.clip(light + share * (x - x.mean()), 0.0, None)
+
+
+def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True, fade: bool = True
                ) -> ColourModel | None:
-    """`model` with each coloured ink that `ink_turns` finds turned, turned so; None when
-    every ink stays as it is, or when no card reads a '?' (`doubt` False) and no turn reaches
-    FIRM_TURN_DEG: so small a turn the colour fits reach across, and on a table where every
-    card reads whole it changes no letter."""
+    """`model` with each coloured ink that `ink_turns` finds turned, turned so, and (with
+    `fade`), on a table where some card reads a '?' (`doubt`), each that `ink_fades` finds
+    printed paler, faded so; None when every ink stays as it is, or when no card reads a '?'
+    and no turn reaches FIRM_TURN_DEG: so small a turn the colour fits reach across, and on a
+    table where every card reads whole it changes no letter."""
     turns = ink_turns(model, cores)
-    if not turns or (not doubt and max(map(abs, turns.values())) < math.radians(FIRM_TURN_DEG)):
+    fades = ink_fades(model, cores) if doubt and fade else {}
+    if not fades and (not turns or (not doubt and max(map(abs, turns.values()))
+                                    < math.radians(FIRM_TURN_DEG))):
         return None
-    protos = tuple(tuple(float(v) for v in turn_ink(p, turns[n])) if n in turns else p
-                   for n, p in zip(model.names, model.protos, strict=True))
-    return replace(model, protos=protos, source=f"{model.source}, inks turned to the table's: "
-                   + ", ".join(f"{n} {math.degrees(t):+.0f}°" for n, t in turns.items()))
+    protos = []
+    for n, p in zip(model.names, model.protos, strict=True):
+        x = turn_ink(p, turns[n]) if n in turns else np.asarray(p, np.float64)
+        x = fade_ink(x, *fades[n]) if n in fades else x
+        protos.append(tuple(float(v) for v in x) if n in turns or n in fades else p)
+    said = [f"{n} {math.degrees(t):+.0f}°" for n, t in turns.items()]
+    said += [f"{n} paler ({share:.2f} of its chroma)" for n, (share, _) in fades.items()]
+    return replace(model, protos=tuple(protos),
+                   source=f"{model.source}, inks turned to the table's: " + ", ".join(said))
 
 
 def _runs(values: np.ndarray, gap: float, period: float | None = None) -> list[np.ndarray]:
@@ -207,4 +262,5 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> 
     return "".join(sorted(confused))
 
 
-__all__ = ["adapt_inks", "chroma", "confused_letters", "ink_turns", "symbol_cores", "turn_ink"]
+__all__ = ["adapt_inks", "chroma", "confused_letters", "fade_ink", "ink_fades", "ink_turns",
+           "symbol_cores", "turn_ink"]

@@ -45,7 +45,7 @@ from .cards import work_scale as _work_scale
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
-from .inks import adapt_inks, confused_letters, symbol_cores
+from .inks import adapt_inks, chroma, confused_letters, symbol_cores
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
@@ -65,6 +65,7 @@ OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
+TURNED_RAD = 1e-3          # an ink's hue moved less (radians), its chroma by less (share): kept
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 
 
@@ -275,22 +276,29 @@ class HexelReader:
         finally:
             self.model = base
 
-    def _table_inks(self, plain: list[CardFit], cores: np.ndarray) -> ColourModel | None:
-        """The colour model with the ink hues of the printer at the table (`inks.adapt_inks`),
-        measured on the symbol cores (`cores`) of the hexagons whose paper and border band say
-        they are cards whatever their symbols read (`plain`, as `_plain` gives them, all in
-        the frame: a card cut by the frame's edge reads '?' for that, not for its inks); None
-        when no ink is turned. Another printer's red, turned towards magenta, leaves every red '?',
-        and a turned yellow may pass for red: the cards are then told again with the table's
-        inks, and the frame is read with them when more cards read whole so, or when a symbol
-        read before reads as another letter, or a letter of a turned ink as '?' (our model's
-        reading of it is in doubt). A turned ink can also take a faint tint for itself (a
-        grey ring's, bled from warm paper): a frame that reads no better with the table's
-        inks and where no turned ink is in doubt keeps our model. Only a frame with an ink
-        turned pays for the second telling, and where every card reads
-        whole only one turned by FIRM_TURN_DEG (`inks`) or more."""
+    def _table_inks(self, plain: list[CardFit], cores: np.ndarray) -> list[ColourModel]:
+        """The colour models to tell the frame's cards again with, first to last (see
+        `_read_frame`): our model with the ink hues of the printer at the table and, where some
+        card reads a '?', their strength (a paler print) (`inks.adapt_inks`), then, where that
+        faded an ink, with the hues alone; none when no ink is turned or faded. They are
+        measured on the symbol cores (`cores`) of the hexagons whose paper and border band
+        say they are cards whatever their symbols read (`plain`, as `_plain` gives them, all in
+        the frame: a card cut by the frame's edge reads '?' for that, not for its inks).
+        Another printer's red, turned towards magenta, leaves every red '?', a paler one too,
+        and a turned yellow may pass for red: the frame is read with the first model under
+        which more cards read whole, or a symbol read before reads as another letter, or a
+        letter of an ink turned (not faded) as '?' (our model's reading of it is in doubt;
+        a full ink that the paler one leaves '?' is not). A turned ink can also take a faint
+        tint for itself (a grey ring's, bled from warm paper): a frame that reads no better
+        with the table's inks and where no turned ink is in doubt keeps our model. Only a frame
+        with an ink turned or faded pays for another telling, and where every card reads whole
+        only one turned by FIRM_TURN_DEG (`inks`) or more."""
         doubt = any(not self._own[id(f)].complete for f in plain)
-        return adapt_inks(self.model, cores, doubt)
+        inks = adapt_inks(self.model, cores, doubt)
+        if inks is None:
+            return []
+        turned = adapt_inks(self.model, cores, doubt, fade=False)
+        return [inks] if turned is None or turned.protos == inks.protos else [inks, turned]
 
     def _plain(self, frame: np.ndarray, fits: list[CardFit]) -> tuple[list[CardFit], np.ndarray]:
         """The hexagons of `fits` whose paper and border band say they are cards whatever
@@ -355,8 +363,8 @@ class HexelReader:
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
             px = _card_px(whole, view)
         plain, cores = self._plain(frame, [*whole, *not_cards])
-        inks = self._table_inks(plain, cores)
-        if inks is not None:   # the cards told again with the table's inks (see `_table_inks`)
+        # the cards told again with the table's inks (see `_table_inks`), the first taken
+        for inks in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
@@ -368,8 +376,8 @@ class HexelReader:
                                 _turned_letters(first.model, inks))):
                 notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
                 plain, cores = self._plain(frame, [*whole, *not_cards])
-            else:
-                self.model, mask, whole, not_cards, rest, px, self._own = first
+                break
+            self.model, mask, whole, not_cards, rest, px, self._own = first
         rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
         self._card_px = px or self._card_px
         if keep_stages:
@@ -457,9 +465,14 @@ def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
 
 
 def _turned_letters(model: ColourModel, turned: ColourModel) -> str:
-    """The letters whose ink `turned` holds otherwise than `model`."""
-    return "".join(n for n, a, b in zip(model.names, model.protos, turned.protos, strict=True)
-                   if a != b)
+    """The letters whose ink `turned` holds turned in hue but as strong as `model` does: our
+    model's reading of such an ink is in doubt. An ink that `turned` also holds paler is not
+    among them: a symbol that our full ink read and the paler one leaves '?' is no sign that
+    ours misread it (the paler ink is taken where more cards read whole)."""
+    (length, hue), (other_length, other_hue) = chroma(model.inks), chroma(turned.inks)
+    off = np.abs(np.angle(np.exp(1j * (other_hue - hue)))) > TURNED_RAD
+    kept = np.abs(other_length - length) <= TURNED_RAD * np.maximum(length, 1e-6)
+    return "".join(n for n, t in zip(model.letters, off & kept, strict=True) if t)
 
 
 def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit],

@@ -49,7 +49,10 @@ class Variant:
     `glare` specular spots wash parts of the table out; `motion` smears the picture along a
     line of 4-12 px; `fingers` fingertips or pens laid across a card's edge onto a symbol
     (`_fingertip`: the covered cards are occluded truth). `printer` prints the faces on
-    another printer (`_printer`): their hues turned by up to that many degrees."""
+    another printer (`_printer`): their hues turned by up to that many degrees; `pale`
+    prints them as a printer on plain paper does, with less ink: blue keeps 1 - `pale` of our
+    chroma, red 1 - 0.6 `pale`, yellow 1 - 0.25 `pale` (an office inkjet's blue keeps about
+    0.6-0.75 of ours), all a little lighter."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -65,6 +68,7 @@ class Variant:
     motion: bool = False
     fingers: int = 0
     printer: float = 0.0
+    pale: float = 0.0
 
 
 VARIANTS = {
@@ -85,6 +89,7 @@ VARIANTS = {
     "harsh": Variant(shadows=2, glare=1, motion=True, lamp=True),
     "fingers": Variant(fingers=2, motion=True),
     "printer": Variant(printer=15.0),
+    "office": Variant(printer=8.0, pale=0.4),
 }
 
 
@@ -109,14 +114,18 @@ def photo(name: str) -> np.ndarray:
 
 
 def recolour(face: np.ndarray, hue_of, chroma: float = 1.0, gamma: float = 1.0,
-             paper: np.ndarray | None = None) -> np.ndarray:
+             paper: np.ndarray | None = None, share_of=None) -> np.ndarray:
     """A face (BGRA) printed otherwise: in CIELAB each pixel's hue (radians) becomes
-    `hue_of(hue)`, its chroma `chroma` times ours, its lightness L becomes 255·(L/255)^`gamma`,
-    and the result is scaled by `paper` (B G R, a tinted paper), if given."""
+    `hue_of(hue)`, its chroma `chroma` times ours (and `share_of(hue)` times that, of its
+    hue before the turn, if given), its lightness L becomes 255·(L/255)^`gamma`, and the
+    result is scaled by `paper` (B G R, a tinted paper), if given."""
     lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
     light, a, b = lab[..., 0], lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    hue = hue_of(np.arctan2(b, a))
+    ours = np.arctan2(b, a)
+    hue = hue_of(ours)
     c = np.hypot(a, b) * chroma
+    if share_of is not None:
+        c = c * share_of(ours)
     if gamma != 1.0:
         light = 255.0 * (light / 255.0) ** gamma
     lab = np.dstack([light, c * np.cos(hue) + 128.0, c * np.sin(hue) + 128.0])
@@ -127,19 +136,34 @@ def recolour(face: np.ndarray, hue_of, chroma: float = 1.0, gamma: float = 1.0,
     return out
 
 
-def _printer(seed: int, amp: float):
+def _ink_share(pale: float):
+    """The share of our chroma each ink keeps on a paler print (`Variant.pale`), as a function
+    of CIELAB hue (radians): our blue lies near -69°, red near 36°, yellow near 83°."""
+    def share(hue: np.ndarray) -> np.ndarray:
+        deg = np.degrees(hue)
+        return np.where((deg > -150) & (deg < -10), 1.0 - pale,
+                        np.where((deg >= 60) & (deg < 120), 1.0 - 0.25 * pale, 1.0 - 0.6 * pale))
+    return share
+
+
+def _printer(seed: int, amp: float, pale: float = 0.0):
     """Another printer, drawn from the seed (its own stream: the table is laid as without
     it): a face's colours in CIELAB turned in hue by ±`amp`·sin(hue + phi) degrees (so each
     ink by its own amount), their chroma 0.8-1.15 and lightness (a gamma of 0.85-1.2) of
-    ours, and the paper tinted cream. Returns the function that prints a face so."""
+    ours, and the paper tinted cream; `pale` (`Variant.pale`) takes each ink's share of that
+    chroma (`_ink_share`) and lightens the print (its gamma times 1 - `pale`/4). Returns the
+    function that prints a face so."""
     rng = np.random.default_rng([seed, 777])
     turn = math.radians(amp * rng.choice([-1, 1]))
     phi = rng.uniform(0, 2 * math.pi)
     chroma, gamma = rng.uniform(0.8, 1.15), rng.uniform(0.85, 1.2)
     paper = np.array([rng.uniform(0.88, 0.98), rng.uniform(0.95, 1.0), 1.0], np.float32)
+    share = _ink_share(pale) if pale else None
+    gamma *= 1.0 - 0.25 * pale
 
     def printed(face: np.ndarray) -> np.ndarray:
-        return recolour(face, lambda hue: hue + turn * np.sin(hue + phi), chroma, gamma, paper)
+        return recolour(face, lambda hue: hue + turn * np.sin(hue + phi), chroma, gamma, paper,
+                        share)
 
     return printed
 
@@ -247,7 +271,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
     img = _background(rng).astype(np.float32)
-    printed = _printer(seed, variant.printer)
+    printed = _printer(seed, variant.printer, variant.pale)
     truth_table = {}
     outlines = {}
     for cell in cells:

@@ -121,7 +121,7 @@ def _pulled_together(amp_deg: float):
     """A printer (as `heldout._printer` makes them) that prints red and yellow `amp_deg`
     towards each other in CIELAB hue (red ~40°, yellow ~95°): yellow's turn beyond the
     reader's reach, red's within it."""
-    def factory(seed: int, amp: float):
+    def factory(seed: int, amp: float, pale: float = 0.0):
         pull, mid = math.radians(amp_deg), math.radians(67.0)
 
         def printed(face: np.ndarray) -> np.ndarray:
