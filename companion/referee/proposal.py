@@ -19,7 +19,7 @@ from ..rules.core import Action, RulesError
 from ..rules.hexel import GAME, HexelState
 from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
-from ..vision.observation import HexelObservation, SeenCard, ink_doubt
+from ..vision.observation import HexelObservation, SeenCard
 from .align import Alignment, align, deck_card, diff, line_alignments
 
 __all__ = ["Proposal", "propose"]
@@ -119,8 +119,8 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
 
 
 def _unclear(obs: HexelObservation, min_confidence: float) -> Proposal | None:
-    doubt = ink_doubt(obs.notes)
-    if doubt is not None:   # no hand clears this: the print's colours must be learnt
+    doubt = obs.ink_doubt
+    if doubt:   # no hand clears this: the print's colours must be learnt
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "
                         f"doubt: {', '.join(doubt)}): those symbols are left unread. Learn the "
                         "print's colours with `companion calibrate colours` (a photo of the "

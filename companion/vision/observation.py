@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# A note that starts so says that the reader left letters unread on every card because the
-# table's print shows one of them for two inks, or two of them for one ink
-# (`vision.inks.confused_letters`): no hand over the cards will clear it; learning the print's
-# colours (`companion calibrate colours`) or better light will.
+# The reader's note for letters it left unread on every card because the table's print shows
+# one of them for two inks, or two of them for one ink (`vision.inks.confused_letters`;
+# `HexelObservation.ink_doubt` holds the letters): no hand over the cards will clear it; learning
+# the print's colours (`companion calibrate colours`) or better light will.
 INK_DOUBT = "ink in doubt"
 
 
@@ -30,14 +30,6 @@ def ink_doubt_note(letters: str) -> str:
     return (f"{INK_DOUBT}: {', '.join(letters)} (the print shows one letter for two inks, or "
             "two letters for one), left unread; learn this print's colours with `companion "
             "calibrate colours`, or check the light")
-
-
-def ink_doubt(notes: tuple[str, ...]) -> str | None:
-    """The letters in doubt that a note of `notes` names (`ink_doubt_note`), else None."""
-    for note in notes:
-        if note.startswith(INK_DOUBT + ": "):
-            return note[len(INK_DOUBT) + 2:].split(" (", 1)[0].replace(", ", "")
-    return None
 
 
 @dataclass(frozen=True)
@@ -60,6 +52,7 @@ class HexelObservation:
     t: float = 0.0
     frame_seq: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    ink_doubt: str = ""   # letters left unread on every card for the print's inks (INK_DOUBT)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""

@@ -434,7 +434,7 @@ class HexelReader:
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
-        obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes))
+        obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                  part_poses)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .observation import HexelObservation, SeenCard, ink_doubt
+from .observation import HexelObservation, SeenCard
 
 
 def _same(a: HexelObservation, b: HexelObservation, tolerance_px: float) -> bool:
@@ -71,9 +71,9 @@ class StableFilter:
     def _clean(self, obs: HexelObservation, tol: float) -> bool:
         """No card is occluded, except ones already occluded in the stable table (a card that
         lies half out of the frame for good). Before the first stable table every frame counts,
-        and so does one whose cards the reader left unread for the print's inks (a note, see
-        `observation.INK_DOUBT`)."""
-        if self.stable is None or ink_doubt(obs.notes) is not None:
+        and so does one whose cards the reader left unread for the print's inks
+        (`HexelObservation.ink_doubt`)."""
+        if self.stable is None or obs.ink_doubt:
             return True   # (cards left unread for the print's inks, not for a hand: it stays)
         known = [c for c in self.stable.cards if c.occluded]
         return all(any(_match(c, k, tol) for k in known) for c in obs.cards if c.occluded)

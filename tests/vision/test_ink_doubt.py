@@ -116,7 +116,7 @@ def test_a_printer_far_off_our_inks_gets_no_card_misread(seed, in_doubt):
     s, obs = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
     told = any("calibrate colours" in n for n in obs.notes)
-    assert told == in_doubt, obs.notes
+    assert told == in_doubt == bool(obs.ink_doubt), obs.notes
     if not in_doubt:
         assert s.full_flagged >= 10 and s.correct == s.full - s.full_flagged, s
 
@@ -146,10 +146,11 @@ def test_a_letter_in_doubt_stays_so_while_few_cards_are_in_view():
     few = _only_cards(scene.image, np.array([c.centre_px for c in seen.cards]), [12, 13, 14])
     alone = HexelReader(scene.edition, find_markers=False).read(few).observation
     assert len(alone.cards) == 3 and not any(INK_DOUBT in n for n in alone.notes), alone
+    assert alone.ink_doubt == "" and seen.ink_doubt == "Y"
     obs = whole.read(few).observation
     s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
     assert len(obs.cards) == 3 and s.misreads == 0, s
-    assert any(n.startswith(INK_DOUBT) for n in obs.notes)
+    assert any(n.startswith(INK_DOUBT) for n in obs.notes) and obs.ink_doubt == "Y"
 
 
 def test_a_doubt_is_forgotten_after_its_reads():

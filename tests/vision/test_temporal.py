@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.vision.observation import HexelObservation, SeenCard, ink_doubt, ink_doubt_note
+from companion.vision.observation import HexelObservation, SeenCard, ink_doubt_note
 from companion.vision.temporal import StableFilter
 
 
@@ -65,16 +65,17 @@ def test_negative_time_is_refused():
 
 def test_cards_left_unread_for_the_print_s_inks_are_no_hand():
     """The reader leaves a letter unread on every card when the print shows it for two inks
-    (`observation.ink_doubt_note`): such a frame is the table as it is, not a hand passing, so
-    it becomes the stable table, note and all (the referee then asks for the colours)."""
+    (`HexelObservation.ink_doubt`): such a frame is the table as it is, not a hand passing, so
+    it becomes the stable table, doubt and all (the referee then asks for the colours)."""
     f = StableFilter(stable_s=0.5)
     for t in (0.0, 0.6):
         f.update(obs(A, B), t)
     a_in_doubt = SeenCard((0, 0), "???BBB", 0.0, True, (100.0, 100.0))
     b_in_doubt = SeenCard((1, 0), "?B?B?B", 0.0, True, (166.0, 100.0))
-    doubt = HexelObservation((a_in_doubt, b_in_doubt), True, 0.0, notes=(ink_doubt_note("R"),))
+    doubt = HexelObservation((a_in_doubt, b_in_doubt), True, 0.0, notes=(ink_doubt_note("R"),),
+                             ink_doubt="R")
     assert f.update(doubt, 0.7).cards == (A, B)
     stable = f.update(doubt, 1.3)
-    assert stable.cards == (a_in_doubt, b_in_doubt) and ink_doubt(stable.notes) == "R"
+    assert stable.cards == (a_in_doubt, b_in_doubt) and stable.ink_doubt == "R"
     hidden = HexelObservation((A, B_HIDDEN), True, 0.0)   # a hand, as before: ignored
     assert f.update(hidden, 2.0).cards == (a_in_doubt, b_in_doubt)
