@@ -42,9 +42,11 @@ N_CORE = 7              # a symbol's middle samples (its first seven)
 # paler (less chroma, lighter), an office inkjet's blue at 0.6-0.75 of ours. Below 0.7 of the
 # chroma our fit reaches (ink fraction and shade: paper mixed in and darkened) the cores read
 # as no ink. An ink whose cores keep less than FADE_BELOW of its chroma, agreeing within
-# MAX_FADE_SPREAD of it (median absolute deviation), is faded to them (`ink_fades`).
+# MAX_FADE_SPREAD of it (median absolute deviation), is faded to them (`ink_fades`); only
+# when FADE_SHARE of the cores given to that ink lie at its hue (within MAX_SPREAD_DEG).
 FADE_BELOW = 0.8
 MAX_FADE_SPREAD = 0.15
+FADE_SHARE = 2.0 / 3.0
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
 # slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
 # one side to the other). So the cores of the plain cards' symbols read as one letter are cut
@@ -152,32 +154,41 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     return turns
 
 
-def ink_fades(model: ColourModel, cores: np.ndarray) -> dict[str, tuple[float, float]]:
+def ink_fades(model: ColourModel, cores: np.ndarray, turns: dict[str, float] | None = None
+              ) -> dict[str, tuple[float, float]]:
     """Per coloured letter whose cores among `cores` (n x 3, as `ink_turns` takes them) show
     its ink printed paler (see FADE_BELOW), (the share of the model's chroma the cores keep,
     their lightness: the mean of their channels); letters printed as strong as ours are left
     out. Each inked core goes to the coloured ink of nearest hue, as in `ink_turns`; the
-    letter needs MIN_CORES of them whose chroma agrees (MAX_FADE_SPREAD)."""
+    letter's own are those within MAX_SPREAD_DEG of its hue (as `turns` turns it), FADE_SHARE
+    of the cores it was given at least (cores given to it but printed at another hue are
+    another ink: a red printed towards yellow is no paler yellow), MIN_CORES of them at least,
+    their chroma agreeing within MAX_FADE_SPREAD."""
     cores = np.asarray(cores, np.float64).reshape(-1, 3)
     inks = model.inks.astype(np.float64)
     col = np.flatnonzero(~model.neutral)
     if len(col) == 0 or len(cores) < MIN_CORES:
         return {}
+    turns = turns or {}
     ink_len, ink_hue = chroma(inks[col])
     length, hue = chroma(cores)
     inked = length >= MIN_CHROMA
     nearest = np.abs(_wrap(hue[inked, None] - ink_hue[None, :])).argmin(1)
     fades = {}
     for k, letter_at in enumerate(col):
-        mine = length[inked][nearest == k]
-        if len(mine) < MIN_CORES:
+        letter = model.letters[letter_at]
+        given = nearest == k
+        own = given & (np.abs(_wrap(hue[inked] - ink_hue[k] - turns.get(letter, 0.0)))
+                       <= math.radians(MAX_SPREAD_DEG))
+        if own.sum() < max(MIN_CORES, FADE_SHARE * given.sum()):
             continue
+        mine = length[inked][own]
         kept = float(np.median(mine))
         if (kept >= FADE_BELOW * ink_len[k]
                 or float(np.median(np.abs(mine - kept))) > MAX_FADE_SPREAD * kept):
             continue
-        light = float(np.median(cores[inked][nearest == k].mean(1)))
-        fades[model.letters[letter_at]] = (kept / float(ink_len[k]), light)
+        light = float(np.median(cores[inked][own].mean(1)))
+        fades[letter] = (kept / float(ink_len[k]), light)
     return fades
 
 
@@ -197,7 +208,7 @@ def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True, fade: 
     and no turn reaches FIRM_TURN_DEG: so small a turn the colour fits reach across, and on a
     table where every card reads whole it changes no letter."""
     turns = ink_turns(model, cores)
-    fades = ink_fades(model, cores) if doubt and fade else {}
+    fades = ink_fades(model, cores, turns) if doubt and fade else {}
     if not fades and (not turns or (not doubt and max(map(abs, turns.values()))
                                     < math.radians(FIRM_TURN_DEG))):
         return None

@@ -7,11 +7,20 @@ each ink's chroma scaled in CIELAB, the print lightened)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.inks import FADE_BELOW, adapt_inks, chroma, fade_ink, ink_fades
+from companion.vision.inks import (
+    FADE_BELOW,
+    adapt_inks,
+    chroma,
+    fade_ink,
+    ink_fades,
+    turn_ink,
+)
 
 from . import heldout
 
@@ -63,6 +72,24 @@ def test_disagreeing_cores_fade_nothing():
     assert ink_fades(model, mixed) == {}
     # too few cores to tell
     assert ink_fades(model, _cores(red, 0.5, 0.52, 5, rng)) == {}
+
+
+def test_another_ink_printed_near_one_fades_nothing():
+    """A printer that turned our red 27° towards yellow puts its reds (darker) nearer yellow's
+    hue than red's: yellow is given six dark cores 19° short of its hue and three of its own,
+    15° beyond. Fading yellow to the majority's chroma and lightness made a two-card table's
+    reds read as yellow (held-out seed 31 at ±30°, cut to two cards); they are another ink."""
+    model = builtin_model("web")
+    red, blue, yellow = model.inks
+    rng = np.random.default_rng(11)
+    turned_red = turn_ink(red, math.radians(27.0))
+    cores = np.concatenate([_cores(turned_red, 0.9, 0.37, 6, rng),
+                            _cores(turn_ink(yellow, math.radians(15.0)), 0.75, 0.59, 3, rng),
+                            _cores(blue, 1.0, 0.45, 3, rng)])
+    assert ink_fades(model, cores) == {}
+    # the same yellow alone, as many cores: a paler yellow
+    alone = _cores(turn_ink(yellow, math.radians(5.0)), 0.6, 0.62, 9, rng)
+    assert set(ink_fades(model, alone)) == {"Y"}
 
 
 @pytest.mark.parametrize("seed", [0, 10])
