@@ -45,7 +45,7 @@ from .cards import work_scale as _work_scale
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
-from .inks import adapt_inks, chroma, confused_letters, symbol_cores
+from .inks import adapt_inks, confused_letters, symbol_cores
 from .lattice import GrownLattice, card_frame, grow_lattice
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
@@ -65,7 +65,6 @@ OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
-TURNED_RAD = 1e-3          # an ink's hue moved less (radians), its chroma by less (share): kept
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
 
 
@@ -276,29 +275,36 @@ class HexelReader:
         finally:
             self.model = base
 
-    def _table_inks(self, plain: list[CardFit], cores: np.ndarray) -> list[ColourModel]:
+    def _table_inks(self, plain: list[CardFit], cores: np.ndarray
+                    ) -> list[tuple[ColourModel, str]]:
         """The colour models to tell the frame's cards again with, first to last (see
-        `_read_frame`): our model with the ink hues of the printer at the table and, where some
-        card reads a '?', their strength (a paler print) (`inks.adapt_inks`), then, where that
-        faded an ink, with the hues alone; none when no ink is turned or faded. They are
-        measured on the symbol cores (`cores`) of the hexagons whose paper and border band
-        say they are cards whatever their symbols read (`plain`, as `_plain` gives them, all in
-        the frame: a card cut by the frame's edge reads '?' for that, not for its inks).
-        Another printer's red, turned towards magenta, leaves every red '?', a paler one too,
-        and a turned yellow may pass for red: the frame is read with the first model under
-        which more cards read whole, or a symbol read before reads as another letter, or a
-        letter of an ink turned (not faded) as '?' (our model's reading of it is in doubt;
-        a full ink that the paler one leaves '?' is not). A turned ink can also take a faint
-        tint for itself (a grey ring's, bled from warm paper): a frame that reads no better
-        with the table's inks and where no turned ink is in doubt keeps our model. Only a frame
-        with an ink turned or faded pays for another telling, and where every card reads whole
-        only one turned by FIRM_TURN_DEG (`inks`) or more."""
+        `_read_frame`), each with the letters whose ink it turns at full strength: our model
+        with the ink hues of the printer at the table and, where some card reads a '?', their
+        strength (a paler print) (`inks.adapt_inks`), then, where that faded an ink, with the
+        hues alone; none when no ink is turned or faded. They are measured on the symbol cores
+        (`cores`) of the hexagons whose paper and border band say they are cards whatever
+        their symbols read (`plain`, as `_plain` gives them, all in the frame: a card cut by
+        the frame's edge reads '?' for that, not for its inks). Another printer's red, turned
+        towards magenta, leaves every red '?', a paler one too, and a turned yellow may pass
+        for red: the frame is read with the first model under which more cards read whole, or
+        a symbol read before reads as another letter, or a letter of an ink turned at full
+        strength as '?' (our model's reading of it is in doubt; a full ink that the paler one
+        leaves '?' is not). A turned ink can also take a faint tint for itself (a grey ring's,
+        bled from warm paper): a frame that reads no better with the table's inks and where no
+        turned ink is in doubt keeps our model. Only a frame with an ink turned or faded pays
+        for another telling, and where every card reads whole only one turned by
+        FIRM_TURN_DEG (`inks`) or more."""
         doubt = any(not self._own[id(f)].complete for f in plain)
         inks = adapt_inks(self.model, cores, doubt)
         if inks is None:
             return []
         turned = adapt_inks(self.model, cores, doubt, fade=False)
-        return [inks] if turned is None or turned.protos == inks.protos else [inks, turned]
+        if turned is None:
+            return [(inks, "")]
+        # (the letters whose ink is turned at full strength: our reading of them is in doubt)
+        full = _changed(self.model, turned, inks)
+        return [(inks, full)] if turned.protos == inks.protos else [
+            (inks, full), (turned, _changed(self.model, turned))]
 
     def _plain(self, frame: np.ndarray, fits: list[CardFit]) -> tuple[list[CardFit], np.ndarray]:
         """The hexagons of `fits` whose paper and border band say they are cards whatever
@@ -364,7 +370,7 @@ class HexelReader:
             px = _card_px(whole, view)
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # the cards told again with the table's inks (see `_table_inks`), the first taken
-        for inks in self._table_inks(plain, cores):
+        for inks, turned in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
             mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
@@ -373,7 +379,7 @@ class HexelReader:
             if (_complete(whole, self._own) > _complete(first.whole, first.own)
                     or _doubted([*first.whole, *first.not_cards], first.own,
                                 [*whole, *not_cards], self._own,
-                                _turned_letters(first.model, inks))):
+                                turned)):
                 notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
                 plain, cores = self._plain(frame, [*whole, *not_cards])
                 break
@@ -464,15 +470,13 @@ def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
     return sum(own[id(f)].complete for f in cards)
 
 
-def _turned_letters(model: ColourModel, turned: ColourModel) -> str:
-    """The letters whose ink `turned` holds turned in hue but as strong as `model` does: our
-    model's reading of such an ink is in doubt. An ink that `turned` also holds paler is not
-    among them: a symbol that our full ink read and the paler one leaves '?' is no sign that
-    ours misread it (the paler ink is taken where more cards read whole)."""
-    (length, hue), (other_length, other_hue) = chroma(model.inks), chroma(turned.inks)
-    off = np.abs(np.angle(np.exp(1j * (other_hue - hue)))) > TURNED_RAD
-    kept = np.abs(other_length - length) <= TURNED_RAD * np.maximum(length, 1e-6)
-    return "".join(n for n, t in zip(model.letters, off & kept, strict=True) if t)
+def _changed(model: ColourModel, turned: ColourModel, kept: ColourModel | None = None) -> str:
+    """The letters whose ink `turned` holds otherwise than `model` (and, given `kept`, `kept`
+    holds as `turned` does: a letter `kept` also fades is left out, since a symbol that our
+    full ink read and the paler one leaves '?' is no sign that ours misread it)."""
+    kept = kept or turned
+    return "".join(n for n, a, b, c in zip(model.names, model.protos, turned.protos, kept.protos,
+                                           strict=True) if a != b and b == c)
 
 
 def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit],

@@ -101,3 +101,32 @@ def test_a_pale_print_is_read(seed):
     assert score.misreads == 0 and score.false_cards == 0
     assert score.correct == score.full == 20
     assert any("paler" in note for note in obs.notes)
+
+
+def test_only_inks_turned_at_full_strength_put_our_reading_in_doubt():
+    """`reader._changed`: the letters whose ink a table's model turns, less those it also fades
+    (a full ink that a paler one leaves '?' is no doubt of our reading). A turned yellow counts
+    however its turn clips a channel (yellow's blue lies at 0: any turn towards red clips it,
+    and its chroma changes a little)."""
+    from dataclasses import replace
+
+    from companion.vision.reader import _changed
+
+    model = builtin_model("web")
+    names = model.names
+    red, blue, yellow = (names.index(n) for n in "RBY")
+
+    def with_protos(**new):
+        protos = list(model.protos)
+        for letter, rgb in new.items():
+            protos[names.index(letter)] = tuple(float(v) for v in rgb)
+        return replace(model, protos=tuple(protos))
+
+    r_turned = turn_ink(model.protos[red], math.radians(12.0))
+    y_turned = turn_ink(model.protos[yellow], math.radians(10.0))
+    assert chroma(y_turned)[0] != pytest.approx(chroma(model.inks[2])[0], rel=1e-4)
+    turned = with_protos(R=r_turned, Y=y_turned)
+    both = with_protos(R=fade_ink(r_turned, 0.6, 0.5), Y=y_turned,
+                       B=fade_ink(model.protos[blue], 0.6, 0.5))
+    assert _changed(model, turned) == "RY"
+    assert _changed(model, turned, both) == "Y"        # red also faded, blue only faded
