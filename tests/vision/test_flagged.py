@@ -21,13 +21,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.scenarios import hexel_scene
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model, chroma_cast
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbols import Pose, _clip_rivals, decide, read_cards
 
+from .test_reader import _read_hard
 from .test_symbols_unflag import _jpeg_card
 
 R, B, Y = 0, 1, 2   # the web edition's letters
@@ -148,12 +146,6 @@ def test_yellow_and_blue_blends_with_red_clipped_have_no_rival():
 def test_hard_tables_with_clipped_paper_read_whole(seed):
     """Hard tables 29 (a yellow triangle with a pale red rim under a warm lamp clipping the red
     channel) and 149 (the red disc above): each left one fully visible card with a '?'."""
-    edition = ("holodex", "web")[seed % 2]
-    image, truth = hexel_scene(seed, "hard", 20, edition)
-    reader = HexelReader(edition, find_markers=False)
-    reader.calibrate(image)
-    obs = reader.read(image).observation
-    s = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                for c in truth.cards], truth.image_e_angle_deg)
+    s = _read_hard(seed, ("holodex", "web")[seed % 2])
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full, s

@@ -12,13 +12,11 @@ import math
 import numpy as np
 import pytest
 
-from companion.scenarios import hexel_scene
 from companion.vision.colour import builtin_model
 from companion.vision.inks import MIN_CORES, chroma, ink_turns, turn_ink
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 
 from . import heldout
+from .test_reader import _read_hard
 
 
 def _printer_table(seed: int, amp: float) -> heldout.HeldOut:
@@ -107,12 +105,7 @@ def test_a_violet_disc_is_never_read_as_the_grey_ring(seed):
 def test_a_camera_that_turns_red_reads_the_table():
     """Hard seed 120: a sensor whose colour mixing turns our red ~20° towards magenta (and a
     pale hand over the layout): 1 of 7 cards in full view was read, every red '?'."""
-    image, truth = hexel_scene(120, "hard", 20, "holodex")
-    reader = HexelReader("holodex", find_markers=False)
-    reader.calibrate(image)
-    obs = reader.read(image).observation
-    s = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                for c in truth.cards], truth.image_e_angle_deg)
+    s = _read_hard(120, "holodex")
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full == 7, s
 

@@ -13,6 +13,8 @@ import pytest
 from companion.vision.colour import PAPER_K, builtin_model
 
 from .heldout import VARIANTS, heldout_scene, scored
+from .test_reader import _read_hard
+from .test_symbol_grey_across import _samples
 
 
 @pytest.mark.parametrize("seed", [176, 192])
@@ -31,16 +33,7 @@ def test_rings_blurred_flat_on_a_blurred_card_are_still_read():
     """Guard: rendered hard table 404 (holodex) is blurred so far that its rings read as flat
     blobs (their samples spanning 0.16-0.24), each beside twins as blurred (at most 0.13
     hollow): every card in full view is read right, as before."""
-    from companion.scenarios import hexel_scene
-    from companion.vision.reader import HexelReader
-    from companion.vision.scoring import TruthCard, score_table
-
-    image, truth = hexel_scene(404, "hard", 20, "holodex")
-    reader = HexelReader("holodex", find_markers=False)
-    reader.calibrate(image)
-    obs = reader.read(image).observation
-    s = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                for c in truth.cards], truth.image_e_angle_deg)
+    s = _read_hard(404, "holodex")
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == s.full, s
 
@@ -90,20 +83,13 @@ def test_a_flat_blob_beside_an_open_ring_is_told_from_blur():
 
 def _across(middle: float | None, alike: int = 1, plateau: float = 0.3
             ) -> tuple[np.ndarray, ...]:
-    """Halo (1 x 48 x 3 BGR), white (1 x 3), band (1 x 5 x 18 x 3 normalised RGB) and symbol
-    samples (1 x 6·19 x 3 BGR) of one card: paper and a printed band, but the
+    """Halo, white and band of one card as `test_symbol_grey_across._samples` crafts them (the
     middle place of edge 0 one grey `plateau` at every depth to past the outline, `alike` of
-    the three halo samples facing it that grey, and symbol 0's middle `middle` of the paper
-    (paper where None)."""
-    from companion.vision.symbols import N_SYMBOL, OUTWARD_AT
+    the three halo samples facing it that grey), and its symbol samples (1 x 6·19 x 3 BGR):
+    symbol 0's middle `middle` of the paper (paper where None)."""
+    from companion.vision.symbols import N_SYMBOL
 
-    white = np.full((1, 3), 200.0)
-    halo = np.full((1, 48, 3), 200.0)
-    halo[0, OUTWARD_AT[:alike, 0]] = 200.0 * plateau
-    band = np.full((1, 5, 18, 3), 0.25)
-    band[0, 0] = 1.0
-    band[0, 4] = 0.6
-    band[0, :, 1] = plateau
+    halo, white, band = _samples(plateau, alike=alike)
     mid = np.full((1, 6 * N_SYMBOL, 3), 200.0)
     if middle is not None:
         mid[0, :7] = 200.0 * middle
