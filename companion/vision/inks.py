@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -111,22 +112,46 @@ def symbol_cores(bgr: np.ndarray, poses: list[Pose], whites: np.ndarray, view: T
             .reshape(-1, 3), ok)
 
 
+class _Given(NamedTuple):
+    """The inked cores of a table (coloured beyond MIN_CHROMA), each given to the coloured ink
+    of nearest hue."""
+
+    col: np.ndarray       # the coloured inks, as indices into the model's letters
+    ink_len: np.ndarray   # their chroma length and hue
+    ink_hue: np.ndarray
+    rgb: np.ndarray       # the inked cores (k x 3), their chroma length and hue
+    length: np.ndarray
+    hue: np.ndarray
+    off: np.ndarray       # each one's hue less each coloured ink's (k x coloured inks)
+    nearest: np.ndarray   # the coloured ink each one is given to (index into `col`)
+
+
+def _given(model: ColourModel, cores: np.ndarray) -> _Given | None:
+    """`cores` (n x 3, the mean paper-normalised RGB of symbol cores on whole cards) given to
+    `model`'s coloured inks; None when it has none, or fewer than MIN_CORES cores, none inked."""
+    cores = np.asarray(cores, np.float64).reshape(-1, 3)
+    col = np.flatnonzero(~model.neutral)
+    if len(col) == 0 or len(cores) < MIN_CORES:
+        return None
+    ink_len, ink_hue = chroma(model.inks.astype(np.float64)[col])
+    length, hue = chroma(cores)
+    inked = length >= MIN_CHROMA
+    if not inked.any():
+        return None
+    off = _wrap(hue[inked, None] - ink_hue[None, :])
+    return _Given(col, ink_len, ink_hue, cores[inked], length[inked], hue[inked], off,
+                  np.abs(off).argmin(1))
+
+
 def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     """Per coloured letter whose cores among `cores` (n x 3, the mean paper-normalised RGB of
     symbol cores on whole cards) show it turned (see the module docstring), the turn in
     radians; letters that stay as they are are left out."""
-    cores = np.asarray(cores, np.float64).reshape(-1, 3)
-    inks = model.inks.astype(np.float64)
-    col = np.flatnonzero(~model.neutral)
-    if len(col) == 0 or len(cores) < MIN_CORES:
+    given = _given(model, cores)
+    if given is None:
         return {}
-    _, ink_hue = chroma(inks[col])
-    length, hue = chroma(cores)
-    inked = length >= MIN_CHROMA
-    if not inked.any():
-        return {}
-    off = _wrap(hue[inked, None] - ink_hue[None, :])          # inked cores x coloured inks
-    nearest = np.abs(off).argmin(1)
+    col, ink_hue, hue, off, nearest = (given.col, given.ink_hue, given.hue, given.off,
+                                       given.nearest)
     turns = {}
     for k, letter_at in enumerate(col):
         gaps = np.abs(_wrap(ink_hue[k] - np.delete(ink_hue, k)))
@@ -145,7 +170,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     # two inks printed towards each other, one turned beyond reach, the other turned would
     # take the first one's symbols)
     turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
-    if (np.abs(_wrap(hue[inked, None] - turned[None, :])).argmin(1) != nearest).any():
+    if (np.abs(_wrap(hue[:, None] - turned[None, :])).argmin(1) != nearest).any():
         return {}
     for i in range(len(col)):
         for j in range(i + 1, len(col)):
@@ -164,31 +189,25 @@ def ink_fades(model: ColourModel, cores: np.ndarray, turns: dict[str, float] | N
     of the cores it was given at least (cores given to it but printed at another hue are
     another ink: a red printed towards yellow is no paler yellow), MIN_CORES of them at least,
     their chroma agreeing within MAX_FADE_SPREAD."""
-    cores = np.asarray(cores, np.float64).reshape(-1, 3)
-    inks = model.inks.astype(np.float64)
-    col = np.flatnonzero(~model.neutral)
-    if len(col) == 0 or len(cores) < MIN_CORES:
+    given = _given(model, cores)
+    if given is None:
         return {}
     turns = turns or {}
-    ink_len, ink_hue = chroma(inks[col])
-    length, hue = chroma(cores)
-    inked = length >= MIN_CHROMA
-    nearest = np.abs(_wrap(hue[inked, None] - ink_hue[None, :])).argmin(1)
     fades = {}
-    for k, letter_at in enumerate(col):
+    for k, letter_at in enumerate(given.col):
         letter = model.letters[letter_at]
-        given = nearest == k
-        own = given & (np.abs(_wrap(hue[inked] - ink_hue[k] - turns.get(letter, 0.0)))
-                       <= math.radians(MAX_SPREAD_DEG))
-        if own.sum() < max(MIN_CORES, FADE_SHARE * given.sum()):
+        mine = given.nearest == k
+        own = mine & (np.abs(_wrap(given.off[:, k] - turns.get(letter, 0.0)))
+                      <= math.radians(MAX_SPREAD_DEG))
+        if own.sum() < max(MIN_CORES, FADE_SHARE * mine.sum()):
             continue
-        mine = length[inked][own]
-        kept = float(np.median(mine))
-        if (kept >= FADE_BELOW * ink_len[k]
-                or float(np.median(np.abs(mine - kept))) > MAX_FADE_SPREAD * kept):
+        strength = given.length[own]
+        kept = float(np.median(strength))
+        if (kept >= FADE_BELOW * given.ink_len[k]
+                or float(np.median(np.abs(strength - kept))) > MAX_FADE_SPREAD * kept):
             continue
-        light = float(np.median(cores[inked][own].mean(1)))
-        fades[letter] = (kept / float(ink_len[k]), light)
+        light = float(np.median(given.rgb[own].mean(1)))
+        fades[letter] = (kept / float(given.ink_len[k]), light)
     return fades
 
 
