@@ -30,10 +30,14 @@ is the cell's,
 since a card a third of a cell off reaches no other cell's centre; the cell is judged as above
 with every window centred on that tile (`read_at`) and takes the code only when it names the
 tile's own hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
-card over it) stays '?'. A cell read empty whose middle is much dimmer than lit fill (it reads as
-fill only through the local gain, which takes a flat grey sleeve lying over the cards for fill in a
-shadow as well; beside an occluder's mask, measured in the channels the white does not clip), or
-tinted against the white (the fill is printed neutral; a pale hand lit near the clip keeps a faint
+card over it) stays '?'. Still undecided, a cell whose board's printed grid lines show along two
+opposite sides, on lit fill either side of each, is empty (`bare_board`): a card over its middle
+would hide one side of each pair, whatever colour the fill reads (a white clipped in a channel
+leaves the fill's colour unmeasured there, and it reads tinted, as skin). A cell read empty whose
+middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
+flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
+measured in the channels the white does not clip), or tinted against the white (the fill is printed
+neutral; a pale hand lit near the clip keeps a faint
 warmth of skin), is '?' unless the board's printed grid line shows along one of its sides, with
 the fill either side of it lit alike: a shadow dims the lines, a sleeve or hand hides them, and a
 sleeve's edge running along a line puts the sleeve on one side of it; so is an unlined one whose
@@ -710,6 +714,24 @@ def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, marg
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
 
 
+def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
+               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT
+               ) -> np.ndarray:
+    """True for each of `cells` (flat indices) whose printed grid lines show in `grey` along
+    two opposite sides (`lines_across`), each with board fill either side of it lit alike (the
+    darker at least `line_balance` of the brighter: an occluder's or a card's edge along the
+    line has it on one side only). A card, two cells or more across either way and at most a
+    third of a cell off the grid, hides one side of each opposite pair of every cell whose
+    middle it covers, so no card lies on such a cell: it is empty, whatever its fill's colour
+    reads (a white clipped in a channel leaves the fill's colour unmeasured there) and whatever
+    lies over it."""
+    fill = _fill_beside(sat, v, px, margin, rows, cols, cells, params.colour.ink_sat,
+                        params.colour.dim_v)
+    seen = _side_lines(grey, px, margin, rows, cols, cells, params.min_line, fill,
+                       params.line_balance) >= LINE_SHARE
+    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+
+
 def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
                  cells: np.ndarray, ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
     """(cells, 4 * n) bool: the line samples of `cells` (`_line_index`) with board fill on both
@@ -1208,12 +1230,18 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                               (int(d[0]), int(d[1])), params)
                 if got == k:
                     code[i], conf[i] = k, 0.5
-    code = code.reshape(rows, cols)
-    conf = conf.reshape(rows, cols)
-    grid = [[CODES[i] for i in row] for row in code]
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for
     grey = cache(partial(line_grey, planes, white))
+    # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
+    # that no card lies on the cell (`bare_board`)
+    left = np.flatnonzero(code == UNKNOWN_CODE)
+    if len(left):
+        bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
+        code[bare], conf[bare] = EMPTY_CODE, 0.5
+    code = code.reshape(rows, cols)
+    conf = conf.reshape(rows, cols)
+    grid = [[CODES[i] for i in row] for row in code]
     # the cells read empty and not hidden, and (under a white clipped in one or two channels,
     # the only ones it changes anything for) those an occluder's mask reaches about
     open_empty = code.reshape(-1) == EMPTY_CODE
