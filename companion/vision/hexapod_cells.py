@@ -30,10 +30,14 @@ is the cell's,
 since a card a third of a cell off reaches no other cell's centre; the cell is judged as above
 with every window centred on that tile (`read_at`) and takes the code only when it names the
 tile's own hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
-card over it) stays '?'. Still undecided, a cell whose board's printed grid lines show along two
-opposite sides, on lit fill either side of each, is empty (`bare_board`): a card over its middle
-would hide one side of each pair, whatever colour the fill reads (a white clipped in a channel
-leaves the fill's colour unmeasured there, and it reads tinted, as skin). A cell read empty whose
+card over it) stays '?'. Still undecided, a dung beetle whose black tile a cast tints off the
+neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one when the black
+counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
+ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
+grid lines show along two opposite sides, on lit fill either side of each, is empty (`bare_board`):
+a card over its middle would hide one side of each pair, whatever colour the fill reads (a white
+clipped in a channel leaves the fill's colour unmeasured there, and it reads tinted, as skin). A
+cell read empty whose
 middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
 flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
 measured in the channels the white does not clip), or tinted against the white (the fill is printed
@@ -327,8 +331,8 @@ K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
 
 
 def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
-           params: CellParams = DEFAULT, tint: np.ndarray | None = None
-           ) -> tuple[np.ndarray, np.ndarray]:
+           params: CellParams = DEFAULT, tint: np.ndarray | None = None,
+           black: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(code index into CODES, confidence) of every cell (any leading shape) from its
     small-window (h) and large-window (hl) label shares, brightness quantiles (qs, ql: 15th,
     50th, 85th percentile) and small-window tint-level shares (`tint`, see
@@ -342,7 +346,8 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while no
     kind's hue covers half the small window, no kind's ink more than `max_cast_ink` of it (a
     cast never tints a grey to an ink's saturation) and the black tile is neutral DARK / DIM
-    over `min_black` of the large window. An empty cell is light board fill: neutral light labels,
+    over `min_black` of the large window (or `black`, that share measured otherwise: see
+    `cast_dung`). An empty cell is light board fill: neutral light labels,
     or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
     a large window as flat as fill (`min_flat`, no black), or a small window as flat with next
     to no black in the large one (`max_fill_black`: a neighbouring card's paper or lit fill past a
@@ -378,7 +383,8 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         # a cast tints a grey faintly, never to an ink's saturation: a window with a kind's
         # ink in it is a coloured tile (blurred or half lit), not a tinted dung beetle
         is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
-            (same < 0.5) & (hl[..., DARK] + hl[..., DIM] >= params.min_black) & \
+            (same < 0.5) & \
+            ((hl[..., DARK] + hl[..., DIM] if black is None else black) >= params.min_black) & \
             (h[..., INK:INK + NK].max(axis=-1) <= params.max_cast_ink)
         # a neighbouring card's paper or lit fill past a shadow's edge may brighten the large
         # window's top end: a small window as flat is as good when none of the large one is
@@ -394,6 +400,27 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         is_dung, np.clip((0.55 - contrast) / 0.2, 0.0, 1.0),
         np.where(is_empty, np.where(light_fill, h[..., LIGHT], contrast), 0.0)))
     return code, conf
+
+
+def cast_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray, qs: np.ndarray,
+              ql: np.ndarray, ts: np.ndarray, px: int, margin: int, rows: int, cols: int,
+              cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
+    """Which of `cells` (flat indices; hs, hl, qs, ql, ts: every cell's centre-window evidence
+    as `decide` takes it) are a dung beetle under a colour cast the white did not remove, its
+    black tile counted by brightness and saturation instead of by label: dark (below `dim_v`)
+    and less saturated than ink (`ink_sat`, the labels' own bound for a kind's ink). A cast
+    tints the black ink's dark pixels (their hue then takes a kind's body label or OTHER, so
+    the neutral DARK / DIM share falls short of `min_black`) but never to an ink's saturation;
+    a kind's dark insect body keeps its ink's saturation (0.66 and up in print), so it is not
+    counted. Every other test of `decide`'s cast rule holds unchanged (the grey beetle mostly
+    not TINTED, no kind's hue over half the small window, no kind's ink in it)."""
+    large = round(params.large * px)
+    at = window_index(v.shape, px, margin, rows, cols, large, cells=cells)
+    grey = (_gather(v, at) < params.colour.dim_v) & \
+        (_gather(sat, at) < params.colour.ink_sat)
+    black = np.maximum(grey.mean(axis=1), hl[cells, DARK] + hl[cells, DIM])
+    return decide(hs[cells], hl[cells], qs[cells], ql[cells], params, ts[cells], black
+                  )[0] == K_CODE
 
 
 def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
@@ -1169,8 +1196,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     ql = quantiles(_gather(v, at_large))
     at_small = window_index(labels.shape, px, m, rows, cols, small)
     hs = histograms(_gather(labels, at_small))
-    code, conf = decide(hs, hl, quantiles(_gather(v, at_small)), ql, params,
-                        histograms(_gather(tints, at_small), N_TINTS))
+    qs, ts = quantiles(_gather(v, at_small)), histograms(_gather(tints, at_small), N_TINTS)
+    code, conf = decide(hs, hl, qs, ql, params, ts)
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
     todo = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1230,6 +1257,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                               (int(d[0]), int(d[1])), params)
                 if got == k:
                     code[i], conf[i] = k, 0.5
+    # still undecided: a dung beetle whose black tile a cast tints off the neutral labels
+    left = np.flatnonzero(code == UNKNOWN_CODE)
+    if len(left):
+        dung = left[cast_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left, params)]
+        code[dung], conf[dung] = K_CODE, 0.5
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for
     grey = cache(partial(line_grey, planes, white))
