@@ -64,6 +64,29 @@ SPLIT_DEG = 12.0
 SPLIT_CHROMA = 0.1
 MIN_SIDE = 3
 MIN_BOTH = 2
+# The opening cards of a game are too few for those runs, yet one card can show both inks: a
+# card is printed in one pass and lit by one lamp, so its symbols of one ink share one hue and
+# one lightness but for a shade across it, which dims them without turning their hue much. Two
+# of a letter's cores on one card ONE_CARD_DEG apart in hue (a grey letter's: ONE_CARD_CHROMA
+# apart in chroma), the darker side's lightness (the mean of the channels) below ONE_CARD_LIGHT
+# of the other's, are two inks: a red printed towards yellow is as dark as a red, far darker
+# than the yellow beside it; a blue printed violet is a dark disc, the ring's core its pale
+# hole. Only on a card read whole, and (a coloured letter) only its cores with ONE_CARD_STRENGTH
+# of the chroma of its strongest on the card at least: a fingertip, a shadow's edge or a glare
+# spot over one symbol turns and darkens it too, but weakens its ink or leaves a symbol of the
+# card unread (rendered hard tables 103 and 331 without markers: 0.68 on a card with four '?',
+# 0.52; held-out `fingers` 221, a fingertip: 0.41 on a card with a '?'; two printed inks: 0.86
+# and more). Tables printed with hues turned by up to 30°, cut to one to six cards: the red
+# read as yellow lies 24-33° from the yellows on its card, at 0.52-0.65 of their lightness,
+# the violet read as the ring 0.31 in chroma from the rings, at 0.46 of theirs; on 200
+# rendered hard tables and 600 held-out ones (shadowed, harsh, lamp, hands, fingers, printer)
+# a coloured letter's cores on one card lie at most 22° apart, those 12° apart or more at 0.68
+# of the lightness at the least, and on 100 hard holodex tables the ring's at most 0.17 apart
+# in chroma, at 0.93 of the lightness.
+ONE_CARD_DEG = 18.0
+ONE_CARD_CHROMA = 0.15
+ONE_CARD_LIGHT = 0.75
+ONE_CARD_STRENGTH = 0.7
 _CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))
 
 # an orthonormal basis of the plane of chroma (normal to the grey axis), RGB order
@@ -286,10 +309,42 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> 
     runs += [sel[r] for r in _runs(length[sel], SPLIT_CHROMA)]
     claims = [_claims(letters[run], card[run]) for run in runs]
     confused = set().union(*(set(c) for c in claims if len(c) > 1))
+    confused |= _two_on_one_card(model, np.asarray(cores, np.float64).reshape(-1, 6, 3),
+                                 letters.reshape(-1, 6), length.reshape(-1, 6),
+                                 hue.reshape(-1, 6))
     for i, a in enumerate(claims):
         for b in claims[i + 1:]:
             confused |= {n for n in a.keys() & b.keys() if len(a[n] & b[n]) >= MIN_BOTH}
     return "".join(sorted(confused))
+
+
+def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
+                     length: np.ndarray, hue: np.ndarray) -> set[str]:
+    """The letters read for two inks on one card (see ONE_CARD_DEG): `cores` (cards x 6 x 3),
+    `letters` their reads and `length`, `hue` their chroma (cards x 6 each)."""
+    out = set()
+    light = cores.mean(-1)
+    whole = (letters != "?").all(1, keepdims=True)
+    for k, n in enumerate(model.letters):
+        grey = bool(model.neutral[k])
+        mine = (letters == n) & whole
+        if not grey:   # (at near the strength of the letter's strongest core on the card)
+            mine &= length >= ONE_CARD_STRENGTH * np.where(mine, length, 0.0).max(
+                1, keepdims=True)
+        if not (mine.sum(1) >= 2).any():
+            continue
+        # (a grey ink's cores by their chroma, a coloured one's by their hue about its own)
+        at = length if grey else _wrap(hue - float(chroma(model.inks[k])[1]))
+        order = np.argsort(np.where(mine, at, np.nan), axis=1)     # (other places last)
+        step = np.diff(np.take_along_axis(np.where(mine, at, np.nan), order, 1), axis=1)
+        cut = np.nanargmax(np.where(np.isnan(step), -1.0, step), axis=1)
+        gap = ONE_CARD_CHROMA if grey else math.radians(ONE_CARD_DEG)
+        for c in np.flatnonzero(step[np.arange(len(step)), cut] >= gap):
+            lit = light[c, order[c]]
+            low, high = lit[:cut[c] + 1].mean(), lit[cut[c] + 1:mine[c].sum()].mean()
+            if min(low, high) < ONE_CARD_LIGHT * max(low, high):
+                out.add(n)
+    return out
 
 
 __all__ = ["adapt_inks", "chroma", "confused_letters", "fade_ink", "ink_fades", "ink_turns",

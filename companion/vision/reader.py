@@ -59,6 +59,7 @@ from .symbols import (
     pose_points,
     read_cards,
     sample,
+    uncrossed,
 )
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
@@ -991,6 +992,7 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
         return [], [], []
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
     best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
+    fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] = {}
     for steps in (_PROBE_SHIFTS, _PROBE_FINE):
         tries: list[tuple[tuple[int, int], Pose]] = []
         for k in hopeful:
@@ -1006,11 +1008,38 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
             score = _probe_score(r)
             if k not in best or score > best[k][0]:
                 best[k] = (score, pose, r)
+            if steps is _PROBE_FINE:
+                fine.setdefault(k, []).append((score, r.crossed))
     best = {k: v for k, v in best.items()
             if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
             and _probe_band(frame, view, v[1], v[2], p)}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
-    return cells, [best[k][1] for k in cells], [best[k][2] for k in cells]
+    reads = [best[k][2] for k in cells]
+    for i, k in enumerate(cells):
+        marks = _crossed_near(fine.get(k, []), best[k][0])
+        if any(marks):
+            reads[i] = replace(uncrossed(reads[i], marks), crossed=marks)
+    return cells, [best[k][1] for k in cells], reads
+
+
+# An object crossing onto a symbol is there whichever pose near the card's own is tried, but
+# the pose that reads best may be the one whose samples missed it (its read gains the symbol).
+# So the fine round's poses that read the card nearly as well as the best one (short of it by
+# one symbol's worth, 1/6 of the score, and CROSS_NEAR more: the crossed symbol and a little
+# paper or band) are polled, and a symbol most of them saw crossed stays unread. A pose that
+# reads the card much worse sees crossings of its own (its band samples off the band, on the
+# table or a neighbour's paper), and is not asked.
+CROSS_NEAR = 0.05
+
+
+def _crossed_near(tried: list[tuple[float, tuple[bool, ...]]], top: float
+                  ) -> tuple[bool, ...]:
+    """Per symbol, whether most of the `tried` (score, crossed) poses scoring within one
+    symbol's worth and CROSS_NEAR of `top` saw it crossed (see CROSS_NEAR); () when none did."""
+    asked = [c if c else (False,) * 6 for score, c in tried
+             if score >= top - 1.0 / 6.0 - CROSS_NEAR]
+    most = 2 * np.sum(np.array(asked, bool).reshape(-1, 6), axis=0) > len(asked)
+    return tuple(most.tolist()) if most.any() else ()
 
 
 def _hopeful(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:

@@ -320,10 +320,10 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     reads = _turned(bgr, poses, view, model, reads, allow)
     # a symbol an object crosses onto at the card's own pose (read as it is or against the
     # shade) is not read through a re-read (turned, its samples can miss the object's edge)
-    return [_uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+    return [uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
 
 
-def _uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
+def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
     """`read` with the symbols `crossed` marks '?' (confidence 0)."""
     symbols = "".join("?" if c else t for t, c in zip(read.symbols, crossed, strict=True))
     conf = tuple(0.0 if c else v for v, c in zip(read.edge_confidence, crossed, strict=True))
@@ -908,10 +908,16 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
 # band place darker than 0.48 on 350 hard and 100 `fingers` holodex tables). On 350 rendered
 # hard holodex tables and 50 `fingers` ones no ring read right on a card in full view has such
 # a place; the few that do lie under a pen or a hand's dark skin (plateau 0.21-0.40) on cards
-# 82-92 % visible, read right only by chance. A lighter object is not told from print this way
-# (a grey sleeve at 0.59, a brown fingertip at 0.59 of the paper: still read as rings).
+# 82-92 % visible, read right only by chance. A lighter object is told from print only where
+# the card shows that blur did not make it: blur flattens the band into a plateau only where it
+# is as wide as the band, and it smears the card's opposite edge (on the same axis: motion blur
+# too) alike. Where that edge shows the band printed sharp (paper to band by EDGE_SHARP), a
+# plateau up to OBJECT_LIGHT is an object (a grey sleeve at 0.59 of the paper on held-out
+# `fingers` table 54, the opposite band stepping by 0.62-0.72); where the whole card is smeared
+# (table 66's rings blurred into their band, 0.62-0.69) it may be print, and stands.
 OBJECT_DARK = 0.45
 HALO_SAME = 0.1
+OBJECT_LIGHT = 0.75
 
 
 def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.ndarray,
@@ -936,7 +942,12 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     if not grey.any():
         return grey
     colour = _mean(place, 1)
-    dark = flat & (_mean(colour) < OBJECT_DARK)
+    light = _mean(colour)
+    dark = flat & (light < OBJECT_DARK)
+    lighter = flat & (light < OBJECT_LIGHT) & grey[..., None]
+    if lighter.any():   # (a lighter object where blur cannot have made it: see OBJECT_LIGHT)
+        printed = (_mean(place[:, 0] - place[:, 3]) > EDGE_SHARP).any(-1)    # cards x edge
+        dark |= lighter & np.roll(printed, 3, axis=1)[..., None]
     grey &= dark.any(-1)
     if not grey.any():
         return grey

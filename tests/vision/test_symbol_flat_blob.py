@@ -81,15 +81,15 @@ def test_a_flat_blob_beside_an_open_ring_is_told_from_blur():
     assert text == ["VVRRRR"], text
 
 
-def _across(middle: float | None, alike: int = 1, plateau: float = 0.3
+def _across(middle: float | None, alike: int = 1, plateau: float = 0.3, blurred: bool = False
             ) -> tuple[np.ndarray, ...]:
     """Halo, white and band of one card as `test_symbol_grey_across._samples` crafts them (the
     middle place of edge 0 one grey `plateau` at every depth to past the outline, `alike` of
-    the three halo samples facing it that grey), and its symbol samples (1 x 6·19 x 3 BGR):
-    symbol 0's middle `middle` of the paper (paper where None)."""
+    the three halo samples facing it that grey; `blurred` as there), and its symbol samples
+    (1 x 6·19 x 3 BGR): symbol 0's middle `middle` of the paper (paper where None)."""
     from companion.vision.symbols import N_SYMBOL
 
-    halo, white, band = _samples(plateau, alike=alike)
+    halo, white, band = _samples(plateau, alike=alike, blurred=blurred)
     mid = np.full((1, 6 * N_SYMBOL, 3), 200.0)
     if middle is not None:
         mid[0, :7] = 200.0 * middle
@@ -115,6 +115,6 @@ def test_a_dark_object_onto_the_symbol_middle_is_told_from_print():
     # the middle unlike the object (a ring seen with its band over the middle samples)
     assert across(0.15) == none
     # as light as a ring and the band blurred into one plateau with the paper between them
-    assert across(0.6, plateau=0.6) == none
+    assert across(0.6, plateau=0.6, blurred=True) == none
     # no halo sample alike: the object does not reach the halo facing the edge
     assert across(0.32, alike=0) == none
