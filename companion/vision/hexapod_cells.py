@@ -727,17 +727,20 @@ def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int
 
 def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
                  rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
-                 ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
+                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0
+                 ) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show along two
     opposite sides (top and bottom, or left and right; see `lines_all_round`), counting a
     line sample only where the pixels beside it on both sides are no ink (saturation below
     `ink_sat`) and not dark (normalised brightness `v` at least `min_v`): board fill, not the
-    tiles either side of a card's dark border band. A card is two cells or more across either
+    tiles either side of a card's dark border band; and (`balance`, see `_side_lines`) lit
+    alike. A card is two cells or more across either
     way and lies at most a third of a cell off the grid, and it hides the board's lines under
     it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
     two opposite sides mean that no card lies on the cell, whatever else may lie over it."""
     fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
-    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill) >= LINE_SHARE
+    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill,
+                       balance) >= LINE_SHARE
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
 
 
@@ -752,11 +755,8 @@ def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin
     middle it covers, so no card lies on such a cell: it is empty, whatever its fill's colour
     reads (a white clipped in a channel leaves the fill's colour unmeasured there) and whatever
     lies over it."""
-    fill = _fill_beside(sat, v, px, margin, rows, cols, cells, params.colour.ink_sat,
-                        params.colour.dim_v)
-    seen = _side_lines(grey, px, margin, rows, cols, cells, params.min_line, fill,
-                       params.line_balance) >= LINE_SHARE
-    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
+    return lines_across(grey, sat, v, px, margin, rows, cols, cells, params.min_line,
+                        params.colour.ink_sat, params.colour.dim_v, params.line_balance)
 
 
 def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,

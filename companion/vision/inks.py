@@ -334,9 +334,10 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
         if not (mine.sum(1) >= 2).any():
             continue
         # (a grey ink's cores by their chroma, a coloured one's by their hue about its own)
-        at = length if grey else _wrap(hue - float(chroma(model.inks[k])[1]))
-        order = np.argsort(np.where(mine, at, np.nan), axis=1)     # (other places last)
-        step = np.diff(np.take_along_axis(np.where(mine, at, np.nan), order, 1), axis=1)
+        at = np.where(mine, length if grey else _wrap(hue - float(chroma(model.inks[k])[1])),
+                      np.nan)
+        order = np.argsort(at, axis=1)                             # (other places last)
+        step = np.diff(np.take_along_axis(at, order, 1), axis=1)
         cut = np.nanargmax(np.where(np.isnan(step), -1.0, step), axis=1)
         gap = ONE_CARD_CHROMA if grey else math.radians(ONE_CARD_DEG)
         for c in np.flatnonzero(step[np.arange(len(step)), cut] >= gap):
