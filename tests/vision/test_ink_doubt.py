@@ -35,10 +35,11 @@ def _core(hue_deg: float, length: float, grey: float = 0.55) -> np.ndarray:
     return grey + length * (math.cos(h) * _U + math.sin(h) * _V)
 
 
-def _table(cards: list[list[tuple[str, float, float]]]) -> tuple[np.ndarray, list[str]]:
-    """Cores (cards x 6 x 3) and reads from per-card lists of six (letter, hue, chroma)."""
-    cores = np.array([[_core(h, c) for _, h, c in card] for card in cards])
-    return cores, ["".join(n for n, _, _ in card) for card in cards]
+def _table(cards: list[list[tuple[str, float, float] | tuple[str, float, float, float]]]
+           ) -> tuple[np.ndarray, list[str]]:
+    """Cores (cards x 6 x 3) and reads from per-card lists of six (letter, hue, chroma[, grey])."""
+    cores = np.array([[_core(*v) for _, *v in card] for card in cards])
+    return cores, ["".join(v[0] for v in card) for card in cards]
 
 
 def test_the_helper_draws_the_hue_it_is_asked_for():
@@ -105,45 +106,39 @@ def test_one_odd_card_is_no_second_ink():
     assert confused_letters(WEB, cores, read) == ""
 
 
-def _card(cores: list[tuple[str, float, float, float]]) -> tuple[np.ndarray, list[str]]:
-    """Cores (1 x 6 x 3) and the read of one card from six (letter, hue, chroma, grey)."""
-    return (np.array([[_core(h, c, g) for _, h, c, g in cores]]),
-            ["".join(n for n, _, _, _ in cores)])
-
-
 def test_two_inks_on_one_card_put_their_letter_in_doubt():
     # an opening card: red printed at 52° (nearer our yellow, 76°) as dark as a red, beside
     # yellows at 78°: too few cores for two runs on two cards, but one card shows both inks
-    cores, read = _card([("Y", 52, 0.52, 0.36), ("Y", 53, 0.53, 0.37), ("Y", 78, 0.53, 0.6),
-                         ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)])
+    cores, read = _table([[("Y", 52, 0.52, 0.36), ("Y", 53, 0.53, 0.37), ("Y", 78, 0.53, 0.6),
+                          ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)]])
     assert confused_letters(WEB, cores, read) == "Y"
     # the same two hues at one lightness: a yellow tinted on part of the card (a shade under
     # another lamp), no second ink
-    cores, read = _card([("Y", 52, 0.52, 0.55), ("Y", 53, 0.53, 0.52), ("Y", 78, 0.53, 0.6),
-                         ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)])
+    cores, read = _table([[("Y", 52, 0.52, 0.55), ("Y", 53, 0.53, 0.52), ("Y", 78, 0.53, 0.6),
+                          ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)]])
     assert confused_letters(WEB, cores, read) == ""
     # one symbol under a fingertip or a shadow's edge: turned and darker, but weakened (0.25
     # of chroma beside 0.53); or a card with a symbol left unread: no evidence of two inks
-    cores, read = _card([("Y", 52, 0.25, 0.36), ("Y", 78, 0.52, 0.6), ("Y", 78, 0.53, 0.6),
-                         ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)])
+    cores, read = _table([[("Y", 52, 0.25, 0.36), ("Y", 78, 0.52, 0.6), ("Y", 78, 0.53, 0.6),
+                          ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)]])
     assert confused_letters(WEB, cores, read) == ""
-    cores, read = _card([("Y", 52, 0.52, 0.36), ("Y", 53, 0.53, 0.37), ("Y", 78, 0.53, 0.6),
-                         ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("?", 0, 0.05, 0.9)])
+    cores, read = _table([[("Y", 52, 0.52, 0.36), ("Y", 53, 0.53, 0.37), ("Y", 78, 0.53, 0.6),
+                          ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("?", 0, 0.05, 0.9)]])
     assert confused_letters(WEB, cores, read) == ""
     # a shade across the card dims its yellows without turning them: one ink
-    cores, read = _card([("Y", 70, 0.45, 0.36), ("Y", 72, 0.46, 0.37), ("Y", 78, 0.53, 0.6),
-                         ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)])
+    cores, read = _table([[("Y", 70, 0.45, 0.36), ("Y", 72, 0.46, 0.37), ("Y", 78, 0.53, 0.6),
+                          ("B", -112, 0.58, 0.5), ("Y", 79, 0.54, 0.59), ("B", -111, 0.6, 0.5)]])
     assert confused_letters(WEB, cores, read) == ""
 
 
 def test_a_violet_beside_the_rings_on_one_card_puts_the_ring_in_doubt():
     # a blue printed violet read as the ring: a dark disc of chroma 0.3, the rings' cores their
     # pale holes; a ring blurred grey beside sharp ones (as pale in chroma) is one ink
-    cores, read = _card([("V", -47, 0.31, 0.45), ("V", -90, 0.02, 0.97), ("R", 13, 0.56, 0.34),
-                         ("V", -100, 0.01, 0.98), ("V", -80, 0.03, 0.97), ("B", -110, 0.5, 0.5)])
+    cores, read = _table([[("V", -47, 0.31, 0.45), ("V", -90, 0.02, 0.97), ("R", 13, 0.56, 0.34),
+                          ("V", -100, 0.01, 0.98), ("V", -80, 0.03, 0.97), ("B", -110, 0.5, 0.5)]])
     assert confused_letters(HOLODEX, cores, read) == "V"
-    cores, read = _card([("V", -47, 0.05, 0.62), ("V", -90, 0.02, 0.97), ("R", 13, 0.56, 0.34),
-                         ("V", -100, 0.01, 0.98), ("V", -80, 0.03, 0.97), ("B", -110, 0.5, 0.5)])
+    cores, read = _table([[("V", -47, 0.05, 0.62), ("V", -90, 0.02, 0.97), ("R", 13, 0.56, 0.34),
+                          ("V", -100, 0.01, 0.98), ("V", -80, 0.03, 0.97), ("B", -110, 0.5, 0.5)]])
     assert confused_letters(HOLODEX, cores, read) == ""
 
 
