@@ -85,21 +85,24 @@ def _place_mm(layout: CaseLayout, steps: int) -> np.ndarray:
 
 
 def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = LAYOUT,
-                bgr: np.ndarray | None = None, outlines: list[Quad] | None = None
-                ) -> list[CasePose]:
+                bgr: np.ndarray | None = None, outlines: list[Quad] | None = None,
+                pairs: list[tuple[int, Quad]] | None = None) -> list[CasePose]:
     """Cases found by their sheet's outline and verified by their markers' codes, for players
     not `located` already. `bgr`: the frame's colours, if it has them; `outlines`: the sheets
     to try (else `hexapod_outlines.sheet_outlines`, and, while a game's cases are not all
-    found, its second look for sheets a hand or an arm joins or cuts)."""
+    found, its second look for sheets a hand or an arm joins or cuts). `pairs`, if given,
+    gathers the markers (id, corners) of each sheet that shows exactly two of one player's
+    codes clearly at their own places and no other, in one quarter turn only: too few for a
+    case, what `hexapod_markers.partial_cases` starts from."""
     skip = {p.player for p in located}
     poses: dict[int, list[CasePose]] = {}
     image = grey if bgr is None else bgr
     if outlines is not None:
-        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image)
+        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image, pairs)
         return _best(poses)
     regions = bright_regions(grey, bgr)
     tried = outlines_of(regions, MIN_SHEET_AREA, None)
-    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image)
+    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image, pairs)
     found = _best(poses)
     if len(located) + len(found) < GAME_CASES:
         # still a case short: look again for a sheet a hand or an arm joins or cuts, only
@@ -109,7 +112,7 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
                 if not any(np.abs(q - t).max() < 3.0 for t in tried)]
         rest: dict[int, list[CasePose]] = {}
         _verified(grey, off_cases(more, [*located, *found], layout),
-                  skip | set(poses), layout, rest, image)
+                  skip | set(poses), layout, rest, image, pairs)
         found += _best(rest)
     return found
 
@@ -125,14 +128,16 @@ def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float
 
 
 def _verified(grey: np.ndarray, outlines: list[Quad], skip: set[int], layout: CaseLayout,
-              poses: dict[int, list[CasePose]], image: np.ndarray) -> None:
+              poses: dict[int, list[CasePose]], image: np.ndarray,
+              pairs: list[tuple[int, Quad]] | None = None) -> None:
     """Poses of the sheets `outlines` that pass `verify_sheet` and `sheet_pose` (`image`: the
-    frame, in colour if it has it), for players not in `skip`, added to `poses` by player.
-    The first look at every outline's turns is taken in one batch (`_marker_like`)."""
+    frame, in colour if it has it), for players not in `skip`, added to `poses` by player;
+    sheets showing two markers only add those to `pairs` (if given, `find_boards`). The first
+    look at every outline's turns is taken in one batch (`_marker_like`)."""
     turns = [_sheet_turns(quad, layout) for quad in outlines]
     like = iter(_marker_like(grey, [H for each in turns for _, H in each], layout).tolist())
     for each in turns:
-        hit = _read_sheet(grey, each, [next(like) for _ in each], layout)
+        hit = _read_sheet(grey, each, [next(like) for _ in each], layout, pairs)
         if hit is None or hit[0] in skip:
             continue
         pose = sheet_pose(*hit, layout, image)
@@ -329,17 +334,24 @@ def _sheet_turns(quad: Quad, layout: CaseLayout) -> list[tuple[Quad, np.ndarray]
 
 
 def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: list[bool],
-                layout: CaseLayout) -> tuple[int, list[tuple[int, Quad]], Quad] | None:
+                layout: CaseLayout, pairs: list[tuple[int, Quad]] | None = None
+                ) -> tuple[int, list[tuple[int, Quad]], Quad] | None:
     """`verify_sheet` of one outline's `turns` (`_sheet_turns`), given which of them passed
-    the first look (`like`, `_marker_like`)."""
-    accepted = []
+    the first look (`like`, `_marker_like`). When no turn shows three markers and exactly one
+    shows two, those two are added to `pairs` (if given)."""
+    accepted, two = [], []
     for (corners, H), ok in zip(turns, like, strict=True):
         if not ok:
             continue
         score, frame, px = _place_scores(grey, H, SHIFT_STEPS, layout)
         hit = _read_places(score, frame, px, layout)
         if hit is not None:
-            accepted.append((*hit, corners))
+            if len(hit[1]) >= 3:
+                accepted.append((*hit, corners))
+            else:
+                two.append(hit[1])
+    if pairs is not None and not accepted and len(two) == 1:
+        pairs += two[0]
     return accepted[0] if len(accepted) == 1 else None
 
 
@@ -404,8 +416,8 @@ def _upright(corners: Quad, layout: CaseLayout) -> bool:
 def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout: CaseLayout
                  ) -> tuple[int, list[tuple[int, Quad]]] | None:
     """(player, markers) from one quarter turn's (places, shifts, templates) code scores and
-    (places, shifts) framed scores, when at least three places show one player's own upright
-    code clearly and none another code."""
+    (places, shifts) framed scores, when at least two places show one player's own upright
+    code clearly and none another code (a case wants three: `_read_sheet`)."""
     ids = case_templates(layout)[1]
     shown: list[tuple[int, Quad]] = []
     for k in range(len(score)):
@@ -424,6 +436,6 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
             return None                              # a clear code in the wrong place or turn
         shown.append((int(ids[row]), quads[k, j].astype(np.float64)))
     players = {layout.owner(i)[0] for i, _ in shown}
-    if len(shown) < 3 or len(players) != 1:
+    if len(shown) < 2 or len(players) != 1:
         return None
     return players.pop(), shown

@@ -15,8 +15,9 @@ whose markers blur or size left without a quad each is found by its white sheet'
 verified by the codes at its marker places (`hexapod_boards.find_boards`), or by the quads of
 the frame at half size, where a blurred marker's border closes again, matched as above
 (`half_size`); both only for players still missing. A case still missing of which two
-markers were seen (decoded, or matched at either size) is looked for where those put its
-others, each place in a window of its own under thresholds the whole-frame search cannot
+markers were seen (decoded, or matched at either size; else two its sheet's outline verified
+at their places, a hand over a third bending the outline there) is looked for where those put
+its others, each place in a window of its own under thresholds the whole-frame search cannot
 afford, the same codes and three-marker geometry deciding (`partial_cases`). A case fitted
 through three markers extrapolates their corners' noise to the far grid corner (3-9 px there on
 blurred scenes): when the fourth is a rejected quad where the three put it, of its size, turn
@@ -821,7 +822,8 @@ class MarkerTracker:
                 self._outline_wait -= 1
             else:
                 from .hexapod_boards import find_boards  # it builds on this module
-                boards = find_boards(grey, poses, self.layout, frame.bgr)
+                pairs: list[tuple[int, Quad]] = []    # two markers verified on a sheet
+                boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs)
                 located |= {p.player for p in boards}
                 seen = decoded + extra    # markers whose code was read or matched
                 if blurred and (len(located) < GAME_CASES or self.known - located):
@@ -833,6 +835,12 @@ class MarkerTracker:
                     # a case of which two markers were seen: the others looked for where
                     # those put them (`partial_cases`)
                     boards += partial_cases(grey, seen, [*poses, *boards], self.layout)
+                    located |= {p.player for p in boards}
+                if pairs and (len(located) < GAME_CASES or self.known - located):
+                    # a sheet whose outline verified two of a case's markers (a hand over a
+                    # third bends the outline's corner by it): the others looked for where
+                    # those two put them, as for two markers seen
+                    boards += partial_cases(grey, pairs, [*poses, *boards], self.layout)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
