@@ -311,16 +311,46 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     `decide`): right for whole hexagons, which are cards; not for a partial paper blob, where
     a dark gap between pale stones would do. A whole card left with a '?' (its paper not
     clipped) is read again turned by TURN_DEG either way (see `_turned`); one partly in a soft
-    shadow, against a shaded white reference first (see `_shaded`)."""
-    reads = _read_cards(bgr, poses, view, model, blurred_rings)
+    shadow, against a shaded white reference first (see `_shaded`). Those re-reads see the
+    lamp the first read saw (`_read_pass`), so each card's re-read depends on its own pose
+    alone, and both are made in one pass (a read's cost is mostly per call, not per card)."""
+    if not poses:
+        return []
+    samples = _sample_cards(bgr, poses, view)
+    reads, lamp = _read_pass(bgr, poses, view, model, blurred_rings, samples)
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
-    reads = _shaded(bgr, poses, view, model, reads, allow)
+    shade = _shade_of(samples, reads, allow)
+    turns = _turn_todo(reads, allow)
+    shaded, turned = _re_read(bgr, poses, view, model, shade, turns, lamp)
+    reads = _shaded(reads, shade[0], shaded, model)
     crossed = [r.crossed for r in reads]
-    reads = _lamp_read(bgr, poses, view, model, reads, allow)
-    reads = _turned(bgr, poses, view, model, reads, allow)
+    reads = _lamp_read(bgr, poses, view, model, reads, allow, lamp)
+    reads = _turned(reads, allow, turns, turned)
     # a symbol an object crosses onto at the card's own pose (read as it is or against the
     # shade) is not read through a re-read (turned, its samples can miss the object's edge)
     return [uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+
+
+def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
+             lamp: np.ndarray | None) -> tuple[list[CardRead], list[CardRead]]:
+    """(shaded, turned): in one pass, the reads of the cards `shade` gives (`_shade_of`:
+    indices, samples and shade) against their shaded white reference, and of the cards
+    `turns` gives at their poses turned by TURN_DEG, first one way for all, then the other
+    (their white reference unshaded: a shade of 1). `lamp`: the band's lamp scaling the
+    first read chose (see `_read_pass`)."""
+    keep, vals, inside, shade_at = shade
+    if not keep and not turns:
+        return [], []
+    turn = math.radians(TURN_DEG)
+    rotated = [_rotate(poses[i], t) for t in (turn, -turn) for i in turns]
+    if rotated:
+        t_vals, t_inside = _sample_cards(bgr, rotated, view)
+        vals, inside = np.concatenate([vals, t_vals]), np.concatenate([inside, t_inside])
+        shade_at = np.concatenate([shade_at, np.ones((len(rotated), len(PATTERN)))])
+    alt = _read_cards(bgr, [poses[i] for i in keep] + rotated, view, model, True,
+                      (vals, inside), shade_at if keep else None, band_lamp=lamp)
+    return alt[:len(keep)], alt[len(keep):]
 
 
 def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
@@ -346,23 +376,24 @@ _SHADE_K = np.exp(-((PATTERN[:, None, :] - _SURROUND[None, :, :]) ** 2).sum(-1)
                   / (2.0 * SHADE_SIGMA ** 2))                   # PATTERN x surround
 
 
-def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-            reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
-    """`reads`, with each whole card (`allow`) that has a '?' or paper that does not all look
-    like paper, whose paper did not clip, and which shows paper in shade (MIN_SHADED of its
-    paper and halo samples grey and darker than SHADE_DEEP of its white), replaced by its
-    read against a shaded white reference when that read is complete and has every letter
-    of the first. An object that read sees crossing onto a symbol is kept either way
-    (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in)."""
+def _shade_of(samples: tuple[np.ndarray, np.ndarray], reads: list[CardRead], allow: np.ndarray
+              ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """(indices, samples, in frame, shade: cards x PATTERN points) of the whole cards
+    (`allow`; `samples`: every card's `_sample_cards`, as the first read took them) to read
+    again against a shaded white reference (`_shaded`): those with a '?' or
+    paper that does not all look like paper, whose paper did not clip, and which show paper
+    in shade (MIN_SHADED of their paper and halo samples grey and darker than SHADE_DEEP of
+    their white)."""
     # (a card, not a blob: as many letters as `_turned` asks; paper not all paper: below the
     # bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
             if allow[i] and (not r.complete or r.paper_ok < MIN_TURN_PAPER)
             and r.letters >= MIN_TURN_LETTERS and max(r.white_bgr) < CLIP_HIGH]
+    none = ([], np.zeros((0, len(PATTERN), 3), np.float32), np.zeros((0, len(PATTERN)), bool),
+            np.zeros((0, len(PATTERN))))
     if not todo:
-        return reads
-    sub = [poses[i] for i in todo]
-    vals, inside = _sample_cards(bgr, sub, view)
+        return none
+    vals, inside = samples[0][todo], samples[1][todo]
     ns = 6 * N_SYMBOL
     halo_at = ns + N_PAPER + N_BORDER
     white = _white_reference(vals[:, ns:ns + N_PAPER], inside[:, ns:ns + N_PAPER])
@@ -375,18 +406,24 @@ def _shaded(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourMo
            & (around.max(-1) < CLIP_NEAR))
     deep = np.count_nonzero(use & (lum < SHADE_DEEP), 1) >= MIN_SHADED
     if not deep.any():
-        return reads
+        return none
     w = use * lum
     num = w @ _SHADE_K.T
     den = use.astype(np.float64) @ _SHADE_K.T
     # where no paper is near (a symbol between covered paper), the card's own white stands
     shade = np.where(den > 0.05, num / np.maximum(den, 1e-9), 1.0)
     keep = np.flatnonzero(deep)
+    return [todo[k] for k in keep], vals[keep], inside[keep], shade[keep]
+
+
+def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: ColourModel
+            ) -> list[CardRead]:
+    """`reads`, with each card `todo` gives (`_shade_of`) replaced by its read against a
+    shaded white reference (`alt`) when that read is complete and has every letter of the
+    first. An object that read sees crossing onto a symbol is kept either way
+    (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in)."""
     greys = {n for n, g in zip(model.letters, model.neutral, strict=True) if g}
-    alt = _read_cards(bgr, [sub[k] for k in keep], view, model, True,
-                      (vals[keep], inside[keep]), shade[keep])
-    for a, k in zip(alt, keep, strict=True):
-        i = todo[k]
+    for a, i in zip(alt, todo, strict=True):
         r = reads[i]
         # the shade lifts what it dims: it must not cost the paper its look (the border band
         # is judged as in the first read); and a grey ink is never read through shade: a
@@ -412,28 +449,32 @@ MIN_TURN_LETTERS = 3   # letters a first read must have made: a card, not a blob
 MIN_TURN_PAPER = 0.88  # and its paper samples that look like paper (all but 2 of 18)
 
 
-def _turned(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-            reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
-    """`reads`, with each whole card (`allow`) that has a '?', at least MIN_TURN_LETTERS
-    letters and paper that did not clip and is nearly all paper (MIN_TURN_PAPER), replaced
-    by its read at the pose turned by TURN_DEG (either way, the first that qualifies) when
-    that read is complete and agrees with every letter the first read made: the symbols sit
-    where the print puts them, so a pose that finds every one of them, under the same rules,
-    is the card's own. A letter never changes; only unsure symbols are filled in."""
+def _turn_todo(reads: list[CardRead], allow: np.ndarray) -> list[int]:
+    """The whole cards (`allow`) to read again turned (`_turned`): those with a '?', at least
+    MIN_TURN_LETTERS letters and paper that did not clip and is nearly all paper
+    (MIN_TURN_PAPER). A later re-read only ever completes a card, so those `_turned` still
+    asks for after it are among these."""
     # not where the paper clipped the sensor: its blends' colours are uncertain there (see
     # `decide`), and a symbol left '?' for that stays '?'
     # nor where the card's own paper is not all paper: a hand or a sleeve may lie over it,
     # and a symbol it covers must stay '?' (turned, its samples can miss the cover's edge)
-    todo = [i for i, r in enumerate(reads)
+    return [i for i, r in enumerate(reads)
             if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
             and max(r.white_bgr) < CLIP_HIGH and r.paper_ok >= MIN_TURN_PAPER]
-    if not todo:
-        return reads
-    # both turns in one pass (a read's cost is mostly per call, not per card)
-    turn = math.radians(TURN_DEG)
-    alt = _read_cards(bgr, [_rotate(poses[i], t) for t in (turn, -turn) for i in todo],
-                      view, model, True)
+
+
+def _turned(reads: list[CardRead], allow: np.ndarray, todo: list[int], alt: list[CardRead]
+            ) -> list[CardRead]:
+    """`reads`, with each card of `todo` (`_turn_todo` of the first reads) that `_turn_todo`
+    still takes replaced by its read at the pose turned by TURN_DEG (`alt`: every card of
+    `todo` turned one way, then the other; the first that qualifies) when that read is
+    complete and agrees with every letter the first read made: the symbols sit where the
+    print puts them, so a pose that finds every one of them, under the same rules, is the
+    card's own. A letter never changes; only unsure symbols are filled in."""
+    still = set(_turn_todo(reads, allow))
     for k, i in enumerate(todo):
+        if i not in still:
+            continue
         for a in (alt[k], alt[len(todo) + k]):
             if a.complete and _agrees(reads[i].symbols, a.symbols):
                 reads[i] = a
@@ -463,13 +504,30 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
                 blurred_rings: bool | list[bool] = True,
                 samples: tuple[np.ndarray, np.ndarray] | None = None,
                 shade: np.ndarray | None = None,
-                ink_white: np.ndarray | None = None) -> list[CardRead]:
+                ink_white: np.ndarray | None = None,
+                band_lamp: np.ndarray | None = None) -> list[CardRead]:
     """`read_cards` at the poses given (`samples`: their `_sample_cards`, when the caller has
     them); `shade` (cards x PATTERN points, see `_shaded`) scales each card's white reference
     point by point for its symbol, paper and halo samples; `ink_white` (cards x 3 BGR, see
-    `_lamp_read`) replaces it for the symbols and their means."""
+    `_lamp_read`) replaces it for the symbols and their means; `band_lamp` (see `_read_pass`)
+    is the lamp's scaling for the band of cards whose paper clipped in every channel."""
+    return _read_pass(bgr, poses, view, model, blurred_rings, samples, shade, ink_white,
+                      band_lamp)[0]
+
+
+def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+               blurred_rings: bool | list[bool] = True,
+               samples: tuple[np.ndarray, np.ndarray] | None = None,
+               shade: np.ndarray | None = None,
+               ink_white: np.ndarray | None = None,
+               band_lamp: np.ndarray | None = None
+               ) -> tuple[list[CardRead], np.ndarray | None]:
+    """(`_read_cards`' reads, the lamp's scaling its border test used: `band_lamp` if given,
+    else the one it chose for the cards whose paper clipped in every channel, if any; see
+    `_dark_band`). A card's read depends on the others of the pass only through that choice
+    (one lamp lights the table), so passing it on makes a re-read depend on its pose alone."""
     if not poses:
-        return []
+        return [], band_lamp
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
     vals, inside = samples if samples is not None else _sample_cards(bgr, poses, view)
@@ -579,7 +637,8 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # lamp's colour to those whose paper did; see `_dark_band`)
     whole = ((np.array([len(t) - t.count("?") for t in text]) >= MIN_TURN_LETTERS)
              & (paper_ok >= LAMP_WHOLE))
-    dark = _dark_band(band, white, whole) & in_band
+    dark, band_lamp = _dark_band_lamp(band, white, whole, band_lamp)
+    dark &= in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
     # right outside the symbol gives way to the object's colour, and the paper between band
@@ -602,7 +661,7 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x)) for t, c, p, b, f, wh, x in zip(
         text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-        white.tolist(), crossed.tolist(), strict=True)]
+        white.tolist(), crossed.tolist(), strict=True)], band_lamp
 
 
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
@@ -620,7 +679,8 @@ LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read fro
 
 
 def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-               reads: list[CardRead], allow: np.ndarray) -> list[CardRead]:
+               reads: list[CardRead], allow: np.ndarray, band: np.ndarray | None = None
+               ) -> list[CardRead]:
     """`reads`, with each whole card (`allow`) that has a '?' and at least MIN_TURN_LETTERS
     letters, whose paper clipped the sensor in some channel, replaced by its read with its
     symbols judged against the paper the lamp makes of it (`_lamp_white`), when that read is
@@ -628,7 +688,8 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     darker than the paper in the clipped channels, so a pale symbol's blends with the paper are
     seen too bright there and its hue pulled towards them (a blue diamond's red and green under
     a warm lamp): the lamp's colour, measured on the read's cards whose paper did not clip
-    (`_lamp`), tells how much brighter the paper at least is there."""
+    (`_lamp`), tells how much brighter the paper at least is there. `band`: the lamp's
+    scaling for the border band the first read chose (`_read_pass`)."""
     todo = [i for i, r in enumerate(reads)
             if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
             and max(r.white_bgr) >= CLIP_NEAR]
@@ -643,7 +704,7 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if not keep.size:
         return reads
     alt = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,
-                      ink_white=ink_white[keep])
+                      ink_white=ink_white[keep], band_lamp=band)
     for a, k in zip(alt, keep.tolist(), strict=True):
         i = todo[k]
         if a.complete and _agrees(reads[i].symbols, a.symbols):
@@ -753,6 +814,14 @@ def _dark_band(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = N
     exposed); the lamp's colour is then the one the white of the cards of the read whose paper
     did not clip shows (`whole`: those that read as cards; their band nearly all there), where
     they agree (`_lamp_of`). What the strict test takes for the band it still takes."""
+    return _dark_band_lamp(band, white, whole)[0]
+
+
+def _dark_band_lamp(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = None,
+                    lamp: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """(`_dark_band`, the lamp's scaling (RGB) its cards whose paper clipped in every channel
+    were judged by: `lamp` where given, else the one `_lamp_scale` chose, None where no card
+    called for one)."""
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
     low = np.minimum(np.minimum(b0, b1), b2)
@@ -762,21 +831,23 @@ def _dark_band(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = N
     every = clipped.all(1)
     lit = every & (white.max(1) >= CLIP_HIGH)
     if lit.any():
-        strict = strict | _lamp_grey(band, lit, (b0 + b1 + b2) / 3.0 < 0.7,
-                                     _band_lamp(white, strict, whole))
+        dark = (b0 + b1 + b2) / 3.0 < 0.7
+        if lamp is None:
+            lamp = _lamp_scale(band, lit, dark, _band_lamp(white, strict, whole))
+        strict = strict | _lamp_grey(band, lit, dark, lamp)
     clipped &= ~every[:, None]
     # ... and only under a lamp the camera's white balance left near white: where the paper's
     # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
     # still by more than the symbols' colours can be read through (the strict test stands)
     clipped &= (white.min(1) >= MIN_CAST_WHITE * CLIP_HIGH)[:, None]
     if not clipped.any():
-        return strict
+        return strict, lamp
     use = ~clipped[:, None, None, :]
     high = np.where(use, band, -np.inf).max(-1)
     mean = np.where(use, band, 0.0).sum(-1) / use.sum(-1)
     over = np.where(use, -np.inf, band).max(-1)    # the brightest clipped channel
     return strict | ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
-                     & (over < OVEREXPOSED_MAX * high + 0.05))
+                     & (over < OVEREXPOSED_MAX * high + 0.05)), lamp
 
 
 def _band_lamp(white: np.ndarray, dark: np.ndarray, whole: np.ndarray | None
@@ -792,36 +863,51 @@ def _band_lamp(white: np.ndarray, dark: np.ndarray, whole: np.ndarray | None
     return _lamp_of(white[use])
 
 
+def _lamp_ordered(band: np.ndarray, every: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """Per border sample of the cards `every` marks (m x depths x k): dark as seen (`dark`)
+    and its green between its red and blue (LAMP_GREEN), as a grey band under a lamp is."""
+    seen = band[every]
+    r, g, b = seen[..., 0], seen[..., 1], seen[..., 2]
+    return (dark[every] & (g <= np.maximum(r, b) + LAMP_GREEN)
+            & (g >= np.minimum(r, b) - LAMP_GREEN))
+
+
+def _lamp_scale(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
+                lamp: np.ndarray | None = None) -> np.ndarray | None:
+    """The scaling (RGB) that undoes the lamp's excess in each channel of the band of the
+    cards `every` marks, whose paper clipped in every channel (see `_lamp_grey`). With `lamp`
+    (its colour, from cards whose paper did not clip: `_band_lamp`) that excess is known;
+    without, one of `_LAMP_SCALES` stands for it, one for every card of the read (one lamp
+    lights the table): the one that leaves their band greyest (the median spread of its dark
+    samples, so that a few places covered by a coloured object do not choose the lamp); None
+    where no sample is dark and ordered (nothing to choose by)."""
+    if lamp is not None:
+        rgb = lamp[::-1]
+        return np.clip(np.exp(rgb.min() - rgb), 1.0 / OVEREXPOSED_MAX, 1.0).astype(np.float32)
+    ordered = _lamp_ordered(band, every, dark)
+    if not ordered.any():
+        return None
+    # (only the dark, ordered samples choose: their spreads under each scaling)
+    scaled = band[every][ordered][:, None, :] * _LAMP_SCALES     # samples x 11 x 3
+    spread = scaled.max(-1) - scaled.min(-1)
+    return _LAMP_SCALES[np.median(spread, 0).argmin()]
+
+
 def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
-               lamp: np.ndarray | None = None) -> np.ndarray:
+               scale: np.ndarray | None) -> np.ndarray:
     """Per border sample (band: cards x depths x k x 3, RGB normalised by the cards' white
     reference), for the cards `every` marks, whose paper clipped in every channel: dark as
     seen (`dark`; the true paper, brighter, only deepens it), its green between its red and
-    blue (LAMP_GREEN) and grey once the channels are scaled back as the lamp left them. There
-    the white reference is the sensor's neutral limit, whatever the lamp's colour: each
-    channel of the band reads too bright by the lamp's excess in it over its least-lit
-    channel, up to OVEREXPOSED_MAX. With `lamp` (its colour, from cards whose paper did not
-    clip: `_band_lamp`) that excess is known; without, one of `_LAMP_SCALES` stands for it,
-    one for every card of the read (one lamp lights the table): the one that leaves their
-    band greyest (the median spread of its dark samples, so that a few places covered by a
-    coloured object do not choose the lamp)."""
-    k = np.flatnonzero(every)
-    seen = band[k]
-    r, g, b = seen[..., 0], seen[..., 1], seen[..., 2]
-    ordered = (dark[k] & (g <= np.maximum(r, b) + LAMP_GREEN)
-               & (g >= np.minimum(r, b) - LAMP_GREEN))
+    blue (LAMP_GREEN) and grey once the channels are scaled back as the lamp left them
+    (`scale`, `_lamp_scale`; None: no sample is). There the white reference is the sensor's
+    neutral limit, whatever the lamp's colour: each channel of the band reads too bright by
+    the lamp's excess in it over its least-lit channel, up to OVEREXPOSED_MAX."""
     out = np.zeros(dark.shape, bool)
-    if lamp is not None:
-        rgb = lamp[::-1]
-        scale = np.clip(np.exp(rgb.min() - rgb), 1.0 / OVEREXPOSED_MAX, 1.0).astype(np.float32)
-        scaled = seen * scale
-        out[k] = (scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD) & ordered
+    if scale is None:
         return out
-    scaled = seen[..., None, :] * _LAMP_SCALES                   # m x depths x n x 11 x 3
-    spread = scaled.max(-1) - scaled.min(-1)
-    # the lamp's scaling: the one that leaves the dark samples greyest, by their median
-    best = np.median(spread[ordered], 0).argmin() if ordered.any() else 0
-    out[k] = (spread[..., best] < NEUTRAL_SPREAD) & ordered
+    scaled = band[every] * scale
+    out[every] = ((scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD)
+                  & _lamp_ordered(band, every, dark))
     return out
 
 

@@ -1,0 +1,143 @@
+"""A card's re-reads (`symbols.read_cards`): the shaded re-read (`_shaded`) and the turned one
+(`_turned`) are made in one pass, and every re-read sees the lamp the first read saw
+(`_read_pass`), so a card's re-read depends on its own pose alone, not on which other cards
+need one. On rendered hard tables (one with clipped paper under a lamp): the one pass reads
+every card as the shaded pass, then the lamp re-read, then the turned pass, each on its own,
+did; no read call of the reader makes more than two passes where no paper clipped; and each
+card of the re-read pass, read alone with the first read's lamp, reads the same."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+import companion.vision.reader as reader_mod
+from companion.scenarios import hexel_scene
+from companion.vision import symbols as sym
+from companion.vision.colour import ColourModel
+from companion.vision.reader import HexelReader
+
+from .test_border_all_clipped import ALL_CLIPPED, WARM_BAND, _band
+
+cv2.setNumThreads(1)
+
+
+def _calls(seed: int, edition: str) -> list[tuple]:
+    """The arguments of every `read_cards` call the reader makes on a hard table."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    calls = []
+    real = reader_mod.read_cards
+
+    def spy(*args, **kwargs):
+        calls.append((args, kwargs))
+        return real(*args, **kwargs)
+
+    reader_mod.read_cards = spy
+    try:
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        reader.read(img)
+    finally:
+        reader_mod.read_cards = real
+    return calls
+
+
+def _sequential(bgr, poses, view, model, blurred_rings=True):
+    """`read_cards` with its re-reads one pass each, in turn: the shaded cards, the lamp's,
+    then the turned ones still asked for (as the code before the one pass did them)."""
+    samples = sym._sample_cards(bgr, poses, view)
+    reads, lamp = sym._read_pass(bgr, poses, view, model, blurred_rings, samples)
+    allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+    todo, vals, inside, shade = sym._shade_of(samples, reads, allow)
+    alt = sym._read_cards(bgr, [poses[i] for i in todo], view, model, True, (vals, inside),
+                          shade, band_lamp=lamp)
+    reads = sym._shaded(reads, todo, alt, model)
+    crossed = [r.crossed for r in reads]
+    reads = sym._lamp_read(bgr, poses, view, model, reads, allow, lamp)
+    turns = sym._turn_todo(reads, allow)
+    turn = math.radians(sym.TURN_DEG)
+    alt = sym._read_cards(bgr, [sym._rotate(poses[i], t) for t in (turn, -turn) for i in turns],
+                          view, model, True, band_lamp=lamp)
+    reads = sym._turned(reads, allow, turns, alt)
+    return [sym.uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(7, "holodex"), (1, "web")])
+def test_shaded_and_turned_rereads_share_one_pass(seed: int, edition: str) -> None:
+    calls = _calls(seed, edition)
+    passes: list[int] = []
+    real = ColourModel.explain
+
+    def count(self, *args, **kwargs):
+        passes[-1] += 1
+        return real(self, *args, **kwargs)
+
+    both = 0
+    ColourModel.explain = count
+    try:
+        for args, kwargs in calls:
+            passes.append(0)
+            reads = sym.read_cards(*args, **kwargs)
+            assert all(max(r.white_bgr) < sym.CLIP_NEAR for r in reads)   # no lamp re-read
+            assert passes[-1] <= 2
+            first, _ = sym._read_pass(*args, **kwargs)
+            allow = np.broadcast_to(np.asarray(kwargs.get("blurred_rings", True), bool),
+                                    (len(first),))
+            if not args[1]:
+                continue
+            samples = sym._sample_cards(args[0], args[1], args[2])
+            both += bool(sym._shade_of(samples, first, allow)[0]
+                         and sym._turn_todo(first, allow))
+            assert reads == _sequential(*args, **kwargs)
+    finally:
+        ColourModel.explain = real
+    assert both   # the table has a call that needs both re-reads
+
+
+def test_a_rereads_card_reads_alone_as_in_company() -> None:
+    """Under a lamp that clipped the paper in every channel (11 cards; the lamp's colour read
+    from the others): each card of every re-read pass reads alone, at its pose and with the
+    first read's lamp, as it does in the pass."""
+    calls = _calls(5, "web")
+    checked = 0
+    for (bgr, poses, view, model, *rest), kwargs in calls:
+        if not poses:
+            continue
+        rings = rest[0] if rest else kwargs.get("blurred_rings", True)
+        samples = sym._sample_cards(bgr, poses, view)
+        first, lamp = sym._read_pass(bgr, poses, view, model, rings, samples)
+        allow = np.broadcast_to(np.asarray(rings, bool), (len(poses),))
+        shade = sym._shade_of(samples, first, allow)
+        turns = sym._turn_todo(first, allow)
+        shaded, turned = sym._re_read(bgr, poses, view, model, shade, turns, lamp)
+        todo, vals, inside, at = shade
+        for k, i in enumerate(todo):
+            alone = sym._read_cards(bgr, [poses[i]], view, model, True,
+                                    (vals[k:k + 1], inside[k:k + 1]), at[k:k + 1],
+                                    band_lamp=lamp)
+            assert alone == [shaded[k]]
+            checked += 1
+        turn = math.radians(sym.TURN_DEG)
+        rotated = [sym._rotate(poses[i], t) for t in (turn, -turn) for i in turns]
+        for pose, got in zip(rotated, turned, strict=True):
+            assert sym._read_cards(bgr, [pose], view, model, True, band_lamp=lamp) == [got]
+            checked += 1
+    assert checked
+
+
+def test_a_clipped_cards_band_is_judged_by_the_lamp_given_whatever_its_company():
+    """Where the paper clipped in every channel, the band's lamp scaling is chosen over the
+    cards of a read (one lamp lights the table): a warm band read with two cool ones is judged
+    by the cool lamp they make the likelier. Given the lamp its first read chose, a card's
+    band is judged by that lamp alone or in any company."""
+    warm, cool = WARM_BAND, (0.15, 0.30, 0.58)
+    alone, lamp = sym._dark_band_lamp(_band(warm, warm), ALL_CLIPPED)
+    assert alone.all() and lamp is not None
+    company = np.concatenate([_band(warm, warm), _band(cool, cool), _band(cool, cool)])
+    white = np.repeat(ALL_CLIPPED, 3, 0)
+    assert not sym._dark_band_lamp(company, white)[0][0].any()      # the company's lamp
+    dark, kept = sym._dark_band_lamp(company, white, lamp=lamp)
+    assert dark[0].all() and not dark[1:].any() and kept is lamp
