@@ -52,6 +52,7 @@ from .symbols import (
     BORDER_DEPTHS,
     BORDER_PTS,
     N_PAPER,
+    NEUTRAL_SPREAD,
     PAPER_PTS,
     CardRead,
     Pose,
@@ -1055,40 +1056,63 @@ def _probe_score(r: CardRead) -> float:
 
 
 BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit
+VEIL_BAND_MAX = 0.92     # or its darkest depth darker than this (of the white) and no more
+VEIL_BAND_TINT = 0.05    # tinted than the card's dark band places (and this): the band veiled
 
 
 def _probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: ReaderParams
                 ) -> bool:
     """Whether a probed card's border band is whole enough (`_probe`): min_probe_ok of its
-    places look like the printed band, or min_probe_lit of them do and every place missing is
-    lit (`_band_lit`). A glare spot on the table beside a card, or a blur that bridged its band
-    to a neighbour's paper (both are why the mask lost its outline), lights the band along
-    that side and hides nothing; a hand or a sleeve over the edge, which may reach a symbol's
-    surround, mostly leaves the band darker or coloured there, and the stricter share stands
-    (each symbol's surround is still checked on its own: `symbols`)."""
+    places look like the printed band, as the read sees it or veiled (`_band_lit`), or
+    min_probe_lit of them do as the read sees it and every place missing is lit or veiled. A
+    glare spot on the table beside a card, or a blur that bridged its band to a neighbour's
+    paper (both are why the mask lost its outline), lights the band along that side and hides
+    nothing; a glare spot on the card itself adds its light to the band, which stays a grey
+    line darker than the paper (veiled); a hand or a sleeve over the edge, which may reach a
+    symbol's surround, mostly leaves the band darker or coloured there, and the stricter share
+    stands (each symbol's surround is still checked on its own: `symbols`)."""
     if r.border_ok >= p.min_probe_ok:
         return True
-    if r.border_ok < p.min_probe_lit:
-        return False
     missing = round(N_BORDER_PLACES * (1.0 - r.border_ok))
-    return _band_lit(frame, view, pose, r.white_bgr) >= missing
+    lit, veiled = _band_lit(frame, view, pose, r.white_bgr)
+    if N_BORDER_PLACES - missing + veiled >= p.min_probe_ok * N_BORDER_PLACES:
+        return True
+    return r.border_ok >= p.min_probe_lit and lit + veiled >= missing
 
 
 N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each side
 
 
 def _band_lit(frame: np.ndarray, view: TableView, pose: Pose,
-              white_bgr: tuple[float, float, float]) -> int:
-    """How many of a card's border band places (`symbols.BORDER_PTS`) are lit: at every depth
-    at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every channel. The read
-    takes a place for the band only where it is darker than 0.7 of the white (`symbols`), so a
-    lit place is always one it missed, and where no more places are missing than are lit, the
-    missing ones are the lit ones."""
+              white_bgr: tuple[float, float, float]) -> tuple[int, int]:
+    """How many of a card's border band places (`symbols.BORDER_PTS`) are (lit, veiled): lit
+    at every depth at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every
+    channel; veiled, not lit, at their darkest depth between 0.7 and VEIL_BAND_MAX of the white
+    and grey: channels no further apart (paper-relative) than NEUTRAL_SPREAD, nor than the
+    median of the places the read's test sees dark plus VEIL_BAND_TINT. That is the printed grey
+    band seen through light a glare adds, which lifts it past the read's band test (darker than
+    0.7 of the white) but keeps it darker than the paper and no more tinted than it was; a
+    fingertip or a pen over the band shows its own colour. The read takes a place for the band
+    only where it is darker than 0.7 of the white and grey (`symbols`), so a lit or veiled place
+    is always one it missed, and where no more places are missing than are lit or veiled, the
+    missing ones are those."""
     plane = pose_points([pose], BORDER_PTS)
     vals, _ = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
-    rel = vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)
-    lit = rel.min(-1).reshape(len(BORDER_DEPTHS), -1) >= BAND_LIT
-    return int(np.count_nonzero(lit.all(0)))
+    rel = (vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)).reshape(
+        len(BORDER_DEPTHS), -1, 3)
+    lit = (rel.min(-1) >= BAND_LIT).all(0)
+    mean = rel.mean(-1)
+    darkest = np.take_along_axis(rel, mean.argmin(0)[None, :, None], 0)[0]
+    low = mean.min(0)
+    tint = darkest.max(-1) - darkest.min(-1)
+    band = (low < 0.7) & (tint < NEUTRAL_SPREAD)
+    if not band.any():
+        return int(np.count_nonzero(lit)), 0
+    # a veil mixes the band with the lamp's own light (the white's colour): greyer, never
+    # more tinted than the band seen dark elsewhere round the card
+    grey = tint < min(NEUTRAL_SPREAD, float(np.median(tint[band])) + VEIL_BAND_TINT)
+    veiled = grey & (low >= 0.7) & (low < VEIL_BAND_MAX) & ~lit
+    return int(np.count_nonzero(lit)), int(np.count_nonzero(veiled))
 
 
 def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
