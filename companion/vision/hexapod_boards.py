@@ -21,6 +21,7 @@ no case.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import cv2
@@ -39,6 +40,7 @@ from .hexapod_markers import (
     case_codes,
     case_templates,
     fit_cases,
+    fit_matched,
     off_cases,
     polygon_sides,
     printed_corners,
@@ -66,20 +68,21 @@ SIZE_RATIO = 2.0         # a second sheet's image area within this factor of a f
 
 
 @lru_cache(maxsize=8)
-def _shifts(layout: CaseLayout, steps: int) -> np.ndarray:
-    """(steps^2, 2) board-mm offsets tried for each marker place, up to a module each way."""
-    reach = SHIFT_MODULES * layout.marker_mm / layout.marker_modules
+def _shifts(layout: CaseLayout, steps: int, modules: float = SHIFT_MODULES) -> np.ndarray:
+    """(steps^2, 2) board-mm offsets tried for each marker place, up to `modules` each way."""
+    reach = modules * layout.marker_mm / layout.marker_modules
     d = np.linspace(-reach, reach, steps)
     return np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)
 
 
 @lru_cache(maxsize=8)
-def _place_mm(layout: CaseLayout, steps: int) -> np.ndarray:
+def _place_mm(layout: CaseLayout, steps: int, modules: float = SHIFT_MODULES) -> np.ndarray:
     """(4 * steps^2 * 4, 2) board mm of the four marker places' corners (every player's markers
     lie at the same places: player 1's give them), each place shifted by `_shifts(layout,
-    steps)` in turn: the same points for every sheet tried, worked out once (read-only)."""
+    steps, modules)` in turn: the same points for every sheet tried, worked out once
+    (read-only)."""
     places = np.stack(list(printed_corners(layout, 1).values()))            # (4, 4, 2)
-    mm = (places[:, None] + _shifts(layout, steps)[None, :, None]).reshape(-1, 2)
+    mm = (places[:, None] + _shifts(layout, steps, modules)[None, :, None]).reshape(-1, 2)
     mm.flags.writeable = False
     return mm
 
@@ -376,12 +379,12 @@ def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> 
     return out
 
 
-def _place_scores(grey: np.ndarray, H: np.ndarray, steps: int, layout: CaseLayout
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _place_scores(grey: np.ndarray, H: np.ndarray, steps: int, layout: CaseLayout,
+                  modules: float = SHIFT_MODULES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(code scores (places, shifts, templates), framed scores (places, shifts), corners
-    (places, shifts, 4, 2)) of the four marker places shifted by `_shifts(layout, steps)`
-    (board mm) through `H` (board mm -> image px)."""
-    px = transform(_place_mm(layout, steps), H).reshape(-1, 4, 2).astype(np.float32)
+    (places, shifts, 4, 2)) of the four marker places shifted by `_shifts(layout, steps,
+    modules)` (board mm) through `H` (board mm -> image px)."""
+    px = transform(_place_mm(layout, steps, modules), H).reshape(-1, 4, 2).astype(np.float32)
     means = module_means(grey, px, layout.marker_modules, framed=True)
     # einsum: products this small stay off threaded BLAS (as `aruco_match.code_scores`)
     frame = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1)
@@ -439,3 +442,84 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     if len(shown) < 2 or len(players) != 1:
         return None
     return players.pop(), shown
+
+
+# A case of which two markers were read has its others where the homography through their eight
+# corners puts them: two markers at a board's corners span it, so their shapes give its
+# perspective to within a module or two at the other corners (hard 628: 4 px, where the
+# affine map of `partial_cases` missed by two marker sides)
+PLACE_MODULES = 2.0      # each other place searched this far about its prediction (modules)
+PLACE_STEPS = 9          # shifts each way (half a module apart)
+
+
+def placed_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[CasePose],
+                 layout: CaseLayout = LAYOUT, image: np.ndarray | None = None
+                 ) -> list[CasePose]:
+    """Cases, of players not `located`, of which `seen` (markers read: id, corners) holds
+    exactly two: the homography through their corners puts the case's other marker places,
+    each searched as a sheet's are (`_place_scores`, shifts of up to `PLACE_MODULES`) for its
+    own code, upright, framed `MIN_FRAMED`, `MIN_MATCH` and `MIN_LEAD` over every other case
+    code and turn; the case is fitted through the two and those found (`fit_matched`), or none
+    when a place shows another case code clearly, and kept only when its sheet's edges agree
+    (`edges_agree`, in `image`, the frame in colour if it has it; else `grey`); its `markers`
+    are the two read (the case's white comes from their quiet zones). For markers blur left
+    without a quad (the detector's and `partial_cases`' thresholds find none)."""
+    have = {p.player for p in located}
+    ids = case_templates(layout)[1]
+    poses = []
+    for player in sorted({layout.owner(i)[0] for i, _ in seen} - have):
+        printed = printed_corners(layout, player)
+        two = dict(reversed([(i, c) for i, c in seen if i in printed]))
+        if len(two) != 2:
+            continue
+        H, _ = cv2.findHomography(np.vstack([printed[i] for i in two]),
+                                  np.vstack(list(two.values())), 0)
+        if H is None:
+            continue
+        score, frame, px = _place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
+        new: list[tuple[int, Quad]] | None = []
+        for k, mid in enumerate(printed):
+            if mid in two:
+                continue
+            j = int(frame[k].argmax())
+            if frame[k, j] < MIN_FRAMED:
+                continue                             # no marker there (hidden, blank)
+            s = score[k, j]
+            row = int(s.argmax())
+            if s[row] < MIN_MATCH or s[row] - np.partition(s, -2)[-2] < MIN_LEAD:
+                continue                             # unclear
+            if row % 4 != 0 or int(ids[row]) != mid:
+                new = None                           # another code, clearly: no case
+                break
+            new.append((mid, px[k, j].astype(np.float64)))
+        if new:
+            poses += [p for p in fit_matched([*two.items(), *new], layout)
+                      if p.player == player]
+    # the case's white is read from the quiet zones of the markers that located it
+    # (`case_white`): a marker found by its code alone may lie partly under a hand (its code
+    # still correlates), one the decoder read has its border whole, so only those stand for it
+    read = {i for i, _ in seen}
+    return [replace(p, markers=tuple(i for i in p.markers if i in read))
+            for p in edges_agree(poses, grey if image is None else image, layout)]
+
+
+def edges_agree(poses: list[CasePose], image: np.ndarray, layout: CaseLayout = LAYOUT
+                ) -> list[CasePose]:
+    """`poses` whose sheet corner by a marker not found lies within `FAR_TOL` modules of where
+    the sheet's two edges through it, measured in `image` near the corners found markers
+    vouch for, meet (`_edge_corner`; a pose fitted through all four markers stands): a case
+    fitted through three markers, two of them read on one side, extrapolates their corners'
+    error to the fourth, the paper's straight edges do not (as `sheet_pose` checks an
+    outline's corner no marker vouches for)."""
+    kept = []
+    for pose in poses:
+        gone = [k for k, mid in enumerate(layout.marker_ids(pose.player))
+                if mid not in pose.markers]
+        if gone:
+            corners = pose.sheet_corners(layout)
+            module = pose.marker_px / layout.marker_modules
+            corner = _edge_corner(image, corners, gone[0], module)
+            if corner is None or np.linalg.norm(corner - corners[gone[0]]) > FAR_TOL * module:
+                continue
+        kept.append(pose)
+    return kept

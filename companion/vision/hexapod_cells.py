@@ -152,6 +152,9 @@ class CellParams:
     fill_tint: float = 0.1         # or more saturated than this against it (fill is neutral)
     fill_line: float = 0.5         # shows its printed line along this share of a side at least
     line_balance: float = 0.8      # the fill either side of it: the darker this share of the other
+    blown_unlit: float = 0.05      # white clipped in all three: an empty cell showing no line,
+    # with this share of its small window clipped in all three channels or more, is lit (LIGHT)
+    # over its large window but this share at most
     colour: ColourParams = field(default_factory=ColourParams)
 
 
@@ -1021,6 +1024,35 @@ def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px:
     return sides.max(axis=1) < params.fill_line
 
 
+def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
+                         pix: Pixels, px: int, margin: int, rows: int, cols: int,
+                         params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty under a white clipped in all
+    three channels) to be read '?': whose small window is clipped in all three channels
+    (`blown`) over `blown_unlit` of it or more, that show no printed grid line on any side
+    (`_unlined`) and are not lit over their whole large window (more than `blown_unlit` of it
+    below `light_v` in the normalised `pix`). Under such a white a light surface clipped in
+    every channel is not measured: the board fill, a card's paper and a dung beetle's pale
+    grey beetle all clip to the same flat white, so a light centre is no evidence of an empty
+    cell (hard 541: a grey beetle a quarter cell off its cell read as fill); a middle measured
+    below the clip is (`decide` tells fill from a beetle's grey by brightness). Bare board is:
+    its printed lines, or fill lit all over the cell's middle, where a card lying over the
+    cell (at most a third of a cell off) brings its tile's black or ink."""
+    if not len(cells):
+        return cells
+    small, large = round(params.small * px), round(params.large * px)
+    cells = cells[cell_windows(blown, px, margin, rows, cols, small, cells=cells)
+                  .mean(axis=1) >= params.blown_unlit]
+    if not len(cells):
+        return cells
+    at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
+    cells = cells[(_gather(pix.v, at) < params.colour.light_v).mean(axis=1)
+                  > params.blown_unlit]
+    if not len(cells):
+        return cells
+    return cells[_unlined(cells, grey, pix, px, margin, rows, cols, params)]
+
+
 def _unclipped(white: np.ndarray) -> list[int]:
     """The channels (BGR indices) in which `white` lies below the clip."""
     return [k for k, w in enumerate(white) if w < CLIP - 5.0]
@@ -1310,6 +1342,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                              small, rows, cols, params, near)
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
+    if n_clipped == 3:
+        for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
+                                      grey, pix, px, m, rows, cols, params):
+            grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):

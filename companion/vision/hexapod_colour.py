@@ -48,6 +48,8 @@ MAX_LIFT = 1.6       # a one-channel recovery of the white: at most this times t
 # reader test); a green sleeve passing for paper lifted it 1.7-2.4 times (held-out hand 91;
 # 1.5 refused the lamp, 2.0 let a sleeve read a cell wrong: the two overlap a little)
 KNEE = 0.9           # a reading below this share of the clip is far from clipping
+ZONE_PAPER = 0.6     # quiet-zone paper is at least this share of its own zone's white: a hand
+# over part of a zone reads 0.38-0.53 of it (hard 642), a soft shadow's edge across one 0.67 (559)
 CHROMA_BIN = 0.02
 PAPER_MODE = 0.25    # a chroma mode this share of the densest one may be the paper
 CLIPPED_MODE = 0.05  # a mode this near (log) the clipped white's ratio may be its mixtures
@@ -157,11 +159,12 @@ def _marker_points(pose: CasePose, offsets: np.ndarray, layout: CaseLayout) -> n
 
 def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -> np.ndarray:
     """The board's white (BGR) from the quiet zones around the markers that located the case
-    (seen, so not under a hand): the median of the brighter 60 % of samples (`_quiet_white`),
-    its colour taken from the samples well below the clip when it clipped in all three channels
-    (`_dim_quiet_white`); zeros when fewer than 12 samples fall inside the frame. One marker
-    whose quiet zone pushes the white into clipping in a channel that the others' paper keeps
-    below the clip is left out (`_without_glare`)."""
+    (seen; one found by its code alone may lie partly under a hand): the median of the brighter
+    60 % of samples (`_quiet_white`), its colour taken from the samples well below the clip
+    when it clipped in all three channels (`_dim_quiet_white`; only samples that are paper, not
+    much darker than the rest of their own zone: `_zone_paper`); zeros when fewer than 12
+    samples fall inside the frame. One marker whose quiet zone pushes the white into clipping
+    in a channel that the others' paper keeps below the clip is left out (`_without_glare`)."""
     offsets = _quiet_offsets(layout)
     img = _marker_points(pose, offsets, layout)
     owner = np.repeat(np.arange(len(pose.markers)), len(offsets))
@@ -171,12 +174,29 @@ def case_white(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT) -
         return np.zeros(3, np.float32)
     s = cv2.remap(frame, img[ok, 0][None], img[ok, 1][None], cv2.INTER_LINEAR)[0]
     s = s.astype(np.float32)
-    s, white = _without_glare(s, owner[ok])
+    owner = owner[ok]
+    s, white = _without_glare(s, owner)
     if clipped_channels(white) == 3:
         # (`_without_glare` keeps every sample of a white clipped in all three channels)
         lit = _lit_markers(frame, pose, layout)
-        white = _dim_quiet_white(s[~lit[owner[ok]]], white)
+        dim = ~lit[owner] & (s.max(axis=1) < KNEE * CLIP)
+        if dim.sum() >= 12:      # (fewer: `_dim_quiet_white` keeps the white as it is)
+            white = _dim_quiet_white(s[dim & _zone_paper(s, owner)], white)
     return white
+
+
+def _zone_paper(samples: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """For each quiet-zone sample (`owner`: its marker), whether it is at least `ZONE_PAPER`
+    of its own marker's quiet-zone white (`_quiet_white`, channel sums). A quiet zone is a few
+    millimetres of one sheet under one lamp: a gradient or a broad shadow dims it whole, while
+    a sample much darker than the paper beside it is something over the paper (a hand, a
+    finger, its shadow), whose colour is not the light's."""
+    lum = samples.sum(axis=1)
+    keep = np.zeros(len(samples), bool)
+    for i in np.unique(owner):
+        own = owner == i
+        keep[own] = lum[own] >= ZONE_PAPER * float(_quiet_white(samples[own]).sum())
+    return keep
 
 
 @lru_cache(maxsize=8)

@@ -821,7 +821,8 @@ class MarkerTracker:
             if self._outline_wait:
                 self._outline_wait -= 1
             else:
-                from .hexapod_boards import find_boards  # it builds on this module
+                # (it builds on this module)
+                from .hexapod_boards import find_boards, placed_cases
                 pairs: list[tuple[int, Quad]] = []    # two markers verified on a sheet
                 boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs)
                 located |= {p.player for p in boards}
@@ -841,6 +842,12 @@ class MarkerTracker:
                     # third bends the outline's corner by it): the others looked for where
                     # those two put them, as for two markers seen
                     boards += partial_cases(grey, pairs, [*poses, *boards], self.layout)
+                    located |= {p.player for p in boards}
+                if len(located) < GAME_CASES or self.known - located:
+                    # two markers read whose others blur left without a quad: those looked
+                    # for by their codes where the two put them (`placed_cases`)
+                    boards += placed_cases(grey, decoded, [*poses, *boards], self.layout,
+                                           grey if frame.bgr is None else frame.bgr)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
