@@ -424,16 +424,10 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     ids = case_templates(layout)[1]
     shown: list[tuple[int, Quad]] = []
     for k in range(len(score)):
-        # the marker is where its black border in its white quiet zone fits best: the code's
-        # 16 modules alone, best of many shifts, match some code by chance
-        j = int(frame[k].argmax())
-        if frame[k, j] < MIN_FRAMED:
-            continue                                 # no marker there (hidden, blank)
-        s = score[k, j]
-        row = int(s.argmax())
-        lead = s[row] - np.partition(s, -2)[-2]
-        if s[row] < MIN_MATCH or lead < MIN_LEAD:
-            continue                                 # unclear: no evidence either way
+        clear = _clear_code(score, frame, k)
+        if clear is None:
+            continue                                 # hidden, blank or unclear
+        row, j = clear
         owner = layout.owner(int(ids[row]))
         if row % 4 != 0 or owner is None or owner[1] != k:
             return None                              # a clear code in the wrong place or turn
@@ -442,6 +436,23 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     if len(shown) < 2 or len(players) != 1:
         return None
     return players.pop(), shown
+
+
+def _clear_code(score: np.ndarray, frame: np.ndarray, k: int) -> tuple[int, int] | None:
+    """(template row, shift) of the code marker place `k` shows clearly, from (places,
+    shifts, templates) code scores and (places, shifts) framed scores: at the shift where a
+    marker's black border in its white quiet zone fits best (the code's 16 modules alone, best
+    of many shifts, match some code by chance), framed `MIN_FRAMED` or more, its best code at
+    `MIN_MATCH` and `MIN_LEAD` over the next; None where no marker is framed there (hidden,
+    blank) or no code leads (no evidence either way)."""
+    j = int(frame[k].argmax())
+    if frame[k, j] < MIN_FRAMED:
+        return None
+    s = score[k, j]
+    row = int(s.argmax())
+    if s[row] < MIN_MATCH or s[row] - np.partition(s, -2)[-2] < MIN_LEAD:
+        return None
+    return row, j
 
 
 # A case of which two markers were read has its others where the homography through their eight
@@ -481,13 +492,10 @@ def placed_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[C
         for k, mid in enumerate(printed):
             if mid in two:
                 continue
-            j = int(frame[k].argmax())
-            if frame[k, j] < MIN_FRAMED:
-                continue                             # no marker there (hidden, blank)
-            s = score[k, j]
-            row = int(s.argmax())
-            if s[row] < MIN_MATCH or s[row] - np.partition(s, -2)[-2] < MIN_LEAD:
-                continue                             # unclear
+            clear = _clear_code(score, frame, k)
+            if clear is None:
+                continue                             # hidden, blank or unclear
+            row, j = clear
             if row % 4 != 0 or int(ids[row]) != mid:
                 new = None                           # another code, clearly: no case
                 break

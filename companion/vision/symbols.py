@@ -987,10 +987,9 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     sharp = (step > EDGE_SHARP).any(-1)                            # cards x edge
     # (or the tinted place hides the printed step from paper to band that the edge's other
     # places show, one colour from the band to past the card's outline)
-    printed = step > EDGE_SHARP / 2.0
     band_at = place[:, 2]                                          # cards x edge x place x RGB
-    unlike = ((np.abs(band_at[:, :, :, None] - band_at[:, :, None]).max(-1) > EDGE_UNLIKE)
-              & printed[:, :, None] & ~np.eye(3, dtype=bool)).any(-1)
+    unlike = _beside_step(np.abs(band_at[:, :, :, None] - band_at[:, :, None]).max(-1)
+                          > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
     flat = np.ptp(place[:, 1:], axis=1).max(-1) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
     return found & tinted.any(-1) & (sharp | hidden)
@@ -1196,8 +1195,7 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # place p against every other place q of the edge that shows the printed step
     diff = np.abs(colour[:, :, :, None] - band_at[:, :, None]).max(-1)
     dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
-    other = ~np.eye(3, dtype=bool)
-    unlike = (((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
+    unlike = _beside_step((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE), step)
     # ... or unlike in hue the band where it shows the step anywhere round the card
     count = step.reshape(n, -1).sum(-1)
     banded = count >= MIN_BAND_REF
@@ -1222,12 +1220,22 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ohue = _hue(outer)
     odiff = np.abs(outer[:, :, :, None] - outer[:, :, None]).max(-1)
     odhue = np.abs(ohue[:, :, :, None] - ohue[:, :, None]).max(-1)
-    past = (((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE)) & step[:, :, None] & other).any(-1)
+    past = _beside_step((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE), step)
     past &= on
     unlike |= past
     # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too)
     dark = flat & (colour.mean(-1) < EDGE_PAPER)
     return (dark & unlike).any(-1), (dark & past).any(-1)
+
+
+def _beside_step(unlike: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Per border place p of each edge (cards x edge x 3): whether `unlike[..., p, q]` (cards
+    x edge x 3 x 3) holds for some other place q of that edge that `step` (cards x edge x 3)
+    marks as showing the band's printed step from paper."""
+    return (unlike & step[:, :, None] & _OTHER_PLACE).any(-1)
+
+
+_OTHER_PLACE = ~np.eye(3, dtype=bool)   # place q of an edge is not place p
 
 
 def _hue(rgb: np.ndarray) -> np.ndarray:
