@@ -15,14 +15,16 @@ a residual cast, the local gain, clipping or JPEG speckle push grey off its labe
 lit pixels are mostly no more saturated than grey, on a neutral black tile, is a dung beetle, and a
 flat, not dark, greyish window (the small one flat will do when the large one shows no black) is
 empty board fill. A cell undecided at its centre (a card edge there) is tried with the small window
-nudged 0.15 cell each way and takes a code only when two nudges agree and none differs; failing
-that, it is anchored on the band of a quarter cell about its centre, which shows the top card's own
-tile however the cards lie (`anchored`): one kind's hue there, over a good share of the large
-window, with an insect's relief in brightness and some of the kind's ink (a dung beetle under a cast
-takes a kind's hue, never its ink), names the kind when no nudge differs. Still undecided, a centre
-band of light fill only is an empty cell that a neighbouring card reaches into (`anchored_empty`),
-and a cell that is one kind's hue and ink but shows no dark body — its brightest channel clipped —
-names the kind when the insect's relief shows in the two lesser channels (`lesser_relief`); again
+nudged 0.15 cell each way and takes a code only when two nudges agree and none differs (a kind only
+when its hue shows over a fifth of the band about the centre, `centre_shows`: nudges past an edge
+near the centre see the tile beyond it); failing that, it is anchored on the band of a quarter cell
+about its centre, which shows the top card's own tile however the cards lie (`anchored`): one kind's
+hue there, over a good share of the large window, with an insect's relief in brightness and some of
+the kind's ink (a dung beetle under a cast takes a kind's hue, never its ink), names the kind when
+no nudge differs. Still undecided, a centre band of light fill only is an empty cell that a
+neighbouring card reaches into (`anchored_empty`), and a cell that is one kind's hue and ink but
+shows no dark body — its brightest channel clipped — names the kind when the insect's relief shows
+in the two lesser channels (`lesser_relief`); again
 only when no nudge differs. Still undecided and not under a hand, the cell is looked for a card
 lying off the grid (`tile_offsets`): the whole tile of one card that holds the cell's centre,
 found by its own outline (its hue's region, ringed by the card's paper, a tile's size and solid),
@@ -148,6 +150,7 @@ class CellParams:
     min_beetle: float = 1.5        # a dung beetle's small window: 85th / 15th brightness at least
     max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
     min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
+    min_core_kind: float = 0.2     # a kind the nudges agree on: its hue's share of the core band
     dim_fill: float = 0.8          # an empty cell's middle dimmer than this share of the white
     fill_tint: float = 0.1         # or more saturated than this against it (fill is neutral)
     fill_line: float = 0.5         # shows its printed line along this share of a side at least
@@ -433,6 +436,30 @@ def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
     if shares.ndim == 2:
         return shares[np.arange(len(k)), level + k]
     return np.take_along_axis(shares[..., level:level + NK], k[..., None], -1)[..., 0]
+
+
+def centre_shows(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                 cells: np.ndarray, code: np.ndarray, params: CellParams = DEFAULT
+                 ) -> np.ndarray:
+    """True for each of `cells` (flat indices) whose `code` (index into CODES, as the nudged
+    windows agree on it) shows at its centre: a kind's hue (any level) over at least
+    `min_core_kind` of the band about the centre (`core`, 0.25 cell); a dung beetle or an
+    empty cell is not checked (a grey beetle reads as light as fill there). The nudges decide a
+    cell whose centre a card's edge runs near; the card on top there lies at most a third of a
+    cell off its place, so its tile holds the centre and some of its hue shows in that band
+    however near the edge. Two nudged windows past an edge near the centre see the tile beyond
+    it (another card's, or the one under the top card) and may agree on its kind while the band
+    shows the top card's own tile (a dung beetle's black tile): that kind is not the cell's."""
+    out = np.ones(len(cells), bool)
+    kind = code < NK
+    if not kind.any():
+        return out
+    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px),
+                           cells=cells[kind])
+    k = code[kind]
+    hue = _at_kind(core, INK, k) + _at_kind(core, BODY, k) + _at_kind(core, PALE, k)
+    out[kind] = hue >= params.min_core_kind
+    return out
 
 
 def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -1245,6 +1272,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         known = tries != UNKNOWN_CODE
         first = np.where(known, tries, -1).max(axis=0)
         fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)
+        # a kind they agree on must show at the centre, on the top card's own tile
+        fix[fix] = centre_shows(labels, px, m, rows, cols, todo[fix], first[fix], params)
         code[todo[fix]] = first[fix]
         conf[todo[fix]] = 0.5
         # still undecided: anchor on the band about the centre (the top card's own tile)
