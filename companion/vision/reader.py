@@ -61,6 +61,7 @@ from .symbols import (
     read_cards,
     sample,
     uncrossed,
+    undimmed,
 )
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
@@ -430,6 +431,10 @@ class HexelReader:
             notes.append(ink_doubt_note(confused))
             reads = [_blanked(r, confused) for r in reads]
             found_reads = [_blanked(r, confused) for r in found_reads]
+        # (a symbol darker than the ink its hue names is reported unread, once the ink doubt
+        # has seen it read: `symbols.INK_RIVAL_DEG`)
+        reads = [undimmed(r) for r in reads]
+        found_reads = [undimmed(r) for r in found_reads]
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         at = _centres_px(all_poses, view)
@@ -513,7 +518,8 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
     # built directly, not by dataclasses.replace (which re-inspects the fields for every card)
     return CardRead("".join([read.symbols[j] for j in order]),
                     tuple([read.edge_confidence[j] for j in order]), read.paper_ok,
-                    read.border_ok, read.in_frame, read.white_bgr)
+                    read.border_ok, read.in_frame, read.white_bgr,
+                    dim=tuple([read.dim[j] for j in order]) if read.dim else ())
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

@@ -227,6 +227,7 @@ class CardRead:
     in_frame: bool        # every sample inside the image
     white_bgr: tuple[float, float, float]
     crossed: tuple[bool, ...] = ()   # per symbol: an object crosses the card's edge onto it
+    dim: tuple[bool, ...] = ()       # per symbol: darker than its ink prints (INK_RIVAL_DEG)
 
     @property
     def complete(self) -> bool:
@@ -351,6 +352,11 @@ def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourM
     alt = _read_cards(bgr, [poses[i] for i in keep] + rotated, view, model, True,
                       (vals, inside), shade_at if keep else None, band_lamp=lamp)
     return alt[:len(keep)], alt[len(keep):]
+
+
+def undimmed(read: CardRead) -> CardRead:
+    """`read` with the symbols read darker than their ink prints (`CardRead.dim`) unread."""
+    return uncrossed(read, read.dim) if any(read.dim) else read
 
 
 def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
@@ -658,10 +664,12 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         conf = np.where(crossed, 0.0, conf)
         text = _letters(np.where(crossed, "?", _chars(text)))
     in_frame = inside.all(1)
+    dim = _darker_than_ink(text, vals[:, :ns], vals[:, halo_at:], surround[:, N_PAPER:], model)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
-    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x)) for t, c, p, b, f, wh, x in zip(
-        text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-        white.tolist(), crossed.tolist(), strict=True)], band_lamp
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d))
+            for t, c, p, b, f, wh, x, d in zip(
+                text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
+                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], band_lamp
 
 
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
@@ -1130,6 +1138,84 @@ def _tinted_grey(text: list[str], sym_kind: np.ndarray, sym_norm: np.ndarray,
         mine = sym_kind[read] == k
         n = mine.sum(-1)
         out[read] = (n >= 3) & (2 * (mine & far).sum(-1) > n)
+    return out
+
+
+# A light ink is told from a darker ink near it in hue by its lightness as much as by its hue:
+# a printer that turns hues (a red printed towards orange) moves a red disc into the web
+# edition's yellow by hue, but not by lightness (a hue turn keeps it; our red is 0.65 of our
+# yellow's mean channel against the paper). Against the paper round it (its halo samples the
+# model calls paper, channel by channel: the lamp, a shade or a clipped white scale both alike)
+# a symbol's middle is at least as light as its ink, blur only mixing in paper. So a symbol
+# read as an ink that has a darker rival within INK_RIVAL_DEG in hue, whose 7 middle samples'
+# median lies below the geometric mean of the rival's lightness and the ink's own (both relative
+# to the ink's: 0.81 for our yellow, against red's 0.65), is no print of that ink
+# (`CardRead.dim`). On the ±30° printer tables (20 cards, seeds 0-119, web) the symbols read
+# yellow lie at 0.85 or more where they are yellow and 0.50-0.75 where they are red; the lone
+# card of seed 79 (all red) at 0.65-0.67. The read keeps the letter its hue gave, flagged: the
+# table-wide ink doubt (`inks.confused_letters`) must still see a red read as yellow to ask
+# for the print's colours, and only the reader's final report leaves it unread (`undimmed`).
+INK_RIVAL_DEG = 90.0
+MIN_LOCAL_PAPER = 3   # halo samples that are paper, for the paper round a symbol to be known
+_FLOORS: dict[int, tuple[ColourModel, np.ndarray]] = {}
+
+
+def _ink_floors(model: ColourModel) -> np.ndarray:
+    """Per letter of `model`, the least lightness (of its ink's, against the paper) a symbol
+    read as it may show in its middle (see INK_RIVAL_DEG): 0 where no darker coloured ink lies
+    within INK_RIVAL_DEG in hue, and for a grey ink."""
+    inks = np.asarray(model.inks, np.float64)
+    light = inks.mean(-1)
+    hue = np.degrees(np.arctan2((inks[:, 1] - inks[:, 2]) * math.sqrt(3.0) / 2.0,
+                                inks[:, 0] - (inks[:, 1] + inks[:, 2]) / 2.0))
+    floors = np.zeros(len(inks))
+    for k in range(len(inks)):
+        for j in range(len(inks)):
+            turn = abs((hue[k] - hue[j] + 180.0) % 360.0 - 180.0)
+            if (j != k and not model.neutral[k] and not model.neutral[j]
+                    and light[j] < light[k] and turn < INK_RIVAL_DEG):
+                floors[k] = max(floors[k], math.sqrt(light[j] / light[k]))
+    return floors
+
+
+def _lightness_floors(model: ColourModel) -> np.ndarray:
+    """`_ink_floors` times each ink's own lightness (mean channel, paper-relative): the least
+    mean channel a symbol read as it may show in its middle, against the paper round it;
+    remembered per model (a read asks for them in every call)."""
+    got = _FLOORS.get(id(model))
+    if got is None or got[0] is not model:
+        if len(_FLOORS) >= 8:   # (a reader keeps its model: a few at a time)
+            _FLOORS.clear()
+        got = (model, _ink_floors(model) * np.asarray(model.inks, np.float64).mean(-1))
+        _FLOORS[id(model)] = got
+    return got[1]
+
+
+def _darker_than_ink(text: list[str], symbols: np.ndarray, halo: np.ndarray,
+                     halo_paper: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as an ink with a darker rival near in hue
+    whose middle is darker than that ink's floor (`_ink_floors`) against the paper round it:
+    `symbols` the symbol samples (cards x 6·N_SYMBOL x 3) and `halo` the halo samples (cards x
+    6·N_HALO x 3), both as sampled, `halo_paper` which halo samples are paper."""
+    n = len(text)
+    floors = _lightness_floors(model)
+    chars = _chars(text)
+    out = np.zeros(chars.shape, bool)
+    if not floors.any():
+        return out
+    floor = np.zeros(chars.shape)
+    for k in np.flatnonzero(floors):
+        floor[chars == model.letters[k]] = floors[k]
+    c, d = np.nonzero(floor)
+    if not c.size:
+        return out
+    paper = halo_paper.reshape(n, 6, N_HALO)[c, d]                            # m x N_HALO
+    count = paper.sum(-1)
+    local = ((halo.reshape(n, 6, N_HALO, 3)[c, d] * paper[..., None]).sum(1)
+             / np.maximum(count, 1)[:, None])                                   # m x BGR
+    middle = symbols.reshape(n, 6, N_SYMBOL, 3)[c, d, :7] / np.maximum(local, 1.0)[:, None]
+    light = np.sort(middle.mean(-1), -1)[:, 3]                                 # their median
+    out[c, d] = (count >= MIN_LOCAL_PAPER) & (light < floor[c, d])
     return out
 
 
