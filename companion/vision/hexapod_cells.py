@@ -48,10 +48,12 @@ warmth of skin), is '?' unless the board's printed grid line shows along one of 
 the fill either side of it lit alike: a shadow dims the lines, a sleeve or hand hides them, and a
 sleeve's edge running along a line puts the sleeve on one side of it; so is an unlined one whose
 pixels clip in two channels (their colour unmeasured) joined to such a tinted cell, the same
-hand's lit middle (`_unlined_dim_empty`). A cell read as
+hand's lit middle; and so is one whose middle is as dark as black cloth, lines or none (at that
+level a printed line's dip is within the sensor's noise: `_unlined_dim_empty`). A cell read as
 a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
-mask looks like the black tile with its grey beetle (`_dark_occluder_dung`). A cell that a hand
-or sleeve covers
+mask looks like the black tile with its grey beetle (`_dark_occluder_dung`); so is one whose
+black runs on from beyond the board over more of the grid than a tile, the masks missing the
+neutral cloth (`_black_from_beyond`). A cell that a hand or sleeve covers
 (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
 (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
 the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
@@ -1005,7 +1007,10 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     two channels or more (`_blind`: their colour unmeasured, read as the least saturated one
     the reading allows) is '?' too when it shows no line and joins an unlined tinted cell
     through such cells (`_joined`): a pale hand's lit middle between its faintly warm, shaded
-    parts."""
+    parts. A cell whose middle is at most `DARK_SLEEVE` of the white (black cloth; the fill is
+    printed at 0.89 of it) is '?' whatever its sides show: a printed line dips the fill by a few
+    hundredths of its level, a level or two there, within the sensor's and JPEG's noise, so
+    "lines" found on it are noise."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
@@ -1015,7 +1020,10 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     ratio = [x * k for x, k in zip(raw, inv, strict=True)]
     v0 = np.maximum(np.maximum(ratio[0], ratio[1]), ratio[2])
     h = v0.shape[1] // 2
-    doubt = np.partition(v0, h, axis=1)[:, h] < params.dim_fill
+    mid = np.partition(v0, h, axis=1)[:, h]
+    doubt = mid < params.dim_fill
+    # as dark as black cloth: no lit board, whatever "lines" the noise shows
+    unlit = mid <= DARK_SLEEVE
     known = _known_channels(white)
     if near is not None and len(known) < 3 and near[cells].any():
         vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],
@@ -1024,10 +1032,10 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     tinted = np.partition(_gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
     doubt |= tinted
     blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
-    ask = doubt | blind
+    ask = (doubt | blind) & ~unlit
     if not ask.any():
-        return cells[ask]
-    unlined = np.zeros(len(cells), bool)
+        return cells[unlit]
+    unlined = unlit.copy()
     unlined[ask] = _unlined(cells[ask], grey, pix, px, margin, rows, cols, params)
     out = doubt & unlined
     if blind.any():
@@ -1144,6 +1152,44 @@ def _dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
     on = _gather(own, at) > 0
     dark = on & (_gather(raw_v, at) <= DARK_SLEEVE * float(np.max(white)))
     return dung[on.any(axis=1) & (dark.sum(axis=1) >= 0.5 * on.sum(axis=1))]
+
+
+# a tile is at most a cell's area (less its card's paper gutter): black over more of the grid
+# than this many cells is no tile
+TILE_CELLS = 1.5
+
+
+def _black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px: int,
+                       margin: int, rows: int, cols: int, size: int) -> np.ndarray:
+    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) whose black is
+    no tile's: half or more of the pixels of their window of side `size` that are as dark as
+    black ink (at most `DARK_SLEEVE` of the `white` in their largest channel, `raw_v`) belong
+    to a black region that runs in from the canvas's outer edge (within `EDGE_BAND`) and covers
+    more than `TILE_CELLS` cells' area of the grid. A dung beetle's black is printed on its
+    tile, inside its card's paper gutter, a cell at most; black cloth lying over the board
+    comes from beyond it, and the occluder masks miss it when it is neutral (the local gain
+    takes its flat middle for fill in a shadow), so its end over lit fill looks like the black
+    tile with its grey beetle."""
+    dung = np.flatnonzero(code == K_CODE)
+    if not len(dung):
+        return dung
+    dark = (raw_v <= DARK_SLEEVE * float(np.max(white))).view(np.uint8)
+    k = EDGE_BAND
+    if not (dark[:k].any() or dark[-k:].any() or dark[:, :k].any() or dark[:, -k:].any()):
+        return dung[:0]
+    n, lab = cv2.connectedComponents(dark, connectivity=8)
+    edge = np.zeros(n, bool)
+    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
+        edge[side] = True
+    edge[0] = False
+    if not edge.any():
+        return dung[:0]
+    grid = lab[margin:margin + rows * px, margin:margin + cols * px]
+    edge &= np.bincount(grid.reshape(-1), minlength=n) > TILE_CELLS * px * px
+    at = window_index(lab.shape, px, margin, rows, cols, size, cells=dung)
+    win = _gather(lab, at)
+    cloth = edge[win].sum(axis=1)
+    return dung[(cloth > 0) & (cloth >= 0.5 * (win > 0).sum(axis=1))]
 
 
 # an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
@@ -1367,6 +1413,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
                                      large):
             grid[i // cols][i % cols] = UNKNOWN
+    for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small):
+        grid[i // cols][i % cols] = UNKNOWN
     dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
                              small, rows, cols, params, near)
     for i in dim:
