@@ -404,7 +404,8 @@ class HexelReader:
         taken = set(cells)
         # the free cells to probe and the partial blobs are read in one pass (a probed card
         # found at a partial blob's cell replaces it)
-        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame)
+        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame,
+                                      [f.iou for f in whole])
         # a cell whose band shows only in part is also read where `_refit` moves it (a card
         # laid a little off the lattice), in the same pass, and probed from the better pose
         moved = _refit_cells(frame, view, cand, doubtful)
@@ -635,7 +636,10 @@ def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: Detec
     """(hexagons, the hexagon of `tried` each came from by `id`): fitted to the paper found
     again (`cards.reseat_paper`) in the blobs of the hexagons `tried`, from half to 1.8 times
     a card's paper, not ragged and clear of the frame's edge; the first level at which pieces
-    fit as whole cards gives them."""
+    fit as whole cards gives them, unless they fit only loosely (LOOSE_FIT_IOU) and a higher
+    level's all fit tightly: a bright patch of the table beside a card (a pale stone, a lit
+    spot of a photograph) can stay merged with its paper at the lowest level, which gives the
+    same loose outline back, while a higher one parts them (`reseat_paper`)."""
     ref = _paper_ref(whole, card_area)
     found: list[CardFit] = []
     came_from: dict[int, CardFit] = {}
@@ -645,12 +649,15 @@ def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: Detec
         blob = f.blob
         if blob.ragged or blob.touches_edge or not 0.5 <= blob.area_plane / ref <= 1.8:
             continue
+        got: list[CardFit] = []
         for pieces in reseat_paper(frame, blob, scale, view, params):
             fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
-            if fits:
-                found += fits
-                came_from.update({id(g): f for g in fits})
+            if fits and min(g.iou for g in fits) >= LOOSE_FIT_IOU:
+                got = fits
                 break
+            got = got or fits   # (the first level that fits, should no higher one fit tightly)
+        found += got
+        came_from.update({id(g): f for g in got})
     return found, came_from
 
 
@@ -793,25 +800,34 @@ _PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0
 
 
 def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
-                 view: TableView, p: ReaderParams, frame: np.ndarray | None = None
+                 view: TableView, p: ReaderParams, frame: np.ndarray | None = None,
+                 fit_iou: list[float] | None = None
                  ) -> tuple[dict[tuple[int, int], Pose], dict[tuple[int, int], Pose]]:
     """The free cells one or two steps from placed cards where a card whose outline the paper
     mask lost may lie (see `_probe`), each at the pose its placed card's lattice steps predict
-    (a cell next to a card from that card's step): those whose paper places lie mostly on the
-    paper mask (nearly all of it two steps out), or, next to a card, where the frame shows a
-    card's own contrast (`_paper_in_border`, given the `frame`). Two steps, because a hand or a
-    lost outline often takes the cards between: a card whose neighbours are all covered is
-    otherwise never looked for. Returns (the cells to probe, and the cells next to a card whose
-    band the frame shows dark only in part, REFIT_BAND_SHARE, where `_refit_cells` looks about
-    for a card laid a little off), each cell with its pose."""
+    (a cell next to a card from that card's step; next to several, given each placed card's
+    `fit_iou`, from one whose outline fits its hexagon tightly, LOOSE_FIT_IOU, where one does):
+    those whose paper places lie mostly on the paper mask (nearly all of it two steps out), or,
+    next to a card, where the frame shows a card's own contrast (`_paper_in_border`, given the
+    `frame`). Two steps, because a hand or a lost outline often takes the cards between: a card
+    whose neighbours are all covered is otherwise never looked for. A soft shadow's edge across
+    a card can shrink its blob by a tenth, and a bright patch beside it pull its outline off,
+    while it still reads whole: its frame then predicts its neighbours too small and a few px
+    off, beyond the probe's search, and those in the shade are never found. Returns (the cells
+    to probe, and the cells next to a card whose band the frame shows dark only in part,
+    REFIT_BAND_SHARE, where `_refit_cells` looks about for a card laid a little off), each
+    cell with its pose."""
     order = sorted(lat.cells)
+    # the placed cards whose steps predict the free cells, first to last: the loose fits last
+    # (each group in index order, as all were)
+    by_fit = order if fit_iou is None else sorted(order, key=lambda i: fit_iou[i] < LOOSE_FIT_IOU)
     keys: list[tuple[int, int]] = []
     steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
     seen = set(taken)
     near = 0                                        # keys[:near] are next to a placed card
     for ring in (AXIAL_DIRS, RING_2):
         near = len(keys)
-        for i in order:
+        for i in by_fit:
             q, r = lat.cells[i]
             for dq, dr in ring:
                 key = (q + dq, r + dr)
