@@ -30,8 +30,9 @@ lying off the grid (`tile_offsets`): the whole tile of one card that holds the c
 found by its own outline (its hue's region, ringed by the card's paper, a tile's size and solid),
 is the cell's,
 since a card a third of a cell off reaches no other cell's centre; the cell is judged as above
-with every window centred on that tile (`read_at`) and takes the code only when it names the
-tile's own hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
+with every window centred on that tile (`read_at`: a kind the anchoring names there must show its
+ink in the small window, inside the tile) and takes the code only when it names the tile's own
+hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
 card over it) stays '?'. Still undecided, a dung beetle whose black tile a cast tints off the
 neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
@@ -657,7 +658,13 @@ def read_at(labels: np.ndarray, v: np.ndarray, tints: np.ndarray, canvas: np.nda
             shift: tuple[int, int], params: CellParams = DEFAULT) -> int:
     """Code index (into CODES) of `cell` judged with all its windows moved `shift` px (x, y) off
     its centre, onto the tile of a card lying off the grid (`tile_offsets`): `decide`, else
-    `anchored`, else `lesser_relief`, as a cell on the grid is judged at its centre."""
+    `anchored`, else `lesser_relief`, as a cell on the grid is judged at its centre. A kind
+    `anchored` names must show its ink in the small window (`min_anchor_ink`): centred on the
+    tile found, that window lies well inside it (a region a tile's size takes in at most a few
+    pixels beyond its tile), so its ink is the tile's own, while the large window's ink that
+    `anchored` counts may be a strip of the card beneath beside the tile. A dung beetle under a
+    cast the white did not remove takes a kind's hue on its black tile and grey beetle, never
+    its ink."""
     small, large = round(params.small * px), round(params.large * px)
     at_s = window_index(labels.shape, px, margin, rows, cols, small, (shift,), [cell])
     at_l = window_index(labels.shape, px, margin, rows, cols, large, (shift,), [cell])
@@ -668,6 +675,8 @@ def read_at(labels: np.ndarray, v: np.ndarray, tints: np.ndarray, canvas: np.nda
         return got
     cells = np.array([cell])
     kind = int(anchored(labels, v, px, margin, rows, cols, cells, params, shift)[0])
+    if kind >= 0 and hs[0, INK + kind] < params.min_anchor_ink:
+        return UNKNOWN_CODE
     if kind < 0:
         kind = int(lesser_relief(canvas, labels, hs, hl, white, px, margin, rows, cols, cells,
                                  params, shift)[0])
