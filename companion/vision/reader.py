@@ -360,7 +360,8 @@ class HexelReader:
             "looking nearly straight down)"]
         if view.table is not None and not view.table.complete:
             hidden = [i for i in range(4) if i not in view.table.markers]
-            notes.append(f"calibrated from three table markers (marker {hidden[0]} not seen)")
+            notes.append(f"calibrated from three table markers (marker {hidden[0]} not seen, or "
+                         "left out as not fitting the others)")
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)

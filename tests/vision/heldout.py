@@ -52,7 +52,10 @@ class Variant:
     another printer (`_printer`): their hues turned by up to that many degrees; `pale`
     prints them as a printer on plain paper does, with less ink: blue keeps 1 - `pale` of our
     chroma, red 1 - 0.6 `pale`, yellow 1 - 0.25 `pale` (an office inkjet's blue keeps about
-    0.6-0.75 of ours), all a little lighter."""
+    0.6-0.75 of ours), all a little lighter. `markers` lays the four table markers (OpenCV's
+    own DICT_4X4_50 ids 0-3, top-left clockwise, printed at 40 mm beside 64 mm cards, with a
+    white quiet zone) near the picture's corners on the table plane, and keeps the cards clear
+    of them, so the reader calibrates from them as on the Pi."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -69,6 +72,7 @@ class Variant:
     fingers: int = 0
     printer: float = 0.0
     pale: float = 0.0
+    markers: bool = False
 
 
 VARIANTS = {
@@ -90,6 +94,8 @@ VARIANTS = {
     "fingers": Variant(fingers=2, motion=True),
     "printer": Variant(printer=15.0),
     "office": Variant(printer=8.0, pale=0.4),
+    "markers": Variant(markers=True),
+    "markers-tilted": Variant(markers=True, perspective=4e-4),
 }
 
 
@@ -228,6 +234,64 @@ def _homography(rng: np.random.Generator, perspective: float = 1.2e-4) -> np.nda
     return t @ shear @ np.linalg.inv(t)
 
 
+@dataclass(frozen=True)
+class _Marker:
+    """A table marker laid on the plane: its picture (BGRA, quiet zone included), the affine
+    map from its pixels to plane px, its centre there and the radius it covers."""
+
+    image: np.ndarray
+    to_plane: np.ndarray
+    centre: np.ndarray
+    reach: float
+
+
+MARKER_TO_CARD = 40.0 / 64.0   # a 40 mm marker beside a card 64 mm across the flats
+MARKER_TURN_DEG = 8.0
+
+
+def _marker_places(hom: np.ndarray, card_px: float, rng: np.random.Generator
+                   ) -> list[_Marker]:
+    """The four table markers (ids 0-3: top-left, top-right, bottom-right, bottom-left) on the
+    plane, laid by hand: each a little inside its corner of the picture, up to a third of its
+    side off that place and turned up to MARKER_TURN_DEG (so they mark no exact rectangle)."""
+    side = MARKER_TO_CARD * card_px          # the black square, plane px
+    module = side / 6.0
+    quiet = 1.5 * module
+    unit = 40                                # marker picture px per module
+    table = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    half = side / 2.0 + quiet
+    inset = half * 1.15 + 10.0
+    w, h = SIZE
+    corners = np.array([[inset, inset], [w - inset, inset], [w - inset, h - inset],
+                        [inset, h - inset]])
+    plane = _apply(np.linalg.inv(hom), corners) + rng.uniform(-1, 1, (4, 2)) * side / 3.0
+    out = []
+    for marker_id, centre in enumerate(plane):
+        code = cv2.aruco.generateImageMarker(table, marker_id, 6 * unit)
+        pad = round(1.5 * unit)
+        paper = np.full((6 * unit + 2 * pad, 6 * unit + 2 * pad, 4), 255, np.uint8)
+        paper[..., :3] = (238, 245, 247)      # the cards' paper, BGR
+        paper[pad:pad + 6 * unit, pad:pad + 6 * unit, :3] = np.where(
+            code[..., None] > 127, paper[pad, pad, :3], 30)
+        # picture px -> plane px: scaled, turned about the picture's middle, moved to `centre`
+        s = (side + 2 * quiet) / paper.shape[0]
+        turn = math.radians(rng.uniform(-MARKER_TURN_DEG, MARKER_TURN_DEG))
+        a = s * np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        t = centre - a @ np.array([paper.shape[1] / 2.0, paper.shape[0] / 2.0])
+        to_plane = np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]],
+                             [0.0, 0.0, 1.0]])
+        out.append(_Marker(paper, to_plane, centre, half * math.sqrt(2.0)))
+    return out
+
+
+def _paste(img: np.ndarray, picture: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """`img` (float BGR) with `picture` (BGRA) laid on it through homography `m`."""
+    warped = cv2.warpPerspective(picture, m, SIZE, flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:4].astype(np.float32) / 255.0
+    return img + (warped[..., :3].astype(np.float32) - img) * alpha
+
+
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     q = np.c_[pts, np.ones(len(pts))] @ h.T
     return q[:, :2] / q[:, 2:3]
@@ -262,15 +326,21 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         q, r = cell
         return origin + rot @ (pitch * np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]))
 
+    markers = (_marker_places(hom, card_px, np.random.default_rng([seed, 4040]))
+               if variant.markers else [])
+
     def fits(cell):
         c = centre_of(cell)
         pts = _apply(hom, c + 1.05 * circum * np.c_[np.cos(corner_ang), np.sin(corner_ang)])
-        return bool(((pts >= margin) & (pts <= np.array(SIZE) - margin)).all())
+        clear = all(np.linalg.norm(c - m.centre) > 1.05 * circum + m.reach for m in markers)
+        return clear and bool(((pts >= margin) & (pts <= np.array(SIZE) - margin)).all())
 
     cells = [c for c in _layout(rng, 200) if fits(c)]
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
     img = _background(rng).astype(np.float32)
+    for m in markers:
+        img = _paste(img, m.image, hom @ m.to_plane)
     printed = _printer(seed, variant.printer, variant.pale)
     truth_table = {}
     outlines = {}
@@ -287,10 +357,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         t = centre_of(cell) + jitter - a @ face_centre(face_px)
         m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
-        warped = cv2.warpPerspective(face, m, SIZE, flags=cv2.INTER_AREA,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-        alpha = warped[..., 3:4].astype(np.float32) / 255.0
-        img += (warped[..., :3].astype(np.float32) - img) * alpha
+        img = _paste(img, face, m)
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
         outlines[cell] = _apply(m, face_centre(face_px) + face_px / math.sqrt(3.0) * np.c_[
             np.cos(corner_ang), np.sin(corner_ang)])
