@@ -13,21 +13,27 @@ import importlib
 import os
 import pkgutil
 import sys
+import weakref
 from collections.abc import Sequence
 
 from . import __version__, commands
 
-_GROUPS: dict[tuple[int, str], argparse._SubParsersAction] = {}
+# Each parser's command groups, kept with the parser itself: a key by id() outlives the parser
+# it named, and a new parser given the same id took the old one's groups ("conflicting
+# subparser" when tests build parsers one after another).
+_GROUPS: weakref.WeakKeyDictionary[argparse._SubParsersAction,
+                                   dict[str, argparse._SubParsersAction]] = (
+    weakref.WeakKeyDictionary())
 
 
 def group(subparsers: argparse._SubParsersAction, name: str, help_text: str):
     """The sub-parsers of command group `name` (created on first use)."""
-    key = (id(subparsers), name)
-    if key not in _GROUPS:
+    groups = _GROUPS.setdefault(subparsers, {})
+    if name not in groups:
         parser = subparsers.add_parser(name, help=help_text, description=help_text)
         parser.set_defaults(run=lambda args, p=parser: (p.print_help(), 2)[1])
-        _GROUPS[key] = parser.add_subparsers(title=f"{name} commands", metavar="WHAT")
-    return _GROUPS[key]
+        groups[name] = parser.add_subparsers(title=f"{name} commands", metavar="WHAT")
+    return groups[name]
 
 
 def build_parser() -> argparse.ArgumentParser:

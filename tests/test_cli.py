@@ -75,3 +75,23 @@ def test_a_closed_pipe_ends_the_command_quietly():
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_groups_of_a_parser_that_is_gone_are_not_kept():
+    """Command groups (`bench`, `score`...) belong to the parser that made them. They were kept
+    by the id() of its sub-parsers: a parser built after an earlier one was freed could be given
+    the same id and take the old parser's groups ('conflicting subparser: referee', seen when
+    the whole suite built parsers one after another). Parsers that are gone leave nothing."""
+    import gc
+
+    from companion import cli
+
+    build_parser()
+    gc.collect()
+    before = len(cli._GROUPS)
+    for _ in range(20):
+        parser = build_parser()
+        assert parser.parse_args(["bench", "vision", "--scenes", "1"]).scenes == 1
+        del parser
+        gc.collect()
+    assert len(cli._GROUPS) <= before
