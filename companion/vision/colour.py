@@ -45,9 +45,10 @@ class ColourModel:
     protos: tuple[tuple[float, float, float], ...]
     source: str = "built-in"
 
-    @property
+    @cached_property
     def letters(self) -> tuple[str, ...]:
-        """The symbol letters (every class but paper)."""
+        """The symbol letters (every class but paper; worked out once: a read asks for them
+        in every call)."""
         return tuple(n for n in self.names if n != PAPER)
 
     @cached_property

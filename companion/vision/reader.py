@@ -142,6 +142,7 @@ class HexelReader:
         self._card_px: float | None = None
         self._own: dict[int, CardRead] = {}
         self._shapes: tuple | None = None   # `_detect`'s last shapes
+        self._refound: dict[int, tuple[Blob, list[CardFit]]] = {}   # `_shrunk_fits`' memo
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
@@ -211,6 +212,7 @@ class HexelReader:
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
             shapes = (mask, candidates, found, rest)
+            self._refound = {}
         self._shapes = shapes
         mask, candidates, found, rest = shapes
         whole, not_cards = self._cards_among(frame, [*candidates, *found],
@@ -235,7 +237,7 @@ class HexelReader:
         loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
                  and not _whole_read(self._own[id(f)], self.params)]
         found, came_from = _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
-                                        [*not_cards, *loose], card_area)
+                                        [*not_cards, *loose], card_area, self._refound)
         if not found:
             return whole, not_cards
         own = self._own
@@ -632,7 +634,8 @@ LOOSE_FIT_IOU = 0.95   # a card's outline matching its hexagon less than this ma
 
 
 def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
-                 whole: list[CardFit], tried: list[CardFit], card_area: float | None
+                 whole: list[CardFit], tried: list[CardFit], card_area: float | None,
+                 memo: dict[int, tuple[Blob, list[CardFit]]] | None = None
                  ) -> tuple[list[CardFit], dict[int, CardFit]]:
     """(hexagons, the hexagon of `tried` each came from by `id`): fitted to the paper found
     again (`cards.reseat_paper`) in the blobs of the hexagons `tried`, from half to 1.8 times
@@ -640,7 +643,10 @@ def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: Detec
     fit as whole cards gives them, unless they fit only loosely (LOOSE_FIT_IOU) and a higher
     level's all fit tightly: a bright patch of the table beside a card (a pale stone, a lit
     spot of a photograph) can stay merged with its paper at the lowest level, which gives the
-    same loose outline back, while a higher one parts them (`reseat_paper`)."""
+    same loose outline back, while a higher one parts them (`reseat_paper`). A blob's
+    hexagons depend on the blob and the frame alone: `memo` (by the blob's `id`, kept with the
+    blob) gives those of a blob tried before on this frame at this scale (the frame told again
+    with the table's inks tries mostly the same blobs), and takes the new ones."""
     ref = _paper_ref(whole, card_area)
     found: list[CardFit] = []
     came_from: dict[int, CardFit] = {}
@@ -650,16 +656,29 @@ def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: Detec
         blob = f.blob
         if blob.ragged or blob.touches_edge or not 0.5 <= blob.area_plane / ref <= 1.8:
             continue
-        got: list[CardFit] = []
-        for pieces in reseat_paper(frame, blob, scale, view, params):
-            fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
-            if fits and min(g.iou for g in fits) >= LOOSE_FIT_IOU:
-                got = fits
-                break
-            got = got or fits   # (the first level that fits, should no higher one fit tightly)
+        seen = None if memo is None else memo.get(id(blob))
+        if seen is not None and seen[0] is blob:
+            got = seen[1]
+        else:
+            got = _refit_paper(frame, blob, scale, view, params, card_area)
+            if memo is not None:
+                memo[id(blob)] = (blob, got)
         found += got
         came_from.update({id(g): f for g in got})
     return found, came_from
+
+
+def _refit_paper(frame: np.ndarray, blob: Blob, scale: float, view: TableView,
+                 params: DetectParams, card_area: float | None) -> list[CardFit]:
+    """`_shrunk_fits`' hexagons for one blob: those of the first level of `reseat_paper` at
+    which pieces fit as whole cards, or of a higher one whose pieces all fit tightly."""
+    got: list[CardFit] = []
+    for pieces in reseat_paper(frame, blob, scale, view, params):
+        fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
+        if fits and min(g.iou for g in fits) >= LOOSE_FIT_IOU:
+            return fits
+        got = got or fits   # (the first level that fits, should no higher one fit tightly)
+    return got
 
 
 def _card_px(cards: list[CardFit], view: TableView) -> float | None:

@@ -389,7 +389,7 @@ def _shade_of(samples: tuple[np.ndarray, np.ndarray], reads: list[CardRead], all
     again against a shaded white reference (`_shaded`): those with a '?' or
     paper that does not all look like paper, whose paper did not clip, and which show paper
     in shade (MIN_SHADED of their paper and halo samples grey and darker than SHADE_DEEP of
-    their white)."""
+    their white). `reads`: the first reads of those samples."""
     # (a card, not a blob: as many letters as `_turned` asks; paper not all paper: below the
     # bar `_turned` sets for "nearly all paper")
     todo = [i for i, r in enumerate(reads)
@@ -402,14 +402,16 @@ def _shade_of(samples: tuple[np.ndarray, np.ndarray], reads: list[CardRead], all
     vals, inside = samples[0][todo], samples[1][todo]
     ns = 6 * N_SYMBOL
     halo_at = ns + N_PAPER + N_BORDER
-    white = _white_reference(vals[:, ns:ns + N_PAPER], inside[:, ns:ns + N_PAPER])
+    # (their white reference as the first read found it from these samples: float32 values,
+    # carried through `CardRead.white_bgr` as Python floats unchanged)
+    white = np.array([reads[i].white_bgr for i in todo], np.float32)
     around = np.concatenate([vals[:, ns:ns + N_PAPER], vals[:, halo_at:]], 1)
     ok_in = np.concatenate([inside[:, ns:ns + N_PAPER], inside[:, halo_at:]], 1)
     norm = normalise(around, white[:, None, :])
     lum, grey = paper_grey(norm[..., 0], norm[..., 1], norm[..., 2])
     # (a sample clipped in any channel tells no shade: glare, or paper lit past the clip)
     use = (grey & ok_in & (lum >= SHADE_LUM[0]) & (lum <= SHADE_LUM[1])
-           & (around.max(-1) < CLIP_NEAR))
+           & (_max3(around) < CLIP_NEAR))
     deep = np.count_nonzero(use & (lum < SHADE_DEEP), 1) >= MIN_SHADED
     if not deep.any():
         return none
@@ -833,16 +835,18 @@ def _dark_band_lamp(band: np.ndarray, white: np.ndarray, whole: np.ndarray | Non
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     # mean, max and min over the 3 channels, unrolled (NumPy sums them in this order)
     low = np.minimum(np.minimum(b0, b1), b2)
-    strict = ((b0 + b1 + b2) / 3.0 < 0.7) & (np.maximum(np.maximum(b0, b1), b2) - low
-                                              < NEUTRAL_SPREAD)
+    dark = (b0 + b1 + b2) / 3.0 < 0.7
+    strict = dark & (np.maximum(np.maximum(b0, b1), b2) - low < NEUTRAL_SPREAD)
     clipped = white[:, ::-1] >= CLIP_NEAR          # RGB, like the band
     every = clipped.all(1)
     lit = every & (white.max(1) >= CLIP_HIGH)
     if lit.any():
-        dark = (b0 + b1 + b2) / 3.0 < 0.7
+        # (the band of those cards, and which of its samples are dark and ordered, once)
+        seen = band[lit]
+        ordered = _lamp_ordered(seen, dark[lit])
         if lamp is None:
-            lamp = _lamp_scale(band, lit, dark, _band_lamp(white, strict, whole))
-        strict = strict | _lamp_grey(band, lit, dark, lamp)
+            lamp = _lamp_scale(seen, ordered, _band_lamp(white, strict, whole))
+        strict = strict | _lamp_grey(seen, lit, ordered, lamp)
     clipped &= ~every[:, None]
     # ... and only under a lamp the camera's white balance left near white: where the paper's
     # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
@@ -851,9 +855,9 @@ def _dark_band_lamp(band: np.ndarray, white: np.ndarray, whole: np.ndarray | Non
     if not clipped.any():
         return strict, lamp
     use = ~clipped[:, None, None, :]
-    high = np.where(use, band, -np.inf).max(-1)
+    high = _max3(np.where(use, band, -np.inf))
     mean = np.where(use, band, 0.0).sum(-1) / use.sum(-1)
-    over = np.where(use, -np.inf, band).max(-1)    # the brightest clipped channel
+    over = _max3(np.where(use, -np.inf, band))    # the brightest clipped channel
     return strict | ((mean < 0.7) & (high - low < NEUTRAL_SPREAD)
                      & (over < OVEREXPOSED_MAX * high + 0.05)), lamp
 
@@ -871,19 +875,20 @@ def _band_lamp(white: np.ndarray, dark: np.ndarray, whole: np.ndarray | None
     return _lamp_of(white[use])
 
 
-def _lamp_ordered(band: np.ndarray, every: np.ndarray, dark: np.ndarray) -> np.ndarray:
-    """Per border sample of the cards `every` marks (m x depths x k): dark as seen (`dark`)
-    and its green between its red and blue (LAMP_GREEN), as a grey band under a lamp is."""
-    seen = band[every]
+def _lamp_ordered(seen: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """Per border sample (`seen`: m cards x depths x k x 3, RGB normalised by their white):
+    dark as seen (`dark`, m x depths x k) and its green between its red and blue
+    (LAMP_GREEN), as a grey band under a lamp is."""
     r, g, b = seen[..., 0], seen[..., 1], seen[..., 2]
-    return (dark[every] & (g <= np.maximum(r, b) + LAMP_GREEN)
+    return (dark & (g <= np.maximum(r, b) + LAMP_GREEN)
             & (g >= np.minimum(r, b) - LAMP_GREEN))
 
 
-def _lamp_scale(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
-                lamp: np.ndarray | None = None) -> np.ndarray | None:
-    """The scaling (RGB) that undoes the lamp's excess in each channel of the band of the
-    cards `every` marks, whose paper clipped in every channel (see `_lamp_grey`). With `lamp`
+def _lamp_scale(seen: np.ndarray, ordered: np.ndarray, lamp: np.ndarray | None = None
+                ) -> np.ndarray | None:
+    """The scaling (RGB) that undoes the lamp's excess in each channel of the band `seen` (m
+    x depths x k x 3) of the cards whose paper clipped in every channel, its samples dark and
+    ordered as `_lamp_ordered` gives them (`ordered`; see `_lamp_grey`). With `lamp`
     (its colour, from cards whose paper did not clip: `_band_lamp`) that excess is known;
     without, one of `_LAMP_SCALES` stands for it, one for every card of the read (one lamp
     lights the table): the one that leaves their band greyest (the median spread of its dark
@@ -892,30 +897,31 @@ def _lamp_scale(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
     if lamp is not None:
         rgb = lamp[::-1]
         return np.clip(np.exp(rgb.min() - rgb), 1.0 / OVEREXPOSED_MAX, 1.0).astype(np.float32)
-    ordered = _lamp_ordered(band, every, dark)
     if not ordered.any():
         return None
-    # (only the dark, ordered samples choose: their spreads under each scaling)
-    scaled = band[every][ordered][:, None, :] * _LAMP_SCALES     # samples x 11 x 3
-    spread = scaled.max(-1) - scaled.min(-1)
-    return _LAMP_SCALES[np.median(spread, 0).argmin()]
+    # (only the dark, ordered samples choose: their spreads under each scaling, worked out
+    # channel by channel as 11 x samples planes, the same products as samples x 11 x 3)
+    samples = seen[ordered]
+    r, g, b = (_LAMP_SCALES[:, k, None] * samples[:, k] for k in range(3))
+    spread = np.maximum(np.maximum(r, g), b) - np.minimum(np.minimum(r, g), b)
+    return _LAMP_SCALES[np.median(spread, 1).argmin()]
 
 
-def _lamp_grey(band: np.ndarray, every: np.ndarray, dark: np.ndarray,
+def _lamp_grey(seen: np.ndarray, every: np.ndarray, ordered: np.ndarray,
                scale: np.ndarray | None) -> np.ndarray:
-    """Per border sample (band: cards x depths x k x 3, RGB normalised by the cards' white
-    reference), for the cards `every` marks, whose paper clipped in every channel: dark as
-    seen (`dark`; the true paper, brighter, only deepens it), its green between its red and
-    blue (LAMP_GREEN) and grey once the channels are scaled back as the lamp left them
-    (`scale`, `_lamp_scale`; None: no sample is). There the white reference is the sensor's
-    neutral limit, whatever the lamp's colour: each channel of the band reads too bright by
-    the lamp's excess in it over its least-lit channel, up to OVEREXPOSED_MAX."""
-    out = np.zeros(dark.shape, bool)
+    """Per border sample (cards x depths x k), for the cards `every` marks, whose paper
+    clipped in every channel (`seen`: their band, m x depths x k x 3, RGB normalised by the
+    cards' white reference): dark as seen (the true paper, brighter, only deepens it), its
+    green between its red and blue (LAMP_GREEN) (`ordered`, `_lamp_ordered`) and grey once the
+    channels are scaled back as the lamp left them (`scale`, `_lamp_scale`; None: no sample
+    is). There the white reference is the sensor's neutral limit, whatever the lamp's colour:
+    each channel of the band reads too bright by the lamp's excess in it over its least-lit
+    channel, up to OVEREXPOSED_MAX."""
+    out = np.zeros((len(every), *seen.shape[1:-1]), bool)
     if scale is None:
         return out
-    scaled = band[every] * scale
-    out[every] = ((scaled.max(-1) - scaled.min(-1) < NEUTRAL_SPREAD)
-                  & _lamp_ordered(band, every, dark))
+    scaled = seen * scale
+    out[every] = (_max3(scaled) - _min3(scaled) < NEUTRAL_SPREAD) & ordered
     return out
 
 
@@ -981,26 +987,37 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     unit = chroma / np.maximum((chroma * chroma).sum(-1, keepdims=True), 1e-6)
     u = unit[np.maximum(own, 0)]                                   # cards x 6 x 3
     h = halo.reshape(n, 6, N_HALO, 3)
-    ink = ((h - h.mean(-1, keepdims=True)) * u[:, :, None]).sum(-1)   # cards x 6 x N_HALO
+    ink = _sum3((h - _mean(h)[..., None]) * u[:, :, None])        # cards x 6 x N_HALO
     out = OUTWARD_AT.T % N_HALO                                    # 6 x 3: facing each edge
     rows = np.arange(6)[:, None]
     lead = ink[:, rows, out] - ink[:, rows, FACING[out]]           # cards x 6 x 3
-    found &= ((lead > HALO_ASYM).sum(-1) >= 2) | (lead.max(-1) > THIN_LEAD)
-    if not found.any():
-        return found
+    found &= ((lead > HALO_ASYM).sum(-1) >= 2) | (_max3(lead) > THIN_LEAD)
+    # (the band is looked at on the cards with such a symbol only: each card's is its own)
+    some = np.flatnonzero(found.any(1))
+    if some.size:
+        found[some] &= _ink_on_band(band[some], u[some])
+    return found
+
+
+def _ink_on_band(band: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """`_ink_across`'s test of the band (cards x depths x 18 x 3, paper-normalised RGB) for
+    each edge (cards x 6): one of its places tinted by the read ink (`u`, cards x 6 x 3: each
+    symbol's ink's unit chroma) at every depth on the card, and the edge showing the printed
+    step from paper to band (or the tinted place hiding it; see `_ink_across`)."""
+    n = len(band)
     place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
-    tint = ((place - place.mean(-1, keepdims=True)) * u[:, None, :, None]).sum(-1)
+    tint = _sum3((place - _mean(place)[..., None]) * u[:, None, :, None])
     tinted = tint[:, :4].min(1) > BAND_TINT                        # cards x edge x place
-    step = np.abs(place[:, 0] - place[:, 2]).max(-1)               # cards x edge x place
+    step = _max3(np.abs(place[:, 0] - place[:, 2]))               # cards x edge x place
     sharp = (step > EDGE_SHARP).any(-1)                            # cards x edge
     # (or the tinted place hides the printed step from paper to band that the edge's other
     # places show, one colour from the band to past the card's outline)
     band_at = place[:, 2]                                          # cards x edge x place x RGB
-    unlike = _beside_step(np.abs(band_at[:, :, :, None] - band_at[:, :, None]).max(-1)
+    unlike = _beside_step(_max3(np.abs(band_at[:, :, :, None] - band_at[:, :, None]))
                           > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
-    flat = np.ptp(place[:, 1:], axis=1).max(-1) < EDGE_FLAT
+    flat = _max3(_depth_spread(place[:, 1:])) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
-    return found & tinted.any(-1) & (sharp | hidden)
+    return tinted.any(-1) & (sharp | hidden)
 
 
 # A dark object (a pen, a dark sleeve) reaching over a symbol from beyond the card has the grey
@@ -1045,14 +1062,14 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     ones, alike with one halo sample, stands for a second (see OBJECT_DARK)."""
     n = len(text)
     # (first the innermost and outermost depths alike: cheap, and rarely so where print is)
-    ends = np.abs(band[:, 0] - band[:, -1]).max(-1) < EDGE_FLAT    # cards x 18 places
+    ends = _max3(np.abs(band[:, 0] - band[:, -1])) < EDGE_FLAT    # cards x 18 places
     if not ends.any():
         return np.zeros((n, 6), bool)
     grey = _grey_read(text, model) & ends.reshape(n, 6, 3).any(-1)
     if not grey.any():
         return grey
     place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
-    flat = (place.max(1) - place.min(1)).max(-1) < EDGE_FLAT       # cards x edge x place
+    flat = _max3(_depth_spread(place)) < EDGE_FLAT                # cards x edge x place
     grey &= flat.any(-1)
     if not grey.any():
         return grey
@@ -1067,12 +1084,12 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     if not grey.any():
         return grey
     near = normalise(halo, white[:, None, :])[:, OUTWARD_AT.T]    # cards x edge x 3 x RGB
-    alike = (np.abs(near[:, :, None] - colour[:, :, :, None]).max(-1) < HALO_SAME).sum(-1)
+    alike = (_max3(np.abs(near[:, :, None] - colour[:, :, :, None])) < HALO_SAME).sum(-1)
     runs = alike >= 2
     if symbols is not None:   # (or one halo sample and the symbol's middle: see OBJECT_DARK)
         middle = _mean(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :7], 2)    # cards x 6 x BGR
         mid = normalise(middle, white[:, None, :])[:, :, None]      # cards x 6 x 1 x RGB
-        runs |= (alike >= 1) & (np.abs(mid - colour).max(-1) < HALO_SAME)
+        runs |= (alike >= 1) & (_max3(np.abs(mid - colour)) < HALO_SAME)
     return grey & (dark & runs).any(-1)
 
 
@@ -1271,16 +1288,34 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     where the last holds (an object running on past the card, which no shadow explains)."""
     n = len(band)
     place = band[:, :4].reshape(n, 4, 6, 3, 3)        # cards x depths x edge x place x RGB
-    flat = np.ptp(place, axis=1).max(-1) < EDGE_FLAT  # cards x edge x place
-    if not flat.any():   # (nearly always: the rest is not needed)
-        return flat.any(-1), flat.any(-1)
-    step = np.abs(place[:, 0] - place[:, 2]).max(-1) > EDGE_STEP
+    flat = _max3(_depth_spread(place)) < EDGE_FLAT    # cards x edge x place
+    crossed, past = np.zeros((n, 6), bool), np.zeros((n, 6), bool)
+    if not flat.any():   # (often: the rest is not needed)
+        return crossed, past
     colour = place.mean(1)                                     # cards x edge x place x RGB
+    # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too): a
+    # card with no such place has nothing crossed, and each card's test is its own, so only
+    # the cards with one are looked at further
+    dark = flat & (_mean(colour) < EDGE_PAPER)
+    some = np.flatnonzero(dark.any((1, 2)))
+    if some.size:
+        crossed[some], past[some] = _crossed_places(band[some], place[some], colour[some],
+                                                    flat[some], dark[some])
+    return crossed, past
+
+
+def _crossed_places(band: np.ndarray, place: np.ndarray, colour: np.ndarray, flat: np.ndarray,
+                    dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_crossed_edge`'s two answers for cards with a flat place darker than paper (`dark`):
+    `band` as it takes it, `place` its four inner depths by edge and place, `colour` their mean
+    over the depths, `flat` the places one colour across them."""
+    n = len(band)
+    step = _max3(np.abs(place[:, 0] - place[:, 2])) > EDGE_STEP
     band_at = place[:, 2]
     hue = _hue(np.concatenate([colour, band_at], 2))
     # place p against every other place q of the edge that shows the printed step
-    diff = np.abs(colour[:, :, :, None] - band_at[:, :, None]).max(-1)
-    dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
+    diff = _max3(np.abs(colour[:, :, :, None] - band_at[:, :, None]))
+    dhue = _max3(np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]))
     unlike = _beside_step((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE), step)
     # ... or unlike in hue the band where it shows the step anywhere round the card
     count = step.reshape(n, -1).sum(-1)
@@ -1293,7 +1328,7 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mid = 0.5 * (np.take_along_axis(ref, np.broadcast_to((k - 1) // 2, (len(k), 1, 3)), 1)
                      + np.take_along_axis(ref, np.broadcast_to(k // 2, (len(k), 1, 3)), 1))[:, 0]
         far = np.zeros_like(unlike)
-        far[banded] = np.abs(hue[banded][:, :, :3] - mid[:, None, None]).max(-1) > EDGE_HUE
+        far[banded] = _max3(np.abs(hue[banded][:, :, :3] - mid[:, None, None])) > EDGE_HUE
         # (not where the whole edge is one flat colour: a table's hue bled into the band
         # along it, or an object lying along the edge rather than across it onto a symbol)
         one = flat.all(-1) & (np.ptp(colour, axis=2).max(-1) < EDGE_UNLIKE)
@@ -1302,15 +1337,13 @@ def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # outline (the outer depth), where the other places show the table: a printed ring beside
     # the band stops inside it
     outer = band[:, 4].reshape(n, 6, 3, 3)
-    on = np.abs(outer - colour).max(-1) < EDGE_FLAT                    # cards x edge x place
+    on = _max3(np.abs(outer - colour)) < EDGE_FLAT                    # cards x edge x place
     ohue = _hue(outer)
-    odiff = np.abs(outer[:, :, :, None] - outer[:, :, None]).max(-1)
-    odhue = np.abs(ohue[:, :, :, None] - ohue[:, :, None]).max(-1)
+    odiff = _max3(np.abs(outer[:, :, :, None] - outer[:, :, None]))
+    odhue = _max3(np.abs(ohue[:, :, :, None] - ohue[:, :, None]))
     past = _beside_step((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE), step)
     past &= on
     unlike |= past
-    # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too)
-    dark = flat & (colour.mean(-1) < EDGE_PAPER)
     return (dark & unlike).any(-1), (dark & past).any(-1)
 
 
@@ -1328,7 +1361,7 @@ def _hue(rgb: np.ndarray) -> np.ndarray:
     """Each channel's log less their mean (last axis): a colour's hue, the same under any
     scaling of its level (a lamp's, the paper's, a shade's)."""
     hue = np.log(np.maximum(rgb, 0.02))
-    hue -= hue.mean(-1, keepdims=True)
+    hue -= _mean(hue)[..., None]
     return hue
 
 
@@ -1358,7 +1391,7 @@ def _white_reference(paper_vals: np.ndarray, inside: np.ndarray) -> np.ndarray:
     order = np.argsort(lum, axis=1)
     n = paper_vals.shape[1]
     pick = order[:, int(0.4 * n):int(0.9 * n)]
-    vals = np.take_along_axis(paper_vals, pick[..., None], axis=1)
+    vals = _along1(paper_vals, pick)
     return np.maximum(_mean(vals, 1), 1.0)
 
 
@@ -1674,7 +1707,7 @@ def _thinner(twins: tuple[np.ndarray, np.ndarray, np.ndarray], best: np.ndarray
     is what `_twins` gives."""
     weak, twin, peak = twins
     twin_peak = np.where(twin, peak[..., None], 0.0).max(1)     # 0 where there is none
-    return weak & (peak <= TWIN_PEAK_SHARE * np.take_along_axis(twin_peak, best, 1))
+    return weak & (peak <= TWIN_PEAK_SHARE * _along1(twin_peak, best))
 
 
 def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -1689,7 +1722,7 @@ def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarra
     # per card and ink: the least dark twin (inf where there is none)
     twin_excess = np.where(twin, excess[..., None], np.inf).min(1)
     return weak & (excess > 0.0) & (
-        excess - np.take_along_axis(twin_excess, best, 1) >= TWIN_EXCESS_GAP)
+        excess - _along1(twin_excess, best) >= TWIN_EXCESS_GAP)
 
 
 def _ink_excess(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
@@ -1725,6 +1758,40 @@ def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
         return x.mean(axis)
     total = np.add.reduce(x, axis)
     return np.true_divide(total, np.intp(x.shape[axis]), out=total, casting="unsafe")
+
+
+def _along1(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """`np.take_along_axis(a, idx, 1)` for a per-row index `idx` (rows x k) into axis 1 of `a`
+    (rows x n, or rows x n x channels: each picked entry with its channels), by plain
+    indexing (the same entries, without the Python layer around it)."""
+    return a[np.arange(len(a))[:, None], idx]
+
+
+def _max3(x: np.ndarray) -> np.ndarray:
+    """`x.max(-1)` over a last axis of 3 (RGB channels, an edge's places), unrolled: NumPy
+    reduces a trailing axis of 3 one triple at a time, far slower than two whole-array
+    maximums; a maximum is exact, so the values are the same."""
+    return np.maximum(np.maximum(x[..., 0], x[..., 1]), x[..., 2])
+
+
+def _min3(x: np.ndarray) -> np.ndarray:
+    """`x.min(-1)` over a last axis of 3, unrolled (see `_max3`)."""
+    return np.minimum(np.minimum(x[..., 0], x[..., 1]), x[..., 2])
+
+
+def _sum3(x: np.ndarray) -> np.ndarray:
+    """`x.sum(-1)` of a float array over a last axis of 3, unrolled: NumPy adds so short an
+    axis in order, first to last, so the sums are the same."""
+    return x[..., 0] + x[..., 1] + x[..., 2]
+
+
+def _depth_spread(place: np.ndarray) -> np.ndarray:
+    """`np.ptp(place, axis=1)`, the spread over the depths (axis 1) of border places, as the
+    maximum less the minimum of the depths taken one by one (the same values, fewer passes)."""
+    high, low = place[:, 0], place[:, 0]
+    for k in range(1, place.shape[1]):
+        high, low = np.maximum(high, place[:, k]), np.minimum(low, place[:, k])
+    return high - low
 
 
 def _may_fall_back(ok: np.ndarray, mean_fit: tuple[np.ndarray, np.ndarray],
