@@ -102,5 +102,7 @@ def act():
                                       f"admin@{request.remote_addr}")
     if wants_json():
         return jsonify(ok=ok, message=message), (200 if ok else 409)
-    flash(message)
+    # (without JavaScript the form posts here: the page it returns to shows the outcome where
+    # the script would have put it, marked accepted or refused)
+    flash(message, "ok" if ok else "bad")
     return redirect(url_for("admin.page")), 303

@@ -80,6 +80,29 @@ def test_commands_need_the_csrf_token(client, store, referee):
     assert store.actions(referee.game_id) == before
 
 
+def test_without_javascript_a_command_answers_where_the_script_would(client, referee):
+    """A phone without JavaScript (or a tap before the page's script ran) posts the form: the
+    admin page it returns to shows the answer in the result line, marked accepted or
+    refused, as the script shows it."""
+    token = admin_token(client)
+    r = client.post("/admin/act", data={"action": "hedge", "seat": "1", "multiple": "1",
+                                        "csrf": token})
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    ok = re.search(r'<div id="result" class="result ok" role="status">([^<]+)</div>', html)
+    assert ok and "hedge" in ok.group(1).lower(), html[:200]
+    assert referee.state.ledger["hedge:1"] == 2
+    r = client.post("/admin/act", data={"action": "hedge", "seat": "1", "multiple": "1",
+                                        "csrf": token})
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    bad = re.search(r'<div id="result" class="result bad" role="status">([^<]+)</div>', html)
+    assert bad and "already staked" in bad.group(1)
+    assert referee.state.ledger["hedge:1"] == 2
+    # shown once: the next visit starts with an empty result line
+    html = client.get("/admin/").get_data(as_text=True)
+    assert '<div id="result" class="result" role="status"></div>' in html
+
+
 def test_admin_commands_go_through_the_rules(client, referee, store):
     token = admin_token(client)
     h = {"X-CSRF-Token": token, "X-Requested-With": "fetch"}

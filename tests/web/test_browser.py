@@ -129,6 +129,7 @@ def test_an_admin_action_without_the_pin_is_refused(page, tmp_path):
         page.fill("#pin", PIN)
         page.click("#login")
         page.wait_for_selector("#btn-next")
+        page.wait_for_load_state("load")   # admin.js has run: the answer comes in place
         page.click("#btn-next")  # the virtual NEXT button: default stakes
         page.wait_for_function("document.getElementById('result').textContent.length > 0")
         assert "ok" in page.get_attribute("#result", "class"), page.text_content("#result")
