@@ -195,9 +195,63 @@ def test_H4_3_bust_pays_the_whole_hedge_and_the_seat_is_out():
     assert 1 in state.out and state.hands[1] == ()  # remaining card discarded
     assert state.frozen_hand_pots == frozenset({1})
     assert state.to_play == 2
-    # nothing is owed to a seat that is out
+
+
+def test_H4_3_nothing_is_owed_to_a_seat_that_is_out_and_it_cannot_win_as_last_placer():
+    # Choices documented in game.py / README (RULES.md silent): seat 1 busts on its own placement
+    # (it placed last), seat 2 then can only discard (count 0 < seat 1's 1): nothing is owed to
+    # the out seat. The cards run out; the last placer still in the game is seat 0.
+    # After A, B, RBBBBB at (0,1) and BBBBBB at (2,0) every frontier cell faces R or B: V6 fits
+    # nowhere.
+    state = position(seats=3, stake=5, hands=(("RBBBBB",), ("BBBBBB",), ("VVVVVV",)),
+                     table=(A, B), hedges=(2, 3, 10))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))  # Hexel (2)
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))  # Hexba: owes 5, holds 3
+    assert of(events, hx.Busted) and state.out == frozenset({1})
+    assert state.to_play == 2
+    state, events = play(state, hx.Discard(2, "VVVVVV"))
+    assert not of(events, hx.InsurancePaid) and not of(events, hx.Busted)
+    assert state.ledger["hand:1"] == 0 and state.ledger["stock:2"] == 90
+    won = of(events, hx.GameWon)[0]
+    assert (won.seat, won.reason, won.amount) == (0, "cards_out", 2 + 0 + 10)
+    assert state.ledger["stock:0"] == 98 + 12 and state.ledger["hand:0"] == 3
+
+
+def _bust_seat_1(edition):
+    """Seat 1 (with 7 chips in its hand pot) busts to seat 0; seat 2's Hox'la ends the game."""
+    state = position(seats=3, stake=5, hands=(("RBBBBB",), ("BBBBBB", "VVVVVV"), ("BBBBBB",)),
+                     table=(A, B), hedges=(0, 3, 10), edition=edition)
+    state = dataclasses.replace(state, ledger=state.ledger.transfer("stock:1", "hand:1", 7))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))
+    assert of(events, hx.Busted)
+    # (2,-1) faces B's NE (B) and (2,0)'s NW (B) across B's E edge (B): an all-blue vertex
     state, events = play(state, hx.Place(2, "BBBBBB", (2, -1), 0))
-    assert not of(events, hx.InsurancePaid)
+    assert of(events, hx.HoxlaCalled) and state.phase == "over"
+    return state
+
+
+def test_H4_3_a_frozen_hand_pot_cannot_be_cashed_out_until_the_next_game_starts():
+    state = _bust_seat_1("holodex")
+    assert state.frozen_hand_pots == frozenset({1})
+    with pytest.raises(hx.HandPotFrozen, match="frozen until the next game"):
+        GAME.apply(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 7
+    # the stock is not frozen, and other seats' hand pots are not
+    state, _ = play(state, hx.CashOut(1, 1, "stock"), hx.CashOut(0, 3, "hand"))
+    # H6: the next game thaws it
+    state, _ = play(state, hx.NextGame())
+    assert state.frozen_hand_pots == frozenset()
+    state, _ = play(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 0
+
+
+def test_H4_3_web_edition_freezes_no_hand_pot():
+    state = _bust_seat_1("web")
+    assert state.frozen_hand_pots == frozenset()
+    assert state.ledger["stock:0"] == 100 + 3  # the bust's hedge went to the chip stock
+    state, _ = play(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 0
 
 
 def test_H4_3_out_seats_are_not_dealt_and_take_no_turns():

@@ -65,6 +65,7 @@ __all__ = [
     "Discarded",
     "GameStarted",
     "GameWon",
+    "HandPotFrozen",
     "Hedge",
     "Hedged",
     "HexelGame",
@@ -93,6 +94,12 @@ class CardUnavailable(IllegalAction):
     """The deck cannot supply that card: not in the deck, or every copy is already visible."""
 
     code = "card_unavailable"
+
+
+class HandPotFrozen(IllegalAction):
+    """H4.3 (holodex): a seat that went bust cannot take chips from its hand pot this game."""
+
+    code = "hand_pot_frozen"
 
 
 class MustPlace(IllegalAction):
@@ -579,6 +586,11 @@ class HexelGame:
         seat = _require_seat(state, a.seat)
         if a.pot not in ("stock", "hand"):
             raise MalformedMessage(f"cash out from 'stock' or 'hand', not {a.pot!r}")
+        if a.pot == "hand" and seat in state.frozen_hand_pots:
+            raise HandPotFrozen(
+                f"{state.options.seat_names[seat]} went bust: the hand pot is frozen until the "
+                "next game starts"
+            )
         account = stock(seat) if a.pot == "stock" else hand(seat)
         ledger = state.ledger.cash_out(account, _positive(a.amount, "amount"))
         new = dataclasses.replace(state, ledger=ledger)
