@@ -149,8 +149,8 @@ class HexelOptions:
         check_names(where, self.names, self.seats)
         check_seat(where, "dealer", self.dealer, self.seats)
         alphabet = EDITIONS[self.edition].symbols
-        for c in self.deck:
-            check_card(c, alphabet)
+        # H1: a deck may be given as 6-tuples of letters; the engine plays cards as strings
+        object.__setattr__(self, "deck", tuple(check_card(c, alphabet) for c in self.deck))
         if self.deck and len(self.deck) < 3:
             bad("a deck needs at least 3 cards")
 
