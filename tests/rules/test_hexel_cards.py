@@ -80,3 +80,37 @@ def test_H1_symmetric_cards_have_fewer_distinct_orientations():
     assert rotations("RBRBRB") == (0, 1)
     assert rotations("RBBRBB") == (0, 1, 2)
     assert len(rotations("RRRBBB")) == 6
+
+
+def _mirror_pair(x: str, y: str) -> tuple[str, str]:
+    """For letters x < y the two-kind chiral pair, worked by hand: xxyxyy and its mirror
+    xxyyxy (3 of each kind; neither is a rotation of the other). xxyxyy is the smaller."""
+    return x + x + y + x + y + y, x + x + y + y + x + y
+
+
+def test_H1_every_mirror_pair_keeps_the_smaller_member_in_both_editions():
+    for edition in ("holodex", "web"):
+        letters = sorted(EDITIONS[edition].symbols)
+        deck = standard_deck(EDITIONS[edition].symbols)
+        for x, y in itertools.combinations(letters, 2):
+            keep, drop = _mirror_pair(x, y)
+            assert keep in deck and drop not in deck, (edition, keep, drop)
+
+
+def test_H1_a_deck_of_6_tuples_plays_like_a_deck_of_strings():
+    # RULES.md H1: the engine accepts any deck (a list of 6-tuples). Such a deck must be read as
+    # the same cards, so a card in hand can be placed by its letters.
+    from companion.rules.hexel import GAME, HexelOptions
+    from companion.rules.hexel import game as hx
+
+    cards = ["RRRRRR", "BBBBBR", "BRRRRR", "RRRRRB", "RRRRBB", "RRRBBB", "RRBRBB", "BBBBBB"]
+    opts = HexelOptions(seats=2, deck=tuple(tuple(c) for c in cards))
+    assert opts.cards == tuple(cards)
+    state = GAME.initial_state(opts)
+    state, _ = GAME.apply(state, hx.Shuffle(3))
+    assert all(isinstance(c, str) for h in state.hands for c in h)
+    state, _ = GAME.apply(state, hx.Hedge(0, 0))
+    state, _ = GAME.apply(state, hx.Hedge(1, 0))
+    move = GAME.legal_actions(state)[0]
+    state, events = GAME.apply(state, move)
+    assert isinstance(events[0], (hx.Placed, hx.Discarded))

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 from companion.rules.core import WrongPhase, WrongSeat, from_json, replay, to_json
-from companion.rules.hexel import GAME, HexelOptions
+from companion.rules.hexel import GAME, HexelOptions, line_problems
 from companion.rules.hexel import game as hx
 from companion.rules.hexel.layout import CellDetached, CellOccupied, EdgeMismatch
 from companion.rules.ledger import InsufficientChips
@@ -42,7 +42,6 @@ def test_H3_shuffle_lays_a_valid_line_and_deals_three_each_from_the_dealers_left
     state, events = play(GAME.initial_state(opts), hx.Shuffle(42))
     line = of(events, hx.LineLaid)[0]
     assert [p.cell for p in state.layout.placements] == [(0, 0), (1, 0), (2, 0)]
-    from companion.rules.hexel import line_problems
     assert line_problems(line.cards, line.rotations) == []
     assert state.hand_sizes == (3, 3, 3) and len(state.pile) == 36 - 3 - 9
     assert state.phase == "stake"
@@ -73,6 +72,36 @@ def test_H3_lay_line_from_real_cards_is_checked():
     state2, _events = GAME.apply(state, hx.LayLine(("RRRRRR", "BBBBBR", "BRRRRR"), (0, 4, 3)))
     assert not state2.tracked and state2.hands == ((None,) * 3, (None,) * 3)
     assert len(state2.pile) == 36 - 9
+
+
+def test_H3_no_valid_opening_line_is_refused_with_a_clear_error():
+    # three red 6 cards: every rotation shows an all-red vertex next to the line
+    state = GAME.initial_state(HexelOptions(seats=1, deck=("RRRRRR",) * 3))
+    with pytest.raises(hx.IllegalAction, match="no valid opening line"):
+        GAME.apply(state, hx.Shuffle(0))
+
+
+def test_H3_a_laid_line_with_an_unmatched_edge_or_an_unknown_card_is_refused():
+    state = GAME.initial_state(HexelOptions(seats=2))
+    with pytest.raises(hx.IllegalAction, match="cards 1 and 2 do not match: R against B"):
+        GAME.apply(state, hx.LayLine(("RRRRRR", "BBBBBB", "BRRRRR"), (0, 0, 3)))
+    with pytest.raises(hx.CardUnavailable):
+        GAME.apply(state, hx.LayLine(("RRRRRR", "RRRRRR", "BRRRRR"), (0, 0, 3)))
+    with pytest.raises(hx.MalformedMessage, match="outside RBV"):
+        GAME.apply(state, hx.LayLine(("RRRRRR", "BBBBBY", "BRRRRR"), (0, 4, 3)))
+
+
+def test_H3_shuffle_reports_the_cards_sent_to_the_bottom():
+    # whatever the shuffle, the line laid is valid and no card is lost or doubled: the line, the
+    # pile and the hands together are the deck
+    opts = HexelOptions(seats=2, deck=("RRRRRR", "BBBBBR", "BBBBBB", "VVVVVV", "BRRRRR",
+                                       "BBBVVV", "RRRBBB", "RRBBBB", "RBBBBB"))
+    for seed in range(5):
+        state, events = play(GAME.initial_state(opts), hx.Shuffle(seed))
+        line = of(events, hx.LineLaid)[0]
+        assert line_problems(line.cards, line.rotations) == []
+        everything = [*line.cards, *state.pile, *(c for h in state.hands for c in h)]
+        assert sorted(everything) == sorted(opts.cards)
 
 
 # ---- H4 stake phase --------------------------------------------------------------------------
@@ -182,6 +211,64 @@ def test_H4_2_insurance_compares_with_the_last_turn_across_rounds():
     assert (paid.payer, paid.receiver, paid.amount) == (0, 1, 2)
 
 
+# Three cards around (0,0), no two of them adjacent (so no triangle, no Hox'la), each showing R
+# towards (0,0) (worked by hand): RRRRRB k0 at (1,0) (W = R); RRRRBB k2 at (0,-1) shows
+# BBRRRR (SE = R); RRRBBB k0 at (-1,1) (NE = R). RBRBRB k0 at (0,0) shows R on E, NW and SW:
+# a Hexla. Then RRBBBB k3 (BBBRRB, W = R) at (2,0) touches only (1,0): a Hexba. VVVVVV fits
+# nowhere (every frontier cell faces an R or a B).
+TRIO = (("RRRRRB", (1, 0), 0), ("RRRRBB", (0, -1), 2), ("RRRBBB", (-1, 1), 0))
+
+
+def test_H4_2_a_shortfall_of_two_edges_pays_twice_the_stake_and_an_exact_hedge_stays_in():
+    # The seed's stake example: stake 3, 6 chips hedged cover a shortfall of 2 x stake.
+    state = position(seats=2, stake=3, hands=(("RBRBRB",), ("RRBBBB", "VVVVVV")),
+                     table=TRIO, hedges=(0, 6))
+    state, events = play(state, hx.Place(0, "RBRBRB", (0, 0), 0))
+    assert of(events, hx.Placed)[0].name == "Hexla" and of(events, hx.Placed)[0].count == 3
+    state, events = play(state, hx.Place(1, "RRBBBB", (2, 0), 3))
+    assert of(events, hx.Placed)[0].name == "Hexba"
+    paid = of(events, hx.InsurancePaid)[0]
+    assert (paid.payer, paid.receiver, paid.amount) == (1, 0, 6)  # 3 x (3 - 1)
+    # H4.3: bust only when the hedge holds *less* than owed; exactly enough pays and stays in
+    assert not of(events, hx.Busted) and state.out == frozenset()
+    assert state.ledger["hedge:1"] == 0 and state.ledger["hand:0"] == 6
+
+
+@pytest.mark.parametrize(("hedge1", "bust"), [(9, False), (8, True)])
+def test_H4_2_a_discard_after_a_hexla_owes_three_times_the_stake(hedge1, bust):
+    state = position(seats=2, stake=3, hands=(("RBRBRB",), ("VVVVVV",)), table=TRIO,
+                     hedges=(0, hedge1))
+    state, _ = play(state, hx.Place(0, "RBRBRB", (0, 0), 0))
+    state, events = play(state, hx.Discard(1, "VVVVVV"))
+    if bust:
+        b = of(events, hx.Busted)[0]
+        assert (b.seat, b.receiver, b.owed, b.paid) == (1, 0, 9, 8)
+        assert state.out == frozenset({1}) and state.ledger["hand:0"] == 8
+    else:
+        paid = of(events, hx.InsurancePaid)[0]
+        assert (paid.payer, paid.receiver, paid.amount) == (1, 0, 9)
+        assert state.ledger["hand:0"] == 9
+
+
+# Cards round (0,0) showing R, B, R, B, R, B towards it (worked by hand, every shared edge of the
+# ring matched in blue): RRBBBB k3 = BBBRRB at (1,0), BBBBBB at (1,-1), RBBBBB k5 = BBBBBR at
+# (0,-1), BBBBVV k5 = BBBVVB at (-1,0), RRRBBB k5 = RRBBBR at (-1,1), RBRBBB k1 = BRBRBB at (0,1).
+# RBRBRB k0 fits (0,0); no two neighbouring edges of it agree, so no Hox'la.
+RING = (("RRBBBB", (1, 0), 3), ("BBBBBB", (1, -1), 0), ("RBBBBB", (0, -1), 5),
+        ("BBBBVV", (-1, 0), 5), ("RRRBBB", (-1, 1), 5), ("RBRBBB", (0, 1), 1))
+
+
+@pytest.mark.parametrize("count", [4, 5, 6])
+def test_H2_counts_four_to_six_announce_hexven_with_the_number(count):
+    state = position(seats=2, hands=(("RBRBRB",), ()), table=RING[:count])
+    with pytest.raises(EdgeMismatch):
+        GAME.apply(state, hx.Place(0, "RBRBRB", (0, 0), 1))
+    state, events = play(state, hx.Place(0, "RBRBRB", (0, 0), 0))
+    placed = of(events, hx.Placed)[0]
+    assert (placed.count, placed.hoxla, placed.name) == (count, False, "Hexven")
+    assert placed.announce(("Ana", "Ben")) == f"Ana: Hexven ({count} edges)"
+
+
 # ---- H4.3 bust -------------------------------------------------------------------------------
 
 def test_H4_3_bust_pays_the_whole_hedge_and_the_seat_is_out():
@@ -195,9 +282,63 @@ def test_H4_3_bust_pays_the_whole_hedge_and_the_seat_is_out():
     assert 1 in state.out and state.hands[1] == ()  # remaining card discarded
     assert state.frozen_hand_pots == frozenset({1})
     assert state.to_play == 2
-    # nothing is owed to a seat that is out
+
+
+def test_H4_3_nothing_is_owed_to_a_seat_that_is_out_and_it_cannot_win_as_last_placer():
+    # Choices documented in game.py / README (RULES.md silent): seat 1 busts on its own placement
+    # (it placed last), seat 2 then can only discard (count 0 < seat 1's 1): nothing is owed to
+    # the out seat. The cards run out; the last placer still in the game is seat 0.
+    # After A, B, RBBBBB at (0,1) and BBBBBB at (2,0) every frontier cell faces R or B: V6 fits
+    # nowhere.
+    state = position(seats=3, stake=5, hands=(("RBBBBB",), ("BBBBBB",), ("VVVVVV",)),
+                     table=(A, B), hedges=(2, 3, 10))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))  # Hexel (2)
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))  # Hexba: owes 5, holds 3
+    assert of(events, hx.Busted) and state.out == frozenset({1})
+    assert state.to_play == 2
+    state, events = play(state, hx.Discard(2, "VVVVVV"))
+    assert not of(events, hx.InsurancePaid) and not of(events, hx.Busted)
+    assert state.ledger["hand:1"] == 0 and state.ledger["stock:2"] == 90
+    won = of(events, hx.GameWon)[0]
+    assert (won.seat, won.reason, won.amount) == (0, "cards_out", 2 + 0 + 10)
+    assert state.ledger["stock:0"] == 98 + 12 and state.ledger["hand:0"] == 3
+
+
+def _bust_seat_1(edition):
+    """Seat 1 (with 7 chips in its hand pot) busts to seat 0; seat 2's Hox'la ends the game."""
+    state = position(seats=3, stake=5, hands=(("RBBBBB",), ("BBBBBB", "VVVVVV"), ("BBBBBB",)),
+                     table=(A, B), hedges=(0, 3, 10), edition=edition)
+    state = dataclasses.replace(state, ledger=state.ledger.transfer("stock:1", "hand:1", 7))
+    state, _ = play(state, hx.Place(0, "RBBBBB", (0, 1), 2))
+    state, events = play(state, hx.Place(1, "BBBBBB", (2, 0), 0))
+    assert of(events, hx.Busted)
+    # (2,-1) faces B's NE (B) and (2,0)'s NW (B) across B's E edge (B): an all-blue vertex
     state, events = play(state, hx.Place(2, "BBBBBB", (2, -1), 0))
-    assert not of(events, hx.InsurancePaid)
+    assert of(events, hx.HoxlaCalled) and state.phase == "over"
+    return state
+
+
+def test_H4_3_a_frozen_hand_pot_cannot_be_cashed_out_until_the_next_game_starts():
+    state = _bust_seat_1("holodex")
+    assert state.frozen_hand_pots == frozenset({1})
+    with pytest.raises(hx.HandPotFrozen, match="frozen until the next game"):
+        GAME.apply(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 7
+    # the stock is not frozen, and other seats' hand pots are not
+    state, _ = play(state, hx.CashOut(1, 1, "stock"), hx.CashOut(0, 3, "hand"))
+    # H6: the next game thaws it
+    state, _ = play(state, hx.NextGame())
+    assert state.frozen_hand_pots == frozenset()
+    state, _ = play(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 0
+
+
+def test_H4_3_web_edition_freezes_no_hand_pot():
+    state = _bust_seat_1("web")
+    assert state.frozen_hand_pots == frozenset()
+    assert state.ledger["stock:0"] == 100 + 3  # the bust's hedge went to the chip stock
+    state, _ = play(state, hx.CashOut(1, 7, "hand"))
+    assert state.ledger["hand:1"] == 0
 
 
 def test_H4_3_out_seats_are_not_dealt_and_take_no_turns():
@@ -226,6 +367,33 @@ def test_H5_a_seat_with_an_empty_hand_is_skipped():
     state = position(seats=3, hands=(("BBBBBB",), (), ("BBBBBB",)), table=(A, B))
     state, _ = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
     assert state.to_play == 2
+
+
+def test_H5_a_new_round_stakes_again_and_opens_with_the_dealer():
+    # dealer 2; seat 0 plays the round's last card. The next seat clockwise would be 1, but a
+    # new round starts with the dealer (H4), after 3 cards each from the dealer's left (0, 1, 2)
+    # and a new stake phase where hedges add to what the pots hold.
+    pile = ("RRRRRB", "RRRRBB", "RRRBBB", "RRRRRV", "RRRRVV", "RRRVVV", "BBBBBV", "BBBBVV",
+            "BBBVVV", "RBRBRB")
+    state = position(seats=3, dealer=2, to_play=0, stake=2, hands=(("BBBBBB",), (), ()),
+                     table=(A, B), pile=pile, hedges=(4, 0, 0))
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    assert of(events, hx.Dealt)[0].round == 2 and state.phase == "stake"
+    assert state.hands == (("RRRRRB", "RRRRRV", "BBBBBV"), ("RRRRBB", "RRRRVV", "BBBBVV"),
+                           ("RRRBBB", "RRRVVV", "BBBVVV"))
+    assert state.pile == ("RBRBRB",)
+    state, _ = play(state, hx.Hedge(0, 1), hx.Hedge(1, 0), hx.Hedge(2, 2))
+    assert state.phase == "play" and state.to_play == 2
+    assert state.ledger["hedge:0"] == 4 + 2 and state.ledger["hedge:2"] == 4
+
+
+def test_H4_2_after_a_discard_any_count_owes_nothing():
+    # the last turn counted 0 (a discard): no count can be lower
+    state = position(seats=2, hands=(("BBBBBB",), ()), table=(A, B), hedges=(0, 0),
+                     last_turn=(1, 0), stake=4)
+    state, events = play(state, hx.Place(0, "BBBBBB", (2, 0), 0))
+    assert not of(events, hx.InsurancePaid) and not of(events, hx.Busted)
+    assert state.last_turn == (0, 1)
 
 
 # ---- H6 endings ------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ __all__ = [
     "Discarded",
     "GameStarted",
     "GameWon",
+    "HandPotFrozen",
     "Hedge",
     "Hedged",
     "HexelGame",
@@ -93,6 +94,12 @@ class CardUnavailable(IllegalAction):
     """The deck cannot supply that card: not in the deck, or every copy is already visible."""
 
     code = "card_unavailable"
+
+
+class HandPotFrozen(IllegalAction):
+    """H4.3 (holodex): a seat that went bust cannot take chips from its hand pot this game."""
+
+    code = "hand_pot_frozen"
 
 
 class MustPlace(IllegalAction):
@@ -142,8 +149,8 @@ class HexelOptions:
         check_names(where, self.names, self.seats)
         check_seat(where, "dealer", self.dealer, self.seats)
         alphabet = EDITIONS[self.edition].symbols
-        for c in self.deck:
-            check_card(c, alphabet)
+        # H1: a deck may be given as 6-tuples of letters; the engine plays cards as strings
+        object.__setattr__(self, "deck", tuple(check_card(c, alphabet) for c in self.deck))
         if self.deck and len(self.deck) < 3:
             bad("a deck needs at least 3 cards")
 
@@ -579,6 +586,11 @@ class HexelGame:
         seat = _require_seat(state, a.seat)
         if a.pot not in ("stock", "hand"):
             raise MalformedMessage(f"cash out from 'stock' or 'hand', not {a.pot!r}")
+        if a.pot == "hand" and seat in state.frozen_hand_pots:
+            raise HandPotFrozen(
+                f"{state.options.seat_names[seat]} went bust: the hand pot is frozen until the "
+                "next game starts"
+            )
         account = stock(seat) if a.pot == "stock" else hand(seat)
         ledger = state.ledger.cash_out(account, _positive(a.amount, "amount"))
         new = dataclasses.replace(state, ledger=ledger)
