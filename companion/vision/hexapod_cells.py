@@ -49,7 +49,11 @@ warmth of skin), is '?' unless the board's printed grid line shows along one of 
 the fill either side of it lit alike: a shadow dims the lines, a sleeve or hand hides them, and a
 sleeve's edge running along a line puts the sleeve on one side of it; so is an unlined one whose
 pixels clip in two channels (their colour unmeasured) joined to such a tinted cell, the same
-hand's lit middle; and so is one whose middle is as dark as black cloth, lines or none (at that
+hand's lit middle; so is one whose lines show along one side or two adjacent ones only and
+that joins such an unlined cell across a side with no trace of its line, their middles lit
+alike (a pale sleeve's edge along a line, a card's border beside a sleeve, or a sleeve's end
+short of a side shows a line on fill along that side, but the cloth runs on over both middles:
+`_sleeve_run`); and so is one whose middle is as dark as black cloth, lines or none (at that
 level a printed line's dip is within the sensor's noise: `_unlined_dim_empty`). A cell read as
 a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
 mask looks like the black tile with its grey beetle (`_dark_occluder_dung`); so is one whose
@@ -1019,7 +1023,10 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     parts. A cell whose middle is at most `DARK_SLEEVE` of the white (black cloth; the fill is
     printed at 0.89 of it) is '?' whatever its sides show: a printed line dips the fill by a few
     hundredths of its level, a level or two there, within the sensor's and JPEG's noise, so
-    "lines" found on it are noise."""
+    "lines" found on it are noise. A doubted cell whose lines show along one side or two
+    adjacent ones only is '?' when it joins a cell '?' so across a side with no trace of its
+    line, their middles lit alike (`_sleeve_run`): one line shows the strip along its side to
+    be fill, not the middle, which the cloth beside may cover."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
@@ -1045,27 +1052,98 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     if not ask.any():
         return cells[unlit]
     unlined = unlit.copy()
-    unlined[ask] = _unlined(cells[ask], grey, pix, px, margin, rows, cols, params)
+    shares = np.zeros((len(cells), 4), np.float64)
+    shares[ask] = _line_shares(cells[ask], grey, pix, px, margin, rows, cols, params)
+    lined = shares >= params.fill_line
+    unlined[ask] = ~lined[ask].any(axis=1)
     out = doubt & unlined
     if blind.any():
         out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
+    out |= _sleeve_run(cells, out, doubt & ~unlined & ~_opposite(lined), shares, mid, rows,
+                       cols, params.line_balance)
     return cells[out]
 
 
 def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
              margin: int, rows: int, cols: int, params: CellParams = DEFAULT) -> np.ndarray:
     """True for each of `cells` (flat indices) none of whose sides shows the printed grid line
-    in `grey()` (`line_grey`, asked for only then) along `fill_line` of it, with board fill
-    either side of it (`_fill_beside`, in the normalised `pix`) as bright within
-    `line_balance`. A sleeve's edge that lies along a side, the line seen just beyond it, is no
-    line on fill: the sleeve on one side of it is much darker or brighter than the fill on the
-    other (the fill either side of a printed line 1/8 cell away is lit alike; a shadow's edge
-    dims it gradually)."""
+    along `fill_line` of it (`_line_shares`)."""
+    return (_line_shares(cells, grey, pix, px, margin, rows, cols, params)
+            < params.fill_line).all(axis=1)
+
+
+def _line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
+                 margin: int, rows: int, cols: int, params: CellParams = DEFAULT
+                 ) -> np.ndarray:
+    """(cells, 4): the share of each side (top, bottom, left, right) of each of `cells` (flat
+    indices) along which the printed grid line shows in `grey()` (`line_grey`, asked for only
+    then), with board fill either side of it (`_fill_beside`, in the normalised `pix`) as
+    bright within `line_balance`; a side shows its line at `fill_line`. A sleeve's edge that
+    lies along a side, the line seen just beyond it, is no line on fill when the sleeve on one
+    side of it is much darker or brighter than the fill on the other (the fill either side of a
+    printed line 1/8 cell away is lit alike; a shadow's edge dims it gradually); a pale one is
+    not, and `_sleeve_run` looks at what lies on the cell's other sides."""
     fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, cells, params.colour.ink_sat,
                         params.colour.dim_v)
-    sides = _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
-                        params.line_balance)
-    return sides.max(axis=1) < params.fill_line
+    return _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
+                       params.line_balance)
+
+
+def _opposite(lined: np.ndarray) -> np.ndarray:
+    """(cells,) True where `lined` (cells, 4: top, bottom, left, right) holds for two opposite
+    sides."""
+    return (lined[:, 0] & lined[:, 1]) | (lined[:, 2] & lined[:, 3])
+
+
+# a side's neighbour in the grid (row, column steps), in `_side_lines`' order
+SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+# a side that cloth covers shows its printed line's dip along at most this share of it: on flat
+# cloth only an odd sample dips by the line's `min_line` (sensor and JPEG noise; one of the 17
+# samples of a side at 24 px a cell is 0.06), while a printed line that a shadow, blur or noise
+# takes below `fill_line` still dips along a good part of the side
+CLOTH_TRACE = 0.1
+
+
+def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
+                mid: np.ndarray, rows: int, cols: int, balance: float,
+                trace: float = CLOTH_TRACE) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
+    `weak` — doubted, its printed line showing along one side or two adjacent ones only, never
+    two opposite ones (`shares`, cells x 4: the share of each side along which its line shows,
+    `_line_shares`) — that joins a cell marked `unlined` (a doubted cell showing no line at all:
+    cloth over it) across a side showing no trace of its line (at most `trace` of it), their
+    middles (`mid`, brightness against the white) lit alike within `balance`; joined again
+    through the cells so found. One line says that the strip along that side is board fill, not
+    that the middle is: a sleeve lying over the middle hides the lines it covers and shows those
+    beyond its edge, and its edge may run along a side (a pale sleeve is lit within
+    `line_balance` of the fill beyond it, so the line there passes for one on fill) or between a
+    side and the middle; and beside a card, the card's cut border between its tile and the
+    sleeve dips as a line does. A side with no trace of the line that the cell shares with a cell
+    showing none, its middle lit as this one's, is that cloth running on over both middles. Two
+    opposite sides lined mean that no card and no sleeve (wider than a cell, its edge straight
+    across it) lies over the middle. Fill whose lines a deep shadow or blur takes below every
+    trace beside another such cell is left '?' too: never a wrong code."""
+    out = np.zeros(len(cells), bool)
+    if not (weak.any() and unlined.any()):
+        return out
+    at = np.full(rows * cols, -1, np.int64)
+    at[cells] = np.arange(len(cells))
+    r, c = np.divmod(cells, cols)
+    cloth = unlined.copy()
+    grow = True
+    while grow:
+        grow = False
+        for i in np.flatnonzero(weak & ~cloth):
+            for s, (dr, dc) in enumerate(SIDE_STEPS):
+                rr, cc = r[i] + dr, c[i] + dc
+                if shares[i, s] > trace or not (0 <= rr < rows and 0 <= cc < cols):
+                    continue
+                j = at[rr * cols + cc]
+                if j >= 0 and cloth[j] and \
+                        min(mid[i], mid[j]) >= balance * max(mid[i], mid[j]):
+                    cloth[i] = out[i] = grow = True
+                    break
+    return out
 
 
 def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
