@@ -20,14 +20,19 @@ blend ('?'). There every blend is seen too bright in the clipped channels, its h
 towards them: a pale coloured symbol read by its mean colour stands only when no other ink
 explains that colour, nor that of any symbol the card reads, with those channels scaled back as
 far as the paper can be past the clip, and a solid symbol's faint rim samples of another
-coloured ink are its own blends. On any card, a weak coloured reading far thinner than such a
-twin is not the print but something over it that its surround does not betray, a hand's blurred
-edge or a glare spot ('?'). A symbol whose flanking paper or halo is missing is taken to be
-covered ('?'), unless that whole surround is paper or paper in a soft shadow (then no grey blob
-there reads as a blurred ring: a grey object lying over it looks like that shade); so is a
-coloured symbol whose own ink carries on into its halo (a fingertip of that hue). Paper and
-border samples tell whether the card is seen whole. A pose fitted from a blurred outline can be
-a few degrees off, which puts symbols' samples on their edges: a whole card left with a '?'
+coloured ink are its own blends. Where it clipped in every channel, a strong ink's sample
+clipped with the paper and crushed towards black is known by one channel alone, and the inks'
+fits can split one print between two letters: a symbol whose samples split so is read as its ink
+when every sample of the other clipped and looks like the card's own print of its ink (one
+print, one lamp) and not like its print of the other. On any card, a weak coloured reading far
+thinner than a strong symbol of its ink on the card is not the print but something over it that
+its surround does not betray, a hand's blurred edge or a glare spot ('?'). A symbol whose
+flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
+paper or paper in a soft shadow (then no grey blob there reads as a blurred ring: a grey object
+lying over it looks like that shade); so is a coloured symbol whose own ink carries on into its
+halo (a fingertip of that hue). Paper and border samples tell whether the card is seen whole.
+A pose fitted from a blurred outline can be a few degrees off, which puts symbols' samples on
+their edges: a whole card left with a '?'
 whose paper did not clip and is nearly all paper (no sleeve over it) is read again turned a
 little either way, and that read is kept only when it is complete and has every letter the first
 read made. A soft shadow across a card dims its paper and symbols without tinting them: a whole
@@ -54,6 +59,7 @@ from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .colour import (
     CLIP_HIGH,
+    CLIP_LOW,
     OTHER,
     OVEREXPOSED_MAX,
     PAPER_K,
@@ -153,6 +159,25 @@ CLIPPED_GREY_EXCESS = 0.065
 # red disc; a yellow triangle under a hand's blurred edge, read red, at 0.43 of its red twins.
 TWIN_EXCESS_GAP = 0.06
 TWIN_PEAK_SHARE = 0.6
+# Where the paper clipped in every channel, the white reference says nothing of the lamp, and a
+# strong ink's sample clipped with it in one channel and crushed towards black in another is
+# known by the third alone; the inks' fits to such bounds can split one printed disc between two
+# letters (a web red disc seen at (1-18, 59-87, 250-255) BGR on paper at the clip in all three:
+# 3-4 of its 19 samples, most in its middle, fit yellow as well as red, though the card's yellow
+# triangles read 160-220 in green, the one channel that tells the two inks apart there). One
+# print under one lamp shows an ink alike on every symbol of a card: a rival sample that clipped
+# at white in some channel and lies within TWIN_MATCH (paper-relative RGB, a channel in which
+# it clipped taken as a bound) of a strong sample of the symbol's ink on a twin (`_twins`) is
+# that print, unless a strong sample of the rival ink on the card lies within TWIN_APART of it
+# (`_split_print`). On the cards of hard tables 0-199 and 400-499 whose paper clipped in every
+# channel, a strong sample of a read coloured symbol lay that close to its ink's samples on the
+# card's other symbols of that ink for 95 % within 0.068, 99 % within 0.113 (the rest blends at
+# a symbol's rim), and never nearer than 0.275 to a strong sample of another coloured ink on its
+# card (0.1 % below 0.32-0.38); the rival samples of table 405's six split red discs lay 0.006-
+# 0.084 from their card's red print, 0.40-0.47 from its yellow one where it had one.
+TWIN_MATCH = 0.12
+TWIN_APART = 0.24
+SPLIT_SHARE = 0.5    # the rival ink's samples' share of the symbol's own ink's, at most
 # A printed ring is closed and centred: its band is darker than its middle all the way round,
 # and blur keeps it point-symmetric (defocus and motion smear every point alike, so each side
 # of a diameter gets the same ink: motion thins the band along the motion on both ends). A disc
@@ -194,6 +219,11 @@ PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS, HALO
 # The grey-ink-plus-paper-tint fit of symbol samples for `decide`: (alpha, ok) for every
 # sample (cards x 6 x 19 each), or a function giving them for the symbols a mask selects.
 Bleed = tuple[np.ndarray, np.ndarray] | Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+# `_split_print`'s test of rival samples against a card's print (`_print_match`, bound to the
+# samples of one read): card and symbol indices (k), rival samples (k x 19), the card's print of
+# the symbol's ink and of the rival ink (k x 6 x 19 each) -> whether the rival samples are the
+# print's (k).
+PrintMatch = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -598,6 +628,16 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         # only the pale symbols `decide` asks about, on cards whose paper clipped
         return _clip_rivals(norm[:, n_pts:], white, cast[:, 0], where, best, model)
 
+    # (the cards whose paper clipped in every channel, as `_dark_band` takes them: a symbol
+    # split between two inks there is judged against its card's print, `_split_print`)
+    every = (white >= CLIP_NEAR).all(1) & (white.max(1) >= CLIP_HIGH)
+    print_match = None
+    if any_blurred and every.any():
+        def print_match(ci: np.ndarray, si: np.ndarray, rival: np.ndarray, own: np.ndarray,
+                        beside: np.ndarray) -> np.ndarray:
+            return _print_match(sym_norm, vals[:, :ns].reshape(*shape, 3), every, ci, si,
+                                rival, own, beside)
+
     # Something over a symbol (a fingertip) covers the paper beside it too: a symbol with most
     # of its flanking paper gone is not trusted, whatever its colour says.
     halo_paper = surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO).sum(-1)
@@ -618,7 +658,7 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
                         bleed, white.max(1) >= CLIP_HIGH, excused,
-                        clip_rivals if any_blurred else None)
+                        clip_rivals if any_blurred else None, print_match)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
@@ -1402,7 +1442,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            bleed: Bleed | None = None,
            paper_clipped: np.ndarray | None = None,
            in_shade: np.ndarray | None = None,
-           clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+           clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+           print_match: PrintMatch | None = None
            ) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
@@ -1436,7 +1477,12 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     (`_clipped_rim`); on every card, a weak coloured reading far thinner than that strong
     symbol is '?' (`_thinner`). `in_shade` (cards x 6) marks symbols whose surround is not paper but
     looks like paper in shade: no blurred ring is read there (a grey object lying over the
-    symbol looks like that shade beside it and like a grey blob on it)."""
+    symbol looks like that shade beside it and like a grey blob on it). `print_match` (see
+    `_split_print`; given only where some card's paper clipped in every channel) tells which
+    coloured symbols whose samples split between their ink and one other coloured ink have
+    every rival sample clipped and within TWIN_MATCH of the card's own print of their ink (and
+    not near its print of the rival): those rival samples are the print's, and the symbol is
+    judged as if they were not there."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -1524,6 +1570,27 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # one card, one blur: a grey blob blurred flat is no ring where a twin ring keeps its hole
     ok &= ~_flat_beside_open(dark, hollow, grey & blurred, ok & grey & ring & closed)
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
+    if print_match is not None:
+        # a coloured symbol that fails only for one coloured rival ink's samples, where the
+        # paper clipped in every channel: judged without them where they are its own print's
+        # (`_split_print`); every other test as above
+        # (the rival: the strongest other ink, at most SPLIT_SHARE of the symbol's own; the
+        # rest judged as the first test judges the runner-up)
+        mine = best[..., None] == np.arange(len(letters))
+        rival = np.where(mine, -np.inf, score).argmax(-1)
+        third = np.sort(np.where(mine | (rival[..., None] == np.arange(len(letters))), 0.0,
+                                 score), axis=-1)[..., -1]
+        margin3 = clip((top - 4.0 * third - 0.5 * other) / 5.0, 0.0, 1.0)
+        rivals = np.take_along_axis(score, rival[..., None], -1)[..., 0]
+        may = (~ok & ~grey & ~model.neutral[rival] & (rivals <= SPLIT_SHARE * top)
+               & (top >= 2.5) & peak_ok & (third <= 0.12 * top + 0.3) & (other <= 5)
+               & (margin3 > 0) & ring_ok)
+        if allow is not None:   # whole cards only
+            may &= allow[:, None]
+        if may.any():
+            split = _split_print(kind, alpha, best, rival, ok, may, model, print_match)
+            ok |= split
+            conf = np.where(split, 0.5 + 0.5 * margin3, conf)
     if mean_fit is not None and _may_fall_back(ok, mean_fit, allow):
         # Blur, noise and JPEG spread a small coloured symbol: its samples fall below the ink
         # threshold or drift towards grey (dark blue under dim light), though the symbol's mean
@@ -1634,6 +1701,62 @@ def _clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind
     drop = ((member & faint[..., None]) * a).sum(-2) + greys_outer   # cards x 6 x letters
     rim = np.sort(score - drop, axis=-1)
     return np.where(blend, rim[..., -2], second)
+
+
+def _split_print(kind: np.ndarray, alpha: np.ndarray, best: np.ndarray, rival: np.ndarray,
+                 ok: np.ndarray, may: np.ndarray, model: ColourModel, match: PrintMatch
+                 ) -> np.ndarray:
+    """Per symbol (cards x 6; True only where `may`), whether a coloured reading `best` whose
+    samples split between its ink and the coloured ink `rival` is its ink's print: its card
+    reads a twin of it (a read symbol of that ink with a sample at SOLID_CORE_ALPHA, as
+    `_twins` takes them), and `match` finds every rival sample that print's (see TWIN_MATCH).
+    The print's samples are the twins' samples of their ink at SOLID_CORE_ALPHA, and the rival
+    ink's on the card those of its read symbols likewise; `match` (card and symbol indices,
+    the rival samples: k x 19, the card's print of the symbol's ink and of the rival ink: k x 6
+    x 19 each) decides, from the samples' colours, only on cards whose paper clipped in every
+    channel. A symbol has its ink's print beside it or is not judged so."""
+    ci, si = np.nonzero(may)
+    letter, other = best[ci, si], rival[ci, si]
+    coloured = ~model.neutral
+    strong = ((alpha[ci] >= SOLID_CORE_ALPHA) & (kind[ci] == letter[:, None, None]))   # k x 6 x 19
+    read = ok[ci] & coloured[best[ci]]
+    twin = read & (best[ci] == letter[:, None]) & strong.any(-1)
+    own = twin[..., None] & strong
+    beside = (read & (best[ci] == other[:, None]))[..., None] & (
+        (alpha[ci] >= SOLID_CORE_ALPHA) & (kind[ci] == other[:, None, None]))
+    out = np.zeros_like(may)
+    has = own.any((1, 2))
+    if not has.any():
+        return out
+    ci, si, own, beside, other = ci[has], si[has], own[has], beside[has], other[has]
+    out[ci, si] = match(ci, si, kind[ci, si] == other[:, None], own, beside)
+    return out
+
+
+def _print_match(norm: np.ndarray, raw: np.ndarray, every: np.ndarray, ci: np.ndarray,
+                 si: np.ndarray, rival: np.ndarray, own: np.ndarray, beside: np.ndarray
+                 ) -> np.ndarray:
+    """`_split_print`'s test (k symbols: card `ci`, symbol `si`) of the symbol samples' colours
+    (`norm`: cards x 6 x 19 x 3 paper-normalised RGB; `raw`: the same BGR as seen): on a card
+    whose paper clipped in every channel (`every`, cards), whether each rival sample (`rival`,
+    k x 19; at least one) clipped in some channel (CLIP_HIGH) and lies within TWIN_MATCH of
+    some sample of the card's print of the symbol's ink (`own`, k x 6 x 19), and no sample of
+    its print of the rival ink (`beside`) lies within TWIN_APART of it. A channel in which the
+    rival sample clipped is a bound: at or past the clip at white (the print's sample may be as
+    bright, not darker), at or below it at black (as dark, not brighter)."""
+    k = len(ci)
+    x = norm[ci, si]                                        # k x 19 x 3
+    seen = raw[ci, si][..., ::-1]                           # RGB, as `norm`
+    high, low = seen >= CLIP_HIGH, seen <= CLIP_LOW
+    pts = norm[ci].reshape(k, 1, -1, 3)                     # k x 1 x 114 x 3
+    diff = pts - x[:, :, None, :]                           # the print's minus the sample's
+    d = np.where(high[:, :, None, :], np.maximum(-diff, 0.0),
+                 np.where(low[:, :, None, :], np.maximum(diff, 0.0), np.abs(diff)))
+    dist = np.sqrt((d * d).sum(-1))                         # k x 19 x 114
+    near = np.where(own.reshape(k, 1, -1), dist, np.inf).min(-1) <= TWIN_MATCH
+    apart = np.where(beside.reshape(k, 1, -1), dist, np.inf).min(-1) >= TWIN_APART
+    good = near & apart & high.any(-1)
+    return every[ci] & rival.any(-1) & (good | ~rival).all(-1)
 
 
 def _flat_beside_open(dark: np.ndarray, hollow: np.ndarray, blob: np.ndarray,
