@@ -504,9 +504,10 @@ def fit_free(markers: dict[int, np.ndarray], marker_mm: float = MARKER_MM,
     other). The homography and every marker's place and turn but the first's (which fixes the
     plane's origin and axes) are fitted together by Levenberg-Marquardt so that the printed
     corners land on the detected ones (least squares in pixels), starting from the rectangle's
-    fit (`start`, else `fit_table`'s). The plane is then laid as `fit_table` lays it: marker
-    0's centre at the origin, x towards marker 1, y towards marker 3, the play area the
-    rectangle that fits the centres best (`_rectangle_frame`). Needs three markers or more."""
+    fit (`start`, else `fit_table`'s). The plane is then laid as `fit_table` lays it, on the
+    rectangle that fits the centres best (`_rectangle_frame`): its marker-0 corner at the
+    origin, x along its side towards marker 1, y towards marker 3. Needs three markers or
+    more."""
     start = start or fit_table(markers, marker_mm, camera)
     ids = list(start.markers)
     n = len(ids)
