@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 
 import cv2
@@ -836,13 +836,16 @@ def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarr
 
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
                 cells: np.ndarray, min_line: float, where: np.ndarray | None = None,
-                balance: float = 0.0) -> np.ndarray:
+                balance: float = 0.0, even: bool = False
+                ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """(cells, 4): the share of samples along each side (top, bottom, left, right) of each of
     `cells` where the printed line shows in `grey` (`lines_all_round`), counting only the
     samples `where` (cells, 4 * n) allows, when given, and whose two sides are alike: the
     darker at least `balance` of the brighter (a line printed on the fill has the same fill
     under the same light either side of it; an occluder's edge lying along it has the
-    occluder on one side)."""
+    occluder on one side). With `even`, also (cells, 4) the share of each side's samples with
+    one surface either side (`where`, alike) when their mean dip is below `COVER_DIP` of
+    `min_line`, else 0: one flat surface running across the line's position (cloth over it)."""
     on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
                                                               cols))
     flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
@@ -850,11 +853,19 @@ def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
     a, b = flat.take(out_a), flat.take(out_b)
     lo, hi = np.minimum(a, b), np.maximum(np.maximum(a, b), 1e-3)
     dip = (lo - on) >= min_line * hi
+    alike = lo >= balance * hi
     if balance > 0.0:
-        dip &= lo >= balance * hi
+        dip &= alike
     if where is not None:
         dip &= where
-    return dip.reshape(len(cells), 4, -1).mean(axis=2)
+    shares = dip.reshape(len(cells), 4, -1).mean(axis=2)
+    if not even:
+        return shares
+    same = alike if where is None else alike & where
+    same = same.reshape(len(cells), 4, -1)
+    rel = ((lo - on) / hi).reshape(len(cells), 4, -1)
+    depth = (rel * same).sum(axis=2) / np.maximum(same.sum(axis=2), 1)
+    return shares, np.where(depth < COVER_DIP * min_line, same.mean(axis=2), 0.0)
 
 
 def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -1026,7 +1037,15 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     "lines" found on it are noise. A doubted cell whose lines show along one side or two
     adjacent ones only is '?' when it joins a cell '?' so across a side with no trace of its
     line, their middles lit alike (`_sleeve_run`): one line shows the strip along its side to
-    be fill, not the middle, which the cloth beside may cover."""
+    be fill, not the middle, which the cloth beside may cover. A light sleeve (white or light
+    grey, 0.8-0.95 of the paper) is as bright and as neutral as fill, so nothing above doubts
+    it; its one tell is the printed lines it hides: a cell lit below the clip whose sides show
+    no trace of their line (`CLOTH_TRACE`) and one flat surface across two sides or more
+    (`COVER_FLAT`, `COVER_DIP`, `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another
+    empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike), and every lit
+    cell read empty with lines along one side or two adjacent ones only may join it
+    (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small cells
+    may be left '?' too: never a wrong code."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
@@ -1048,19 +1067,45 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     tinted = np.partition(_gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
     doubt |= tinted
     blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
-    ask = (doubt | blind) & ~unlit
+    # every lit cell's sides are looked at: a pale sleeve lit as fill is doubted by its sides
+    ask = ~unlit
     if not ask.any():
         return cells[unlit]
     unlined = unlit.copy()
     shares = np.zeros((len(cells), 4), np.float64)
-    shares[ask] = _line_shares(cells[ask], grey, pix, px, margin, rows, cols, params)
+    flat = np.zeros((len(cells), 4), np.float64)
+    shares[ask], flat[ask] = _line_shares(cells[ask], grey, pix, px, margin, rows, cols,
+                                          params, flat=True)
     lined = shares >= params.fill_line
     unlined[ask] = ~lined[ask].any(axis=1)
     out = doubt & unlined
     if blind.any():
         out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
-    out |= _sleeve_run(cells, out, doubt & ~unlined & ~_opposite(lined), shares, mid, rows,
-                       cols, params.line_balance)
+    # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
+    # line whatever lies there), no trace of a line on any side, one flat surface across two
+    # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
+    top = np.maximum(np.maximum(raw[0], raw[1]), raw[2])
+    lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
+    cover = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & (mid <= COVER_LIT) & lit & \
+        ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
+    if cover.any():
+        other = np.flatnonzero(ask & ~cover & _opposite(lined))
+        strong = _line_shares(cells[other], grey, pix, px, margin, rows, cols,
+                              replace(params, min_line=COVER_SEEN * params.min_line)) \
+            if len(other) else np.zeros((0, 4))
+        if not _opposite(strong >= params.fill_line).any():
+            cover[:] = False
+    out |= cover
+    # joined to cloth across a side with no trace of its line: a doubted cell showing a line
+    # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
+    # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
+    # is the fill it looks)
+    weak = ~_opposite(lined) & ~unlit
+    out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
+                       params.line_balance)
+    if cover.any():
+        out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
+                           params.line_balance)
     return cells[out]
 
 
@@ -1073,8 +1118,8 @@ def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px:
 
 
 def _line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
-                 margin: int, rows: int, cols: int, params: CellParams = DEFAULT
-                 ) -> np.ndarray:
+                 margin: int, rows: int, cols: int, params: CellParams = DEFAULT,
+                 flat: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """(cells, 4): the share of each side (top, bottom, left, right) of each of `cells` (flat
     indices) along which the printed grid line shows in `grey()` (`line_grey`, asked for only
     then), with board fill either side of it (`_fill_beside`, in the normalised `pix`) as
@@ -1082,11 +1127,12 @@ def _line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels,
     lies along a side, the line seen just beyond it, is no line on fill when the sleeve on one
     side of it is much darker or brighter than the fill on the other (the fill either side of a
     printed line 1/8 cell away is lit alike; a shadow's edge dims it gradually); a pale one is
-    not, and `_sleeve_run` looks at what lies on the cell's other sides."""
+    not, and `_sleeve_run` looks at what lies on the cell's other sides. With `flat`, also each
+    side's flat share (`_side_lines`' `even`)."""
     fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, cells, params.colour.ink_sat,
                         params.colour.dim_v)
     return _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
-                       params.line_balance)
+                       params.line_balance, even=flat)
 
 
 def _opposite(lined: np.ndarray) -> np.ndarray:
@@ -1102,6 +1148,25 @@ SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # samples of a side at 24 px a cell is 0.06), while a printed line that a shadow, blur or noise
 # takes below `fill_line` still dips along a good part of the side
 CLOTH_TRACE = 0.1
+# Light cloth as bright as fill (`_unlined_dim_empty`'s cover): a side is flat when this share
+# of its samples has one surface either side of the line's position (no ink, lit, alike within
+# `line_balance`) and their mean dip there is below `COVER_DIP` of `min_line`: flat cloth dips
+# only by noise, which averages out over a side's 13-17 samples, while a printed line blurred or
+# faded to a trace still dips on average
+COVER_FLAT = 0.8
+COVER_DIP = 0.33
+# a cell under cloth (its middle covered, no side showing a trace of its line) is crossed by
+# the cloth along two sides at least: a cell under the sleeve's middle along four, one under
+# its edge along the grid along three, a corner two
+COVER_SIDES = 2
+# the picture shows its printed lines at 1.5 times their least dip along two opposite sides of
+# another empty cell: motion blur, defocus or a blown exposure fade every printed line of the
+# picture alike (synthetic hard pictures lose them all), so where another cell shows its lines
+# clearly, blur is not what hides them here
+COVER_SEEN = 1.5
+# a middle brighter than the white by a tenth is a specular glare on the paper, which washes its
+# printed lines out; matte cloth under the same light is at most as bright as white paper
+COVER_LIT = 1.1
 
 
 def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
