@@ -1309,10 +1309,20 @@ def _dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
 # a tile is at most a cell's area (less its card's paper gutter): black over more of the grid
 # than this many cells is no tile
 TILE_CELLS = 1.5
+# dark grey cloth in `_black_from_beyond`: each channel at most this share of the white's
+# (a dark grey sleeve reads about a quarter of it), and the channels' shares this close
+CLOTH_DARK = 0.35
+CLOTH_TINT = 0.06
+# ... and the cell's part of the cloth at least this share of the cloth's middle level
+CLOTH_SAME = 0.7
+# ... after an opening this share of a cell wide (lines and outlines gone)
+CLOTH_OPEN = 0.25
 
 
 def _black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px: int,
-                       margin: int, rows: int, cols: int, size: int) -> np.ndarray:
+                       margin: int, rows: int, cols: int, size: int,
+                       planes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                       ) -> np.ndarray:
     """Flat indices of the cells read as a dung beetle (`code`, CODES indices) whose black is
     no tile's: half or more of the pixels of their window of side `size` that are as dark as
     black ink (at most `DARK_SLEEVE` of the `white` in their largest channel, `raw_v`) belong
@@ -1321,27 +1331,61 @@ def _black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, p
     tile, inside its card's paper gutter, a cell at most; black cloth lying over the board
     comes from beyond it, and the occluder masks miss it when it is neutral (the local gain
     takes its flat middle for fill in a shadow), so its end over lit fill looks like the black
-    tile with its grey beetle."""
+    tile with its grey beetle. Given the canvas's `planes` (B, G, R), dark grey cloth counts
+    too: a region so running in whose every channel is at most `CLOTH_DARK` of the white's
+    and within `CLOTH_TINT` of the others (neutral under the lamp; a tile dark in its largest
+    channel is coloured), wider than `CLOTH_OPEN` of a cell (a dim picture's printed lines
+    are as dark and neutral, and join a tile to the edge), when the cell's part of it is as
+    light as the region's middle (`CLOTH_SAME`): a sleeve is one flat grey, while a deep
+    shadow running in over the board leaves a black tile within it far darker than the shaded
+    fill about it."""
     dung = np.flatnonzero(code == K_CODE)
     if not len(dung):
         return dung
-    dark = (raw_v <= DARK_SLEEVE * float(np.max(white))).view(np.uint8)
+    at = window_index(raw_v.shape, px, margin, rows, cols, size, cells=dung)
+    black = raw_v <= DARK_SLEEVE * float(np.max(white))
+    out = _from_beyond(black.view(np.uint8), px, margin, rows, cols, at)[0]
+    if planes is not None and not out.all():
+        share = [p * (1.0 / max(float(w), 4.0)) for p, w in zip(planes, white, strict=True)]
+        top = cv2.max(cv2.max(share[0], share[1]), share[2])
+        low = cv2.min(cv2.min(share[0], share[1]), share[2])
+        grey = ((top <= CLOTH_DARK) & (top - low <= CLOTH_TINT)).view(np.uint8)
+        # opened: the board's printed lines and a card's black outline are dark grey too, and
+        # thin; a sleeve is wide
+        k = max(3, round(CLOTH_OPEN * px)) | 1
+        grey = cv2.morphologyEx(grey, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        cloth, lab = _from_beyond(grey, px, margin, rows, cols, at)
+        for j in np.flatnonzero(cloth & ~out):
+            win = _gather(lab, at[j:j + 1])[0]
+            part = np.bincount(win[win > 0]).argmax()
+            inner = lab[margin:margin + rows * px, margin:margin + cols * px] == part
+            whole = np.median(top[margin:margin + rows * px, margin:margin + cols * px][inner])
+            out[j] = np.median(_gather(top, at[j:j + 1])[0][win == part]) \
+                >= CLOTH_SAME * whole
+    return dung[out]
+
+
+def _from_beyond(dark: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                 at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each window (`at`, `window_index` rows), whether half or more of its `dark` pixels
+    (uint8 mask) belong to a dark region running in from the canvas's outer edge (within
+    `EDGE_BAND`) over more than `TILE_CELLS` cells' area of the grid; and the regions' labels."""
     k = EDGE_BAND
+    lab = np.zeros(dark.shape, np.int32)
     if not (dark[:k].any() or dark[-k:].any() or dark[:, :k].any() or dark[:, -k:].any()):
-        return dung[:0]
+        return np.zeros(len(at), bool), lab
     n, lab = cv2.connectedComponents(dark, connectivity=8)
     edge = np.zeros(n, bool)
     for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
         edge[side] = True
     edge[0] = False
     if not edge.any():
-        return dung[:0]
+        return np.zeros(len(at), bool), lab
     grid = lab[margin:margin + rows * px, margin:margin + cols * px]
     edge &= np.bincount(grid.reshape(-1), minlength=n) > TILE_CELLS * px * px
-    at = window_index(lab.shape, px, margin, rows, cols, size, cells=dung)
     win = _gather(lab, at)
     cloth = edge[win].sum(axis=1)
-    return dung[(cloth > 0) & (cloth >= 0.5 * (win > 0).sum(axis=1))]
+    return (cloth > 0) & (cloth >= 0.5 * (win > 0).sum(axis=1)), lab
 
 
 # an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
@@ -1565,7 +1609,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
                                      large):
             grid[i // cols][i % cols] = UNKNOWN
-    for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small):
+    for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small,
+                                planes):
         grid[i // cols][i % cols] = UNKNOWN
     dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
                              small, rows, cols, params, near)

@@ -3,8 +3,9 @@ masks miss a neutral sleeve (the local gain takes its flat middle for fill in a 
 reader judges it in raw terms: a cell read empty whose middle is as dark as black cloth (at most
 `DARK_SLEEVE` of the white) is '?' whatever "lines" the noise shows (`_unlined_dim_empty`), and a
 cell read as a dung beetle whose black runs on, unbroken, from beyond the board over more of the
-grid than a tile is '?' (`_black_from_beyond`). Held-out `hand` pictures 109 and 150 (black
-sleeves) read hidden cells as '.' and 'K' on the old reader."""
+grid than a tile is '?' (`_black_from_beyond`); so is a dark grey, neutral sleeve's. Held-out
+`hand` pictures 109 and 150 (black sleeves) read hidden cells as '.' and 'K' on the old reader,
+picture 169 (a dark grey sleeve, a quarter of the white) an empty cell under its edge as 'K'."""
 
 from __future__ import annotations
 
@@ -107,4 +108,65 @@ def test_black_from_beyond_crafted():
     raw = _raw(None, None)
     raw[M + 2 * PX + g:M + 3 * PX - g, :M + PX - g] = 20.0       # tile (2, 0) run into the margin
     got = _black_from_beyond(code2, raw, WHITE, PX, M, 6, 6, small)
+    assert len(got) == 0
+
+
+def test_a_dark_grey_sleeve_edge_over_fill_is_not_a_dung_beetle(exported):
+    """Seed 169: a dark grey sleeve (about a quarter of the white in every channel, above
+    `DARK_SLEEVE`) runs in from the edge over the case; its edge over the empty cell (5, 1),
+    paper beside it, read as a dung beetle's tile on the old reader."""
+    scene = heldout_case(exported, 169, VARIANTS["hand"])
+    board = scene.boards[0]
+    grid = _read(scene)
+    assert board.grid[5][1] == "." and board.hidden[5, 1]
+    assert grid[5][1] == UNKNOWN
+    assert wrong_cells(grid, board.grid) == []
+
+
+def _planes(raw: np.ndarray, tint: tuple[float, float, float]) -> tuple[np.ndarray, ...]:
+    """B, G, R planes whose largest channel is `raw` where it is below the fill, each channel
+    scaled by `tint` there (lit fill neutral)."""
+    lit = raw >= 0.89 * 200.0 - 1e-3
+    return tuple(np.where(lit, raw, raw * k).astype(np.float32) for k in tint)
+
+
+def test_dark_grey_cloth_from_beyond_crafted():
+    """Dark grey cloth (a third of the white, neutral) from the bottom edge over columns 1-3
+    covers a cell read K: '?'. The same region coloured (a blue tile's reading under a warm
+    lamp: dark in its largest channel, far from neutral) is no cloth, and without the planes
+    only black counts."""
+    from companion.vision.hexapod_cells import CLOTH_DARK, DARK_SLEEVE, _black_from_beyond
+
+    code = np.full(36, CODES.index("."))
+    code[2 * 6 + 2] = K
+    small = round(0.45 * PX)
+    raw = _raw(None, (1, 4))
+    raw[raw == 22.0] = 0.3 * 200.0
+    assert DARK_SLEEVE < 0.3 < CLOTH_DARK
+    grey = _planes(raw, (1.0, 1.0, 1.0))
+    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, grey)
+    assert got.tolist() == [2 * 6 + 2]
+    assert len(_black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small)) == 0
+    blue = _planes(raw, (1.0, 0.55, 0.35))
+    assert len(_black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, blue)) == 0
+    # a lone grey tile within its cell is still a tile
+    g = 2
+    y0, x0 = M + 2 * PX + g, M + 2 * PX + g
+    raw = _raw((y0, y0 + PX - 2 * g, x0, x0 + PX - 2 * g), None)
+    raw[raw == 20.0] = 0.3 * 200.0
+    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
+    assert len(got) == 0
+    # ... even when a printed line (2 px, as dark and neutral in a dim picture) joins it to
+    # dark grey shade over the bottom rows
+    raw[M + 4 * PX:, :] = 0.3 * 200.0
+    xl = x0 + PX // 2
+    raw[y0 + PX - 2 * g:M + 4 * PX, xl:xl + 2] = 0.3 * 200.0
+    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
+    assert len(got) == 0
+    # a deep neutral shade (0.3 of the white) from the edge over a black tile (0.03): the
+    # tile is far darker than the shaded fill about it, so it stays a tile
+    raw = _raw(None, (1, 4))
+    raw[raw == 22.0] = 0.3 * 200.0
+    raw[y0:y0 + PX - 2 * g, x0:x0 + PX - 2 * g] = 0.03 * 200.0
+    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
     assert len(got) == 0
