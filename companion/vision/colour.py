@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -443,8 +443,11 @@ class ColourModel:
                    source=source)
 
 
+@lru_cache(maxsize=None)
 def builtin_model(edition: str) -> ColourModel:
-    """Prototypes from the printed design (ink / paper per channel)."""
+    """Prototypes from the printed design (ink / paper per channel). One model per edition,
+    shared (a model is frozen): a reader made for each table or photo finds the constants of
+    its fits (the cached properties) worked out already."""
     if edition not in SYMBOLS:
         raise ValueError(f"unknown edition {edition!r}: choose from {', '.join(SYMBOLS)}")
     paper = np.asarray(PAPER_RGB, np.float64)
