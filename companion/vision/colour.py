@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
@@ -443,7 +443,7 @@ class ColourModel:
                    source=source)
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_model(edition: str) -> ColourModel:
     """Prototypes from the printed design (ink / paper per channel). One model per edition,
     shared (a model is frozen): a reader made for each table or photo finds the constants of
