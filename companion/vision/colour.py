@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +66,16 @@ class ColourModel:
         neutral = (inks.max(1) - inks.min(1)) < 0.12
         neutral.flags.writeable = False
         return neutral
+
+    @cached_property
+    def chroma_units(self) -> np.ndarray:
+        """Per letter (letters x 3), its ink's chroma (the channels less their mean) divided by
+        that chroma's squared length (at least 1e-6): the ink's hue as a direction to measure
+        a tint along (worked out once: a read asks for it in every call)."""
+        chroma = self.inks - self.inks.mean(-1, keepdims=True)
+        unit = chroma / np.maximum((chroma * chroma).sum(-1, keepdims=True), 1e-6)
+        unit.flags.writeable = False
+        return unit
 
     @cached_property
     def ink_dark(self) -> np.ndarray:
@@ -391,16 +401,27 @@ class ColourModel:
         a, s, p = alpha[:, idx], shade[:, idx], pred[:, :, idx]
         cs, gs = self._rows
         # each kind of ink on its own (a letter's fit depends on its own colour only)
+        # (a step is a function of the allowed values it starts from alone: once those come
+        # out the same as the last step's, every further step repeats it, and the loop stops)
         if cs is not None:
             ac, sc, pc = self._held(xs[:, None, :], a[cs], s[cs], p[:, cs])
+            last = None
             for _ in range(CENSOR_STEPS):
                 c = clip(pc, lo, hi)
+                if last is not None and np.array_equal(c, last):
+                    break
                 ac, sc, pc = self._held(c, *self._fit_coloured(c))
+                last = c
             a[cs], s[cs], p[:, cs] = ac, sc, pc
         if gs is not None:
             ag, sg, pg = a[gs], s[gs], p[:, gs]
+            last = None
             for _ in range(CENSOR_STEPS):
-                ag, sg, pg = self._fit_grey(clip(pg, lo, hi))
+                c = clip(pg, lo, hi)
+                if last is not None and np.array_equal(c, last):
+                    break
+                ag, sg, pg = self._fit_grey(c)
+                last = c
             a[gs], s[gs], p[:, gs] = ag, sg, pg
         e = p - clip(p, lo, hi)
         resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / scale[:, idx]
@@ -422,8 +443,11 @@ class ColourModel:
                    source=source)
 
 
+@cache
 def builtin_model(edition: str) -> ColourModel:
-    """Prototypes from the printed design (ink / paper per channel)."""
+    """Prototypes from the printed design (ink / paper per channel). One model per edition,
+    shared (a model is frozen): a reader made for each table or photo finds the constants of
+    its fits (the cached properties) worked out already."""
     if edition not in SYMBOLS:
         raise ValueError(f"unknown edition {edition!r}: choose from {', '.join(SYMBOLS)}")
     paper = np.asarray(PAPER_RGB, np.float64)

@@ -1023,9 +1023,7 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     if not found.any():
         return found
     n = len(text)
-    chroma = model.inks - model.inks.mean(-1, keepdims=True)      # letters x 3
-    unit = chroma / np.maximum((chroma * chroma).sum(-1, keepdims=True), 1e-6)
-    u = unit[np.maximum(own, 0)]                                   # cards x 6 x 3
+    u = model.chroma_units[np.maximum(own, 0)]                     # cards x 6 x 3
     h = halo.reshape(n, 6, N_HALO, 3)
     ink = _sum3((h - _mean(h)[..., None]) * u[:, :, None])        # cards x 6 x N_HALO
     out = OUTWARD_AT.T % N_HALO                                    # 6 x 3: facing each edge
@@ -1364,14 +1362,14 @@ def _crossed_places(band: np.ndarray, place: np.ndarray, colour: np.ndarray, fla
         # the median over the places with the step (np.nanmedian's, without its overhead)
         ref = np.sort(np.where(step[..., None], hue[:, :, 3:], np.inf).reshape(n, -1, 3)[banded],
                       axis=1)
-        k = count[banded][:, None, None]
-        mid = 0.5 * (np.take_along_axis(ref, np.broadcast_to((k - 1) // 2, (len(k), 1, 3)), 1)
-                     + np.take_along_axis(ref, np.broadcast_to(k // 2, (len(k), 1, 3)), 1))[:, 0]
+        k = count[banded]
+        rows = np.arange(len(k))
+        mid = 0.5 * (ref[rows, (k - 1) // 2] + ref[rows, k // 2])
         far = np.zeros_like(unlike)
         far[banded] = _max3(np.abs(hue[banded][:, :, :3] - mid[:, None, None])) > EDGE_HUE
         # (not where the whole edge is one flat colour: a table's hue bled into the band
         # along it, or an object lying along the edge rather than across it onto a symbol)
-        one = flat.all(-1) & (np.ptp(colour, axis=2).max(-1) < EDGE_UNLIKE)
+        one = flat.all(-1) & (_max3(_max_place(colour) - _min_place(colour)) < EDGE_UNLIKE)
         unlike |= far & ~one[..., None]
     # ... or, of the band's own grey (a grey pen or sleeve), it carries on past the card's
     # outline (the outer depth), where the other places show the table: a printed ring beside
@@ -1385,6 +1383,17 @@ def _crossed_places(band: np.ndarray, place: np.ndarray, colour: np.ndarray, fla
     past &= on
     unlike |= past
     return (dark & unlike).any(-1), (dark & past).any(-1)
+
+
+def _max_place(x: np.ndarray) -> np.ndarray:
+    """`x.max(2)` over an edge's three places (axis 2 of cards x edge x place x RGB), unrolled
+    (see `_max3`)."""
+    return np.maximum(np.maximum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
+
+
+def _min_place(x: np.ndarray) -> np.ndarray:
+    """`x.min(2)` over an edge's three places, unrolled (see `_max_place`)."""
+    return np.minimum(np.minimum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
 
 
 def _beside_step(unlike: np.ndarray, step: np.ndarray) -> np.ndarray:
@@ -1525,11 +1534,13 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
     # itself by a solid core of strong ink, which a ring's middle cannot have.
     coloured = (kind >= 0) & ~model.neutral[np.maximum(kind, 0)]   # a coloured ink's sample
-    faint = coloured & (alpha < FAINT_ALPHA) & (dark >= FAINT_DARK)
-    if (faint & (grey & ring)[..., None]).any():
-        solid = (member & ~faint[..., None]) * a
-        srt_ring = np.sort(solid.sum(-2), axis=-1)
-        second = np.where(grey & ring, srt_ring[..., -2], second)
+    grey_ring = grey & ring
+    if grey_ring.any():   # (none in an edition without a grey ink: the rest is not needed)
+        faint = coloured & (alpha < FAINT_ALPHA) & (dark >= FAINT_DARK)
+        if (faint & grey_ring[..., None]).any():
+            solid = (member & ~faint[..., None]) * a
+            srt_ring = np.sort(solid.sum(-2), axis=-1)
+            second = np.where(grey_ring, srt_ring[..., -2], second)
     # A solid coloured disc whose rim, darkened and blurred into the paper, has lost its hue
     # (dark blue under dim light or a heavy print): grey samples around a core that is all
     # strong coloured ink are the disc's rim, not a rival ring — a ring's middle is paper.
@@ -1558,17 +1569,17 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     if allow is not None:   # whole cards only
         pale_centred &= allow[:, None]
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
-                                   np.where(grey & ring, 0.45,
+                                   np.where(grey_ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
     # of its samples vote, but its band keeps its darkness: a closed ring whose band holds the
     # grey ink of three samples needs a smaller vote
-    faint_ring = grey & ring & closed & (dark[..., 7:].sum(-1) >= FAINT_RING_DARK)
+    faint_ring = grey_ring & closed & (dark[..., 7:].sum(-1) >= FAINT_RING_DARK)
     ok = (top >= np.where(faint_ring, FAINT_RING_VOTE, 2.5)) & peak_ok \
         & (second <= 0.12 * top + 0.3) & (other <= 5) & (margin > 0) & ring_ok
     # one card, one blur: a grey blob blurred flat is no ring where a twin ring keeps its hole
-    ok &= ~_flat_beside_open(dark, hollow, grey & blurred, ok & grey & ring & closed)
+    ok &= ~_flat_beside_open(dark, hollow, grey & blurred, ok & grey_ring & closed)
     conf = np.where(ok, 0.5 + 0.5 * margin, 0.0)
     if print_match is not None:
         # a coloured symbol that fails only for one coloured rival ink's samples, where the
