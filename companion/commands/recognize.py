@@ -18,6 +18,10 @@ import sys
 from pathlib import Path
 
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+# photo formats OpenCV cannot decode (a phone's default on some models)
+UNREADABLE_EXT = {".heic", ".heif", ".avif"}
+UNREADABLE_HINT = ("OpenCV cannot decode HEIC/HEIF/AVIF photos: save it as JPEG or PNG (on an "
+                   "iPhone, Settings > Camera > Formats > Most Compatible)")
 CALIBRATION_DIR = Path("calibration")
 
 
@@ -49,12 +53,17 @@ def _frames(source: Path):
     import cv2
 
     if source.is_dir():
+        skipped = sorted(f.name for f in source.iterdir() if f.suffix.lower() in UNREADABLE_EXT)
+        if skipped:
+            print(f"skipped {', '.join(skipped)}: {UNREADABLE_HINT}", file=sys.stderr)
         files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXT)
         for i, f in enumerate(files):
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
             if img is not None:
                 yield f.name, img, float(i)
         return
+    if source.suffix.lower() in UNREADABLE_EXT:
+        raise ValueError(f"cannot read {source}: {UNREADABLE_HINT}")
     if source.suffix.lower() in IMAGE_EXT:
         img = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if img is None:
@@ -102,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     cal_dir = Path(args.calibration)
     camera = load_camera(cal_dir / "camera.json")
     model = load_model(args.edition, cal_dir)
-    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
+    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT | UNREADABLE_EXT
 
     def new_reader() -> HexelReader:
         return HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
@@ -181,7 +190,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
-    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT
+    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT | UNREADABLE_EXT
     reader = HexapodReader(track=is_video)
     last = None
     shown = None
