@@ -17,10 +17,10 @@ import json
 import sys
 from pathlib import Path
 
-IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".avif"}
 # photo formats OpenCV cannot decode (a phone's default on some models)
-UNREADABLE_EXT = {".heic", ".heif", ".avif"}
-UNREADABLE_HINT = ("OpenCV cannot decode HEIC/HEIF/AVIF photos: save it as JPEG or PNG (on an "
+UNREADABLE_EXT = {".heic", ".heif"}
+UNREADABLE_HINT = ("OpenCV cannot decode HEIC/HEIF photos: save it as JPEG or PNG (on an "
                    "iPhone, Settings > Camera > Formats > Most Compatible)")
 CALIBRATION_DIR = Path("calibration")
 
