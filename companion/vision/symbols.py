@@ -794,6 +794,7 @@ BAND_LAMP_INK = 0.5
 BAND_LAMP_MIN = 12
 BAND_LAMP_Q = 25.0
 BAND_LAMP_GAIN = 1.03     # an excess below this is no excess
+BAND_LAMP_REF = 235.0     # a white channel below this did not clip
 
 
 def _band_white(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray
@@ -811,8 +812,10 @@ def _band_white(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.n
     ok = ok[:, list(BAND_LAMP_DEPTHS)].reshape(len(poses), -1)
     out = white.copy()
     for c in range(len(poses)):
-        hot = white[c] >= CLIP_NEAR
-        if not hot.any() or hot.all():
+        # (a channel JPEG pulled a little below CLIP_NEAR may have clipped too: only those well
+        # below it tell the band's ink; the rest are measured, and stay where the band says so)
+        hot = white[c] >= BAND_LAMP_REF
+        if not (white[c] >= CLIP_NEAR).any() or hot.all():
             continue
         norm = band[c] / np.maximum(white[c], 1.0)                   # samples x 3 BGR
         ink = ((1.0 - norm[:, ~hot]) / (1.0 - _BAND_SHARE[~hot])).mean(1)
