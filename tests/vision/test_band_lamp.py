@@ -87,3 +87,15 @@ def test_first_symbols_are_the_ones_read_before_the_band_lamp():
     again = CardRead("VRVBVV", (1.0,) * 6, 1.0, 1.0, True, (160.0, 240.0, 254.0),
                      unlamped="?R?BVV")
     assert again.first_symbols == "?R?BVV" and again.complete
+
+
+@pytest.mark.parametrize("seed, markers, before", [
+    (424, True, 4),    # a ~3500 K lamp, every card's paper clipped in red: 4 of 8 read before
+    (228, False, 7),   # ... clipped in red and green: 7 of 8 before
+])
+def test_rendered_tables_under_a_clipping_lamp(seed, markers, before):
+    from .test_reader import _read_scene
+
+    s, _ = _read_scene(seed, ("holodex", "web")[seed % 2], markers=markers)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert s.correct == before + 1, s
