@@ -298,8 +298,11 @@ class HexelReader:
         bled from warm paper): a frame that reads no better with the table's inks and where no
         turned ink is in doubt keeps our model. Only a frame with an ink turned or faded pays
         for another telling, and where every card reads whole only one turned by
-        FIRM_TURN_DEG (`inks`) or more."""
-        doubt = any(not self._own[id(f)].complete for f in plain)
+        FIRM_TURN_DEG (`inks`) or more. Every count of cards read whole here is taken before the
+        re-read by the lamp a card's own band shows (`CardRead.first_symbols`, see
+        `symbols._band_white`): that re-read can complete a card of another printer's inks
+        under our model, and must not stand in for the telling with the table's inks."""
+        doubt = any("?" in self._own[id(f)].first_symbols for f in plain)
         inks = adapt_inks(self.model, cores, doubt)
         if inks is None:
             return []
@@ -331,8 +334,8 @@ class HexelReader:
         probing, read whole at their probed poses (never plain hexagons, yet reported)."""
         whites = np.array([r.white_bgr for r in found_reads]).reshape(-1, 3)
         more, inside = symbol_cores(frame, list(found_poses), whites, self.view)
-        read = [self._own[id(f)].symbols for f in plain]
-        read += [r.symbols for r, ok in zip(found_reads, inside, strict=True) if ok]
+        read = [self._own[id(f)].first_symbols for f in plain]
+        read += [r.first_symbols for r, ok in zip(found_reads, inside, strict=True) if ok]
         both = np.concatenate([cores.reshape(-1, 3), more]).reshape(-1, 6, 3)
         return self._held_doubt(confused_letters(self.model, both, read))
 
@@ -477,8 +480,9 @@ class _Telling(NamedTuple):
 
 
 def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
-    """How many of `cards` read all six symbols at their own pose."""
-    return sum(own[id(f)].complete for f in cards)
+    """How many of `cards` read all six symbols at their own pose (before any re-read by the
+    lamp a card's own band shows, `CardRead.first_symbols`: the table's inks are decided first)."""
+    return sum("?" not in own[id(f)].first_symbols for f in cards)
 
 
 def _changed(model: ColourModel, turned: ColourModel, kept: ColourModel | None = None) -> str:
@@ -493,10 +497,11 @@ def _changed(model: ColourModel, turned: ColourModel, kept: ColourModel | None =
 def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit],
              other_own: dict[int, CardRead], letters: str) -> bool:
     """Whether a hexagon of `fits` read (at its own pose) a symbol that the same hexagon of
-    `other` (by centre) reads as another letter, or, when it is one of `letters`, as '?'."""
-    seen = {tuple(np.round(f.centre, 3)): own[id(f)].symbols for f in fits}
+    `other` (by centre) reads as another letter, or, when it is one of `letters`, as '?' (both
+    as read before any re-read by the lamp a card's own band shows: `CardRead.first_symbols`)."""
+    seen = {tuple(np.round(f.centre, 3)): own[id(f)].first_symbols for f in fits}
     for f in other:
-        a, b = seen.get(tuple(np.round(f.centre, 3))), other_own[id(f)].symbols
+        a, b = seen.get(tuple(np.round(f.centre, 3))), other_own[id(f)].first_symbols
         if a is not None and any(x != y and x != "?" and (y != "?" or x in letters)
                                  for x, y in zip(a, b, strict=True)):
             return True

@@ -43,7 +43,10 @@ card looks like deep shade). A whole card with a '?' whose paper clipped the sen
 again with its symbols judged against the paper the lamp makes of it: the lamp's colour, read
 from the cards whose paper did not clip, raises the clipped channels of its white to the least
 paper of that colour at least as bright as seen (never past OVEREXPOSED_MAX), so its pale
-blends are no longer seen as far too bright there; that read is kept on the same terms.
+blends are no longer seen as far too bright there; that read is kept on the same terms. Where
+no card's paper escaped the clip, each card's own printed border band tells how far its paper
+lies past the clip in the clipped channels (`_band_white`); a card so completed keeps the
+symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..faces import HEXEL_FACE
+from ..faces import BORDER_RGB, HEXEL_FACE, PAPER_RGB
 from .calibration import TableView
 from .colour import (
     CLIP_HIGH,
@@ -258,10 +261,19 @@ class CardRead:
     white_bgr: tuple[float, float, float]
     crossed: tuple[bool, ...] = ()   # per symbol: an object crosses the card's edge onto it
     dim: tuple[bool, ...] = ()       # per symbol: darker than its ink prints (INK_RIVAL_DEG)
+    # the symbols read before the lamp read from the card's own band re-read it (`_lamp_read`),
+    # None where it did not: what the reader decides the table's inks by (`first_symbols`)
+    unlamped: str | None = None
 
     @property
     def complete(self) -> bool:
         return "?" not in self.symbols
+
+    @property
+    def first_symbols(self) -> str:
+        """The symbols as read before any re-read by the lamp its own band shows (`_lamp_read`):
+        the table's inks are judged by these, so that re-read never stands in for them."""
+        return self.symbols if self.unlamped is None else self.unlamped
 
     @property
     def letters(self) -> int:
@@ -738,18 +750,21 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     darker than the paper in the clipped channels, so a pale symbol's blends with the paper are
     seen too bright there and its hue pulled towards them (a blue diamond's red and green under
     a warm lamp): the lamp's colour, measured on the read's cards whose paper did not clip
-    (`_lamp`), tells how much brighter the paper at least is there. `band`: the lamp's
-    scaling for the border band the first read chose (`_read_pass`)."""
+    (`_lamp`), tells how much brighter the paper at least is there; where no card's paper
+    escaped the clip, each card's own border band does (`_band_white`), and a read completed
+    so keeps the symbols first read (`CardRead.unlamped`). `band`: the lamp's scaling for the
+    border band the first read chose (`_read_pass`)."""
     todo = [i for i, r in enumerate(reads)
             if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
             and max(r.white_bgr) >= CLIP_NEAR]
     if not todo:
         return reads
     lamp = _lamp(reads)
-    if lamp is None:
-        return reads
     white = np.array([reads[i].white_bgr for i in todo], np.float32)
-    ink_white = _lamp_white(white, lamp)
+    if lamp is not None:
+        ink_white = _lamp_white(white, lamp)
+    else:
+        ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
     keep = np.flatnonzero((ink_white != white).any(1))
     if not keep.size:
         return reads
@@ -758,8 +773,61 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     for a, k in zip(alt, keep.tolist(), strict=True):
         i = todo[k]
         if a.complete and _agrees(reads[i].symbols, a.symbols):
-            reads[i] = a
+            reads[i] = a if lamp is not None else replace(a, unlamped=reads[i].symbols)
     return reads
+
+
+# Where no card's paper escaped the clip (`_lamp` finds none to read the lamp from), each card's
+# own border band tells it. The band is printed a dark grey of known colour against the paper
+# (the card design's BORDER_RGB over PAPER_RGB, `_BAND_SHARE`, per channel), and blur mixes it
+# with the paper beside it: a band sample holding a share f of band ink reads, normalised by the
+# paper, 1 - f + f·share in every channel in which the paper did not clip, which tells f, and as
+# much times the paper's excess past the clip in every channel in which it did, which then tells
+# that excess. Only samples well inside the band (BAND_LAMP_DEPTHS of BORDER_DEPTHS) mostly of
+# band ink (f at least BAND_LAMP_INK) and not clipped themselves count, BAND_LAMP_MIN of them at
+# least; the table beyond the band may tint some, so a low quantile of their excesses
+# (BAND_LAMP_Q) is taken: a lower bound on the paper, never past OVEREXPOSED_MAX, as
+# `_lamp_white`'s is.
+_BAND_SHARE = (np.array(BORDER_RGB[::-1], np.float32) / np.array(PAPER_RGB[::-1], np.float32))
+BAND_LAMP_DEPTHS = (1, 2)
+BAND_LAMP_INK = 0.5
+BAND_LAMP_MIN = 12
+BAND_LAMP_Q = 25.0
+BAND_LAMP_GAIN = 1.03     # an excess below this is no excess
+BAND_LAMP_REF = 235.0     # a white channel below this did not clip
+
+
+def _band_white(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray
+                ) -> np.ndarray:
+    """Per card (`white`: cards x 3 BGR, the white references of the cards at `poses`), its
+    white with the channels in which its paper clipped raised by the excess its own border band
+    shows there (see `_BAND_SHARE`); a card whose paper clipped in every channel, or whose band
+    does not tell, keeps its white."""
+    vals, inside = _sample_cards(bgr, poses, view)
+    ns = 6 * N_SYMBOL
+    k = N_BORDER // len(BORDER_DEPTHS)
+    band = vals[:, ns + N_PAPER:ns + N_PAPER + N_BORDER].reshape(len(poses), -1, k, 3)
+    ok = inside[:, ns + N_PAPER:ns + N_PAPER + N_BORDER].reshape(len(poses), -1, k)
+    band = band[:, list(BAND_LAMP_DEPTHS)].reshape(len(poses), -1, 3)
+    ok = ok[:, list(BAND_LAMP_DEPTHS)].reshape(len(poses), -1)
+    out = white.copy()
+    for c in range(len(poses)):
+        # (a channel JPEG pulled a little below CLIP_NEAR may have clipped too: only those well
+        # below it tell the band's ink; the rest are measured, and stay where the band says so)
+        hot = white[c] >= BAND_LAMP_REF
+        if not (white[c] >= CLIP_NEAR).any() or hot.all():
+            continue
+        norm = band[c] / np.maximum(white[c], 1.0)                   # samples x 3 BGR
+        ink = ((1.0 - norm[:, ~hot]) / (1.0 - _BAND_SHARE[~hot])).mean(1)
+        use = ok[c] & (ink >= BAND_LAMP_INK) & (band[c][:, hot].max(1) < CLIP_NEAR)
+        if np.count_nonzero(use) < BAND_LAMP_MIN:
+            continue
+        f = np.minimum(ink[use], 1.0)[:, None]
+        excess = norm[use][:, hot] / (1.0 - f + f * _BAND_SHARE[hot])
+        ratio = np.percentile(excess, BAND_LAMP_Q, axis=0)
+        gain = np.where(ratio >= BAND_LAMP_GAIN, np.minimum(ratio, OVEREXPOSED_MAX), 1.0)
+        out[c, hot] = white[c, hot] * gain
+    return out.astype(np.float32)
 
 
 def _lamp(reads: list[CardRead]) -> np.ndarray | None:
