@@ -1039,10 +1039,12 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     line, their middles lit alike (`_sleeve_run`): one line shows the strip along its side to
     be fill, not the middle, which the cloth beside may cover. A light sleeve (white or light
     grey, 0.8-0.95 of the paper) is as bright and as neutral as fill, so nothing above doubts
-    it; its one tell is the printed lines it hides: a cell lit below the clip whose sides show
-    no trace of their line (`CLOTH_TRACE`) and one flat surface across two sides or more
-    (`COVER_FLAT`, `COVER_DIP`, `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another
-    empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike), and every lit
+    it; its one tell is the printed lines it hides: a cell lit below the clip (in the channels
+    the lines are looked for in, `line_grey`) whose sides show no trace of their line
+    (`CLOTH_TRACE`) and one flat surface across two sides or more (`COVER_FLAT`, `COVER_DIP`,
+    `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another empty cell shows its lines
+    clearly (`COVER_SEEN`: blur fades them all alike) or, where none does, when its colour
+    lies off the lined fill's (`_off_fill`: the fill is printed a warm grey), and every lit
     cell read empty with lines along one side or two adjacent ones only may join it
     (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small cells
     may be left '?' too: never a wrong code."""
@@ -1084,7 +1086,13 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
     # line whatever lies there), no trace of a line on any side, one flat surface across two
     # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
-    top = np.maximum(np.maximum(raw[0], raw[1]), raw[2])
+    # (lit in the channels the lines are looked for in, `line_grey`: under a white clipped in
+    # one or two channels, those where it lies below the clip; a white sleeve clips in the
+    # others as the fill does, while the fill's lines still dip in these)
+    below = _unclipped(white)
+    seen = [raw[k] for k in below] if 0 < len(below) < 3 else raw
+    top = seen[0] if len(seen) == 1 else np.maximum(seen[0], seen[1]) if len(seen) == 2 \
+        else np.maximum(np.maximum(seen[0], seen[1]), seen[2])
     lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
     cover = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & (mid <= COVER_LIT) & lit & \
         ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
@@ -1094,7 +1102,9 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
                               replace(params, min_line=COVER_SEEN * params.min_line)) \
             if len(other) else np.zeros((0, 4))
         if not _opposite(strong >= params.fill_line).any():
-            cover[:] = False
+            # lines too faint in this picture to tell cloth by their absence alone (blur
+            # fades them all): cloth then only where its colour is not the fill's
+            cover &= _off_fill(ratio, h, cover, other)
     out |= cover
     # joined to cloth across a side with no trace of its line: a doubted cell showing a line
     # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
@@ -1107,6 +1117,26 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
         out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
                            params.line_balance)
     return cells[out]
+
+
+def _off_fill(ratio: list[np.ndarray], h: int, cand: np.ndarray, fill: np.ndarray
+              ) -> np.ndarray:
+    """True for each candidate window (`cand`, a mask over the rows of the `ratio` windows,
+    each channel over the white's) whose colour is not the board fill's: its channels' middle
+    values, over their largest, lie `COVER_HUE` or more from those of the fill, the median
+    over the windows `fill` (indices; cells showing their lines along two opposite sides,
+    `COVER_FILLS` of them at least). The board's fill is printed a warm light grey; a sleeve
+    of that very colour is left to the lines."""
+    out = np.zeros(len(cand), bool)
+    if len(fill) < COVER_FILLS or not cand.any():
+        return out
+    rows = np.concatenate([np.flatnonzero(cand), fill])
+    med = np.stack([np.partition(r[rows], h, axis=1)[:, h] for r in ratio], axis=1)
+    hue = med / np.maximum(med.max(axis=1, keepdims=True), 1e-3)
+    ref = np.median(hue[-len(fill):], axis=0)
+    far = np.abs(hue[:-len(fill)] - ref).max(axis=1) >= COVER_HUE
+    out[np.flatnonzero(cand)] = far
+    return out
 
 
 def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
@@ -1167,6 +1197,11 @@ COVER_SEEN = 1.5
 # a middle brighter than the white by a tenth is a specular glare on the paper, which washes its
 # printed lines out; matte cloth under the same light is at most as bright as white paper
 COVER_LIT = 1.1
+# ... and on a picture whose lines are too faint for `COVER_SEEN`, a cell so covered is cloth
+# when its colour lies this far from the lined fill's (channel shares over their largest),
+# measured on this many lined cells at least
+COVER_HUE = 0.03
+COVER_FILLS = 2
 
 
 def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
