@@ -182,6 +182,9 @@ class CaseRead:
     px: int
     margin: int
     white: np.ndarray               # the case's white (BGR)
+    # (rows, cols) the rule that made each '?' cell '?' ('' where read): evidence for
+    # debugging and the bench's breakdown, never read by the reader itself
+    why: tuple[tuple[str, ...], ...] | None = None
 
 
 def canvas_to_image(pose: CasePose, px: float, margin_cells: float,
@@ -1009,8 +1012,8 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
 def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
                        white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                        margin: int, size: int, rows: int, cols: int,
-                       params: CellParams = DEFAULT, near: np.ndarray | None = None
-                       ) -> np.ndarray:
+                       params: CellParams = DEFAULT, near: np.ndarray | None = None,
+                       why: dict[int, str] | None = None) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
     (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
     channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
@@ -1070,6 +1073,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     # every lit cell's sides are looked at: a pale sleeve lit as fill is doubted by its sides
     ask = ~unlit
     if not ask.any():
+        _note(why, cells, unlit, "dim:unlit")
         return cells[unlit]
     unlined = unlit.copy()
     shares = np.zeros((len(cells), 4), np.float64)
@@ -1079,8 +1083,12 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     lined = shares >= params.fill_line
     unlined[ask] = ~lined[ask].any(axis=1)
     out = doubt & unlined
+    _note(why, cells, out & unlit, "dim:unlit")
+    _note(why, cells, out & tinted, "dim:tinted")
+    _note(why, cells, out, "dim:dim")
     if blind.any():
         out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
+        _note(why, cells, out, "dim:blind_joined")
     # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
     # line whatever lies there), no trace of a line on any side, one flat surface across two
     # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
@@ -1096,6 +1104,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
         if not _opposite(strong >= params.fill_line).any():
             cover[:] = False
     out |= cover
+    _note(why, cells, out, "dim:cover")
     # joined to cloth across a side with no trace of its line: a doubted cell showing a line
     # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
     # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
@@ -1103,10 +1112,21 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     weak = ~_opposite(lined) & ~unlit
     out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
                        params.line_balance)
+    _note(why, cells, out, "dim:sleeve_run")
     if cover.any():
         out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
                            params.line_balance)
+        _note(why, cells, out, "dim:cover_run")
     return cells[out]
+
+
+def _note(why: dict[int, str] | None, cells: np.ndarray, mask: np.ndarray, rule: str) -> None:
+    """Record (`why`, flat cell index -> rule, when given) `rule` for those of `cells` marked
+    in `mask` that no earlier rule took."""
+    if why is None:
+        return
+    for i in cells[mask].tolist():
+        why.setdefault(i, rule)
 
 
 def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
@@ -1530,6 +1550,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
+    why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
@@ -1562,26 +1583,45 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         open_empty[hidden] = False
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "hand")
         for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
                                      large):
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "dark_occluder_dung")
     for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small):
         grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "black_from_beyond")
     dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
-                             small, rows, cols, params, near)
+                             small, rows, cols, params, near, why)
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:
         for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
                                       grey, pix, px, m, rows, cols, params):
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
+        _note_new(why, grid, "glare")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "off_frame")
     # only stag and moth cells are named half by half: without any, the evidence is not needed
     if any(code in ("S", "M") for row in grid for code in row):
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin)
+        _note_new(why, grid, "halves")
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
-    return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white)
+    return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
+                    tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
+                                for c in range(cols)) for r in range(rows)))
+
+
+def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:
+    """Record `rule` (in `why`, flat cell index -> rule) for the '?' cells of `grid` that no
+    earlier rule took."""
+    cols = len(grid[0])
+    for r, row in enumerate(grid):
+        for c, got in enumerate(row):
+            if got == UNKNOWN:
+                why.setdefault(r * cols + c, rule)
