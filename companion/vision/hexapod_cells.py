@@ -1233,7 +1233,8 @@ def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares
 
 def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
                          pix: Pixels, px: int, margin: int, rows: int, cols: int,
-                         params: CellParams = DEFAULT) -> np.ndarray:
+                         params: CellParams = DEFAULT, near: np.ndarray | None = None
+                         ) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty under a white clipped in all
     three channels) to be read '?': whose small window is clipped in all three channels
     (`blown`) over `blown_unlit` of it or more, that show no printed grid line on any side
@@ -1244,7 +1245,15 @@ def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[]
     cell (hard 541: a grey beetle a quarter cell off its cell read as fill); a middle measured
     below the clip is (`decide` tells fill from a beetle's grey by brightness). Bare board is:
     its printed lines, or fill lit all over the cell's middle, where a card lying over the
-    cell (at most a third of a cell off) brings its tile's black or ink."""
+    cell (at most a third of a cell off) brings its tile's black or ink. Unlit pixels in the
+    large window's outer ring only, next to none (`BLOWN_MIDDLE`) within its middle
+    `BLOWN_INNER`, are a neighbouring card's border or edge, not the cell's own tile, when no
+    occluder's mask comes near the cell (`near`, True per cell of the grid): a card on the
+    cell, at most a third of a cell off, covers the band of a quarter cell about the centre
+    with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
+    cell across at most), so that black shows within the middle 0.6 cell however the card
+    lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
+    released here."""
     if not len(cells):
         return cells
     small, large = round(params.small * px), round(params.large * px)
@@ -1257,7 +1266,22 @@ def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[]
                   > params.blown_unlit]
     if not len(cells):
         return cells
+    inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
+                         cells=cells)
+    ring = (_gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
+    if near is not None:
+        ring &= ~near[cells]
+    cells = cells[~ring]
+    if not len(cells):
+        return cells
     return cells[_unlined(cells, grey, pix, px, margin, rows, cols, params)]
+
+
+# `_blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
+# tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
+# neighbour's border reaches the cell's large window
+BLOWN_INNER = 0.6
+BLOWN_MIDDLE = 0.02
 
 
 def _unclipped(white: np.ndarray) -> list[int]:
@@ -1596,8 +1620,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:
+        # an occluder's mask that reaches about a cell keeps the outer-ring release off it
+        by_hand = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
+                               ).any(axis=1) if hand.any() else None
         for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
-                                      grey, pix, px, m, rows, cols, params):
+                                      grey, pix, px, m, rows, cols, params, by_hand):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:
