@@ -727,6 +727,11 @@ def _tile_boxes(mask: np.ndarray, px: int, long_w: int, long_h: int,
 LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
 LINE_SIDE = 3               # px (at `px_per_cell` 24) from the line to the fill sampled beside it
 LINE_SHARE = 0.8            # a side's line must dip at this share of its samples
+# a cell read empty under an occluder's mask is read when its line dips along this share of
+# each of two opposite sides (`lines_across`): the hand's edge or its shade over the fill beside
+# a side, or a lit finger's rim, hides a part of a line it runs near, and a card on the cell
+# hides the whole of one side of each pair
+HAND_LINE_SHARE = 0.5
 
 
 @lru_cache(maxsize=16)
@@ -775,20 +780,24 @@ def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int
 
 def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
                  rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
-                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0
-                 ) -> np.ndarray:
+                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0,
+                 share: float = LINE_SHARE) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show along two
-    opposite sides (top and bottom, or left and right; see `lines_all_round`), counting a
+    opposite sides (top and bottom, or left and right; see `lines_all_round`: along `share`
+    of each side's samples at least), counting a
     line sample only where the pixels beside it on both sides are no ink (saturation below
     `ink_sat`) and not dark (normalised brightness `v` at least `min_v`): board fill, not the
     tiles either side of a card's dark border band; and (`balance`, see `_side_lines`) lit
     alike. A card is two cells or more across either
     way and lies at most a third of a cell off the grid, and it hides the board's lines under
     it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
-    two opposite sides mean that no card lies on the cell, whatever else may lie over it."""
+    two opposite sides mean that no card lies on the cell, whatever else may lie over it.
+    (The card, two cells or more across, hides the far side of the pair in full, turned or
+    not, so a line seen along half a side is as good as along all of it against a card; the
+    share asked for only guards against noise taken for a line.)"""
     fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
     seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill,
-                       balance) >= LINE_SHARE
+                       balance) >= share
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
 
 
@@ -1602,7 +1611,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             # whatever lies over it
             free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
                                       params.min_line, params.colour.ink_sat,
-                                      params.colour.dim_v)]
+                                      params.colour.dim_v, share=HAND_LINE_SHARE)]
             hidden = np.setdiff1d(hidden, free)
         open_empty[hidden] = False
         for i in hidden:
