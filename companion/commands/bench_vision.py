@@ -220,6 +220,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
                            "score_exact", "false_cases", "unexpected_found",
                            "unscored_wrong", "unscored_wrong_visible"), 0)
         cold, tracked, cell_px, failures, still, one_case, one_case_both = ([] for _ in range(7))
+        # the rule that made each fully visible cell '?' (`CaseRead.why`; "case not found")
+        rules: dict[str, int] = {}
         kept = one_case_kept = 0
         for i in range(args.scenes):
             seed = args.seed + i
@@ -253,6 +255,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
                     reader.read_full(reach, 0.08, 2)     # the same frame, both cases read
                     one_case_both.append(1000 * (time.perf_counter() - t0))
             seen = {c.player: c for c in result.observation.cases}
+            why = {c.player: r.why for c, r in zip(result.observation.cases, result.reads,
+                                                    strict=True)}
             players = {c.player for c in truth.cases}
             n["false_cases"] += sum(p not in players for p in seen)
             for case in truth.cases:
@@ -278,6 +282,10 @@ def run_hexapod(args: argparse.Namespace) -> int:
                             n["visible_right"] += read == code
                             n["misread"] += read not in (code, UNKNOWN)
                             n["visible_unread"] += read == UNKNOWN
+                            if read == UNKNOWN:
+                                rule = (why[case.player][r][c] or "other") if got and \
+                                    why[case.player] else "case not found"
+                                rules[rule] = rules.get(rule, 0) + 1
                             n["false_cells"] += code == "." and read not in (".", UNKNOWN)
                             ok = read == code
                         else:
@@ -312,6 +320,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
             "one_case_kept": one_case_kept,
             "cell_px_median": statistics.median(cell_px) if cell_px else 0.0,
             "cell_px_p10": _percentile(cell_px, 10),
+            "visible_unread_by_rule": dict(sorted(rules.items(), key=lambda kv: -kv[1])),
         }
         report[band] = figures
         if not args.json:
@@ -394,6 +403,8 @@ def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list)
               f"where it may be ({f['one_case_kept']} of {f['one_case_frames']}), "
               f"{f['median_ms_one_case_both']:.2f} ms reading both")
     if args.show_failures:
+        print("  visible '?' by rule: " + ", ".join(
+            f"{rule} {k}" for rule, k in f["visible_unread_by_rule"].items()))
         for seed, player, found, wrong in failures:
             print(f"    seed {seed} player {player}: " +
                   (f"{wrong} cell(s) wrong or unread" if found else "case not found"))

@@ -182,6 +182,9 @@ class CaseRead:
     px: int
     margin: int
     white: np.ndarray               # the case's white (BGR)
+    # (rows, cols) the rule that made each '?' cell '?' ('' where read): evidence for
+    # debugging and the bench's breakdown, never read by the reader itself
+    why: tuple[tuple[str, ...], ...] | None = None
 
 
 def canvas_to_image(pose: CasePose, px: float, margin_cells: float,
@@ -724,6 +727,11 @@ def _tile_boxes(mask: np.ndarray, px: int, long_w: int, long_h: int,
 LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
 LINE_SIDE = 3               # px (at `px_per_cell` 24) from the line to the fill sampled beside it
 LINE_SHARE = 0.8            # a side's line must dip at this share of its samples
+# a cell read empty under an occluder's mask is read when its line dips along this share of
+# each of two opposite sides (`lines_across`): the hand's edge or its shade over the fill beside
+# a side, or a lit finger's rim, hides a part of a line it runs near, and a card on the cell
+# hides the whole of one side of each pair
+HAND_LINE_SHARE = 0.5
 
 
 @lru_cache(maxsize=16)
@@ -772,20 +780,24 @@ def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int
 
 def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
                  rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
-                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0
-                 ) -> np.ndarray:
+                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0,
+                 share: float = LINE_SHARE) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show along two
-    opposite sides (top and bottom, or left and right; see `lines_all_round`), counting a
+    opposite sides (top and bottom, or left and right; see `lines_all_round`: along `share`
+    of each side's samples at least), counting a
     line sample only where the pixels beside it on both sides are no ink (saturation below
     `ink_sat`) and not dark (normalised brightness `v` at least `min_v`): board fill, not the
     tiles either side of a card's dark border band; and (`balance`, see `_side_lines`) lit
     alike. A card is two cells or more across either
     way and lies at most a third of a cell off the grid, and it hides the board's lines under
     it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
-    two opposite sides mean that no card lies on the cell, whatever else may lie over it."""
+    two opposite sides mean that no card lies on the cell, whatever else may lie over it.
+    (The card, two cells or more across, hides the far side of the pair in full, turned or
+    not, so a line seen along half a side is as good as along all of it against a card; the
+    share asked for only guards against noise taken for a line.)"""
     fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
     seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill,
-                       balance) >= LINE_SHARE
+                       balance) >= share
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
 
 
@@ -1009,8 +1021,8 @@ def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: in
 def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
                        white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                        margin: int, size: int, rows: int, cols: int,
-                       params: CellParams = DEFAULT, near: np.ndarray | None = None
-                       ) -> np.ndarray:
+                       params: CellParams = DEFAULT, near: np.ndarray | None = None,
+                       why: dict[int, str] | None = None) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
     (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
     channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
@@ -1072,6 +1084,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     # every lit cell's sides are looked at: a pale sleeve lit as fill is doubted by its sides
     ask = ~unlit
     if not ask.any():
+        _note(why, cells, unlit, "dim:unlit")
         return cells[unlit]
     unlined = unlit.copy()
     shares = np.zeros((len(cells), 4), np.float64)
@@ -1081,8 +1094,12 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     lined = shares >= params.fill_line
     unlined[ask] = ~lined[ask].any(axis=1)
     out = doubt & unlined
+    _note(why, cells, out & unlit, "dim:unlit")
+    _note(why, cells, out & tinted, "dim:tinted")
+    _note(why, cells, out, "dim:dim")
     if blind.any():
         out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
+        _note(why, cells, out, "dim:blind_joined")
     # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
     # line whatever lies there), no trace of a line on any side, one flat surface across two
     # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
@@ -1106,6 +1123,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
             # fades them all): cloth then only where its colour is not the fill's
             cover &= _off_fill(ratio, h, cover, other)
     out |= cover
+    _note(why, cells, out, "dim:cover")
     # joined to cloth across a side with no trace of its line: a doubted cell showing a line
     # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
     # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
@@ -1113,9 +1131,11 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     weak = ~_opposite(lined) & ~unlit
     out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
                        params.line_balance)
+    _note(why, cells, out, "dim:sleeve_run")
     if cover.any():
         out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
                            params.line_balance)
+        _note(why, cells, out, "dim:cover_run")
     return cells[out]
 
 
@@ -1137,6 +1157,15 @@ def _off_fill(ratio: list[np.ndarray], h: int, cand: np.ndarray, fill: np.ndarra
     far = np.abs(hue[:-len(fill)] - ref).max(axis=1) >= COVER_HUE
     out[np.flatnonzero(cand)] = far
     return out
+
+
+def _note(why: dict[int, str] | None, cells: np.ndarray, mask: np.ndarray, rule: str) -> None:
+    """Record (`why`, flat cell index -> rule, when given) `rule` for those of `cells` marked
+    in `mask` that no earlier rule took."""
+    if why is None:
+        return
+    for i in cells[mask].tolist():
+        why.setdefault(i, rule)
 
 
 def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
@@ -1248,7 +1277,8 @@ def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares
 
 def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
                          pix: Pixels, px: int, margin: int, rows: int, cols: int,
-                         params: CellParams = DEFAULT) -> np.ndarray:
+                         params: CellParams = DEFAULT, near: np.ndarray | None = None
+                         ) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty under a white clipped in all
     three channels) to be read '?': whose small window is clipped in all three channels
     (`blown`) over `blown_unlit` of it or more, that show no printed grid line on any side
@@ -1259,7 +1289,15 @@ def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[]
     cell (hard 541: a grey beetle a quarter cell off its cell read as fill); a middle measured
     below the clip is (`decide` tells fill from a beetle's grey by brightness). Bare board is:
     its printed lines, or fill lit all over the cell's middle, where a card lying over the
-    cell (at most a third of a cell off) brings its tile's black or ink."""
+    cell (at most a third of a cell off) brings its tile's black or ink. Unlit pixels in the
+    large window's outer ring only, next to none (`BLOWN_MIDDLE`) within its middle
+    `BLOWN_INNER`, are a neighbouring card's border or edge, not the cell's own tile, when no
+    occluder's mask comes near the cell (`near`, True per cell of the grid): a card on the
+    cell, at most a third of a cell off, covers the band of a quarter cell about the centre
+    with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
+    cell across at most), so that black shows within the middle 0.6 cell however the card
+    lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
+    released here."""
     if not len(cells):
         return cells
     small, large = round(params.small * px), round(params.large * px)
@@ -1272,7 +1310,22 @@ def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[]
                   > params.blown_unlit]
     if not len(cells):
         return cells
+    inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
+                         cells=cells)
+    ring = (_gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
+    if near is not None:
+        ring &= ~near[cells]
+    cells = cells[~ring]
+    if not len(cells):
+        return cells
     return cells[_unlined(cells, grey, pix, px, margin, rows, cols, params)]
+
+
+# `_blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
+# tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
+# neighbour's border reaches the cell's large window
+BLOWN_INNER = 0.6
+BLOWN_MIDDLE = 0.02
 
 
 def _unclipped(white: np.ndarray) -> list[int]:
@@ -1609,6 +1662,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
+    why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
@@ -1636,32 +1690,54 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             # whatever lies over it
             free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
                                       params.min_line, params.colour.ink_sat,
-                                      params.colour.dim_v)]
+                                      params.colour.dim_v, share=HAND_LINE_SHARE)]
             hidden = np.setdiff1d(hidden, free)
         open_empty[hidden] = False
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "hand")
         for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
                                      large):
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "dark_occluder_dung")
     for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small,
                                 planes):
         grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "black_from_beyond")
     dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
-                             small, rows, cols, params, near)
+                             small, rows, cols, params, near, why)
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:
+        # an occluder's mask that reaches about a cell keeps the outer-ring release off it
+        by_hand = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
+                               ).any(axis=1) if hand.any() else None
         for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
-                                      grey, pix, px, m, rows, cols, params):
+                                      grey, pix, px, m, rows, cols, params, by_hand):
             grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:
         _glare_unknown(grid, blown, px, m, large, params.max_glare)
+        _note_new(why, grid, "glare")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "off_frame")
     # only stag and moth cells are named half by half: without any, the evidence is not needed
     if any(code in ("S", "M") for row in grid for code in row):
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin)
+        _note_new(why, grid, "halves")
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
-    return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white)
+    return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
+                    tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
+                                for c in range(cols)) for r in range(rows)))
+
+
+def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:
+    """Record `rule` (in `why`, flat cell index -> rule) for the '?' cells of `grid` that no
+    earlier rule took."""
+    cols = len(grid[0])
+    for r, row in enumerate(grid):
+        for c, got in enumerate(row):
+            if got == UNKNOWN:
+                why.setdefault(r * cols + c, rule)
