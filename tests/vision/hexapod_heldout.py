@@ -38,6 +38,8 @@ SIZE = (1280, 720)
 SKINS = ((95, 125, 190), (80, 110, 170), (60, 85, 135), (120, 150, 210), (45, 60, 95))
 SLEEVES = ((90, 40, 30), (60, 60, 60), (40, 40, 150), (50, 110, 50), (25, 25, 30),
            (170, 160, 150), (40, 120, 200))
+# sleeves of one neutral grey, black cloth to white (the `grey-sleeves` variant)
+GREYS = tuple((v, v, v) for v in (25, 45, 60, 90, 110, 130, 150, 180, 200, 215, 230))
 # an arm's cell is hidden when any of its pixels is this much arm (alpha), and so is a marker
 HIDDEN_ALPHA = 0.02
 
@@ -50,8 +52,9 @@ class Variant:
     about 1000 px across its focal length 1e-4 is a lean of ~6°, 4e-4 ~22°), the cells' size in
     the picture (`cell_px`), a lamp of 2800-6500 K seen by a camera white-balanced for 5000 K
     with an exposure of 0.6-1.5 that clips (`lamp`), soft shadows (`shadows`, as
-    `heldout.camera`), an arm reaching from a picture edge over the board (`hand`), and both
-    players' boards in one picture, each with its own pose (`two`)."""
+    `heldout.camera`), an arm reaching from a picture edge over the board (`hand`; of one
+    neutral grey from black to white, `GREYS`, with `grey_arms`), and both players' boards in
+    one picture, each with its own pose (`two`)."""
 
     shift: float = 0.22
     turn_deg: float = 2.0
@@ -61,6 +64,7 @@ class Variant:
     shadows: int = 0
     hand: bool = False
     two: bool = False
+    grey_arms: bool = False
 
 
 VARIANTS = {
@@ -72,6 +76,7 @@ VARIANTS = {
     "shadowed": Variant(shadows=2),
     "hand": Variant(hand=True),
     "two": Variant(two=True),
+    "grey-sleeves": Variant(hand=True, grey_arms=True),
 }
 
 
@@ -219,7 +224,7 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
     mm_to_px = [hom @ _to_px(meta, ppm) for hom, meta in zip(homs, metas, strict=True)]
     arm, arm_bgr = np.zeros(SIZE[::-1], np.float32), None
     if variant.hand:
-        img, arm, arm_bgr = _arm(img, mm_to_px[0], extra)
+        img, arm, arm_bgr = _arm(img, mm_to_px[0], extra, GREYS if variant.grey_arms else None)
     if variant.lamp:
         img = _lamp(img, extra)
     out = camera(img, rng, variant.shadows)
@@ -276,7 +281,8 @@ def _cell_size(mm_to_px: np.ndarray, cell_mm: float) -> float:
     return float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)) / 6.0)
 
 
-def _arm(img: np.ndarray, mm_to_px: np.ndarray, rng: np.random.Generator
+def _arm(img: np.ndarray, mm_to_px: np.ndarray, rng: np.random.Generator,
+         colours: tuple[tuple[int, int, int], ...] | None = None
          ) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float]]:
     """`img` with an arm (a forearm 2.2-3 cells wide ending in a hand, skin or sleeve coloured,
     shaded as a cylinder, with its soft shadow on the table) reaching from a picture edge, on
@@ -309,6 +315,7 @@ def _arm(img: np.ndarray, mm_to_px: np.ndarray, rng: np.random.Generator
     shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, SIZE), (0, 0), 0.3 * cell)
     lit = img * (1.0 - rng.uniform(0.25, 0.45) * shadow)[..., None]
     pool = SKINS if rng.random() < 0.6 else SLEEVES
+    pool = colours or pool
     colour = np.asarray(pool[int(rng.integers(len(pool)))], np.float32)
     colour = colour * rng.uniform(0.85, 1.15)
     yy, xx = np.mgrid[0:SIZE[1], 0:SIZE[0]].astype(np.float32)

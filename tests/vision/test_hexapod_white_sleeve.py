@@ -66,3 +66,19 @@ def test_off_fill_crafted():
     assert _off_fill(ratio, h, cand, np.array([0, 1, 2])).tolist() == \
         [False, False, False, True, False, False]
     assert not _off_fill(ratio, h, cand, np.array([0])).any()
+
+
+def test_grey_sleeves_variant_changes_only_the_arms_colour(exported):
+    """`grey-sleeves` lays the same cards, pose and arm as `hand`; only the arm is one neutral
+    grey of `GREYS` (shaded as a cylinder: its channels equal where it covers the picture)."""
+    for seed in (1, 9):
+        hand = hh.heldout_case(exported, seed, hh.VARIANTS["hand"])
+        grey = hh.heldout_case(exported, seed, hh.VARIANTS["grey-sleeves"])
+        assert grey.grid == hand.grid
+        assert np.array_equal(grey.boards[0].hidden, hand.boards[0].hidden)
+        assert np.allclose(grey.boards[0].mm_to_px, hand.boards[0].mm_to_px)
+        moved = np.abs(grey.image.astype(int) - hand.image.astype(int)).max(axis=2) > 8
+        assert moved.sum() > 500
+        arm = grey.image[moved].astype(int)
+        spread = arm.max(axis=1) - arm.min(axis=1)
+        assert np.median(spread) <= 12
