@@ -1111,6 +1111,11 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     top = seen[0] if len(seen) == 1 else np.maximum(seen[0], seen[1]) if len(seen) == 2 \
         else np.maximum(np.maximum(seen[0], seen[1]), seen[2])
     lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
+    if len(below) in (0, 3):
+        # (under a white clipped in all three channels, or none, a cell whose least channel
+        # lies well below the clip shows lines there: a pale, warm arm over a blown board)
+        low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
+        lit |= (np.partition(low, h, axis=1)[:, h] < LIT_LOW) & (mid <= COVER_LIT)
     cover = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & (mid <= COVER_LIT) & lit & \
         ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
     if cover.any():
@@ -1226,6 +1231,8 @@ COVER_SEEN = 1.5
 # a middle brighter than the white by a tenth is a specular glare on the paper, which washes its
 # printed lines out; matte cloth under the same light is at most as bright as white paper
 COVER_LIT = 1.1
+# ... and a cell whose largest channel clips is lit when its least lies below this level
+LIT_LOW = 230.0
 # ... and on a picture whose lines are too faint for `COVER_SEEN`, a cell so covered is cloth
 # when its colour lies this far from the lined fill's (channel shares over their largest),
 # measured on this many lined cells at least

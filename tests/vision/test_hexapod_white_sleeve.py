@@ -82,3 +82,22 @@ def test_grey_sleeves_variant_changes_only_the_arms_colour(exported):
         arm = grey.image[moved].astype(int)
         spread = arm.max(axis=1) - arm.min(axis=1)
         assert np.median(spread) <= 12
+
+
+def test_a_pale_arm_over_a_blown_board_is_not_empty_board():
+    """Rendered hard 466, player 1's case (two markers wholly in view, so the bench leaves it
+    unscored): the white clips in all three channels and a pale, warm arm lies over the stag at
+    (0, 5); its largest channel clips like the fill's, so the cover test took the cell for one
+    whose lines no camera could show, and the old reader read it empty. Its least channel lies
+    well below the clip (`LIT_LOW`), where a printed line would show."""
+    from dataclasses import replace
+
+    from companion.scenarios import hexapod_scene
+    from companion.synth.scene import sample_params
+
+    params = replace(sample_params(466, "hard", 1280, 720), hfov_deg=0.0)
+    image, truth = hexapod_scene(466, "hard", params=params)
+    case = next(c for c in truth.cases if c.player == 1)
+    got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == 1)
+    assert case.grid[0][5] == "St" and got.grid[0][5] == UNKNOWN
+    assert hh.wrong_cells(got.grid, case.grid) == []
