@@ -57,6 +57,18 @@ def test_a_fingertip_over_two_symbols_of_one_ink_still_covers_both():
     assert _ink_beyond(["R??VVB"], kind, a, model).tolist() == [[True] + [False] * 5]
 
 
+def test_own_ink_all_round_several_symbols_still_covers_them():
+    """A hand of the symbols' hue over four of them (or blur spreading their ink all round)
+    leaves no paper across from the inked places: no shift, each symbol covered."""
+    model = builtin_model("holodex")
+    red = model.letters.index("R")
+    kind, a = _halo({d: list(range(N_HALO)) for d in range(4)}, red)
+    assert _ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
+    # the same places inked round four symbols, but paper across from them round only two
+    kind, a = _halo({0: [4, 5, 0], 1: [4, 5, 0], 2: [4, 5, 1], 3: [4, 5, 1]}, red)
+    assert _ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
+
+
 def test_hard_table_536_reads_its_blue_card():
     """Rendered hard table 536 (with markers): a blue card 88 px across, in full view, read
     BB?BBB and reported occluded before: its pose put halo samples of four discs on their ink."""
