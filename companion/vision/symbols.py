@@ -1220,16 +1220,37 @@ def _coloured_index(text: list[str], model: ColourModel) -> np.ndarray:
     return own
 
 
+# A card's pose a little off its print (an outline fitted a pixel or two aside on a large sharp
+# card) moves every symbol's halo alike: at the same place round each symbol (the halo's places
+# are fixed in the card's frame) its own ink shows, and the place right across from it
+# (FACING) is paper, the ink moved away from it. So a halo place where the symbol shows its
+# ink with paper across from it, as at least SHIFTED_SYMBOLS of the card's other coloured
+# symbols do at that place, is the pose's offset and does not count towards MAX_OWN_HALO.
+# Nothing lying over the card mimics it: a fingertip covers one symbol, or two side by side;
+# that place round four symbols of the ring lies on a circle, and an object covering it there
+# but leaving paper at the place across from it round each of them has no such shape; blur
+# spreads ink all round (no paper across). Rendered hard table 536 (markers): a blue card 88
+# px across whose four middle discs show their ink at 0.6-1.0 in halo places 4 and 5, paper
+# in places 0 and 1, one of them its ink in place 0 too: three, so it was reported covered.
+SHIFTED_SYMBOLS = 3
+
+
 def _ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
                 model: ColourModel) -> np.ndarray:
     """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
     (`halo_kind`, `halo_alpha`: cards x 6·N_HALO) shows that same ink at FAINT_ALPHA or more
-    in more than MAX_OWN_HALO samples."""
+    in more than MAX_OWN_HALO samples, not counting a place where it and SHIFTED_SYMBOLS of
+    the card's other coloured symbols show their own ink with paper across from it (a pose
+    off the print)."""
     own = _coloured_index(text, model)
     n = len(text)
     halo_kind = halo_kind.reshape(n, 6, N_HALO)
     strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
-    same = ((halo_kind == own[..., None]) & strong).sum(-1)
+    mine = (halo_kind == own[..., None]) & strong & (own >= 0)[..., None]
+    # (a place of own ink with paper across from it: what a shifted pose leaves)
+    shifted = mine & (halo_kind[..., FACING] == PAPER_K)
+    others = shifted.sum(1, keepdims=True) - shifted    # cards x 6 x N_HALO
+    same = (mine & ~(shifted & (others >= SHIFTED_SYMBOLS))).sum(-1)
     return (own >= 0) & (same > MAX_OWN_HALO)
 
 
