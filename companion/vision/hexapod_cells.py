@@ -1046,19 +1046,21 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     parts. A cell whose middle is at most `DARK_SLEEVE` of the white (black cloth; the fill is
     printed at 0.89 of it) is '?' whatever its sides show: a printed line dips the fill by a few
     hundredths of its level, a level or two there, within the sensor's and JPEG's noise, so
-    "lines" found on it are noise. A doubted cell whose lines show along one side or two
-    adjacent ones only is '?' when it joins a cell '?' so across a side with no trace of its
-    line, their middles lit alike (`_sleeve_run`): one line shows the strip along its side to
-    be fill, not the middle, which the cloth beside may cover. A light sleeve (white or light
-    grey, 0.8-0.95 of the paper) is as bright and as neutral as fill, so nothing above doubts
-    it; its one tell is the printed lines it hides: a cell lit below the clip (in the channels
-    the lines are looked for in, `line_grey`) whose sides show no trace of their line
-    (`CLOTH_TRACE`) and one flat surface across two sides or more (`COVER_FLAT`, `COVER_DIP`,
-    `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another empty cell shows its lines
-    clearly (`COVER_SEEN`: blur fades them all alike) or, where none does, when its colour
-    lies off the lined fill's (`_off_fill`: the fill is printed a warm grey), and every lit
-    cell read empty with lines along one side or two adjacent ones only may join it
-    (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small cells
+    "lines" found on it are noise; up to `DIM_NOISE` of it, only lines along two opposite sides
+    are the board's (dark grey cloth shows noise "lines" along a side). A doubted cell whose
+    lines show along one side or two adjacent ones only is '?' when it joins a cell '?' so
+    across a side with no trace of its line, their middles lit alike (`_sleeve_run`): one line
+    shows the strip along its side to be fill, not the middle, which the cloth beside may cover.
+    A light sleeve (white or light grey, 0.8-0.95 of the paper) is as bright and as neutral as
+    fill, so nothing above doubts it; its one tell is the printed lines it hides: a cell lit
+    below the clip (in the channels the lines are looked for in, `line_grey`) whose sides show
+    no trace of their line (`CLOTH_TRACE`) and one flat surface across two sides or more
+    (`COVER_FLAT`, `COVER_DIP`, `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another
+    empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike) or, where none
+    does, when its colour lies off the lined fill's (`_off_fill`: the fill is printed a warm
+    grey), and every lit cell read empty with lines along one side or two adjacent ones only may
+    join it (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small
+    cells
     may be left '?' too: never a wrong code."""
     if not len(cells):
         return cells
@@ -1093,6 +1095,11 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
                                           params, flat=True)
     lined = shares >= params.fill_line
     unlined[ask] = ~lined[ask].any(axis=1)
+    # as dark as dark cloth: a "line" along one side, or two adjacent ones, is noise (a printed
+    # line dips the fill by a few hundredths, a level or two here); lines along two opposite
+    # sides are the board's
+    noisy = ask & doubt & (mid <= DIM_NOISE)
+    unlined[noisy] = ~_opposite(lined[noisy])
     out = doubt & unlined
     _note(why, cells, out & unlit, "dim:unlit")
     _note(why, cells, out & tinted, "dim:tinted")
@@ -1378,6 +1385,9 @@ def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int,
 NEAR_HAND = 0.25
 
 DARK_SLEEVE = 0.2    # a black sleeve's largest channel: at most this share of the white's
+# a cell read empty whose middle is at most this share of the white shows the board only by its
+# lines along two opposite sides (`_unlined_dim_empty`)
+DIM_NOISE = 0.35
 
 
 def _dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,

@@ -101,3 +101,16 @@ def test_a_pale_arm_over_a_blown_board_is_not_empty_board():
     got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == 1)
     assert case.grid[0][5] == "St" and got.grid[0][5] == UNKNOWN
     assert hh.wrong_cells(got.grid, case.grid) == []
+
+
+def test_a_dark_grey_sleeve_just_above_black_is_not_empty_board(exported):
+    """Held-out `grey-sleeves` 139: a dark grey sleeve (0.22 of the white, just above
+    `DARK_SLEEVE`) over a stag's lower half and a blue beetle at (3, 4) and (3, 5); the sensor's
+    noise there showed a "line" along one side of each, so the old reader read both as empty
+    board. That dark, only lines along two opposite sides show the board (`DIM_NOISE`)."""
+    scene = hh.heldout_case(exported, 139, hh.VARIANTS["grey-sleeves"])
+    board = scene.boards[0]
+    grid = HexapodReader(track=False).read(scene.image).cases[0].grid
+    assert (board.grid[3][4], board.grid[3][5]) == ("Sb", "B")
+    assert grid[3][4] == grid[3][5] == UNKNOWN
+    assert hh.wrong_cells(grid, board.grid) == []
