@@ -1060,8 +1060,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     does, when its colour lies off the lined fill's (`_off_fill`: the fill is printed a warm
     grey), and every lit cell read empty with lines along one side or two adjacent ones only may
     join it (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small
-    cells
-    may be left '?' too: never a wrong code."""
+    cells may be left '?' too: never a wrong code."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
