@@ -180,6 +180,17 @@ def motion_blur(img: np.ndarray, length: int, angle_deg: float) -> np.ndarray:
     return cv2.filter2D(img, -1, k / k.sum())
 
 
+def photograph(lit: np.ndarray, motion: int = 0) -> np.ndarray:
+    """A lit float picture as a camera delivers it: smeared by `motion` px at 30° when given,
+    sensor noise (sigma 2, seeded), JPEG at quality 70, decoded back to BGR uint8."""
+    if motion:
+        lit = motion_blur(lit, motion, 30.0)
+    lit = lit + np.random.default_rng(1).normal(0, 2, lit.shape)
+    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, 70])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
 def colour_matrix(img: np.ndarray, boost: float) -> np.ndarray:
     """A camera's colour-correction matrix (rows summing to 1, so grey stays grey): each channel
     gains 1 + 2·boost and loses boost of each other one, which saturates colours; float out,

@@ -29,6 +29,16 @@ def read_hard(seed: int):
         .observation
 
 
+def read_hard_case(seed: int, player: int):
+    """Hard scene `seed` read as the benchmark reads it: (the reader's `CaseRead` of `player`'s
+    case, that case's truth)."""
+    image, truth = hard_scene(seed)
+    result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
+    read = next(r for c, r in zip(result.observation.cases, result.reads, strict=True)
+                if c.player == player)
+    return read, next(c for c in truth.cases if c.player == player)
+
+
 def assert_case_found(seed: int, player: int, min_right: int) -> None:
     """The case of `player` on hard table `seed` is found, no false case is, and it reads no
     cell wrong (a hidden cell may only be '?' or its own code) and at least `min_right`

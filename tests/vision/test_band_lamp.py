@@ -25,7 +25,7 @@ from companion.vision.symbols import (
     read_cards,
 )
 
-from .crafted import draw_card, motion_blur, texture
+from .crafted import draw_card, photograph, texture
 
 ROW = ["VRVBVV", "RVVBVR", "VVRVBV", "VBVVRV"]
 WARM = (1.0, 0.8, 0.55)   # lamp gains (RGB): a ~3000 K lamp the white balance barely corrected
@@ -43,13 +43,9 @@ def _table(bright: float, motion: int, width: float = 44.0
         draw_card(img, centre, symbols, "holodex", width / HEXEL_FACE.flat_to_flat_mm, 0.0)
         centres.append(centre)
     lit = cv2.GaussianBlur(img * np.float32(WARM[::-1]) * np.float32(bright), (0, 0), 1.8)
-    if motion:
-        lit = motion_blur(lit, motion, 30.0)
-    lit += np.random.default_rng(1).normal(0, 2, lit.shape)
-    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 70])
+    photo = photograph(lit, motion)
     poses = [Pose((float(c[0]), float(c[1])), width / 2.0, 0.0) for c in centres]
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR), poses
+    return photo, poses
 
 
 @pytest.mark.parametrize("motion, whole", [(3, [1, 2, 3]), (0, [1])])

@@ -9,31 +9,19 @@ grey beetle a quarter cell off (`test_hexapod_blown_empty`) still reads '?'."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision import hexapod_cells as hc
-from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_colour import clipped_channels
 from companion.vision.observation import UNKNOWN
 
-
-def _read(seed: int, player: int):
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
-    result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
-    read = next(r for c, r in zip(result.observation.cases, result.reads, strict=True)
-                if c.player == player)
-    return read, next(c for c in truth.cases if c.player == player)
+from .hexapod_scenes import read_hard_case
 
 
 def test_empty_cells_beside_a_card_border_read_empty() -> None:
     """The three empty cells read '.' (old: '?'), and no cell of the case reads other than its
     truth or '?'."""
-    read, case = _read(405, 2)
+    read, case = read_hard_case(405, 2)
     assert clipped_channels(read.white) == 3
     for r, c in ((1, 3), (3, 1), (4, 1)):
         assert case.grid[r][c] == "."

@@ -9,27 +9,15 @@ along more than 0.18 of both sides of a pair)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
-from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
-
-def _read(seed: int, player: int):
-    params = replace(sample_params(seed, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(seed, "hard", params=params)
-    result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
-    read = next(r for c, r in zip(result.observation.cases, result.reads, strict=True)
-                if c.player == player)
-    return read, next(c for c in truth.cases if c.player == player)
+from .hexapod_scenes import read_hard_case
 
 
 def test_empty_cells_by_a_hand_with_lines_across_read_empty() -> None:
     """Cells (0, 4), (1, 2) and (1, 3), empty and in full view, read '.' (old: '?'); no cell
     of the case, hidden or not, reads other than its truth or '?'."""
-    read, case = _read(143, 1)
+    read, case = read_hard_case(143, 1)
     for r, c in ((0, 4), (1, 2), (1, 3)):
         assert case.grid[r][c] == "."
         assert case.visible[r][c] >= 1.0

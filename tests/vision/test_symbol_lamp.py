@@ -19,7 +19,7 @@ from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.symbols import Pose, read_cards
 
-from .crafted import draw_card, motion_blur, texture
+from .crafted import draw_card, photograph, texture
 from .test_reader import _read_hard
 
 ROW = ["VRVBVV", "RVVBVR", "VVRVBV", "VBVVRV"]
@@ -43,13 +43,9 @@ def _row(bright: float, motion: int, cast: tuple[float, float, float] = (1.0, 1.
         lamp[:, x0:int(x0 + width * 1.3)] *= (0.8, 0.85, 0.9, bright)[i]
     lamp[:, int(20 + 3 * width * 1.3):] *= np.float32(cast[::-1])
     lit = cv2.GaussianBlur(img * lamp, (0, 0), 1.8)
-    if motion:
-        lit = motion_blur(lit, motion, 30.0)
-    lit += np.random.default_rng(1).normal(0, 2, lit.shape)
-    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 70])
+    photo = photograph(lit, motion)
     poses = [Pose((float(c[0]), float(c[1])), width / 2.0, 0.0) for c in centres]
-    reads = read_cards(cv2.imdecode(enc, cv2.IMREAD_COLOR), poses, TableView(),
+    reads = read_cards(photo, poses, TableView(),
                        builtin_model("holodex"))
     return [r.symbols for r in reads]
 
