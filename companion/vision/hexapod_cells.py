@@ -1132,11 +1132,7 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
         if not _opposite(strong >= params.fill_line).any():
             # lines too faint in this picture to tell cloth by their absence alone (blur
             # fades them all): cloth then only where its colour is not the fill's
-            # cloth then only where its colour is not the fill's, or, with no lined fill to
-            # compare it with, where it is as bright as the paper itself (the fill is printed
-            # at 0.89 of it)
-            paper = (mid >= COVER_PAPER) if len(other) < COVER_FILLS else np.zeros_like(cover)
-            cover &= _off_fill(ratio, h, cover, other) | paper
+            cover &= _off_fill(ratio, h, cover, other)
     out |= cover
     _note(why, cells, out, "dim:cover")
     # joined to cloth across a side with no trace of its line: a doubted cell showing a line
@@ -1247,8 +1243,6 @@ LIT_LOW = 230.0
 # when its colour lies this far from the lined fill's (channel shares over their largest),
 # measured on this many lined cells at least
 COVER_HUE = 0.03
-# ... or, with fewer lined cells than that, when its middle is at least this share of the white
-COVER_PAPER = 0.97
 COVER_FILLS = 2
 
 
