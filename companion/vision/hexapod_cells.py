@@ -84,7 +84,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache, partial, reduce
 
 import cv2
 import numpy as np
@@ -1113,15 +1113,13 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     # one or two channels, those where it lies below the clip; a white sleeve clips in the
     # others as the fill does, while the fill's lines still dip in these)
     below = _unclipped(white)
-    seen = [raw[k] for k in below] if 0 < len(below) < 3 else raw
-    top = seen[0] if len(seen) == 1 else np.maximum(seen[0], seen[1]) if len(seen) == 2 \
-        else np.maximum(np.maximum(seen[0], seen[1]), seen[2])
+    top = reduce(np.maximum, [raw[k] for k in below] if 0 < len(below) < 3 else raw)
     lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
     if len(below) in (0, 3):
         # (under a white clipped in all three channels, or none, a cell whose least channel
         # lies well below the clip shows lines there: a pale, warm arm over a blown board)
         low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
-        lit |= (np.partition(low, h, axis=1)[:, h] < LIT_LOW) & (mid <= COVER_LIT)
+        lit |= np.partition(low, h, axis=1)[:, h] < LIT_LOW
     cover = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & (mid <= COVER_LIT) & lit & \
         ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
     if cover.any():
@@ -1459,11 +1457,11 @@ def _black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, p
         k = max(3, round(CLOTH_OPEN * px)) | 1
         grey = cv2.morphologyEx(grey, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         cloth, lab = _from_beyond(grey, px, margin, rows, cols, at)
+        inside = (slice(margin, margin + rows * px), slice(margin, margin + cols * px))
         for j in np.flatnonzero(cloth & ~out):
             win = _gather(lab, at[j:j + 1])[0]
             part = np.bincount(win[win > 0]).argmax()
-            inner = lab[margin:margin + rows * px, margin:margin + cols * px] == part
-            whole = np.median(top[margin:margin + rows * px, margin:margin + cols * px][inner])
+            whole = np.median(top[inside][lab[inside] == part])
             out[j] = np.median(_gather(top, at[j:j + 1])[0][win == part]) \
                 >= CLOTH_SAME * whole
     return dung[out]
@@ -1682,12 +1680,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
-    # the cells read empty and not hidden, and (under a white clipped in one or two channels,
-    # the only ones it changes anything for) those an occluder's mask reaches about
+    # the cells read empty and not hidden, and (under a white clipped in one channel or more,
+    # the only ones it changes anything for: `_unlined_dim_empty` under one or two,
+    # `_blown_unlined_empty` under three) those an occluder's mask reaches about
     open_empty = code.reshape(-1) == EMPTY_CODE
     near = None
     if hand.any():
-        if 0 < n_clipped < 3:
+        if n_clipped > 0:
             near = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
                                 ).any(axis=1)
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
@@ -1726,10 +1725,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:
         # an occluder's mask that reaches about a cell keeps the outer-ring release off it
-        by_hand = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
-                               ).any(axis=1) if hand.any() else None
         for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
-                                      grey, pix, px, m, rows, cols, params, by_hand):
+                                      grey, pix, px, m, rows, cols, params, near):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:

@@ -23,6 +23,7 @@ from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
 from . import hexapod_heldout as hh
+from .hexapod_scenes import read_hard_case
 
 
 def _scene(exported, monkeypatch, seed: int, level: int):
@@ -90,15 +91,7 @@ def test_a_pale_arm_over_a_blown_board_is_not_empty_board():
     (0, 5); its largest channel clips like the fill's, so the cover test took the cell for one
     whose lines no camera could show, and the old reader read it empty. Its least channel lies
     well below the clip (`LIT_LOW`), where a printed line would show."""
-    from dataclasses import replace
-
-    from companion.scenarios import hexapod_scene
-    from companion.synth.scene import sample_params
-
-    params = replace(sample_params(466, "hard", 1280, 720), hfov_deg=0.0)
-    image, truth = hexapod_scene(466, "hard", params=params)
-    case = next(c for c in truth.cases if c.player == 1)
-    got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == 1)
+    got, case = read_hard_case(466, 1)
     assert case.grid[0][5] == "St" and got.grid[0][5] == UNKNOWN
     assert hh.wrong_cells(got.grid, case.grid) == []
 
