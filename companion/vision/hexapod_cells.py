@@ -1059,8 +1059,11 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
     empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike) or, where none
     does, when its colour lies off the lined fill's (`_off_fill`: the fill is printed a warm
     grey), and every lit cell read empty with lines along one side or two adjacent ones only may
-    join it (`_sleeve_run`). Fill whose lines are lost to a sub-pixel misregistration on small
-    cells may be left '?' too: never a wrong code."""
+    join it (`_sleeve_run`). Where such cloth, or an edge cell showing no two opposite lines,
+    hides the board's dark printed frame under one flat surface (`_frame_crossed`: it runs in
+    from beyond the grid), it is '?' however bright, clipped or fill-coloured it is, and
+    whatever the picture's other lines show. Fill whose lines are lost to a sub-pixel
+    misregistration on small cells may be left '?' too: never a wrong code."""
     if not len(cells):
         return cells
     # the largest channel over the white's, in the windows only, and its middle value
@@ -1120,8 +1123,16 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
         # lies well below the clip shows lines there: a pale, warm arm over a blown board)
         low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
         lit |= np.partition(low, h, axis=1)[:, h] < LIT_LOW
-    cover = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & (mid <= COVER_LIT) & lit & \
+    cloth = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & \
         ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
+    # cloth that hides the board's dark frame where it runs in from beyond the grid: what the
+    # lines' absence, its brightness or the clip leave in doubt, the frame settles
+    edge = ask & ~_opposite(lined)
+    clip = CLIP * (len(below) if 0 < len(below) < 3 else 3)    # the clip in `line_grey`
+    edge[edge] = _frame_hidden(grey(), pix, px, margin, rows, cols, cells[edge], cells, clip,
+                               params)
+    crossed = _frame_crossed(cells, cloth, edge, rows, cols)
+    cover = cloth & (mid <= COVER_LIT) & lit
     if cover.any():
         other = np.flatnonzero(ask & ~cover & _opposite(lined))
         strong = _line_shares(cells[other], grey, pix, px, margin, rows, cols,
@@ -1133,6 +1144,8 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
             cover &= _off_fill(ratio, h, cover, other)
     out |= cover
     _note(why, cells, out, "dim:cover")
+    out |= crossed
+    _note(why, cells, out, "dim:frame")
     # joined to cloth across a side with no trace of its line: a doubted cell showing a line
     # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
     # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
@@ -1145,7 +1158,145 @@ def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, 
         out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
                            params.line_balance)
         _note(why, cells, out, "dim:cover_run")
+    if crossed.any():
+        # ... and to cloth over the frame, a cell next to it only: the frame shows where the
+        # cloth runs in, not how far the fill's faint lines beyond it are the cloth's
+        out |= _sleeve_run(cells, crossed, weak & ~doubt, shares, mid, rows, cols,
+                           params.line_balance, reach=False)
+        _note(why, cells, out, "dim:frame_run")
     return cells[out]
+
+
+def _frame_crossed(cells: np.ndarray, cloth: np.ndarray, entry: np.ndarray, rows: int,
+                   cols: int) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
+    `entry` (on the grid's edge, no lines along two opposite sides, the board's printed frame
+    hidden under one flat surface: `_frame_hidden`) or marked `cloth` (no trace of a line on
+    any side, one flat surface across two sides or more) and joined to such a cell through
+    cells so marked, across their sides: cloth that runs in over the frame from beyond the
+    grid, as a sleeve or an arm does."""
+    if not entry.any():
+        return entry
+    r, c = np.divmod(cells, cols)
+    grid = np.zeros((rows, cols), np.uint8)
+    grid[r[cloth | entry], c[cloth | entry]] = 1
+    _, lab = cv2.connectedComponents(grid, connectivity=4)
+    keep = np.unique(lab[r[entry], c[entry]])
+    return entry | (cloth & np.isin(lab[r, c], keep))
+
+
+# `_frame_hidden`: the band (px at `px_per_cell` 24, either way from the frame's drawn position)
+# searched for the board's printed frame: wide enough for the pose's misregistration under an
+# uncalibrated lens, narrow enough to stay on the board's margin beyond it (0.29 cell at the
+# sides) and on the cell within
+FRAME_BAND = 6
+# the band's profile across it (the median along the side) is one flat surface when its darkest
+# point lies within this share of its brightest: the frame, printed at a quarter of the white,
+# dips it by half or more however blurred; a sleeve's shading across a quarter cell, a few
+# hundredths
+FRAME_FLAT = 0.05
+# ... and it shows plainly where it dips the band by this share below the brightest either
+# side of it, along this many outer sides of the board in the same direction at least (a
+# picture blown or blurred until it is faint everywhere hides it as cloth would; motion blur
+# fades it across one direction only)
+FRAME_SEEN = 0.12
+FRAME_SIDES = 1
+# the surfaces either side of a line seen, sampled this far (px at 24 a cell) from the frame's
+# drawn position: the paper and the fill, whose lightness tells it from a card's dark band
+FRAME_BESIDE = 3
+# ... and, where the band clips, by this share: a clipped band tells only that the frame lies
+# less than its dip elsewhere below the clip, so a frame a lamp's fall-off across the board can
+# lift to the clip is no evidence
+FRAME_SEEN_CLIPPED = 0.3
+
+
+@lru_cache(maxsize=16)
+def _frame_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
+                 ) -> np.ndarray:
+    """(rows * cols, 4, k, n) flat canvas indices of the band across the board's printed frame
+    along each cell's outer sides (top, bottom, left, right; -1 where the side is not the
+    grid's edge): `k` offsets across the band (`FRAME_BAND` either way), `n` samples along the
+    side (`LINE_SPAN`)."""
+    t = np.arange(round(LINE_SPAN[0] * px), round(LINE_SPAN[1] * px) + 1)
+    f = max(2, round(FRAME_BAND * px / 24))
+    off = np.arange(-f, f + 1)
+    out = np.full((rows * cols, 4, len(off), len(t)), -1, np.intp)
+    h, w = shape[:2]
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        y0, x0 = margin + r * px, margin + c * px
+        sides = ((r == 0, y0, x0, False), (r == rows - 1, y0 + px, x0, False),
+                 (c == 0, x0, y0, True), (c == cols - 1, x0 + px, y0, True))
+        for s, (outer, edge, start, across) in enumerate(sides):
+            if not outer:
+                continue
+            a = edge + off[:, None] + np.zeros_like(t)[None, :]
+            b = start + t[None, :] + np.zeros_like(off)[:, None]
+            y, x = (b, a) if across else (a, b)
+            out[i, s] = np.clip(y, 0, h - 1) * w + np.clip(x, 0, w - 1)
+    out.flags.writeable = False
+    return out
+
+
+def _frame_hidden(grey: np.ndarray, pix: Pixels, px: int, margin: int, rows: int, cols: int,
+                  cells: np.ndarray, empty: np.ndarray, clip: float,
+                  params: CellParams = DEFAULT) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices) along an outer side of which
+    the board's dark printed frame does not show in `grey` (`line_grey`): the band searched
+    for it (`FRAME_BAND`) is one flat surface across (`FRAME_FLAT`) and no ink (saturation in
+    `pix` below `ink_sat`), while the frame shows plainly (`FRAME_SEEN`, between light
+    surfaces) along `FRAME_SIDES` outer sides in the same direction (motion blur fades a line
+    across it only) of cells read empty (`empty`, flat grid indices: no card's edge beside
+    it); where the band clips (`clip`, the clip's level in `grey`), plainly by
+    `FRAME_SEEN_CLIPPED`. The frame is printed thick, at a quarter of the white, so blur or an
+    exposure that leaves it plain elsewhere does not fade it to a flat surface here; a card, a
+    third of a cell off at most, hides it under its tile's colour or black, which is ink or
+    dark. What hides it flat comes from beyond the grid, over the board's margin: a sleeve or
+    an arm (or the lamp's glare, which washes the cell's print out too). A picture blown or
+    blurred until the frame is faint all round tells nothing here."""
+    out = np.zeros(len(cells), bool)
+    if not len(cells):
+        return out
+    idx = _frame_index(grey.shape, px, margin, rows, cols)
+    outer = idx[:, :, 0, 0] >= 0
+    at = idx[outer]                                        # (sides, k, n)
+    prof = np.median(np.ascontiguousarray(grey, np.float32).reshape(-1).take(at), axis=2)
+    low = prof.min(axis=1)
+    flat = low >= (1.0 - FRAME_FLAT) * prof.max(axis=1)
+    v, sat = (np.ascontiguousarray(x, np.float32).reshape(-1) for x in (pix.v, pix.sat))
+    c = params.colour
+
+    def light(j: int) -> np.ndarray:
+        """The sides whose band at offset `j` is lit and no ink (median along the side)."""
+        return (np.median(v.take(at[:, j]), axis=1) >= c.dim_v) & \
+            (np.median(sat.take(at[:, j]), axis=1) < c.ink_sat)
+
+    # a line: its darkest point below the brightest either side of it (the band's ends may
+    # lie beyond the board's edge, on the table; a card's or an arm's edge across the band is
+    # a step, not a line), the surfaces beside it light
+    k, mid = prof.shape[1], prof.shape[1] // 2
+    before = np.arange(k)[None, :] < prof.argmin(axis=1)[:, None]
+    beside = np.minimum(np.where(before, prof, 0.0).max(axis=1),
+                        np.where(before, 0.0, prof).max(axis=1))
+    step = max(1, round(FRAME_BESIDE * px / 24))
+    ends = light(mid - step) & light(mid + step)
+    other = np.ones(rows * cols, bool)
+    other[empty] = False
+    seen, plain = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
+    seen[outer] = ends & (low <= (1.0 - FRAME_SEEN) * beside)
+    plain[outer] = ends & (low <= (1.0 - FRAME_SEEN_CLIPPED) * beside)
+    seen[other] = plain[other] = False
+    hidden, clipped = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
+    hidden[outer] = flat & (np.median(sat.take(at[:, mid]), axis=1) < c.ink_sat)
+    clipped[outer] = prof.max(axis=1) >= clip - 5.0
+    # (motion blur fades a line across its direction only: the frame is judged against its
+    # sides of the same direction, top and bottom or left and right)
+    for pair in ((0, 1), (2, 3)):
+        if seen[:, pair].sum() < FRAME_SIDES:
+            hidden[:, pair] = False
+        if plain[:, pair].sum() < FRAME_SIDES:
+            hidden[:, pair] &= ~clipped[:, pair]
+    return hidden[cells].any(axis=1)
 
 
 def _off_fill(ratio: list[np.ndarray], h: int, cand: np.ndarray, fill: np.ndarray
@@ -1246,7 +1397,7 @@ COVER_FILLS = 2
 
 def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
                 mid: np.ndarray, rows: int, cols: int, balance: float,
-                trace: float = CLOTH_TRACE) -> np.ndarray:
+                trace: float = CLOTH_TRACE, reach: bool = True) -> np.ndarray:
     """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
     `weak` — doubted, its printed line showing along one side or two adjacent ones only, never
     two opposite ones (`shares`, cells x 4: the share of each side along which its line shows,
@@ -1262,7 +1413,8 @@ def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares
     showing none, its middle lit as this one's, is that cloth running on over both middles. Two
     opposite sides lined mean that no card and no sleeve (wider than a cell, its edge straight
     across it) lies over the middle. Fill whose lines a deep shadow or blur takes below every
-    trace beside another such cell is left '?' too: never a wrong code."""
+    trace beside another such cell is left '?' too: never a wrong code. Without `reach`, only
+    the cells next to one marked `unlined` are found, not joined on through them."""
     out = np.zeros(len(cells), bool)
     if not (weak.any() and unlined.any()):
         return out
@@ -1279,9 +1431,10 @@ def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares
                 if shares[i, s] > trace or not (0 <= rr < rows and 0 <= cc < cols):
                     continue
                 j = at[rr * cols + cc]
-                if j >= 0 and cloth[j] and \
+                if j >= 0 and (cloth if reach else unlined)[j] and \
                         min(mid[i], mid[j]) >= balance * max(mid[i], mid[j]):
-                    cloth[i] = out[i] = grow = True
+                    cloth[i] = out[i] = True
+                    grow = reach
                     break
     return out
 

@@ -39,11 +39,13 @@ def test_a_hand_over_a_quiet_zone_does_not_set_the_white(seed):
 def test_dim_light_over_a_marker_still_gives_the_white():
     """A light gradient dims one marker, modules and quiet zone alike (hard scene 78, player
     2): its quiet zone's paper still gives the warm light's colour (the white well above the
-    clip in red), and the case is read as before, with no cell wrong."""
+    clip in red), and the case is read as before, with no cell wrong. (The lamp's pool over the
+    top right corner washes the board's printed frame and lines out there as flatly as a white
+    sleeve would hide them: those four empty cells are '?', `_frame_hidden`.)"""
     truth, obs = read_hard(78)
     assert any(c.player == 2 for c in obs.cases)
     cells = [cell for cell in case_cells(truth, obs) if cell[0] == 2]
-    assert sum(cell[5] == cell[3] for cell in cells) >= 35
+    assert sum(cell[5] == cell[3] for cell in cells) >= 31
     assert not [cell for cell in cells if cell[5] not in (cell[3], "?")]
     params = replace(sample_params(78, "hard", 1280, 720), hfov_deg=0.0)
     image, _ = hexapod_scene(78, "hard", params=params)
