@@ -25,7 +25,9 @@ no nudge differs. Still undecided, a centre band of light fill only is an empty 
 neighbouring card reaches into (`anchored_empty`), and a cell that is one kind's hue and ink but
 shows no dark body — its brightest channel clipped — names the kind when the insect's relief shows
 in the two lesser channels (`lesser_relief`); again
-only when no nudge differs. Still undecided and not under a hand, the cell is looked for a card
+only when no nudge differs (for the fill, a nudge that sees a card differs only when the one
+nudged the other way does not read fill: a neighbour's card reaches in from one side,
+`nudges_allow_empty`). Still undecided and not under a hand, the cell is looked for a card
 lying off the grid (`tile_offsets`): the whole tile of one card that holds the cell's centre,
 found by its own outline (its hue's region, ringed by the card's paper, a tile's size and solid),
 is the cell's,
@@ -575,6 +577,23 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
         (tint[:, FAINT] + tint[:, TINTED] <= params.max_faint) & \
         (hl[:, LIGHT] >= params.anchor_share) & (ink.max(axis=1) < hl[:, LIGHT]) & \
         (hl[:, OTHER] <= 0.1)
+
+
+def nudges_allow_empty(tries: np.ndarray) -> np.ndarray:
+    """(cells,) True where the nudged windows' readings (`tries`, 4 x cells: CODES indices,
+    nudged +x, -x, +y, -y) let a centre band of light fill (`anchored_empty`) stand: each reads
+    empty or nothing, or, where one reads a card, the one nudged the other way reads empty.
+    A neighbouring card a third of a cell off reaches into the cell from one side, so only
+    the windows nudged towards it see it. The one card whose tile's middle is light neutral
+    is the dung beetle (its grey beetle), and a centre band on that beetle lies well inside
+    the black tile (0.9 cell, the beetle 0.35 across within it, the card at most a third of a
+    cell off), which then surrounds the band on every side: every nudged window (reaching
+    0.375 cell out) shows its black, none reads light fill."""
+    quiet = (tries == UNKNOWN_CODE) | (tries == EMPTY_CODE)
+    fill = tries == EMPTY_CODE
+    # (+x, -x) and (+y, -y) are opposite pairs
+    across = fill[[1, 0, 3, 2]]
+    return (quiet | across).all(axis=0)
 
 
 TILE = 0.9          # a tile's side on the card, in cells (the paper gutter takes 0.05 each side)
@@ -1631,10 +1650,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             conf[rest[ok]] = 0.5
             # still undecided: light fill over the centre band is an empty cell that a
             # neighbouring card's edge reaches into, when no nudged window sees a card there
+            # but one whose opposite nudge reads fill (the card reaches in from that side)
             left = ~ok
             empty = anchored_empty(labels, tints, hl[rest[left]], px, m, rows, cols, rest[left],
-                                   params) & ((others[:, left] == UNKNOWN_CODE) |
-                                              (others[:, left] == EMPTY_CODE)).all(axis=0)
+                                   params) & nudges_allow_empty(others[:, left])
             code[rest[left][empty]] = EMPTY_CODE
             conf[rest[left][empty]] = 0.5
             # still undecided: a kind whose insect shows in the lesser channels only (its
