@@ -25,16 +25,22 @@ no nudge differs. Still undecided, a centre band of light fill only is an empty 
 neighbouring card reaches into (`anchored_empty`), and a cell that is one kind's hue and ink but
 shows no dark body — its brightest channel clipped — names the kind when the insect's relief shows
 in the two lesser channels (`lesser_relief`); again
-only when no nudge differs. Still undecided and not under a hand, the cell is looked for a card
+only when no nudge differs (for the fill, a nudge that sees a card differs only when the one
+nudged the other way does not read fill: a neighbour's card reaches in from one side,
+`nudges_allow_empty`). Still undecided and not under a hand, the cell is looked for a card
 lying off the grid (`tile_offsets`): the whole tile of one card that holds the cell's centre,
 found by its own outline (its hue's region, ringed by the card's paper, a tile's size and solid),
 is the cell's,
 since a card a third of a cell off reaches no other cell's centre; the cell is judged as above
 with every window centred on that tile (`read_at`: a kind the anchoring names there must show its
 ink in the small window, inside the tile) and takes the code only when it names the tile's own
-hue; a centre beyond the top card's tile (its gutter, its edge, a tile cut short by a
-card over it) stays '?'. Still undecided, a dung beetle whose black tile a cast tints off the
-neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one when the black
+hue, or, where no stage names anything there (a blurred or washed-out print whose insect shows
+no relief), when the tile's small window is its coloured kind's hue and ink and the band about
+the cell's centre its hue (`tile_hue`: the outline, well inside the canvas, tells the tile from
+a flat sleeve of its colour); a centre beyond the top card's tile (its gutter, its edge, a tile
+cut short by a card over it) stays '?'. Still undecided, a dung beetle whose black tile a cast
+tints off the neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one
+when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
 ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
 grid lines show along two opposite sides, on lit fill either side of each, is empty (`bare_board`):
@@ -577,6 +583,23 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
         (hl[:, OTHER] <= 0.1)
 
 
+def nudges_allow_empty(tries: np.ndarray) -> np.ndarray:
+    """(cells,) True where the nudged windows' readings (`tries`, 4 x cells: CODES indices,
+    nudged +x, -x, +y, -y) let a centre band of light fill (`anchored_empty`) stand: each reads
+    empty or nothing, or, where one reads a card, the one nudged the other way reads empty.
+    A neighbouring card a third of a cell off reaches into the cell from one side, so only
+    the windows nudged towards it see it. The one card whose tile's middle is light neutral
+    is the dung beetle (its grey beetle), and a centre band on that beetle lies well inside
+    the black tile (0.9 cell, the beetle 0.35 across within it, the card at most a third of a
+    cell off), which then surrounds the band on every side: every nudged window (reaching
+    0.375 cell out) shows its black, none reads light fill."""
+    quiet = (tries == UNKNOWN_CODE) | (tries == EMPTY_CODE)
+    fill = tries == EMPTY_CODE
+    # (+x, -x) and (+y, -y) are opposite pairs
+    across = fill[[1, 0, 3, 2]]
+    return (quiet | across).all(axis=0)
+
+
 TILE = 0.9          # a tile's side on the card, in cells (the paper gutter takes 0.05 each side)
 TILE_TURN = 8.0     # degrees a card may lie turned off the grid
 TILE_SOLID = 0.65   # a tile's pixels fill this share of its outline's box at least
@@ -688,6 +711,46 @@ def read_at(labels: np.ndarray, v: np.ndarray, tints: np.ndarray, canvas: np.nda
         kind = int(lesser_relief(canvas, labels, hs, hl, white, px, margin, rows, cols, cells,
                                  params, shift)[0])
     return kind if kind >= 0 else UNKNOWN_CODE
+
+
+# a whole tile found off the grid (`tile_hue`) lies at least this share of a cell inside the
+# canvas's outer edge: a card a third of a cell off reaches 0.22 cell short of it, while a
+# sleeve comes in from beyond the board, across the edge (a bound `MAX_SHIFT` and the core band
+# about the centre keep as well; stated here, where the reading rests on the outline alone)
+TILE_EDGE = 0.1
+
+
+def tile_hue(labels: np.ndarray, px: int, margin: int, rows: int, cols: int, cell: int,
+             k: int, shift: tuple[int, int], params: CellParams = DEFAULT) -> bool:
+    """Whether `cell`, whose centre the whole tile of kind index `k` holds (`tile_offsets`:
+    one card's tile, found by its own outline — its hue's region a tile's size, solid, turned
+    little, ringed by its card's paper — centred `shift` px, x and y, off the cell's), is of
+    that kind when its insect shows no relief (a blurred or washed-out print, its dark body
+    as light as the rest: `read_at` names no kind): the small window centred on the tile is
+    the kind's hue over `kind_share` with `max_foreign` at most of other hues and shows the
+    kind's ink (`min_anchor_ink`), and the band about the cell's own centre (`core`) is its
+    hue over `core_share` (the centre lies on the tile, not on its gutter or edge). The
+    insect's relief tells a tile from a flat sleeve of its colour; the outline does as much
+    here: a sleeve comes from beyond the board, so its region runs across the canvas's edge
+    (a tile lies `TILE_EDGE` inside it at least) and is longer than a tile, and one over a
+    tile joins it or cuts it short. The dung beetle's black tile is not read so."""
+    if k >= NK:
+        return False
+    h, w = labels.shape
+    r, c = divmod(cell, cols)
+    half = TILE * px / 2.0 + TILE_EDGE * px
+    cx, cy = margin + (c + 0.5) * px + shift[0], margin + (r + 0.5) * px + shift[1]
+    if min(cx - half, cy - half) < 0 or cx + half > w or cy + half > h:
+        return False
+    small = cell_histograms(labels, px, margin, rows, cols, round(params.small * px), shift,
+                            np.array([cell]))[0]
+    hue = small[INK + k] + small[BODY + k] + small[PALE + k]
+    neutral = small[DARK] + small[DIM] + small[MID] + small[LIGHT]
+    core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px),
+                           cells=np.array([cell]))[0]
+    return bool(hue >= params.kind_share and 1.0 - hue - neutral <= params.max_foreign and
+                small[INK + k] >= params.min_anchor_ink and
+                core[INK + k] + core[BODY + k] + core[PALE + k] >= params.core_share)
 
 
 def _tile_masks(labels: np.ndarray, k: int) -> tuple[np.ndarray, ...]:
@@ -1784,10 +1847,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             conf[rest[ok]] = 0.5
             # still undecided: light fill over the centre band is an empty cell that a
             # neighbouring card's edge reaches into, when no nudged window sees a card there
+            # but one whose opposite nudge reads fill (the card reaches in from that side)
             left = ~ok
             empty = anchored_empty(labels, tints, hl[rest[left]], px, m, rows, cols, rest[left],
-                                   params) & ((others[:, left] == UNKNOWN_CODE) |
-                                              (others[:, left] == EMPTY_CODE)).all(axis=0)
+                                   params) & nudges_allow_empty(others[:, left])
             code[rest[left][empty]] = EMPTY_CODE
             conf[rest[left][empty]] = 0.5
             # still undecided: a kind whose insect shows in the lesser channels only (its
@@ -1811,9 +1874,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             found, off = tile_offsets(labels, px, m, rows, cols, left, params)
             for i, k, d in zip(left[found >= 0], found[found >= 0], off[found >= 0],
                                strict=True):
+                shift = (int(d[0]), int(d[1]))
                 got = read_at(labels, v, tints, canvas, white, px, m, rows, cols, int(i),
-                              (int(d[0]), int(d[1])), params)
-                if got == k:
+                              shift, params)
+                if got == k or (got == UNKNOWN_CODE and
+                                tile_hue(labels, px, m, rows, cols, int(i), int(k), shift,
+                                         params)):
                     code[i], conf[i] = k, 0.5
     # still undecided: a dung beetle whose black tile a cast tints off the neutral labels
     left = np.flatnonzero(code == UNKNOWN_CODE)
