@@ -38,8 +38,9 @@ import cv2
 import numpy as np
 
 from .change import REREAD_FRAMES, Coarse, StillFrames, changed_blocks, region
-from .hexapod_cells import CaseRead, CellParams, read_case
+from .hexapod_cells import CaseRead, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
+from .hexapod_windows import CellParams
 from .observation import UNKNOWN, HexapodObservation, SeenCase
 
 

@@ -4,7 +4,7 @@ cell (warped at a multiple and shrunk with area averaging when the camera sees t
 bigger), labelled pixel by pixel (`hexapod_colour`; when the case's white clipped in all three
 channels, so that it tells nothing of the light's colour, the colour is the grid's bright fill's
 read below the clip, `fill_white`, with the occluders that the clipped white's own skin test
-finds running in from the canvas's edge left out of it and kept covered, `_arms_kept`), and every
+finds running in from the canvas's edge left out of it and kept covered, `arms_kept`), and every
 cell is judged at once from label counts and brightness quantiles in two windows about its centre
 (`decide`): a small one (0.45 cell) that stays on the top card even when cards lie a third of a cell
 off the grid, and a large one (0.8 cell) for the tile's structure. A kind needs its hue over most of
@@ -60,22 +60,22 @@ that joins such an unlined cell across a side with no trace of its line, their m
 alike (a pale sleeve's edge along a line, a card's border beside a sleeve, or a sleeve's end
 short of a side shows a line on fill along that side, but the cloth runs on over both middles:
 `_sleeve_run`); and so is one whose middle is as dark as black cloth, lines or none (at that
-level a printed line's dip is within the sensor's noise: `_unlined_dim_empty`). A cell read as
+level a printed line's dip is within the sensor's noise: `unlined_dim_empty`). A cell read as
 a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
-mask looks like the black tile with its grey beetle (`_dark_occluder_dung`); so is one whose
+mask looks like the black tile with its grey beetle (`dark_occluder_dung`); so is one whose
 black runs on from beyond the board over more of the grid than a tile, the masks missing the
-neutral cloth (`_black_from_beyond`). A cell that a hand or sleeve covers
+neutral cloth (`black_from_beyond`). A cell that a hand or sleeve covers
 (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
 (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
 the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
-and only the closing of the gaps between the occluder's parts covers it (`_tile_in_gap`: that
+and only the closing of the gaps between the occluder's parts covers it (`tile_in_gap`: that
 closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it reads
 empty and its lines show along two opposite sides with board fill beside them (`lines_across`: a
 card, two cells or more across and at most a third of a cell off, hides one of each pair, so no card
 lies there; looked for in the channels the white leaves below the clip, `line_grey`) — as is a cell
 read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below the
 clip, so a window clipped in all three channels over a share of it is the lamp's specular
-reflection, which washes a card out to something as pale and flat as fill: `_glare_unknown`), a cell
+reflection, which washes a card out to something as pale and flat as fill: `glare_unknown`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -83,14 +83,17 @@ pairs from the top, a run of moth cells along a row from the left, when the run 
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
 few pale wing-case highlights, pale pixels as saturated as ink being ink beside a brighter patch,
 not highlights; a moth's body lies on its partner's side) or the run stays '?'.
+This module holds the warp and the cell decisions; the tunables, codes and windows live in
+`hexapod_windows`, the printed lines' and frame's evidence in `hexapod_lines`, the rules that
+doubt cells read empty in `hexapod_cover`, those of hands and dark cloth in
+`hexapod_occluders`, and the naming of halves in `hexapod_halves`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache, partial, reduce
+from dataclasses import dataclass
+from functools import cache, lru_cache, partial
 
 import cv2
 import numpy as np
@@ -103,20 +106,16 @@ from .hexapod_colour import (
     FAINT,
     GREYISH,
     INK,
-    KINDS,
     LIGHT,
     MID,
-    N_LABELS,
     N_TINTS,
     NK,
     OTHER,
     PALE,
     TINTED,
-    ColourParams,
     Pixels,
     case_white,
     clipped_channels,
-    close_gaps,
     colour_unknown,
     fill_white,
     label_pixels,
@@ -125,56 +124,35 @@ from .hexapod_colour import (
     select,
     tint_levels,
 )
+from .hexapod_cover import blown_unlined_empty, glare_unknown, unlined_dim_empty
+from .hexapod_halves import half_evidence, name_halves
+from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
+from .hexapod_occluders import (
+    NEAR_HAND,
+    arms_kept,
+    black_from_beyond,
+    dark_occluder_dung,
+    edge_occluders,
+    tile_in_gap,
+)
+from .hexapod_windows import (
+    CODES,
+    DEFAULT,
+    EMPTY_CODE,
+    K_CODE,
+    MOTH,
+    STAG,
+    UNKNOWN_CODE,
+    CellParams,
+    cell_histograms,
+    cell_windows,
+    gather,
+    histograms,
+    quantiles,
+    window_index,
+)
 from .observation import UNKNOWN
-
-EMPTY = "."
-STAG, MOTH = KINDS.index("S"), KINDS.index("M")
-
-
-@dataclass(frozen=True)
-class CellParams:
-    """Tunables of the cell reader."""
-
-    px_per_cell: int = 24
-    margin_cells: float = 0.5
-    small: float = 0.45            # window sides, in cells
-    large: float = 0.8
-    kind_share: float = 0.6        # a kind's share of the small window
-    max_foreign: float = 0.2       # other kinds and OTHER in the small window
-    min_ink: float = 0.1           # ink and body shares in the large window
-    min_body: float = 0.03
-    nudge: float = 0.15            # undecided cells are tried this far off their centre
-    core: float = 0.25             # the band about the centre that always shows the top card
-    core_share: float = 0.8        # an anchoring kind's share of that band
-    anchor_share: float = 0.4      # its share (any level) of the large window
-    max_relief: float = 0.6        # its pixels' 10th / 90th brightness percentile: an insect
-    max_hand: float = 0.05         # a cell whose large window shows this much hand is hidden
-    min_line: float = 0.03         # a printed grid line's dip below the fill beside it
-    max_glare: float = 0.15        # an empty cell whose large window is this much specular glare
-    max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
-    half_margin: float = 0.08      # evidence needed to name a half without the run's parity
-    max_tinted: float = 0.5        # a dung beetle: share of its lit pixels that are TINTED
-    min_black: float = 0.15        # its black tile: DARK + DIM share of the large window
-    max_faint: float = 0.15        # an empty cell: share of FAINT or TINTED pixels
-    min_flat: float = 0.7          # its large window's 15th / 85th brightness percentile (K: 0.45)
-    min_fill: float = 0.5          # and that 15th percentile
-    max_fill_black: float = 0.02   # or its small window that flat, DARK + DIM of the large at most
-    min_beetle: float = 1.5        # a dung beetle's small window: 85th / 15th brightness at least
-    max_cast_ink: float = 0.1      # a tinted dung beetle: any kind's ink share of its small window
-    min_anchor_ink: float = 0.015  # an anchored kind's ink share of the large window
-    min_core_kind: float = 0.2     # a kind the nudges agree on: its hue's share of the core band
-    dim_fill: float = 0.8          # an empty cell's middle dimmer than this share of the white
-    fill_tint: float = 0.1         # or more saturated than this against it (fill is neutral)
-    fill_line: float = 0.5         # shows its printed line along this share of a side at least
-    line_balance: float = 0.8      # the fill either side of it: the darker this share of the other
-    blown_unlit: float = 0.05      # white clipped in all three: an empty cell showing no line,
-    # with this share of its small window clipped in all three channels or more, is lit (LIGHT)
-    # over its large window but this share at most
-    colour: ColourParams = field(default_factory=ColourParams)
-
-
-DEFAULT = CellParams()
 
 
 @dataclass(frozen=True, eq=False)
@@ -263,93 +241,9 @@ def _bgra_source(frame: np.ndarray, H: np.ndarray, size: tuple[int, int]) -> np.
         else None
 
 
-@lru_cache(maxsize=64)
-def _window_index(shape: tuple[int, int], px: int, margin: int, rows: int, cols: int,
-                  size: int, shift: tuple[int, int]) -> np.ndarray:
-    """(rows * cols, size * size) flat indices into an image of `shape` of the size x size
-    window about each cell's centre, moved by `shift` (see `cell_windows`): the same few
-    windows are gathered for every case, so they are worked out once."""
-    half = size // 2
-    idx = np.arange(rows * cols)
-    r, c = idx // cols, idx % cols
-    y0 = np.clip(np.round(margin + (r + 0.5) * px - half).astype(int) + shift[1], 0,
-                 shape[0] - size)
-    x0 = np.clip(np.round(margin + (c + 0.5) * px - half).astype(int) + shift[0], 0,
-                 shape[1] - size)
-    d = np.arange(size)
-    flat = (y0[:, None] + d)[:, :, None] * shape[1] + (x0[:, None] + d)[:, None, :]
-    flat = flat.reshape(rows * cols, size * size).astype(np.intp)
-    flat.flags.writeable = False
-    return flat
-
-
-def _gather(img: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """`img`'s values at flat `index` (one take from the flattened image)."""
-    return np.ascontiguousarray(img).reshape(-1).take(index)
-
-
-def window_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int,
-                 size: int, shifts: tuple[tuple[int, int], ...] = ((0, 0),),
-                 cells: np.ndarray | None = None) -> np.ndarray:
-    """Flat indices of the windows `cell_windows` takes, for each shift in turn (stacked)."""
-    out = [_window_index((int(shape[0]), int(shape[1])), px, margin, rows, cols, size,
-                         (int(dx), int(dy))) for dx, dy in shifts]
-    if cells is not None:
-        cells = np.asarray(cells).astype(np.intp, copy=False)   # a list, even an empty one
-        out = [i[cells] for i in out]
-    return out[0] if len(out) == 1 else np.concatenate(out)
-
-
-def cell_windows(img: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
-                 shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
-                 ) -> np.ndarray:
-    """(cells, size * size) values of `img` in a size x size window about each cell's centre
-    (moved by `shift` pixels, x then y), for every cell or the flat indices `cells`."""
-    return _gather(img, window_index(img.shape, px, margin, rows, cols, size, (shift,), cells))
-
-
-def histograms(win: np.ndarray, n_labels: int = N_LABELS) -> np.ndarray:
-    """(windows, n_labels) shares of each label in each row of `win` (labels 0 .. n_labels-1)."""
-    n, size2 = win.shape
-    # offsets added in place to the index array bincount wants anyway (no temporaries)
-    idx = win.astype(np.intp)
-    idx += (np.arange(n) * n_labels)[:, None]
-    shares = np.bincount(idx.ravel(), minlength=n * n_labels).reshape(n, n_labels) \
-        .astype(np.float32)
-    shares /= float(size2)
-    return shares
-
-
-def quantiles(win: np.ndarray) -> np.ndarray:
-    """(windows, 3): the 15th, 50th and 85th percentile of each row of `win`."""
-    n = win.shape[1]
-    ks = [int(0.15 * (n - 1)), int(0.5 * (n - 1)), int(0.85 * (n - 1))]
-    # the same order statistics as a partition: NumPy's vectorised sort is many times faster
-    # than a three-way partition of these short rows
-    return np.sort(win, axis=1)[:, ks]
-
-
-def cell_histograms(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                    size: int, shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None,
-                    n_labels: int = N_LABELS) -> np.ndarray:
-    """(cells, n_labels) shares of each label (0 .. n_labels - 1) in a size x size window about
-    each cell's centre (see `cell_windows`)."""
-    return histograms(cell_windows(labels, px, margin, rows, cols, size, shift, cells), n_labels)
-
-
-def cell_quantiles(v: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
-                   shift: tuple[int, int] = (0, 0), cells: np.ndarray | None = None
-                   ) -> np.ndarray:
-    """(cells, 3): the 15th, 50th and 85th percentile of brightness in each cell's window."""
-    return quantiles(cell_windows(v, px, margin, rows, cols, size, shift, cells))
-
-
 KIND_OF = np.full(256, -1, np.int64)    # a label's kind index (-1: not a kind's hue)
 KIND_OF[:3 * NK] = np.arange(3 * NK) % NK
 KIND_OF.flags.writeable = False
-
-CODES = (*KINDS, "K", EMPTY, UNKNOWN)
-K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
 
 
 def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
@@ -438,8 +332,8 @@ def cast_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray, qs
     not TINTED, no kind's hue over half the small window, no kind's ink in it)."""
     large = round(params.large * px)
     at = window_index(v.shape, px, margin, rows, cols, large, cells=cells)
-    grey = (_gather(v, at) < params.colour.dim_v) & \
-        (_gather(sat, at) < params.colour.ink_sat)
+    grey = (gather(v, at) < params.colour.dim_v) & \
+        (gather(sat, at) < params.colour.ink_sat)
     black = np.maximum(grey.mean(axis=1), hl[cells, DARK] + hl[cells, DIM])
     return decide(hs[cells], hl[cells], qs[cells], ql[cells], params, ts[cells], black
                   )[0] == K_CODE
@@ -698,9 +592,9 @@ def read_at(labels: np.ndarray, v: np.ndarray, tints: np.ndarray, canvas: np.nda
     small, large = round(params.small * px), round(params.large * px)
     at_s = window_index(labels.shape, px, margin, rows, cols, small, (shift,), [cell])
     at_l = window_index(labels.shape, px, margin, rows, cols, large, (shift,), [cell])
-    hs, hl = histograms(_gather(labels, at_s)), histograms(_gather(labels, at_l))
-    got = int(decide(hs, hl, quantiles(_gather(v, at_s)), quantiles(_gather(v, at_l)), params,
-                     histograms(_gather(tints, at_s), N_TINTS))[0][0])
+    hs, hl = histograms(gather(labels, at_s)), histograms(gather(labels, at_l))
+    got = int(decide(hs, hl, quantiles(gather(v, at_s)), quantiles(gather(v, at_l)), params,
+                     histograms(gather(tints, at_s), N_TINTS))[0][0])
     if got != UNKNOWN_CODE:
         return got
     cells = np.array([cell])
@@ -787,960 +681,6 @@ def _tile_boxes(mask: np.ndarray, px: int, long_w: int, long_h: int,
     return x[tile], y[tile], w[tile], h[tile]
 
 
-LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
-LINE_SIDE = 3               # px (at `px_per_cell` 24) from the line to the fill sampled beside it
-LINE_SHARE = 0.8            # a side's line must dip at this share of its samples
-# a cell read empty under an occluder's mask is read when its line dips along this share of
-# each of two opposite sides (`lines_across`): the hand's edge or its shade over the fill beside
-# a side, or a lit finger's rim, hides a part of a line it runs near, and a card on the cell
-# hides the whole of one side of each pair
-HAND_LINE_SHARE = 0.5
-
-
-@lru_cache(maxsize=16)
-def _line_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Flat indices (cells, 4 * n) of the samples along each cell's four sides (top, bottom,
-    left, right; `LINE_SPAN` of each): the two pixels on either side of the line's position
-    (where the printed line falls, between them), and pixels `LINE_SIDE` px out on each side."""
-    t = np.arange(round(LINE_SPAN[0] * px), round(LINE_SPAN[1] * px) + 1)
-    d = max(2, round(LINE_SIDE * px / 24))
-    r, c = np.divmod(np.arange(rows * cols), cols)
-    y0, x0 = (margin + r * px)[:, None], (margin + c * px)[:, None]
-    w = shape[1]
-    on_a, on_b, out_a, out_b = [], [], [], []
-    for edge, across in ((y0, False), (y0 + px, False), (x0, True), (x0 + px, True)):
-        along = (x0 if not across else y0) + t[None, :]
-        ey = np.broadcast_to(edge, along.shape)
-
-        def at(offset: int, ey: np.ndarray = ey, along: np.ndarray = along,
-               across: bool = across) -> np.ndarray:
-            y, x = (along, ey + offset) if across else (ey + offset, along)
-            return np.clip(y, 0, shape[0] - 1) * w + np.clip(x, 0, w - 1)
-
-        on_a.append(at(-1))
-        on_b.append(at(0))
-        out_a.append(at(-d))
-        out_b.append(at(d - 1))
-    idx = tuple(np.concatenate(a, axis=1).astype(np.intp) for a in (on_a, on_b, out_a, out_b))
-    for a in idx:
-        a.flags.writeable = False
-    return idx
-
-
-def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                    cells: np.ndarray, min_line: float = 0.03) -> np.ndarray:
-    """True for each of `cells` (flat indices) whose four printed grid lines show along each
-    side in `grey` (any brightness, e.g. the canvas's channel sum): at `LINE_SHARE` or more of
-    the samples along every side, the line is darker than the fill a few pixels to either side
-    by `min_line` of the brighter of the two. The lines are printed on the board under every
-    card and hand; a hand over any part of a cell must cross a side (it comes from beyond the
-    board), hiding the line there, so lines all round mean that nothing but what lies within
-    them (a tile on the grid) covers the cell."""
-    return (_side_lines(grey, px, margin, rows, cols, cells, min_line) >= LINE_SHARE) \
-        .all(axis=1)
-
-
-def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
-                 rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
-                 ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0,
-                 share: float = LINE_SHARE) -> np.ndarray:
-    """True for each of `cells` (flat indices) whose printed grid lines show along two
-    opposite sides (top and bottom, or left and right; see `lines_all_round`: along `share`
-    of each side's samples at least), counting a
-    line sample only where the pixels beside it on both sides are no ink (saturation below
-    `ink_sat`) and not dark (normalised brightness `v` at least `min_v`): board fill, not the
-    tiles either side of a card's dark border band; and (`balance`, see `_side_lines`) lit
-    alike. A card is two cells or more across either
-    way and lies at most a third of a cell off the grid, and it hides the board's lines under
-    it, so a card over a cell's middle hides one of each pair of opposite sides: lines along
-    two opposite sides mean that no card lies on the cell, whatever else may lie over it.
-    (The card, two cells or more across, hides the far side of the pair in full, turned or
-    not, so a line seen along half a side is as good as along all of it against a card; the
-    share asked for only guards against noise taken for a line.)"""
-    fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
-    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill,
-                       balance) >= share
-    return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
-
-
-def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
-               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT
-               ) -> np.ndarray:
-    """True for each of `cells` (flat indices) whose printed grid lines show in `grey` along
-    two opposite sides (`lines_across`), each with board fill either side of it lit alike (the
-    darker at least `line_balance` of the brighter: an occluder's or a card's edge along the
-    line has it on one side only). A card, two cells or more across either way and at most a
-    third of a cell off the grid, hides one side of each opposite pair of every cell whose
-    middle it covers, so no card lies on such a cell: it is empty, whatever its fill's colour
-    reads (a white clipped in a channel leaves the fill's colour unmeasured there) and whatever
-    lies over it."""
-    return lines_across(grey, sat, v, px, margin, rows, cols, cells, params.min_line,
-                        params.colour.ink_sat, params.colour.dim_v, params.line_balance)
-
-
-def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                 cells: np.ndarray, ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
-    """(cells, 4 * n) bool: the line samples of `cells` (`_line_index`) with board fill on both
-    sides of the line, no ink (saturation below `ink_sat`) and not dark (normalised brightness
-    `v` at least `min_v`): a printed grid line, not a card's dark border band beside its
-    tile."""
-    _, _, out_a, out_b = (a[cells] for a in _line_index(sat.shape, px, margin, rows, cols))
-    fill = np.ones(out_a.shape, bool)
-    for img, lo, hi in ((sat, -np.inf, ink_sat), (v, min_v, np.inf)):
-        flat = np.ascontiguousarray(img, np.float32).reshape(-1)
-        for at in (out_a, out_b):
-            x = flat.take(at)
-            fill &= (x >= lo) & (x < hi)
-    return fill
-
-
-def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarray
-              ) -> np.ndarray:
-    """The canvas brightness to find the printed grid lines in: the sum of the channels
-    (`planes`, B G R) in which the case's `white` lies below the clip, or of all three when it
-    clips in none or in all. A printed line darkens the paper in every channel, but in one the
-    light clips (warm light: red and green first) the fill beside it and the line itself
-    read the clip alike: that channel shows no line, and added in, it only thins the dip that
-    the unclipped channels show."""
-    keep = [planes[k] for k in _unclipped(white)]
-    if len(keep) in (0, 3):
-        return planes[0] + planes[1] + planes[2]
-    return keep[0] if len(keep) == 1 else keep[0] + keep[1]
-
-
-def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                cells: np.ndarray, min_line: float, where: np.ndarray | None = None,
-                balance: float = 0.0, even: bool = False
-                ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """(cells, 4): the share of samples along each side (top, bottom, left, right) of each of
-    `cells` where the printed line shows in `grey` (`lines_all_round`), counting only the
-    samples `where` (cells, 4 * n) allows, when given, and whose two sides are alike: the
-    darker at least `balance` of the brighter (a line printed on the fill has the same fill
-    under the same light either side of it; an occluder's edge lying along it has the
-    occluder on one side). With `even`, also (cells, 4) the share of each side's samples with
-    one surface either side (`where`, alike) when their mean dip is below `COVER_DIP` of
-    `min_line`, else 0: one flat surface running across the line's position (cloth over it)."""
-    on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
-                                                              cols))
-    flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
-    on = np.minimum(flat.take(on_a), flat.take(on_b))
-    a, b = flat.take(out_a), flat.take(out_b)
-    lo, hi = np.minimum(a, b), np.maximum(np.maximum(a, b), 1e-3)
-    dip = (lo - on) >= min_line * hi
-    alike = lo >= balance * hi
-    if balance > 0.0:
-        dip &= alike
-    if where is not None:
-        dip &= where
-    shares = dip.reshape(len(cells), 4, -1).mean(axis=2)
-    if not even:
-        return shares
-    same = alike if where is None else alike & where
-    same = same.reshape(len(cells), 4, -1)
-    rel = ((lo - on) / hi).reshape(len(cells), 4, -1)
-    depth = (rel * same).sum(axis=2) / np.maximum(same.sum(axis=2), 1)
-    return shares, np.where(depth < COVER_DIP * min_line, same.mean(axis=2), 0.0)
-
-
-def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                  sat: np.ndarray | None = None, ink_sat: float = 0.45
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
-    highlights), < 0 like wing cases; moth > 0 has its body on the right (a left half), < 0 on
-    the left. Given the pixels' saturation `sat`, a pale stag pixel counts as a highlight only
-    when it is less saturated than ink (`ink_sat`)."""
-    whole, left, right = _half_index(labels.shape, px, margin, rows, cols)
-    flat = np.ascontiguousarray(labels).reshape(-1)
-    w = flat.take(whole)
-    pale = w == PALE + STAG
-    if sat is not None:
-        # a printed highlight is the ink thinned with white, so less saturated than the ink; a
-        # pixel as saturated as ink that is only labelled pale because a brighter patch lies
-        # near (glare on the head, light falling off across the tile) is ink, not a highlight
-        pale &= np.ascontiguousarray(sat).reshape(-1).take(whole) < ink_sat
-    # shares as counts over window sizes: the same float64 quotients as a boolean mean
-    stag = _share(w == INK + STAG) - _share(pale) - 0.3
-    moth = _share(flat.take(right) == BODY + MOTH) - _share(flat.take(left) == BODY + MOTH)
-    return stag.reshape(rows, cols), moth.reshape(rows, cols)
-
-
-@lru_cache(maxsize=16)
-def _half_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Flat indices (cells, n) of each cell's inset window (an eighth of a cell in from each
-    side), and of its left and right halves' columns (`half_evidence`)."""
-    inset = max(1, px // 8)
-    size = px - 2 * inset
-    half = size // 2
-    r, c = np.divmod(np.arange(rows * cols), cols)
-    y0, x0 = margin + r * px + inset, margin + c * px + inset
-
-    def index(dx0: int, dx1: int) -> np.ndarray:
-        ys = y0[:, None, None] + np.arange(size)[None, :, None]
-        xs = x0[:, None, None] + np.arange(dx0, dx1)[None, None, :]
-        flat = (ys * shape[1] + xs).reshape(rows * cols, -1).astype(np.intp)
-        flat.flags.writeable = False
-        return flat
-
-    return index(0, size), index(0, half), index(size - half, size)
-
-
-def _share(mask: np.ndarray) -> np.ndarray:
-    """The share of True in each row of `mask` (as `mask.mean(axis=1)`)."""
-    return np.count_nonzero(mask, axis=1) / mask.shape[1]
-
-
-def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
-                margin: float = 0.08) -> None:
-    """Replace the 'S' and 'M' cells of `grid` (in place) by St/Sb and Ml/Mr, or '?'."""
-    rows, cols = len(grid), len(grid[0])
-    for c in range(cols):
-        line = [grid[r][c] for r in range(rows)]
-        for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin):
-            grid[r][c] = code
-    for r in range(rows):
-        for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
-            grid[r][c] = code
-
-
-def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
-          margin: float) -> list[tuple[int, str]]:
-    """(index, code) for every `kind` cell of one column or row: runs pair up from their start
-    (first name, second name, ...); a run next to '?' may start or end with a half whose partner
-    is hidden, and then the cells' scores (> 0: first name) must pick one pairing clearly."""
-    out = []
-    n = len(line)
-    i = 0
-    while i < n:
-        if line[i] != kind:
-            i += 1
-            continue
-        j = i
-        while j < n and line[j] == kind:
-            j += 1
-        length = j - i
-        open_start = i > 0 and line[i - 1] == UNKNOWN
-        open_end = j < n and line[j] == UNKNOWN
-        options = []
-        for shift in (0, 1):                       # 1: the first cell's partner is hidden
-            if shift and not open_start:
-                continue
-            odd_end = (length - shift) % 2 == 1    # the last cell's partner is hidden
-            if odd_end and not open_end:
-                continue
-            options.append([names[(k + shift) % 2] for k in range(length)])
-        pick = None
-        if len(options) == 1:
-            pick = options[0]
-        elif len(options) == 2:
-            votes = [sum(score[i + k] * (1.0 if name == names[0] else -1.0)
-                         for k, name in enumerate(opt)) for opt in options]
-            if abs(votes[0] - votes[1]) >= 2.0 * margin * length:
-                pick = options[int(np.argmax(votes))]
-        out += [(i + k, pick[k] if pick else UNKNOWN) for k in range(length)]
-        i = j
-    return out
-
-
-def _tile_in_gap(code: np.ndarray, own: np.ndarray, px: int, margin: int, rows: int,
-                 cols: int, cells: np.ndarray, size: int, max_hand: float) -> np.ndarray:
-    """True for each of `cells` (flat indices; `code`, each one's reading as a CODES index)
-    read as a coloured kind while the occluder's own pixels (`own`, before closing) cover less
-    than `max_hand` of its window of side `size`: only the closing of the gaps between a
-    hand's parts covers it. That closing stands for an arm's lit middle, clipped flat and pale
-    between its shaded edges; such a middle shows no kind's ink with an insect's relief in it
-    (what every stage needs to name a kind), so a cell read so there shows its card's own
-    tile, not the hand. An empty or dung-beetle reading there is not trusted: a clipped arm's
-    middle looks like light fill, a dark sleeve like a black tile."""
-    out = np.zeros(len(cells), bool)
-    kind = code < NK
-    if not kind.any():
-        return out
-    if not own.any():
-        out[kind] = True
-        return out
-    share = cell_windows(own, px, margin, rows, cols, size, cells=cells[kind]).mean(axis=1)
-    out[np.flatnonzero(kind)[share < max_hand]] = True
-    return out
-
-
-def _glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: int, size: int,
-                   max_glare: float) -> None:
-    """Set to '?' (in place) the empty cells of `grid` whose window of side `size` is clipped in
-    all three channels (`blown`) over `max_glare` of it or more. Call it only when the case's
-    white clipped in no channel: paper and fill lit like the white then stay below the clip,
-    and what clips in every channel beyond it is the lamp's specular reflection, which washes
-    a card's print out to something as pale and flat as empty fill."""
-    rows, cols = len(grid), len(grid[0])
-    if not blown.any():
-        return
-    share = cell_windows(blown, px, margin, rows, cols, size).mean(axis=1)
-    for i in np.flatnonzero(share >= max_glare):
-        if grid[i // cols][i % cols] == EMPTY:
-            grid[i // cols][i % cols] = UNKNOWN
-
-
-def _unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
-                       white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
-                       margin: int, size: int, rows: int, cols: int,
-                       params: CellParams = DEFAULT, near: np.ndarray | None = None,
-                       why: dict[int, str] | None = None) -> np.ndarray:
-    """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
-    (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
-    channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
-    above `fill_tint`), while no side shows the printed grid line (`_unlined`). The board
-    fill is printed at 0.89 of the white; a cell that much dimmer reads as fill only through
-    the local gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale)
-    for fill in a shadow just as well. The fill is printed neutral, so against the white (the
-    light's colour) it reads all but untinted; a window tinted over half of it is fill under a
-    second light's colour or lens blur's spill of a card beside it, or something lying over it
-    (a pale hand lit near the clip keeps only a faint warmth of skin). A shadow or a second
-    light dims or tints the printed lines with the fill beside them, and a card a third of a
-    cell off hides one side's at most, or two adjacent ones' in part; a sleeve or hand over
-    the cell hides them all. Beside an occluder (`near`, True per cell of the grid: its mask
-    reaches the cell's surroundings), where a sleeve carries the arm on beyond its skin, the
-    middle is measured in the channels where the white lies below the clip only
-    (`_known_channels`): a clipped white is only a lower bound of the paper's reading, so a
-    share of it read there is only an upper bound of the cell's. A cell whose pixels clip in
-    two channels or more (`_blind`: their colour unmeasured, read as the least saturated one
-    the reading allows) is '?' too when it shows no line and joins an unlined tinted cell
-    through such cells (`_joined`): a pale hand's lit middle between its faintly warm, shaded
-    parts. A cell whose middle is at most `DARK_SLEEVE` of the white (black cloth; the fill is
-    printed at 0.89 of it) is '?' whatever its sides show: a printed line dips the fill by a few
-    hundredths of its level, a level or two there, within the sensor's and JPEG's noise, so
-    "lines" found on it are noise; up to `DIM_NOISE` of it, only lines along two opposite sides
-    are the board's (dark grey cloth shows noise "lines" along a side). A doubted cell whose
-    lines show along one side or two adjacent ones only is '?' when it joins a cell '?' so
-    across a side with no trace of its line, their middles lit alike (`_sleeve_run`): one line
-    shows the strip along its side to be fill, not the middle, which the cloth beside may cover.
-    A light sleeve (white or light grey, 0.8-0.95 of the paper) is as bright and as neutral as
-    fill, so nothing above doubts it; its one tell is the printed lines it hides: a cell lit
-    below the clip (in the channels the lines are looked for in, `line_grey`) whose sides show
-    no trace of their line (`CLOTH_TRACE`) and one flat surface across two sides or more
-    (`COVER_FLAT`, `COVER_DIP`, `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another
-    empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike) or, where none
-    does, when its colour lies off the lined fill's (`_off_fill`: the fill is printed a warm
-    grey), and every lit cell read empty with lines along one side or two adjacent ones only may
-    join it (`_sleeve_run`). Where such cloth, or an edge cell showing no two opposite lines,
-    hides the board's dark printed frame under one flat surface (`_frame_crossed`: it runs in
-    from beyond the grid), it is '?' however bright, clipped or fill-coloured it is, and
-    whatever the picture's other lines show. Fill whose lines are lost to a sub-pixel
-    misregistration on small cells may be left '?' too: never a wrong code."""
-    if not len(cells):
-        return cells
-    # the largest channel over the white's, in the windows only, and its middle value
-    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
-    at = window_index(planes[0].shape, px, margin, rows, cols, size, cells=cells)
-    raw = [_gather(p, at) for p in planes]
-    ratio = [x * k for x, k in zip(raw, inv, strict=True)]
-    v0 = np.maximum(np.maximum(ratio[0], ratio[1]), ratio[2])
-    h = v0.shape[1] // 2
-    mid = np.partition(v0, h, axis=1)[:, h]
-    doubt = mid < params.dim_fill
-    # as dark as black cloth: no lit board, whatever "lines" the noise shows
-    unlit = mid <= DARK_SLEEVE
-    known = _known_channels(white)
-    if near is not None and len(known) < 3 and near[cells].any():
-        vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],
-                                                               ratio[known[1]])
-        doubt |= near[cells] & (np.partition(vk, h, axis=1)[:, h] < params.dim_fill)
-    tinted = np.partition(_gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
-    doubt |= tinted
-    blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
-    # every lit cell's sides are looked at: a pale sleeve lit as fill is doubted by its sides
-    ask = ~unlit
-    if not ask.any():
-        _note(why, cells, unlit, "dim:unlit")
-        return cells[unlit]
-    unlined = unlit.copy()
-    shares = np.zeros((len(cells), 4), np.float64)
-    flat = np.zeros((len(cells), 4), np.float64)
-    shares[ask], flat[ask] = _line_shares(cells[ask], grey, pix, px, margin, rows, cols,
-                                          params, flat=True)
-    lined = shares >= params.fill_line
-    unlined[ask] = ~lined[ask].any(axis=1)
-    # as dark as dark cloth: a "line" along one side, or two adjacent ones, is noise (a printed
-    # line dips the fill by a few hundredths, a level or two here); lines along two opposite
-    # sides are the board's
-    noisy = ask & doubt & (mid <= DIM_NOISE)
-    unlined[noisy] = ~_opposite(lined[noisy])
-    out = doubt & unlined
-    _note(why, cells, out & unlit, "dim:unlit")
-    _note(why, cells, out & tinted, "dim:tinted")
-    _note(why, cells, out, "dim:dim")
-    if blind.any():
-        out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
-        _note(why, cells, out, "dim:blind_joined")
-    # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
-    # line whatever lies there), no trace of a line on any side, one flat surface across two
-    # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
-    # (lit in the channels the lines are looked for in, `line_grey`: under a white clipped in
-    # one or two channels, those where it lies below the clip; a white sleeve clips in the
-    # others as the fill does, while the fill's lines still dip in these)
-    below = _unclipped(white)
-    top = reduce(np.maximum, [raw[k] for k in below] if 0 < len(below) < 3 else raw)
-    lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
-    if len(below) in (0, 3):
-        # (under a white clipped in all three channels, or none, a cell whose least channel
-        # lies well below the clip shows lines there: a pale, warm arm over a blown board)
-        low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
-        lit |= np.partition(low, h, axis=1)[:, h] < LIT_LOW
-    cloth = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & \
-        ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
-    # cloth that hides the board's dark frame where it runs in from beyond the grid: what the
-    # lines' absence, its brightness or the clip leave in doubt, the frame settles
-    edge = ask & ~_opposite(lined)
-    clip = CLIP * (len(below) if 0 < len(below) < 3 else 3)    # the clip in `line_grey`
-    edge[edge] = _frame_hidden(grey(), pix, px, margin, rows, cols, cells[edge], cells, clip,
-                               params)
-    crossed = _frame_crossed(cells, cloth, edge, rows, cols)
-    cover = cloth & (mid <= COVER_LIT) & lit
-    if cover.any():
-        other = np.flatnonzero(ask & ~cover & _opposite(lined))
-        strong = _line_shares(cells[other], grey, pix, px, margin, rows, cols,
-                              replace(params, min_line=COVER_SEEN * params.min_line)) \
-            if len(other) else np.zeros((0, 4))
-        if not _opposite(strong >= params.fill_line).any():
-            # lines too faint in this picture to tell cloth by their absence alone (blur
-            # fades them all): cloth then only where its colour is not the fill's
-            cover &= _off_fill(ratio, h, cover, other)
-    out |= cover
-    _note(why, cells, out, "dim:cover")
-    out |= crossed
-    _note(why, cells, out, "dim:frame")
-    # joined to cloth across a side with no trace of its line: a doubted cell showing a line
-    # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
-    # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
-    # is the fill it looks)
-    weak = ~_opposite(lined) & ~unlit
-    out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
-                       params.line_balance)
-    _note(why, cells, out, "dim:sleeve_run")
-    if cover.any():
-        out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
-                           params.line_balance)
-        _note(why, cells, out, "dim:cover_run")
-    if crossed.any():
-        # ... and to cloth over the frame, a cell next to it only: the frame shows where the
-        # cloth runs in, not how far the fill's faint lines beyond it are the cloth's
-        out |= _sleeve_run(cells, crossed, weak & ~doubt, shares, mid, rows, cols,
-                           params.line_balance, reach=False)
-        _note(why, cells, out, "dim:frame_run")
-    return cells[out]
-
-
-def _frame_crossed(cells: np.ndarray, cloth: np.ndarray, entry: np.ndarray, rows: int,
-                   cols: int) -> np.ndarray:
-    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
-    `entry` (on the grid's edge, no lines along two opposite sides, the board's printed frame
-    hidden under one flat surface: `_frame_hidden`) or marked `cloth` (no trace of a line on
-    any side, one flat surface across two sides or more) and joined to such a cell through
-    cells so marked, across their sides: cloth that runs in over the frame from beyond the
-    grid, as a sleeve or an arm does."""
-    if not entry.any():
-        return entry
-    r, c = np.divmod(cells, cols)
-    grid = np.zeros((rows, cols), np.uint8)
-    grid[r[cloth | entry], c[cloth | entry]] = 1
-    _, lab = cv2.connectedComponents(grid, connectivity=4)
-    keep = np.unique(lab[r[entry], c[entry]])
-    return entry | (cloth & np.isin(lab[r, c], keep))
-
-
-# `_frame_hidden`: the band (px at `px_per_cell` 24, either way from the frame's drawn position)
-# searched for the board's printed frame: wide enough for the pose's misregistration under an
-# uncalibrated lens, narrow enough to stay on the board's margin beyond it (0.29 cell at the
-# sides) and on the cell within
-FRAME_BAND = 6
-# the band's profile across it (the median along the side) is one flat surface when its darkest
-# point lies within this share of its brightest: the frame, printed at a quarter of the white,
-# dips it by half or more however blurred; a sleeve's shading across a quarter cell, a few
-# hundredths
-FRAME_FLAT = 0.05
-# ... and it shows plainly where it dips the band by this share below the brightest either
-# side of it, along this many outer sides of the board in the same direction at least (a
-# picture blown or blurred until it is faint everywhere hides it as cloth would; motion blur
-# fades it across one direction only)
-FRAME_SEEN = 0.12
-FRAME_SIDES = 1
-# the surfaces either side of a line seen, sampled this far (px at 24 a cell) from the frame's
-# drawn position: the paper and the fill, whose lightness tells it from a card's dark band
-FRAME_BESIDE = 3
-# ... and, where the band clips, by this share: a clipped band tells only that the frame lies
-# less than its dip elsewhere below the clip, so a frame a lamp's fall-off across the board can
-# lift to the clip is no evidence
-FRAME_SEEN_CLIPPED = 0.3
-
-
-@lru_cache(maxsize=16)
-def _frame_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
-                 ) -> np.ndarray:
-    """(rows * cols, 4, k, n) flat canvas indices of the band across the board's printed frame
-    along each cell's outer sides (top, bottom, left, right; -1 where the side is not the
-    grid's edge): `k` offsets across the band (`FRAME_BAND` either way), `n` samples along the
-    side (`LINE_SPAN`)."""
-    t = np.arange(round(LINE_SPAN[0] * px), round(LINE_SPAN[1] * px) + 1)
-    f = max(2, round(FRAME_BAND * px / 24))
-    off = np.arange(-f, f + 1)
-    out = np.full((rows * cols, 4, len(off), len(t)), -1, np.intp)
-    h, w = shape[:2]
-    for i in range(rows * cols):
-        r, c = divmod(i, cols)
-        y0, x0 = margin + r * px, margin + c * px
-        sides = ((r == 0, y0, x0, False), (r == rows - 1, y0 + px, x0, False),
-                 (c == 0, x0, y0, True), (c == cols - 1, x0 + px, y0, True))
-        for s, (outer, edge, start, across) in enumerate(sides):
-            if not outer:
-                continue
-            a = edge + off[:, None] + np.zeros_like(t)[None, :]
-            b = start + t[None, :] + np.zeros_like(off)[:, None]
-            y, x = (b, a) if across else (a, b)
-            out[i, s] = np.clip(y, 0, h - 1) * w + np.clip(x, 0, w - 1)
-    out.flags.writeable = False
-    return out
-
-
-def _frame_hidden(grey: np.ndarray, pix: Pixels, px: int, margin: int, rows: int, cols: int,
-                  cells: np.ndarray, empty: np.ndarray, clip: float,
-                  params: CellParams = DEFAULT) -> np.ndarray:
-    """(len(cells),) True for each of `cells` (flat grid indices) along an outer side of which
-    the board's dark printed frame does not show in `grey` (`line_grey`): the band searched
-    for it (`FRAME_BAND`) is one flat surface across (`FRAME_FLAT`) and no ink (saturation in
-    `pix` below `ink_sat`), while the frame shows plainly (`FRAME_SEEN`, between light
-    surfaces) along `FRAME_SIDES` outer sides in the same direction (motion blur fades a line
-    across it only) of cells read empty (`empty`, flat grid indices: no card's edge beside
-    it); where the band clips (`clip`, the clip's level in `grey`), plainly by
-    `FRAME_SEEN_CLIPPED`. The frame is printed thick, at a quarter of the white, so blur or an
-    exposure that leaves it plain elsewhere does not fade it to a flat surface here; a card, a
-    third of a cell off at most, hides it under its tile's colour or black, which is ink or
-    dark. What hides it flat comes from beyond the grid, over the board's margin: a sleeve or
-    an arm (or the lamp's glare, which washes the cell's print out too). A picture blown or
-    blurred until the frame is faint all round tells nothing here."""
-    out = np.zeros(len(cells), bool)
-    if not len(cells):
-        return out
-    idx = _frame_index(grey.shape, px, margin, rows, cols)
-    outer = idx[:, :, 0, 0] >= 0
-    at = idx[outer]                                        # (sides, k, n)
-    prof = np.median(np.ascontiguousarray(grey, np.float32).reshape(-1).take(at), axis=2)
-    low = prof.min(axis=1)
-    flat = low >= (1.0 - FRAME_FLAT) * prof.max(axis=1)
-    v, sat = (np.ascontiguousarray(x, np.float32).reshape(-1) for x in (pix.v, pix.sat))
-    c = params.colour
-
-    def light(j: int) -> np.ndarray:
-        """The sides whose band at offset `j` is lit and no ink (median along the side)."""
-        return (np.median(v.take(at[:, j]), axis=1) >= c.dim_v) & \
-            (np.median(sat.take(at[:, j]), axis=1) < c.ink_sat)
-
-    # a line: its darkest point below the brightest either side of it (the band's ends may
-    # lie beyond the board's edge, on the table; a card's or an arm's edge across the band is
-    # a step, not a line), the surfaces beside it light
-    k, mid = prof.shape[1], prof.shape[1] // 2
-    before = np.arange(k)[None, :] < prof.argmin(axis=1)[:, None]
-    beside = np.minimum(np.where(before, prof, 0.0).max(axis=1),
-                        np.where(before, 0.0, prof).max(axis=1))
-    step = max(1, round(FRAME_BESIDE * px / 24))
-    ends = light(mid - step) & light(mid + step)
-    other = np.ones(rows * cols, bool)
-    other[empty] = False
-    seen, plain = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
-    seen[outer] = ends & (low <= (1.0 - FRAME_SEEN) * beside)
-    plain[outer] = ends & (low <= (1.0 - FRAME_SEEN_CLIPPED) * beside)
-    seen[other] = plain[other] = False
-    hidden, clipped = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
-    hidden[outer] = flat & (np.median(sat.take(at[:, mid]), axis=1) < c.ink_sat)
-    clipped[outer] = prof.max(axis=1) >= clip - 5.0
-    # (motion blur fades a line across its direction only: the frame is judged against its
-    # sides of the same direction, top and bottom or left and right)
-    for pair in ((0, 1), (2, 3)):
-        if seen[:, pair].sum() < FRAME_SIDES:
-            hidden[:, pair] = False
-        if plain[:, pair].sum() < FRAME_SIDES:
-            hidden[:, pair] &= ~clipped[:, pair]
-    return hidden[cells].any(axis=1)
-
-
-def _off_fill(ratio: list[np.ndarray], h: int, cand: np.ndarray, fill: np.ndarray
-              ) -> np.ndarray:
-    """True for each candidate window (`cand`, a mask over the rows of the `ratio` windows,
-    each channel over the white's) whose colour is not the board fill's: its channels' middle
-    values, over their largest, lie `COVER_HUE` or more from those of the fill, the median
-    over the windows `fill` (indices; cells showing their lines along two opposite sides,
-    `COVER_FILLS` of them at least). The board's fill is printed a warm light grey; a sleeve
-    of that very colour is left to the lines."""
-    out = np.zeros(len(cand), bool)
-    if len(fill) < COVER_FILLS or not cand.any():
-        return out
-    rows = np.concatenate([np.flatnonzero(cand), fill])
-    med = np.stack([np.partition(r[rows], h, axis=1)[:, h] for r in ratio], axis=1)
-    hue = med / np.maximum(med.max(axis=1, keepdims=True), 1e-3)
-    ref = np.median(hue[-len(fill):], axis=0)
-    far = np.abs(hue[:-len(fill)] - ref).max(axis=1) >= COVER_HUE
-    out[np.flatnonzero(cand)] = far
-    return out
-
-
-def _note(why: dict[int, str] | None, cells: np.ndarray, mask: np.ndarray, rule: str) -> None:
-    """Record (`why`, flat cell index -> rule, when given) `rule` for those of `cells` marked
-    in `mask` that no earlier rule took."""
-    if why is None:
-        return
-    for i in cells[mask].tolist():
-        why.setdefault(i, rule)
-
-
-def _unlined(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
-             margin: int, rows: int, cols: int, params: CellParams = DEFAULT) -> np.ndarray:
-    """True for each of `cells` (flat indices) none of whose sides shows the printed grid line
-    along `fill_line` of it (`_line_shares`)."""
-    return (_line_shares(cells, grey, pix, px, margin, rows, cols, params)
-            < params.fill_line).all(axis=1)
-
-
-def _line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
-                 margin: int, rows: int, cols: int, params: CellParams = DEFAULT,
-                 flat: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """(cells, 4): the share of each side (top, bottom, left, right) of each of `cells` (flat
-    indices) along which the printed grid line shows in `grey()` (`line_grey`, asked for only
-    then), with board fill either side of it (`_fill_beside`, in the normalised `pix`) as
-    bright within `line_balance`; a side shows its line at `fill_line`. A sleeve's edge that
-    lies along a side, the line seen just beyond it, is no line on fill when the sleeve on one
-    side of it is much darker or brighter than the fill on the other (the fill either side of a
-    printed line 1/8 cell away is lit alike; a shadow's edge dims it gradually); a pale one is
-    not, and `_sleeve_run` looks at what lies on the cell's other sides. With `flat`, also each
-    side's flat share (`_side_lines`' `even`)."""
-    fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, cells, params.colour.ink_sat,
-                        params.colour.dim_v)
-    return _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
-                       params.line_balance, even=flat)
-
-
-def _opposite(lined: np.ndarray) -> np.ndarray:
-    """(cells,) True where `lined` (cells, 4: top, bottom, left, right) holds for two opposite
-    sides."""
-    return (lined[:, 0] & lined[:, 1]) | (lined[:, 2] & lined[:, 3])
-
-
-# a side's neighbour in the grid (row, column steps), in `_side_lines`' order
-SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-# a side that cloth covers shows its printed line's dip along at most this share of it: on flat
-# cloth only an odd sample dips by the line's `min_line` (sensor and JPEG noise; one of the 17
-# samples of a side at 24 px a cell is 0.06), while a printed line that a shadow, blur or noise
-# takes below `fill_line` still dips along a good part of the side
-CLOTH_TRACE = 0.1
-# Light cloth as bright as fill (`_unlined_dim_empty`'s cover): a side is flat when this share
-# of its samples has one surface either side of the line's position (no ink, lit, alike within
-# `line_balance`) and their mean dip there is below `COVER_DIP` of `min_line`: flat cloth dips
-# only by noise, which averages out over a side's 13-17 samples, while a printed line blurred or
-# faded to a trace still dips on average
-COVER_FLAT = 0.8
-COVER_DIP = 0.33
-# a cell under cloth (its middle covered, no side showing a trace of its line) is crossed by
-# the cloth along two sides at least: a cell under the sleeve's middle along four, one under
-# its edge along the grid along three, a corner two
-COVER_SIDES = 2
-# the picture shows its printed lines at 1.5 times their least dip along two opposite sides of
-# another empty cell: motion blur, defocus or a blown exposure fade every printed line of the
-# picture alike (synthetic hard pictures lose them all), so where another cell shows its lines
-# clearly, blur is not what hides them here
-COVER_SEEN = 1.5
-# a middle brighter than the white by a tenth is a specular glare on the paper, which washes its
-# printed lines out; matte cloth under the same light is at most as bright as white paper
-COVER_LIT = 1.1
-# ... and a cell whose largest channel clips is lit when its least lies below this level
-LIT_LOW = 230.0
-# ... and on a picture whose lines are too faint for `COVER_SEEN`, a cell so covered is cloth
-# when its colour lies this far from the lined fill's (channel shares over their largest),
-# measured on this many lined cells at least
-COVER_HUE = 0.03
-COVER_FILLS = 2
-
-
-def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
-                mid: np.ndarray, rows: int, cols: int, balance: float,
-                trace: float = CLOTH_TRACE, reach: bool = True) -> np.ndarray:
-    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
-    `weak` — doubted, its printed line showing along one side or two adjacent ones only, never
-    two opposite ones (`shares`, cells x 4: the share of each side along which its line shows,
-    `_line_shares`) — that joins a cell marked `unlined` (a doubted cell showing no line at all:
-    cloth over it) across a side showing no trace of its line (at most `trace` of it), their
-    middles (`mid`, brightness against the white) lit alike within `balance`; joined again
-    through the cells so found. One line says that the strip along that side is board fill, not
-    that the middle is: a sleeve lying over the middle hides the lines it covers and shows those
-    beyond its edge, and its edge may run along a side (a pale sleeve is lit within
-    `line_balance` of the fill beyond it, so the line there passes for one on fill) or between a
-    side and the middle; and beside a card, the card's cut border between its tile and the
-    sleeve dips as a line does. A side with no trace of the line that the cell shares with a cell
-    showing none, its middle lit as this one's, is that cloth running on over both middles. Two
-    opposite sides lined mean that no card and no sleeve (wider than a cell, its edge straight
-    across it) lies over the middle. Fill whose lines a deep shadow or blur takes below every
-    trace beside another such cell is left '?' too: never a wrong code. Without `reach`, only
-    the cells next to one marked `unlined` are found, not joined on through them."""
-    out = np.zeros(len(cells), bool)
-    if not (weak.any() and unlined.any()):
-        return out
-    at = np.full(rows * cols, -1, np.int64)
-    at[cells] = np.arange(len(cells))
-    r, c = np.divmod(cells, cols)
-    cloth = unlined.copy()
-    grow = True
-    while grow:
-        grow = False
-        for i in np.flatnonzero(weak & ~cloth):
-            for s, (dr, dc) in enumerate(SIDE_STEPS):
-                rr, cc = r[i] + dr, c[i] + dc
-                if shares[i, s] > trace or not (0 <= rr < rows and 0 <= cc < cols):
-                    continue
-                j = at[rr * cols + cc]
-                if j >= 0 and (cloth if reach else unlined)[j] and \
-                        min(mid[i], mid[j]) >= balance * max(mid[i], mid[j]):
-                    cloth[i] = out[i] = True
-                    grow = reach
-                    break
-    return out
-
-
-def _blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
-                         pix: Pixels, px: int, margin: int, rows: int, cols: int,
-                         params: CellParams = DEFAULT, near: np.ndarray | None = None
-                         ) -> np.ndarray:
-    """Those of `cells` (flat indices of the cells read empty under a white clipped in all
-    three channels) to be read '?': whose small window is clipped in all three channels
-    (`blown`) over `blown_unlit` of it or more, that show no printed grid line on any side
-    (`_unlined`) and are not lit over their whole large window (more than `blown_unlit` of it
-    below `light_v` in the normalised `pix`). Under such a white a light surface clipped in
-    every channel is not measured: the board fill, a card's paper and a dung beetle's pale
-    grey beetle all clip to the same flat white, so a light centre is no evidence of an empty
-    cell (hard 541: a grey beetle a quarter cell off its cell read as fill); a middle measured
-    below the clip is (`decide` tells fill from a beetle's grey by brightness). Bare board is:
-    its printed lines, or fill lit all over the cell's middle, where a card lying over the
-    cell (at most a third of a cell off) brings its tile's black or ink. Unlit pixels in the
-    large window's outer ring only, next to none (`BLOWN_MIDDLE`) within its middle
-    `BLOWN_INNER`, are a neighbouring card's border or edge, not the cell's own tile, when no
-    occluder's mask comes near the cell (`near`, True per cell of the grid): a card on the
-    cell, at most a third of a cell off, covers the band of a quarter cell about the centre
-    with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
-    cell across at most), so that black shows within the middle 0.6 cell however the card
-    lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
-    released here."""
-    if not len(cells):
-        return cells
-    small, large = round(params.small * px), round(params.large * px)
-    cells = cells[cell_windows(blown, px, margin, rows, cols, small, cells=cells)
-                  .mean(axis=1) >= params.blown_unlit]
-    if not len(cells):
-        return cells
-    at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
-    cells = cells[(_gather(pix.v, at) < params.colour.light_v).mean(axis=1)
-                  > params.blown_unlit]
-    if not len(cells):
-        return cells
-    inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
-                         cells=cells)
-    ring = (_gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
-    if near is not None:
-        ring &= ~near[cells]
-    cells = cells[~ring]
-    if not len(cells):
-        return cells
-    return cells[_unlined(cells, grey, pix, px, margin, rows, cols, params)]
-
-
-# `_blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
-# tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
-# neighbour's border reaches the cell's large window
-BLOWN_INNER = 0.6
-BLOWN_MIDDLE = 0.02
-
-
-def _unclipped(white: np.ndarray) -> list[int]:
-    """The channels (BGR indices) in which `white` lies below the clip."""
-    return [k for k, w in enumerate(white) if w < CLIP - 5.0]
-
-
-def _known_channels(white: np.ndarray) -> list[int]:
-    """The channels (BGR indices) in which `white` lies below the clip; all three when it
-    clips in every one (nothing is known then, and every channel is taken alike)."""
-    return _unclipped(white) or [0, 1, 2]
-
-
-def _blind(raw: list[np.ndarray], white: np.ndarray) -> np.ndarray:
-    """(windows,) True where half or more of a window's pixels (`raw`: B, G, R values, one row
-    a window) clip in two channels or more, one of them a channel the `white` lies below the
-    clip in: at most one channel of them is measured, so their colour is not (the reading is
-    the least saturated colour it allows). Never under a white clipped in all three channels,
-    where lit fill clips as a rule."""
-    known = _unclipped(white)
-    if not known:
-        return np.zeros(len(raw[0]), bool)
-    hot = [x >= CLIP for x in raw]
-    two = hot[0].view(np.uint8) + hot[1].view(np.uint8) + hot[2].view(np.uint8) >= 2
-    return (two & np.logical_or.reduce([hot[k] for k in known])).mean(axis=1) >= 0.5
-
-
-def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int, cols: int
-            ) -> np.ndarray:
-    """(len(cells),) True for each of `cells` (flat grid indices) marked `through` that joins
-    a `seed` cell across a side through `through` cells only (4-connected regions of the
-    grid)."""
-    grid = np.zeros(rows * cols, np.uint8)
-    grid[cells[seed | through]] = 1
-    n, lab = cv2.connectedComponents(grid.reshape(rows, cols), connectivity=4)
-    keep = np.zeros(n, bool)
-    keep[lab.reshape(-1)[cells[seed]]] = True
-    keep[0] = False
-    return through & keep[lab.reshape(-1)[cells]]
-
-
-# an occluder's mask this far (cells) beyond a cell's large window lies beside it
-NEAR_HAND = 0.25
-
-DARK_SLEEVE = 0.2    # a black sleeve's largest channel: at most this share of the white's
-# a cell read empty whose middle is at most this share of the white shows the board only by its
-# lines along two opposite sides (`_unlined_dim_empty`)
-DIM_NOISE = 0.35
-
-
-def _dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
-                        white: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                        size: int) -> np.ndarray:
-    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) that a black
-    occluder reaches: the occluder's own pixels (`own`, not the gaps closed between its parts)
-    lie in the cell's window of side `size` grown by an eighth of a cell each way, and half or
-    more of them are as dark as black ink, at most `DARK_SLEEVE` of the `white` in their
-    largest channel (`raw_v`). A black sleeve is as dark as the beetle's black tile, and the
-    mask stops short where the sleeve no longer stands out from the board (its rounded end over
-    lit fill): black there with lit fill beside it reads as the tile with its grey beetle. Skin,
-    even shaded, and lighter cloth beside a real black tile leave it read."""
-    dung = np.flatnonzero(code == K_CODE)
-    if not len(dung):
-        return dung
-    grown = size + 2 * max(1, round(0.125 * px))
-    at = window_index(own.shape, px, margin, rows, cols, grown, cells=dung)
-    on = _gather(own, at) > 0
-    dark = on & (_gather(raw_v, at) <= DARK_SLEEVE * float(np.max(white)))
-    return dung[on.any(axis=1) & (dark.sum(axis=1) >= 0.5 * on.sum(axis=1))]
-
-
-# a tile is at most a cell's area (less its card's paper gutter): black over more of the grid
-# than this many cells is no tile
-TILE_CELLS = 1.5
-# dark grey cloth in `_black_from_beyond`: each channel at most this share of the white's
-# (a dark grey sleeve reads about a quarter of it), and the channels' shares this close
-CLOTH_DARK = 0.35
-CLOTH_TINT = 0.06
-# ... and the cell's part of the cloth at least this share of the cloth's middle level
-CLOTH_SAME = 0.7
-# ... after an opening this share of a cell wide (lines and outlines gone)
-CLOTH_OPEN = 0.25
-
-
-def _black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px: int,
-                       margin: int, rows: int, cols: int, size: int,
-                       planes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                       ) -> np.ndarray:
-    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) whose black is
-    no tile's: half or more of the pixels of their window of side `size` that are as dark as
-    black ink (at most `DARK_SLEEVE` of the `white` in their largest channel, `raw_v`) belong
-    to a black region that runs in from the canvas's outer edge (within `EDGE_BAND`) and covers
-    more than `TILE_CELLS` cells' area of the grid. A dung beetle's black is printed on its
-    tile, inside its card's paper gutter, a cell at most; black cloth lying over the board
-    comes from beyond it, and the occluder masks miss it when it is neutral (the local gain
-    takes its flat middle for fill in a shadow), so its end over lit fill looks like the black
-    tile with its grey beetle. Given the canvas's `planes` (B, G, R), dark grey cloth counts
-    too: a region so running in whose every channel is at most `CLOTH_DARK` of the white's
-    and within `CLOTH_TINT` of the others (neutral under the lamp; a tile dark in its largest
-    channel is coloured), wider than `CLOTH_OPEN` of a cell (a dim picture's printed lines
-    are as dark and neutral, and join a tile to the edge), when the cell's part of it is as
-    light as the region's middle (`CLOTH_SAME`): a sleeve is one flat grey, while a deep
-    shadow running in over the board leaves a black tile within it far darker than the shaded
-    fill about it."""
-    dung = np.flatnonzero(code == K_CODE)
-    if not len(dung):
-        return dung
-    at = window_index(raw_v.shape, px, margin, rows, cols, size, cells=dung)
-    black = raw_v <= DARK_SLEEVE * float(np.max(white))
-    out = _from_beyond(black.view(np.uint8), px, margin, rows, cols, at)[0]
-    if planes is not None and not out.all():
-        share = [p * (1.0 / max(float(w), 4.0)) for p, w in zip(planes, white, strict=True)]
-        top = cv2.max(cv2.max(share[0], share[1]), share[2])
-        low = cv2.min(cv2.min(share[0], share[1]), share[2])
-        grey = ((top <= CLOTH_DARK) & (top - low <= CLOTH_TINT)).view(np.uint8)
-        # opened: the board's printed lines and a card's black outline are dark grey too, and
-        # thin; a sleeve is wide
-        k = max(3, round(CLOTH_OPEN * px)) | 1
-        grey = cv2.morphologyEx(grey, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        cloth, lab = _from_beyond(grey, px, margin, rows, cols, at)
-        inside = (slice(margin, margin + rows * px), slice(margin, margin + cols * px))
-        for j in np.flatnonzero(cloth & ~out):
-            win = _gather(lab, at[j:j + 1])[0]
-            part = np.bincount(win[win > 0]).argmax()
-            whole = np.median(top[inside][lab[inside] == part])
-            out[j] = np.median(_gather(top, at[j:j + 1])[0][win == part]) \
-                >= CLOTH_SAME * whole
-    return dung[out]
-
-
-def _from_beyond(dark: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                 at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each window (`at`, `window_index` rows), whether half or more of its `dark` pixels
-    (uint8 mask) belong to a dark region running in from the canvas's outer edge (within
-    `EDGE_BAND`) over more than `TILE_CELLS` cells' area of the grid; and the regions' labels."""
-    k = EDGE_BAND
-    lab = np.zeros(dark.shape, np.int32)
-    if not (dark[:k].any() or dark[-k:].any() or dark[:, :k].any() or dark[:, -k:].any()):
-        return np.zeros(len(at), bool), lab
-    n, lab = cv2.connectedComponents(dark, connectivity=8)
-    edge = np.zeros(n, bool)
-    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
-        edge[side] = True
-    edge[0] = False
-    if not edge.any():
-        return np.zeros(len(at), bool), lab
-    grid = lab[margin:margin + rows * px, margin:margin + cols * px]
-    edge &= np.bincount(grid.reshape(-1), minlength=n) > TILE_CELLS * px * px
-    win = _gather(lab, at)
-    cloth = edge[win].sum(axis=1)
-    return (cloth > 0) & (cloth >= 0.5 * (win > 0).sum(axis=1)), lab
-
-
-# an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
-# opening may leave an arm's region a pixel or two short of the edge)
-EDGE_BAND = 3
-
-
-def _edge_occluders(own: np.ndarray) -> np.ndarray:
-    """The parts of the occluder mask `own` (uint8) that run in from the canvas's outer edge
-    (8-connected regions reaching within `EDGE_BAND` of it): a hand or arm comes from beyond
-    the board, a lamp's pool or a cast on the fill lies within it."""
-    if not own.any():
-        return own
-    n, lab = cv2.connectedComponents(own, connectivity=8)
-    edge = np.zeros(n, bool)
-    k = EDGE_BAND
-    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
-        edge[side] = True
-    edge[0] = False
-    return edge[lab].view(np.uint8)
-
-
-def _arms_kept(hand: np.ndarray, own: np.ndarray, kept: np.ndarray, px: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The occluder masks (`hand`, `own`) found under the fill's colour, with the occluder
-    pixels found under the clipped white itself that run in from the canvas's outer edge
-    (`kept`, `_edge_occluders` of the masks found under it; closed over gaps again, as
-    `occluder_masks` closes them). A hand or arm comes from beyond the board, so what the
-    clipped white's skin test finds reaching the edge stays covered whatever the fill says (a
-    lit hand's pale rim may lose its cast against the fill's colour); a lamp's pool or a cast
-    on the fill within the board is dropped."""
-    if not kept.any():
-        return hand, own
-    own = own | kept
-    return hand | close_gaps(own, px), own
-
-
 @lru_cache(maxsize=8)
 def _cell_corners_mm(layout: CaseLayout) -> np.ndarray:
     """((rows + 1) * (cols + 1), 2) board mm of the grid's cell corners, row by row (read-only:
@@ -1800,22 +740,22 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # edge, each worked out once, when first asked for (when the fill gives no colour, that
     # read is the case's)
     read_white = cache(partial(read_as, white))
-    edge_skin = cache(lambda: _edge_occluders(read_white()[2][1]))
+    edge_skin = cache(lambda: edge_occluders(read_white()[2][1]))
     lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin, levels=levels) \
         if colour_unknown(white) else white
     pix, labels, (hand, own) = read_white() if lit_white is white else read_as(lit_white)
     v = pix.v
     tints = tint_levels(pix, params.colour)
     if lit_white is not white:
-        hand, own = _arms_kept(hand, own, edge_skin(), px)
+        hand, own = arms_kept(hand, own, edge_skin(), px)
     rows, cols = layout.rows, layout.cols
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)
-    hl = histograms(_gather(labels, at_large))
-    ql = quantiles(_gather(v, at_large))
+    hl = histograms(gather(labels, at_large))
+    ql = quantiles(gather(v, at_large))
     at_small = window_index(labels.shape, px, m, rows, cols, small)
-    hs = histograms(_gather(labels, at_small))
-    qs, ts = quantiles(_gather(v, at_small)), histograms(_gather(tints, at_small), N_TINTS)
+    hs = histograms(gather(labels, at_small))
+    qs, ts = quantiles(gather(v, at_small)), histograms(gather(tints, at_small), N_TINTS)
     code, conf = decide(hs, hl, qs, ql, params, ts)
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
@@ -1826,8 +766,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         shifts = ((step, 0), (-step, 0), (0, step), (0, -step))
         at = window_index(labels.shape, px, m, rows, cols, small, shifts, todo)
         again = np.tile(todo, len(shifts))
-        tries = decide(histograms(_gather(labels, at)), hl[again], quantiles(_gather(v, at)),
-                       ql[again], params, histograms(_gather(tints, at), N_TINTS)
+        tries = decide(histograms(gather(labels, at)), hl[again], quantiles(gather(v, at)),
+                       ql[again], params, histograms(gather(tints, at), N_TINTS)
                        )[0].reshape(len(shifts), len(todo))
         known = tries != UNKNOWN_CODE
         first = np.where(known, tries, -1).max(axis=0)
@@ -1900,8 +840,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     conf = conf.reshape(rows, cols)
     grid = [[CODES[i] for i in row] for row in code]
     # the cells read empty and not hidden, and (under a white clipped in one channel or more,
-    # the only ones it changes anything for: `_unlined_dim_empty` under one or two,
-    # `_blown_unlined_empty` under three) those an occluder's mask reaches about
+    # the only ones it changes anything for: `unlined_dim_empty` under one or two,
+    # `blown_unlined_empty` under three) those an occluder's mask reaches about
     open_empty = code.reshape(-1) == EMPTY_CODE
     near = None
     if hand.any():
@@ -1916,8 +856,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             hidden = hidden[~lines_all_round(b + g + r, px, m, rows, cols, hidden,
                                              params.min_line)]
         if len(hidden):
-            hidden = hidden[~_tile_in_gap(code.reshape(-1)[hidden], own, px, m, rows, cols,
-                                          hidden, large, params.max_hand)]
+            hidden = hidden[~tile_in_gap(code.reshape(-1)[hidden], own, px, m, rows, cols,
+                                         hidden, large, params.max_hand)]
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
@@ -1930,26 +870,26 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         for i in hidden:
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "hand")
-        for i in _dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
-                                     large):
+        for i in dark_occluder_dung(code.reshape(-1), own, raw_v, white, px, m, rows, cols,
+                                    large):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "dark_occluder_dung")
-    for i in _black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small,
-                                planes):
+    for i in black_from_beyond(code.reshape(-1), raw_v, white, px, m, rows, cols, small,
+                               planes):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "black_from_beyond")
-    dim = _unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
-                             small, rows, cols, params, near, why)
+    dim = unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
+                            small, rows, cols, params, near, why)
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:
         # an occluder's mask that reaches about a cell keeps the outer-ring release off it
-        for i in _blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
-                                      grey, pix, px, m, rows, cols, params, near):
+        for i in blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
+                                     grey, pix, px, m, rows, cols, params, near):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:
-        _glare_unknown(grid, blown, px, m, large, params.max_glare)
+        glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN

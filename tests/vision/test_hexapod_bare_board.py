@@ -1,4 +1,4 @@
-"""An undecided cell whose board print shows is empty (`hexapod_cells.bare_board`). A card is two
+"""An undecided cell whose board print shows is empty (`hexapod_lines.bare_board`). A card is two
 cells or more across either way and lies at most a third of a cell off the grid, so a card over
 a cell's middle hides one side of each opposite pair of its printed grid lines: lines along two
 opposite sides, with lit board fill either side of each, mean that no card lies on the cell,
@@ -35,7 +35,7 @@ def _board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _bare(grey, sat, v, cells) -> list[bool]:
-    from companion.vision.hexapod_cells import bare_board
+    from companion.vision.hexapod_lines import bare_board
 
     return bare_board(grey, sat, v, PX, MARGIN, N, N, np.asarray(cells)).tolist()
 

@@ -1,9 +1,9 @@
 """Black cloth over the board is neither empty board nor a dung beetle's black tile. The occluder
 masks miss a neutral sleeve (the local gain takes its flat middle for fill in a shadow), so the
 reader judges it in raw terms: a cell read empty whose middle is as dark as black cloth (at most
-`DARK_SLEEVE` of the white) is '?' whatever "lines" the noise shows (`_unlined_dim_empty`), and a
+`DARK_SLEEVE` of the white) is '?' whatever "lines" the noise shows (`unlined_dim_empty`), and a
 cell read as a dung beetle whose black runs on, unbroken, from beyond the board over more of the
-grid than a tile is '?' (`_black_from_beyond`); so is a dark grey, neutral sleeve's. Held-out
+grid than a tile is '?' (`black_from_beyond`); so is a dark grey, neutral sleeve's. Held-out
 `hand` pictures 109 and 150 (black sleeves) read hidden cells as '.' and 'K' on the old reader,
 picture 169 (a dark grey sleeve, a quarter of the white) an empty cell under its edge as 'K'."""
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_cells import CODES
+from companion.vision.hexapod_windows import CODES
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import VARIANTS, flat_over_band, heldout_case, soft_band, wrong_cells
@@ -87,7 +87,7 @@ def test_black_from_beyond_crafted():
     """A black tile within its cell is a dung beetle's; black running in from the canvas's
     edge over more of the grid than a tile is cloth (the cells it reaches read K are '?'), and a
     tile whose black touches a dark background beyond the board only at the margin stays."""
-    from companion.vision.hexapod_cells import DARK_SLEEVE, _black_from_beyond
+    from companion.vision.hexapod_occluders import DARK_SLEEVE, black_from_beyond
 
     code = np.full(36, CODES.index("."))
     code[2 * 6 + 2] = K
@@ -97,17 +97,17 @@ def test_black_from_beyond_crafted():
     small = round(0.45 * PX)
     assert DARK_SLEEVE * 200.0 > 22.0
     # a tile on lit fill
-    got = _black_from_beyond(code, _raw(tile, None), WHITE, PX, M, 6, 6, small)
+    got = black_from_beyond(code, _raw(tile, None), WHITE, PX, M, 6, 6, small)
     assert len(got) == 0
     # black cloth from the bottom edge over columns 1-3 up to row 2: the cell is under it
-    got = _black_from_beyond(code, _raw(None, (1, 4)), WHITE, PX, M, 6, 6, small)
+    got = black_from_beyond(code, _raw(None, (1, 4)), WHITE, PX, M, 6, 6, small)
     assert got.tolist() == [2 * 6 + 2]
     # a tile at the grid's edge touching a dark background in the margin only
     code2 = np.full(36, CODES.index("."))
     code2[2 * 6 + 0] = K
     raw = _raw(None, None)
     raw[M + 2 * PX + g:M + 3 * PX - g, :M + PX - g] = 20.0       # tile (2, 0) run into the margin
-    got = _black_from_beyond(code2, raw, WHITE, PX, M, 6, 6, small)
+    got = black_from_beyond(code2, raw, WHITE, PX, M, 6, 6, small)
     assert len(got) == 0
 
 
@@ -135,7 +135,7 @@ def test_dark_grey_cloth_from_beyond_crafted():
     covers a cell read K: '?'. The same region coloured (a blue tile's reading under a warm
     lamp: dark in its largest channel, far from neutral) is no cloth, and without the planes
     only black counts."""
-    from companion.vision.hexapod_cells import CLOTH_DARK, DARK_SLEEVE, _black_from_beyond
+    from companion.vision.hexapod_occluders import CLOTH_DARK, DARK_SLEEVE, black_from_beyond
 
     code = np.full(36, CODES.index("."))
     code[2 * 6 + 2] = K
@@ -144,29 +144,29 @@ def test_dark_grey_cloth_from_beyond_crafted():
     raw[raw == 22.0] = 0.3 * 200.0
     assert DARK_SLEEVE < 0.3 < CLOTH_DARK
     grey = _planes(raw, (1.0, 1.0, 1.0))
-    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, grey)
+    got = black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, grey)
     assert got.tolist() == [2 * 6 + 2]
-    assert len(_black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small)) == 0
+    assert len(black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small)) == 0
     blue = _planes(raw, (1.0, 0.55, 0.35))
-    assert len(_black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, blue)) == 0
+    assert len(black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, blue)) == 0
     # a lone grey tile within its cell is still a tile
     g = 2
     y0, x0 = M + 2 * PX + g, M + 2 * PX + g
     raw = _raw((y0, y0 + PX - 2 * g, x0, x0 + PX - 2 * g), None)
     raw[raw == 20.0] = 0.3 * 200.0
-    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
+    got = black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
     assert len(got) == 0
     # ... even when a printed line (2 px, as dark and neutral in a dim picture) joins it to
     # dark grey shade over the bottom rows
     raw[M + 4 * PX:, :] = 0.3 * 200.0
     xl = x0 + PX // 2
     raw[y0 + PX - 2 * g:M + 4 * PX, xl:xl + 2] = 0.3 * 200.0
-    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
+    got = black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
     assert len(got) == 0
     # a deep neutral shade (0.3 of the white) from the edge over a black tile (0.03): the
     # tile is far darker than the shaded fill about it, so it stays a tile
     raw = _raw(None, (1, 4))
     raw[raw == 22.0] = 0.3 * 200.0
     raw[y0:y0 + PX - 2 * g, x0:x0 + PX - 2 * g] = 0.03 * 200.0
-    got = _black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
+    got = black_from_beyond(code, raw, WHITE, PX, M, 6, 6, small, _planes(raw, (1, 1, 1)))
     assert len(got) == 0

@@ -1,4 +1,4 @@
-"""Empty cells under a white clipped in all three channels (`hexapod_cells._blown_unlined_empty`).
+"""Empty cells under a white clipped in all three channels (`hexapod_cover.blown_unlined_empty`).
 Rendered hard scene 541 (exposure 1.19: paper, board fill and a dung beetle's grey beetle all
 clip): player 1's cell (0, 3) holds a dung beetle lying a quarter cell off its cell, whose
 windows see only its clipped grey beetle; the old reader took that light centre for board fill

@@ -1,5 +1,5 @@
 """Empty cells beside a card under a white clipped in all three channels
-(`hexapod_cells._blown_unlined_empty`). Rendered hard scene 405 (exposure 1.31: paper and board
+(`hexapod_cover.blown_unlined_empty`). Rendered hard scene 405 (exposure 1.31: paper and board
 fill clip, the printed lines wash out): player 2's empty cells (1, 3), (3, 1) and (4, 1) lie
 beside cards whose cut border reaches the edge of their large window; the old reader took that
 dark strip for a tile's black and read them '?'. A card on the cell covers its middle, and a dung
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import hexapod_cells as hc
+from companion.vision import hexapod_colour as hcolour
+from companion.vision import hexapod_cover as hcover
 from companion.vision.hexapod_colour import clipped_channels
 from companion.vision.observation import UNKNOWN
 
@@ -32,17 +33,17 @@ def test_empty_cells_beside_a_card_border_read_empty() -> None:
 
 
 def _blown_case(unlit_at: tuple[slice, slice], near: np.ndarray | None = None) -> np.ndarray:
-    """`_blown_unlined_empty` on one crafted cell (the middle one of a 3 x 3 grid at 24 px a
+    """`blown_unlined_empty` on one crafted cell (the middle one of a 3 x 3 grid at 24 px a
     cell) of clipped fill, unlit where `unlit_at` says (canvas rows, columns), no lines."""
     px, m, n = 24, 12, 3
     size = n * px + 2 * m
     v = np.ones((size, size), np.float32)
     v[unlit_at] = 0.1
     blown = (v > 0.5).view(np.uint8)
-    pix = hc.Pixels(v, np.zeros_like(v), np.zeros_like(v), np.zeros(v.shape, np.uint8))
+    pix = hcolour.Pixels(v, np.zeros_like(v), np.zeros_like(v), np.zeros(v.shape, np.uint8))
     grey = np.full((size, size), 3.0, np.float32)
-    return hc._blown_unlined_empty(np.array([4]), blown, lambda: grey, pix, px, m, n, n,
-                                   near=near)
+    return hcover.blown_unlined_empty(np.array([4]), blown, lambda: grey, pix, px, m, n, n,
+                                      near=near)
 
 
 def test_a_border_in_the_outer_ring_only_is_released() -> None:

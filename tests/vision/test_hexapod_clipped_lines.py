@@ -1,7 +1,7 @@
 """Empty Hexapod cells that were reported '?': beside a hand under a light that clips the white in
 some channels, and next to a card or a shadow's edge that lifts the large window's top end. An
 empty cell that the hand mask covers is read when the board's printed grid lines show along two
-opposite sides of it (`hexapod_cells.lines_across`: a card hides one of each pair). Under a warm
+opposite sides of it (`hexapod_lines.lines_across`: a card hides one of each pair). Under a warm
 lamp that clips red and green, the fill and the printed line both read the clip in those
 channels, so they show no line; summed with the unclipped channel they only thinned its dip below
 the line test, and such cells were reported '?'. The lines are now looked for in the channels the
@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 
 from companion.vision import hexapod_cells as hc
+from companion.vision import hexapod_lines as hlines
+from companion.vision import hexapod_windows as hwin
 from companion.vision.hexapod_colour import DARK, DIM, GREYISH, LIGHT, MID, N_LABELS, N_TINTS
 from companion.vision.observation import UNKNOWN
 
@@ -69,8 +71,9 @@ def _board(line: float, hand: bool = False) -> tuple[np.ndarray, ...]:
 
 
 def _across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray) -> bool:
-    return bool(hc.lines_across(grey, sat, v, PX, M, 6, 6, np.array([14]), hc.DEFAULT.min_line,
-                                hc.DEFAULT.colour.ink_sat, hc.DEFAULT.colour.dim_v)[0])
+    return bool(hlines.lines_across(grey, sat, v, PX, M, 6, 6, np.array([14]),
+                                    hwin.DEFAULT.min_line, hwin.DEFAULT.colour.ink_sat,
+                                    hwin.DEFAULT.colour.dim_v)[0])
 
 
 def test_lines_are_seen_in_the_unclipped_channel_but_not_through_a_hand():
@@ -78,18 +81,18 @@ def test_lines_are_seen_in_the_unclipped_channel_but_not_through_a_hand():
     # the sum with two clipped channels
     planes, sat, v = _board(12.0)
     assert not _across(planes[0] + planes[1] + planes[2], sat, v)
-    assert _across(hc.line_grey(planes, WHITE), sat, v)
+    assert _across(hlines.line_grey(planes, WHITE), sat, v)
     # a flat hand over the cell hides its lines in every channel: it stays covered
     planes, sat, v = _board(12.0, hand=True)
-    assert not _across(hc.line_grey(planes, WHITE), sat, v)
+    assert not _across(hlines.line_grey(planes, WHITE), sat, v)
 
 
 def test_all_channels_count_when_the_white_clips_in_none_or_all():
     planes, _, _ = _board(12.0)
     total = planes[0] + planes[1] + planes[2]
     for white in (np.array([200.0, 230.0, 240.0]), np.array([255.0, 255.0, 255.0])):
-        assert np.array_equal(hc.line_grey(planes, white), total)
-    assert np.array_equal(hc.line_grey(planes, np.array([200.0, 230.0, 255.0])),
+        assert np.array_equal(hlines.line_grey(planes, white), total)
+    assert np.array_equal(hlines.line_grey(planes, np.array([200.0, 230.0, 255.0])),
                           planes[0] + planes[1])
 
 
@@ -116,7 +119,7 @@ def _decide(dark: float) -> str:
     tint[0, GREYISH] = 1.0
     qs = np.array([[0.62, 0.70, 0.80]], np.float32)
     ql = np.array([[0.6, 0.72, 0.98]], np.float32)
-    return hc.CODES[int(hc.decide(h, hl, qs, ql, hc.DEFAULT, tint)[0][0])]
+    return hwin.CODES[int(hc.decide(h, hl, qs, ql, hwin.DEFAULT, tint)[0][0])]
 
 
 def test_a_flat_middle_is_fill_only_without_black_about_it():

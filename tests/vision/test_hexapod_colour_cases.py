@@ -12,8 +12,9 @@ import pytest
 from companion.scenarios import hexapod_scene
 from companion.vision import hexapod_colour as hcol
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_cells import anchored_empty, cell_histograms, lesser_relief
+from companion.vision.hexapod_cells import anchored_empty, lesser_relief
 from companion.vision.hexapod_markers import MarkerTracker, detect, fit_cases, make_detector
+from companion.vision.hexapod_windows import cell_histograms
 
 from .test_hexapod_reader import _check, _read_cells
 

@@ -1,6 +1,6 @@
 """A light sleeve as bright as the board's fill hides its cards. A white or light-grey sleeve
 lying flat over cells, 0.8-0.95 of the paper, is neither dimmer nor more tinted than lit fill,
-so `_unlined_dim_empty` never doubted it and the local gain read every cell under it as empty
+so `unlined_dim_empty` never doubted it and the local gain read every cell under it as empty
 board: cards read '.'. Its one tell is that the board's printed grid lines vanish under it: a
 cell read empty whose sides show no trace of their line, with one flat surface running across
 two sides or more, while the picture shows its printed lines clearly on another empty cell, is

@@ -14,12 +14,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision import hexapod_cells as hc
+from companion.vision import hexapod_lines as hlines
+from companion.vision import hexapod_occluders as hocc
+from companion.vision import hexapod_windows as hwin
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_scenes import PX, M, case_cells, read_hard
 
-LARGE = round(hc.DEFAULT.large * PX)
+LARGE = round(hwin.DEFAULT.large * PX)
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
@@ -65,12 +67,12 @@ def _fingers() -> np.ndarray:
     return own
 
 
-CODE = {code: i for i, code in enumerate(hc.CODES)}
+CODE = {code: i for i, code in enumerate(hwin.CODES)}
 
 
 def _in_gap(codes: list[str], cells: list[int], own: np.ndarray) -> list[bool]:
-    return hc._tile_in_gap(np.array([CODE[c] for c in codes]), own, PX, M, 6, 6,
-                           np.array(cells), LARGE, hc.DEFAULT.max_hand).tolist()
+    return hocc.tile_in_gap(np.array([CODE[c] for c in codes]), own, PX, M, 6, 6,
+                            np.array(cells), LARGE, hwin.DEFAULT.max_hand).tolist()
 
 
 def test_a_tile_between_fingers_is_read_but_not_fill_or_black():
@@ -112,7 +114,7 @@ def _board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, cell: int) -> bool:
-    return bool(hc.lines_across(grey, sat, v, PX, M, 6, 6, np.array([cell]))[0])
+    return bool(hlines.lines_across(grey, sat, v, PX, M, 6, 6, np.array([cell]))[0])
 
 
 def test_a_hand_over_an_empty_cell_leaves_its_side_lines_to_vouch_for_it():
@@ -123,7 +125,7 @@ def test_a_hand_over_an_empty_cell_leaves_its_side_lines_to_vouch_for_it():
     grey[:M + 2 * PX + 2 * PX // 3, x0:x0 + PX - 8] = SKIN
     sat[:M + 2 * PX + 2 * PX // 3, x0:x0 + PX - 8] = 0.3
     assert _across(grey, sat, v, 14)
-    assert not hc.lines_all_round(grey, PX, M, 6, 6, np.array([14]))[0]
+    assert not hlines.lines_all_round(grey, PX, M, 6, 6, np.array([14]))[0]
 
 
 def test_a_card_over_a_cell_hides_one_of_each_pair_of_sides():

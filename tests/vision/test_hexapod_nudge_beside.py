@@ -11,15 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from companion.synth.hexapod_board import GRID_FILL_RGB
-from companion.vision.hexapod_cells import (
-    CODES,
-    EMPTY_CODE,
-    K_CODE,
-    UNKNOWN_CODE,
-    nudges_allow_empty,
-    read_case,
-)
+from companion.vision.hexapod_cells import nudges_allow_empty, read_case
 from companion.vision.hexapod_markers import LAYOUT, CasePose
+from companion.vision.hexapod_windows import CODES, EMPTY_CODE, K_CODE, UNKNOWN_CODE
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_scenes import read_hard_case

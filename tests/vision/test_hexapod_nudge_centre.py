@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_cells import CODES, DEFAULT
 from companion.vision.hexapod_colour import BODY, DARK, INK, KINDS, LIGHT, PALE
+from companion.vision.hexapod_windows import CODES, DEFAULT
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells

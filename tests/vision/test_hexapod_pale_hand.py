@@ -4,7 +4,7 @@ so a cell read empty from a faintly tinted window needs its lines in view (a pal
 the clip keeps only a faint warmth of skin), and so does an unlined cell whose pixels clip in two
 channels (their colour unmeasured) joined to such a cell (the same hand's lit middle). Beside an
 arm's mask a cell's dimness is measured in the channels where the white is below the clip (a
-white sleeve under a white clipped in two channels). All in `hexapod_cells._unlined_dim_empty`.
+white sleeve under a white clipped in two channels). All in `hexapod_cover.unlined_dim_empty`.
 Pictures: the hard band's synthetic tables (`companion.scenarios.hexapod_scene`) and the
 held-out compositions of the exported faces (`hexapod_heldout.py`)."""
 

@@ -23,7 +23,8 @@ from companion.synth.scene import SceneParams
 from companion.vision import hexapod_colour
 from companion.vision.change import REREAD_FRAMES
 from companion.vision.hexapod import HexapodReader, annotate
-from companion.vision.hexapod_cells import CODES, EMPTY, decide, name_halves, read_case
+from companion.vision.hexapod_cells import decide, read_case
+from companion.vision.hexapod_halves import name_halves
 from companion.vision.hexapod_markers import (
     LAYOUT,
     CasePose,
@@ -31,6 +32,7 @@ from companion.vision.hexapod_markers import (
     fit_cases,
     match_quads,
 )
+from companion.vision.hexapod_windows import CODES, EMPTY
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import heldout_case

@@ -16,6 +16,7 @@ from companion.synth.hexapod_board import GRID_FILL_RGB
 from companion.synth.hexapod_face import render_card
 from companion.vision import hexapod_cells as hcells
 from companion.vision import hexapod_colour as hcol
+from companion.vision import hexapod_windows as hwin
 from companion.vision.hexapod import HexapodReader
 
 PX, M = 24, 12                      # the reader's canvas: px per cell, margin
@@ -50,12 +51,12 @@ def _decided(canvas: np.ndarray, white: np.ndarray) -> list[list[str]]:
     tints = hcol.tint_levels(pix)
     small, large = round(0.45 * PX), round(0.8 * PX)
     code, _ = hcells.decide(
-        hcells.cell_histograms(labels, PX, M, 6, 6, small),
-        hcells.cell_histograms(labels, PX, M, 6, 6, large),
-        hcells.cell_quantiles(pix.v, PX, M, 6, 6, small),
-        hcells.cell_quantiles(pix.v, PX, M, 6, 6, large), hcells.DEFAULT,
-        hcells.cell_histograms(tints, PX, M, 6, 6, small, n_labels=hcol.N_TINTS))
-    return [[hcells.CODES[code[r * 6 + c]] for c in range(6)] for r in range(6)]
+        hwin.cell_histograms(labels, PX, M, 6, 6, small),
+        hwin.cell_histograms(labels, PX, M, 6, 6, large),
+        hwin.cell_quantiles(pix.v, PX, M, 6, 6, small),
+        hwin.cell_quantiles(pix.v, PX, M, 6, 6, large), hwin.DEFAULT,
+        hwin.cell_histograms(tints, PX, M, 6, 6, small, n_labels=hcol.N_TINTS))
+    return [[hwin.CODES[code[r * 6 + c]] for c in range(6)] for r in range(6)]
 
 
 # -- a dung beetle under a cast the white did not remove ------------------------------------------

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import hexapod_cells as hcells
 from companion.vision import hexapod_colour as hcol
+from companion.vision import hexapod_cover as hcover
+from companion.vision import hexapod_halves as hhalves
+from companion.vision import hexapod_windows as hwin
 
 from .test_hexapod_safety import _errors
 
@@ -37,7 +39,7 @@ def _stag_cell(ink_rows: int, pale_rows: int, pale_sat: float) -> tuple[np.ndarr
 
 
 def _stag_score(labels: np.ndarray, sat: np.ndarray) -> float:
-    stag, _ = hcells.half_evidence(labels, PX, M, 6, 6, sat, hcells.DEFAULT.colour.ink_sat)
+    stag, _ = hhalves.half_evidence(labels, PX, M, 6, 6, sat, hwin.DEFAULT.colour.ink_sat)
     return float(stag[2, 3])
 
 
@@ -78,7 +80,7 @@ def test_a_blown_patch_under_an_unclipped_white_makes_an_empty_cell_unknown():
         blown[(yy - cy) ** 2 + (xx - cx) ** 2 <= radius ** 2] = 1
     grid = [["."] * 6 for _ in range(6)]
     grid[0][5] = "G"
-    hcells._glare_unknown(grid, blown, PX, M, round(0.8 * PX), hcells.DEFAULT.max_glare)
+    hcover.glare_unknown(grid, blown, PX, M, round(0.8 * PX), hwin.DEFAULT.max_glare)
     expected = [["."] * 6 for _ in range(6)]
     expected[2][3] = "?"
     expected[0][5] = "G"

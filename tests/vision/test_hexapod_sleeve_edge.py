@@ -7,7 +7,7 @@ and a sleeve's end may cover the middle and stop short of a side (seed 225). Suc
 lines along one side or two adjacent ones, never two opposite ones) that joins a doubted cell
 showing no line at all across a side with no trace of its line (cloth hides a printed line; a
 shadow only dims it), their middles lit alike, is the same cloth: '?'
-(`hexapod_cells._sleeve_run`). The old reader read those four hidden cells as empty board."""
+(`hexapod_cover._sleeve_run`). The old reader read those four hidden cells as empty board."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_cells import _opposite, _sleeve_run
+from companion.vision.hexapod_cover import _sleeve_run
+from companion.vision.hexapod_lines import opposite
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import VARIANTS, flat_over_band, heldout_case, soft_band, wrong_cells
@@ -82,7 +83,7 @@ def test_sleeve_run_crafted():
     joins cell 0 across its bare left side and cell 2 joins on through cell 1; not across a
     side that shows a trace of its line (a shadow dims a printed line, cloth hides it), not two
     cells lit unalike, and never a cell with lines along two opposite sides."""
-    from companion.vision.hexapod_cells import CLOTH_TRACE
+    from companion.vision.hexapod_cover import CLOTH_TRACE
 
     cells = np.arange(12, 16)
     unlined = np.array([True, False, False, False])
@@ -108,5 +109,5 @@ def test_sleeve_run_crafted():
     # lines along two opposite sides: no sleeve lies over the middle (the caller's `weak`)
     both = np.zeros((1, 4), bool)
     both[0, 2:] = True
-    assert _opposite(both).tolist() == [True]
-    assert _opposite(shares[1:2] >= 0.5).tolist() == [False]
+    assert opposite(both).tolist() == [True]
+    assert opposite(shares[1:2] >= 0.5).tolist() == [False]

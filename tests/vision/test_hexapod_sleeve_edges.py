@@ -3,9 +3,9 @@ grid line is no line on board fill: a cell read empty whose middle is dimmer tha
 its reading only when the board's printed line shows along one of its sides with fill as bright
 on both sides of it (`line_balance`): the fill 1/8 cell either side of a printed line is lit
 alike, while a flat grey sleeve whose edge runs beside the line puts itself on one side of it
-(`hexapod_cells._unlined_dim_empty`). And a dark sleeve's rounded end over lit fill, just beyond
+(`hexapod_cover.unlined_dim_empty`). And a dark sleeve's rounded end over lit fill, just beyond
 the occluder mask, looks like a black tile with its grey beetle: a dung beetle read where a dark
-occluder reaches is '?' (`hexapod_cells._dark_occluder_dung`). Pictures: the held-out
+occluder reaches is '?' (`hexapod_occluders.dark_occluder_dung`). Pictures: the held-out
 compositions of the exported faces (`hexapod_heldout.py`)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import hexapod_cells as hc
+from companion.vision import hexapod_lines as hlines
 from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
 
@@ -102,12 +102,12 @@ def test_a_printed_line_counts_in_shade_but_not_beside_a_sleeve():
     base[:, x - 1:x + 1] = 150.0
 
     def left(grey: np.ndarray) -> float:
-        return float(hc._side_lines(grey, px, m, 6, 6, cell, 0.03, None, 0.8)[0, 2])
+        return float(hlines._side_lines(grey, px, m, 6, 6, cell, 0.03, None, 0.8)[0, 2])
 
     assert left(base) == 1.0
     shade = base * np.where(np.arange(size) < x, 1.0, 0.9).astype(np.float32)[None, :]
     assert left(shade) == 1.0
     sleeve = base.copy()
     sleeve[:, x + 1:] = 210.0
-    assert hc._side_lines(sleeve, px, m, 6, 6, cell, 0.03)[0, 2] == 1.0   # unbalanced: a dip
+    assert hlines._side_lines(sleeve, px, m, 6, 6, cell, 0.03)[0, 2] == 1.0   # unbalanced: a dip
     assert left(sleeve) == 0.0

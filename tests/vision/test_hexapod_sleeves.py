@@ -1,6 +1,6 @@
 """A flat grey thing over the cards (a sleeve, dark or pale) is not board fill: the board's fill
 carries its printed grid lines, which a shadow dims and a sleeve hides, so a cell dimmer than lit
-fill is read empty only with its lines in view (`hexapod_cells._unlined_dim_empty`). Pictures:
+fill is read empty only with its lines in view (`hexapod_cover.unlined_dim_empty`). Pictures:
 the held-out compositions of the exported faces (`hexapod_heldout.py`)."""
 
 from __future__ import annotations

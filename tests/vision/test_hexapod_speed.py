@@ -11,9 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.hexapod_cells import DEFAULT, _bgra_source, canvas_to_image, rectify
+from companion.vision.hexapod_cells import _bgra_source, canvas_to_image, rectify
 from companion.vision.hexapod_colour import _big_regions, _box, _local_gain, _median, select
 from companion.vision.hexapod_markers import LAYOUT, CasePose
+from companion.vision.hexapod_windows import DEFAULT
 
 
 def _frame(seed: int, h: int = 720, w: int = 1280) -> np.ndarray:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.hexapod_cells import NK, TILE, tile_hue
-from companion.vision.hexapod_colour import INK, KINDS, LIGHT, PALE
+from companion.vision.hexapod_cells import TILE, tile_hue
+from companion.vision.hexapod_colour import INK, KINDS, LIGHT, NK, PALE
 
 from .hexapod_scenes import read_hard_case
 

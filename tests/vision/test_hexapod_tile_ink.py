@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_cells import CODES, DEFAULT, UNKNOWN_CODE, read_at
+from companion.vision.hexapod_cells import read_at
 from companion.vision.hexapod_colour import BODY, INK, KINDS, LIGHT, N_TINTS, PALE
+from companion.vision.hexapod_windows import CODES, DEFAULT, UNKNOWN_CODE
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells

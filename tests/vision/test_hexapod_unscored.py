@@ -41,7 +41,7 @@ def test_dim_light_over_a_marker_still_gives_the_white():
     2): its quiet zone's paper still gives the warm light's colour (the white well above the
     clip in red), and the case is read as before, with no cell wrong. (The lamp's pool over the
     top right corner washes the board's printed frame and lines out there as flatly as a white
-    sleeve would hide them: those four empty cells are '?', `_frame_hidden`.)"""
+    sleeve would hide them: those four empty cells are '?', `frame_hidden`.)"""
     truth, obs = read_hard(78)
     assert any(c.player == 2 for c in obs.cases)
     cells = [cell for cell in case_cells(truth, obs) if cell[0] == 2]

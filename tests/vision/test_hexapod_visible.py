@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision import hexapod_cells as hc
+from companion.vision import hexapod_lines as hlines
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_scenes import PX, M, case_cells, read_hard
@@ -36,7 +36,7 @@ def _board(lines: bool = True) -> np.ndarray:
 def _seen(img: np.ndarray) -> np.ndarray:
     """`lines_all_round` of every cell, as a 6 x 6 array."""
     cells = np.arange(36)
-    return hc.lines_all_round(img, PX, M, 6, 6, cells).reshape(6, 6)
+    return hlines.lines_all_round(img, PX, M, 6, 6, cells).reshape(6, 6)
 
 
 def test_grid_lines_all_round_show_that_nothing_covers_a_cell():

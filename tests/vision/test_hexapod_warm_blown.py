@@ -41,7 +41,6 @@ def _planes(canvas: np.ndarray):
 
 def _skin(canvas: np.ndarray, white: np.ndarray) -> np.ndarray:
     """The skin the reader leaves out of the fill's evidence, found as it finds it."""
-    from companion.vision.hexapod_cells import _edge_occluders
     from companion.vision.hexapod_colour import (
         CLIP,
         Pixels,
@@ -49,12 +48,13 @@ def _skin(canvas: np.ndarray, white: np.ndarray) -> np.ndarray:
         normalise,
         occluder_masks,
     )
+    from companion.vision.hexapod_occluders import edge_occluders
 
     planes, raw_v = _planes(canvas)
     blown = (canvas.min(axis=2) >= CLIP).view(np.uint8)
     pix = Pixels.of(normalise(canvas, white, PX, planes, raw_v))
     _, own = occluder_masks(pix, label_pixels(pix, PX), PX, margin=M, blown=blown, raw_v=raw_v)
-    return _edge_occluders(own)
+    return edge_occluders(own)
 
 
 def test_a_warm_lamp_is_seen_past_the_blown_fill():
@@ -102,12 +102,12 @@ def test_a_lit_hand_running_in_from_the_edge_is_no_evidence():
 def test_an_arm_stopping_short_of_the_edge_still_runs_in():
     """An occluder region that the masks' opening leaves a pixel or two short of the canvas's
     edge still runs in from beyond the board; one that stops well inside is a pool on the fill."""
-    from companion.vision.hexapod_cells import _edge_occluders
+    from companion.vision.hexapod_occluders import edge_occluders
 
     own = np.zeros((168, 168), np.uint8)
     own[60:100, 40:166] = 1          # stops 2 px short of the right edge
     own[10:30, 40:80] = 1            # well inside
-    kept = _edge_occluders(own)
+    kept = edge_occluders(own)
     assert kept[60:100, 40:166].all()
     assert not kept[10:30, 40:80].any()
     assert cv2.countNonZero(kept) == 40 * 126

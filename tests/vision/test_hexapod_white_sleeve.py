@@ -6,7 +6,7 @@ as `tests/vision/hexapod_heldout.py` composes it):
 * seed 1, a sleeve at 215 of 255 under an exposure that clips the paper in blue and red: the
   sleeve clips there as the fill does, and the cover test took every clipped cell for one whose
   lines no camera could show — but the lines are looked for in green, below the clip, where
-  they showed on the fill beside it (`_unlined_dim_empty`'s `lit`);
+  they showed on the fill beside it (`unlined_dim_empty`'s `lit`);
 * seeds 9 (215) and 22 (180), lines faint all over the picture: no empty cell showed its lines
   plainly enough (`COVER_SEEN`) to trust their absence as cloth, so nothing was doubted. The
   board's fill is printed a warm light grey (`GRID_FILL_RGB`); a neutral sleeve's colour lies
@@ -57,7 +57,7 @@ def test_off_fill_crafted():
     """The lined fill (warm: 0.84, 0.88, 0.89 of the white) against a neutral sleeve (0.86 in
     every channel, 0.047 off in blue), the fill's own colour a little darker (a shade) and a
     warm sleeve within `COVER_HUE` of it; with one lined cell only, nothing is judged."""
-    from companion.vision.hexapod_cells import COVER_HUE, _off_fill
+    from companion.vision.hexapod_cover import COVER_HUE, _off_fill
 
     fill = (0.84, 0.88, 0.89)
     ratio, h = _windows([fill, fill, fill, (0.86, 0.86, 0.86), (0.76, 0.79, 0.80),
@@ -133,7 +133,7 @@ def test_frame_crossed_crafted():
     """A 4 x 4 grid, every cell read empty. The sleeve hides the frame along the left of
     (1, 0) (an entry) and lies flat over (1, 0) and (1, 1); (2, 2) is flat cloth too, but cut
     off from the entry."""
-    from companion.vision.hexapod_cells import _frame_crossed
+    from companion.vision.hexapod_cover import _frame_crossed
 
     cells = np.arange(16)
     cloth = np.isin(cells, [4, 5, 10])
@@ -165,11 +165,12 @@ def _board(frame_level: float = 60.0, fill: float = 200.0, paper: float = 228.0
 
 
 def _hidden(g: np.ndarray, cells, empty=range(9), clip: float = 250.0) -> list[int]:
-    from companion.vision.hexapod_cells import Pixels, _frame_hidden
+    from companion.vision.hexapod_colour import Pixels
+    from companion.vision.hexapod_lines import frame_hidden
 
     v = (g / g.max()).astype(np.float32)
     pix = Pixels(v=v, c=np.zeros_like(v), sat=np.zeros_like(v), hue=np.zeros(v.shape, np.uint8))
-    got = _frame_hidden(g, pix, PX, M, 3, 3, np.asarray(cells), np.asarray(list(empty)), clip)
+    got = frame_hidden(g, pix, PX, M, 3, 3, np.asarray(cells), np.asarray(list(empty)), clip)
     return np.asarray(cells)[got].tolist()
 
 
@@ -196,7 +197,7 @@ def test_sleeve_run_without_reach_finds_neighbours_only():
     """Cells 0, 1, 2 in a row, all lit alike, no trace of a line between them: from cloth
     over 0, the run reaches 1 and, joined on, 2; without `reach`, 1 only (the frame's
     cloth: how far faint lines beyond it are the cloth's, it does not tell)."""
-    from companion.vision.hexapod_cells import _sleeve_run
+    from companion.vision.hexapod_cover import _sleeve_run
 
     cells = np.array([0, 1, 2])
     unlined = np.array([True, False, False])

@@ -1,0 +1,409 @@
+"""The rules that turn cells read empty into '?' because something may lie over them. Board
+fill reads as empty through the local gain, which takes a flat grey or pale sleeve over the
+cards for fill as well, so a cell read empty is doubted when its middle is dim, tinted or
+blind (its colour unmeasured), flat cloth across its sides with no trace of its printed lines,
+joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
+(`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
+white clipped in all three channels, it shows no line and no lit middle
+(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`). What
+releases a cell is the board's printed lines (`hexapod_lines`): never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import reduce
+
+import cv2
+import numpy as np
+
+from .hexapod_colour import CLIP, Pixels
+from .hexapod_lines import (
+    COVER_FLAT,
+    frame_hidden,
+    line_shares,
+    lines_unseen,
+    opposite,
+    unclipped,
+)
+from .hexapod_occluders import DARK_SLEEVE
+from .hexapod_windows import DEFAULT, EMPTY, CellParams, cell_windows, gather, window_index
+from .observation import UNKNOWN
+
+# a cell read empty whose middle is at most this share of the white shows the board only by its
+# lines along two opposite sides (`unlined_dim_empty`)
+DIM_NOISE = 0.35
+
+
+def glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: int, size: int,
+                  max_glare: float) -> None:
+    """Set to '?' (in place) the empty cells of `grid` whose window of side `size` is clipped in
+    all three channels (`blown`) over `max_glare` of it or more. Call it only when the case's
+    white clipped in no channel: paper and fill lit like the white then stay below the clip,
+    and what clips in every channel beyond it is the lamp's specular reflection, which washes
+    a card's print out to something as pale and flat as empty fill."""
+    rows, cols = len(grid), len(grid[0])
+    if not blown.any():
+        return
+    share = cell_windows(blown, px, margin, rows, cols, size).mean(axis=1)
+    for i in np.flatnonzero(share >= max_glare):
+        if grid[i // cols][i % cols] == EMPTY:
+            grid[i // cols][i % cols] = UNKNOWN
+
+
+def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
+                      margin: int, size: int, rows: int, cols: int,
+                      params: CellParams = DEFAULT, near: np.ndarray | None = None,
+                      why: dict[int, str] | None = None) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
+    (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
+    channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
+    above `fill_tint`), while no side shows the printed grid line (`lines_unseen`). The board
+    fill is printed at 0.89 of the white; a cell that much dimmer reads as fill only through
+    the local gain, which takes a flat grey thing lying over the cards (a sleeve, dark or pale)
+    for fill in a shadow just as well. The fill is printed neutral, so against the white (the
+    light's colour) it reads all but untinted; a window tinted over half of it is fill under a
+    second light's colour or lens blur's spill of a card beside it, or something lying over it
+    (a pale hand lit near the clip keeps only a faint warmth of skin). A shadow or a second
+    light dims or tints the printed lines with the fill beside them, and a card a third of a
+    cell off hides one side's at most, or two adjacent ones' in part; a sleeve or hand over
+    the cell hides them all. Beside an occluder (`near`, True per cell of the grid: its mask
+    reaches the cell's surroundings), where a sleeve carries the arm on beyond its skin, the
+    middle is measured in the channels where the white lies below the clip only
+    (`_known_channels`): a clipped white is only a lower bound of the paper's reading, so a
+    share of it read there is only an upper bound of the cell's. A cell whose pixels clip in
+    two channels or more (`_blind`: their colour unmeasured, read as the least saturated one
+    the reading allows) is '?' too when it shows no line and joins an unlined tinted cell
+    through such cells (`_joined`): a pale hand's lit middle between its faintly warm, shaded
+    parts. A cell whose middle is at most `DARK_SLEEVE` of the white (black cloth; the fill is
+    printed at 0.89 of it) is '?' whatever its sides show: a printed line dips the fill by a few
+    hundredths of its level, a level or two there, within the sensor's and JPEG's noise, so
+    "lines" found on it are noise; up to `DIM_NOISE` of it, only lines along two opposite sides
+    are the board's (dark grey cloth shows noise "lines" along a side). A doubted cell whose
+    lines show along one side or two adjacent ones only is '?' when it joins a cell '?' so
+    across a side with no trace of its line, their middles lit alike (`_sleeve_run`): one line
+    shows the strip along its side to be fill, not the middle, which the cloth beside may cover.
+    A light sleeve (white or light grey, 0.8-0.95 of the paper) is as bright and as neutral as
+    fill, so nothing above doubts it; its one tell is the printed lines it hides: a cell lit
+    below the clip (in the channels the lines are looked for in, `line_grey`) whose sides show
+    no trace of their line (`CLOTH_TRACE`) and one flat surface across two sides or more
+    (`COVER_FLAT`, `COVER_DIP`, `COVER_SIDES`), not glare (`COVER_LIT`), is '?' when another
+    empty cell shows its lines clearly (`COVER_SEEN`: blur fades them all alike) or, where none
+    does, when its colour lies off the lined fill's (`_off_fill`: the fill is printed a warm
+    grey), and every lit cell read empty with lines along one side or two adjacent ones only may
+    join it (`_sleeve_run`). Where such cloth, or an edge cell showing no two opposite lines,
+    hides the board's dark printed frame under one flat surface (`_frame_crossed`: it runs in
+    from beyond the grid), it is '?' however bright, clipped or fill-coloured it is, and
+    whatever the picture's other lines show. Fill whose lines are lost to a sub-pixel
+    misregistration on small cells may be left '?' too: never a wrong code."""
+    if not len(cells):
+        return cells
+    # the largest channel over the white's, in the windows only, and its middle value
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    at = window_index(planes[0].shape, px, margin, rows, cols, size, cells=cells)
+    raw = [gather(p, at) for p in planes]
+    ratio = [x * k for x, k in zip(raw, inv, strict=True)]
+    v0 = np.maximum(np.maximum(ratio[0], ratio[1]), ratio[2])
+    h = v0.shape[1] // 2
+    mid = np.partition(v0, h, axis=1)[:, h]
+    doubt = mid < params.dim_fill
+    # as dark as black cloth: no lit board, whatever "lines" the noise shows
+    unlit = mid <= DARK_SLEEVE
+    known = _known_channels(white)
+    if near is not None and len(known) < 3 and near[cells].any():
+        vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],
+                                                               ratio[known[1]])
+        doubt |= near[cells] & (np.partition(vk, h, axis=1)[:, h] < params.dim_fill)
+    tinted = np.partition(gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
+    doubt |= tinted
+    blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
+    # every lit cell's sides are looked at: a pale sleeve lit as fill is doubted by its sides
+    ask = ~unlit
+    if not ask.any():
+        _note(why, cells, unlit, "dim:unlit")
+        return cells[unlit]
+    unlined = unlit.copy()
+    shares = np.zeros((len(cells), 4), np.float64)
+    flat = np.zeros((len(cells), 4), np.float64)
+    shares[ask], flat[ask] = line_shares(cells[ask], grey, pix, px, margin, rows, cols,
+                                         params, flat=True)
+    lined = shares >= params.fill_line
+    unlined[ask] = ~lined[ask].any(axis=1)
+    # as dark as dark cloth: a "line" along one side, or two adjacent ones, is noise (a printed
+    # line dips the fill by a few hundredths, a level or two here); lines along two opposite
+    # sides are the board's
+    noisy = ask & doubt & (mid <= DIM_NOISE)
+    unlined[noisy] = ~opposite(lined[noisy])
+    out = doubt & unlined
+    _note(why, cells, out & unlit, "dim:unlit")
+    _note(why, cells, out & tinted, "dim:tinted")
+    _note(why, cells, out, "dim:dim")
+    if blind.any():
+        out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
+        _note(why, cells, out, "dim:blind_joined")
+    # light cloth as bright as fill: lit below the clip (a clipped middle shows no printed
+    # line whatever lies there), no trace of a line on any side, one flat surface across two
+    # sides or more, no glare (`COVER_LIT`), while another empty cell shows its lines clearly
+    # (lit in the channels the lines are looked for in, `line_grey`: under a white clipped in
+    # one or two channels, those where it lies below the clip; a white sleeve clips in the
+    # others as the fill does, while the fill's lines still dip in these)
+    below = unclipped(white)
+    top = reduce(np.maximum, [raw[k] for k in below] if 0 < len(below) < 3 else raw)
+    lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
+    if len(below) in (0, 3):
+        # (under a white clipped in all three channels, or none, a cell whose least channel
+        # lies well below the clip shows lines there: a pale, warm arm over a blown board)
+        low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
+        lit |= np.partition(low, h, axis=1)[:, h] < LIT_LOW
+    cloth = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & \
+        ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
+    # cloth that hides the board's dark frame where it runs in from beyond the grid: what the
+    # lines' absence, its brightness or the clip leave in doubt, the frame settles
+    edge = ask & ~opposite(lined)
+    clip = CLIP * (len(below) if 0 < len(below) < 3 else 3)    # the clip in `line_grey`
+    edge[edge] = frame_hidden(grey(), pix, px, margin, rows, cols, cells[edge], cells, clip,
+                              params)
+    crossed = _frame_crossed(cells, cloth, edge, rows, cols)
+    cover = cloth & (mid <= COVER_LIT) & lit
+    if cover.any():
+        other = np.flatnonzero(ask & ~cover & opposite(lined))
+        strong = line_shares(cells[other], grey, pix, px, margin, rows, cols,
+                             replace(params, min_line=COVER_SEEN * params.min_line)) \
+            if len(other) else np.zeros((0, 4))
+        if not opposite(strong >= params.fill_line).any():
+            # lines too faint in this picture to tell cloth by their absence alone (blur
+            # fades them all): cloth then only where its colour is not the fill's
+            cover &= _off_fill(ratio, h, cover, other)
+    out |= cover
+    _note(why, cells, out, "dim:cover")
+    out |= crossed
+    _note(why, cells, out, "dim:frame")
+    # joined to cloth across a side with no trace of its line: a doubted cell showing a line
+    # (to any cloth), or a cell lit as fill (to light cloth only: a light sleeve's edge cells,
+    # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
+    # is the fill it looks)
+    weak = ~opposite(lined) & ~unlit
+    out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
+                       params.line_balance)
+    _note(why, cells, out, "dim:sleeve_run")
+    if cover.any():
+        out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
+                           params.line_balance)
+        _note(why, cells, out, "dim:cover_run")
+    if crossed.any():
+        # ... and to cloth over the frame, a cell next to it only: the frame shows where the
+        # cloth runs in, not how far the fill's faint lines beyond it are the cloth's
+        out |= _sleeve_run(cells, crossed, weak & ~doubt, shares, mid, rows, cols,
+                           params.line_balance, reach=False)
+        _note(why, cells, out, "dim:frame_run")
+    return cells[out]
+
+
+def _frame_crossed(cells: np.ndarray, cloth: np.ndarray, entry: np.ndarray, rows: int,
+                   cols: int) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
+    `entry` (on the grid's edge, no lines along two opposite sides, the board's printed frame
+    hidden under one flat surface: `frame_hidden`) or marked `cloth` (no trace of a line on
+    any side, one flat surface across two sides or more) and joined to such a cell through
+    cells so marked, across their sides: cloth that runs in over the frame from beyond the
+    grid, as a sleeve or an arm does."""
+    if not entry.any():
+        return entry
+    r, c = np.divmod(cells, cols)
+    grid = np.zeros((rows, cols), np.uint8)
+    grid[r[cloth | entry], c[cloth | entry]] = 1
+    _, lab = cv2.connectedComponents(grid, connectivity=4)
+    keep = np.unique(lab[r[entry], c[entry]])
+    return entry | (cloth & np.isin(lab[r, c], keep))
+
+
+def _off_fill(ratio: list[np.ndarray], h: int, cand: np.ndarray, fill: np.ndarray
+              ) -> np.ndarray:
+    """True for each candidate window (`cand`, a mask over the rows of the `ratio` windows,
+    each channel over the white's) whose colour is not the board fill's: its channels' middle
+    values, over their largest, lie `COVER_HUE` or more from those of the fill, the median
+    over the windows `fill` (indices; cells showing their lines along two opposite sides,
+    `COVER_FILLS` of them at least). The board's fill is printed a warm light grey; a sleeve
+    of that very colour is left to the lines."""
+    out = np.zeros(len(cand), bool)
+    if len(fill) < COVER_FILLS or not cand.any():
+        return out
+    rows = np.concatenate([np.flatnonzero(cand), fill])
+    med = np.stack([np.partition(r[rows], h, axis=1)[:, h] for r in ratio], axis=1)
+    hue = med / np.maximum(med.max(axis=1, keepdims=True), 1e-3)
+    ref = np.median(hue[-len(fill):], axis=0)
+    far = np.abs(hue[:-len(fill)] - ref).max(axis=1) >= COVER_HUE
+    out[np.flatnonzero(cand)] = far
+    return out
+
+
+def _note(why: dict[int, str] | None, cells: np.ndarray, mask: np.ndarray, rule: str) -> None:
+    """Record (`why`, flat cell index -> rule, when given) `rule` for those of `cells` marked
+    in `mask` that no earlier rule took."""
+    if why is None:
+        return
+    for i in cells[mask].tolist():
+        why.setdefault(i, rule)
+
+
+# a side's neighbour in the grid (row, column steps), in `_side_lines`' order
+SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+# a side that cloth covers shows its printed line's dip along at most this share of it: on flat
+# cloth only an odd sample dips by the line's `min_line` (sensor and JPEG noise; one of the 17
+# samples of a side at 24 px a cell is 0.06), while a printed line that a shadow, blur or noise
+# takes below `fill_line` still dips along a good part of the side
+CLOTH_TRACE = 0.1
+
+
+# a cell under cloth (its middle covered, no side showing a trace of its line) is crossed by
+# the cloth along two sides at least: a cell under the sleeve's middle along four, one under
+# its edge along the grid along three, a corner two
+COVER_SIDES = 2
+# the picture shows its printed lines at 1.5 times their least dip along two opposite sides of
+# another empty cell: motion blur, defocus or a blown exposure fade every printed line of the
+# picture alike (synthetic hard pictures lose them all), so where another cell shows its lines
+# clearly, blur is not what hides them here
+COVER_SEEN = 1.5
+# a middle brighter than the white by a tenth is a specular glare on the paper, which washes its
+# printed lines out; matte cloth under the same light is at most as bright as white paper
+COVER_LIT = 1.1
+# ... and a cell whose largest channel clips is lit when its least lies below this level
+LIT_LOW = 230.0
+# ... and on a picture whose lines are too faint for `COVER_SEEN`, a cell so covered is cloth
+# when its colour lies this far from the lined fill's (channel shares over their largest),
+# measured on this many lined cells at least
+COVER_HUE = 0.03
+COVER_FILLS = 2
+
+
+def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares: np.ndarray,
+                mid: np.ndarray, rows: int, cols: int, balance: float,
+                trace: float = CLOTH_TRACE, reach: bool = True) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
+    `weak` — doubted, its printed line showing along one side or two adjacent ones only, never
+    two opposite ones (`shares`, cells x 4: the share of each side along which its line shows,
+    `line_shares`) — that joins a cell marked `unlined` (a doubted cell showing no line at all:
+    cloth over it) across a side showing no trace of its line (at most `trace` of it), their
+    middles (`mid`, brightness against the white) lit alike within `balance`; joined again
+    through the cells so found. One line says that the strip along that side is board fill, not
+    that the middle is: a sleeve lying over the middle hides the lines it covers and shows those
+    beyond its edge, and its edge may run along a side (a pale sleeve is lit within
+    `line_balance` of the fill beyond it, so the line there passes for one on fill) or between a
+    side and the middle; and beside a card, the card's cut border between its tile and the
+    sleeve dips as a line does. A side with no trace of the line that the cell shares with a cell
+    showing none, its middle lit as this one's, is that cloth running on over both middles. Two
+    opposite sides lined mean that no card and no sleeve (wider than a cell, its edge straight
+    across it) lies over the middle. Fill whose lines a deep shadow or blur takes below every
+    trace beside another such cell is left '?' too: never a wrong code. Without `reach`, only
+    the cells next to one marked `unlined` are found, not joined on through them."""
+    out = np.zeros(len(cells), bool)
+    if not (weak.any() and unlined.any()):
+        return out
+    at = np.full(rows * cols, -1, np.int64)
+    at[cells] = np.arange(len(cells))
+    r, c = np.divmod(cells, cols)
+    cloth = unlined.copy()
+    grow = True
+    while grow:
+        grow = False
+        for i in np.flatnonzero(weak & ~cloth):
+            for s, (dr, dc) in enumerate(SIDE_STEPS):
+                rr, cc = r[i] + dr, c[i] + dc
+                if shares[i, s] > trace or not (0 <= rr < rows and 0 <= cc < cols):
+                    continue
+                j = at[rr * cols + cc]
+                if j >= 0 and (cloth if reach else unlined)[j] and \
+                        min(mid[i], mid[j]) >= balance * max(mid[i], mid[j]):
+                    cloth[i] = out[i] = True
+                    grow = reach
+                    break
+    return out
+
+
+def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
+                        pix: Pixels, px: int, margin: int, rows: int, cols: int,
+                        params: CellParams = DEFAULT, near: np.ndarray | None = None
+                        ) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty under a white clipped in all
+    three channels) to be read '?': whose small window is clipped in all three channels
+    (`blown`) over `blown_unlit` of it or more, that show no printed grid line on any side
+    (`lines_unseen`) and are not lit over their whole large window (more than `blown_unlit` of it
+    below `light_v` in the normalised `pix`). Under such a white a light surface clipped in
+    every channel is not measured: the board fill, a card's paper and a dung beetle's pale
+    grey beetle all clip to the same flat white, so a light centre is no evidence of an empty
+    cell (hard 541: a grey beetle a quarter cell off its cell read as fill); a middle measured
+    below the clip is (`decide` tells fill from a beetle's grey by brightness). Bare board is:
+    its printed lines, or fill lit all over the cell's middle, where a card lying over the
+    cell (at most a third of a cell off) brings its tile's black or ink. Unlit pixels in the
+    large window's outer ring only, next to none (`BLOWN_MIDDLE`) within its middle
+    `BLOWN_INNER`, are a neighbouring card's border or edge, not the cell's own tile, when no
+    occluder's mask comes near the cell (`near`, True per cell of the grid): a card on the
+    cell, at most a third of a cell off, covers the band of a quarter cell about the centre
+    with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
+    cell across at most), so that black shows within the middle 0.6 cell however the card
+    lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
+    released here."""
+    if not len(cells):
+        return cells
+    small, large = round(params.small * px), round(params.large * px)
+    cells = cells[cell_windows(blown, px, margin, rows, cols, small, cells=cells)
+                  .mean(axis=1) >= params.blown_unlit]
+    if not len(cells):
+        return cells
+    at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
+    cells = cells[(gather(pix.v, at) < params.colour.light_v).mean(axis=1)
+                  > params.blown_unlit]
+    if not len(cells):
+        return cells
+    inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
+                         cells=cells)
+    ring = (gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
+    if near is not None:
+        ring &= ~near[cells]
+    cells = cells[~ring]
+    if not len(cells):
+        return cells
+    return cells[lines_unseen(cells, grey, pix, px, margin, rows, cols, params)]
+
+
+# `blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
+# tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
+# neighbour's border reaches the cell's large window
+BLOWN_INNER = 0.6
+BLOWN_MIDDLE = 0.02
+
+
+def _known_channels(white: np.ndarray) -> list[int]:
+    """The channels (BGR indices) in which `white` lies below the clip; all three when it
+    clips in every one (nothing is known then, and every channel is taken alike)."""
+    return unclipped(white) or [0, 1, 2]
+
+
+def _blind(raw: list[np.ndarray], white: np.ndarray) -> np.ndarray:
+    """(windows,) True where half or more of a window's pixels (`raw`: B, G, R values, one row
+    a window) clip in two channels or more, one of them a channel the `white` lies below the
+    clip in: at most one channel of them is measured, so their colour is not (the reading is
+    the least saturated colour it allows). Never under a white clipped in all three channels,
+    where lit fill clips as a rule."""
+    known = unclipped(white)
+    if not known:
+        return np.zeros(len(raw[0]), bool)
+    hot = [x >= CLIP for x in raw]
+    two = hot[0].view(np.uint8) + hot[1].view(np.uint8) + hot[2].view(np.uint8) >= 2
+    return (two & np.logical_or.reduce([hot[k] for k in known])).mean(axis=1) >= 0.5
+
+
+def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int, cols: int
+            ) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat grid indices) marked `through` that joins
+    a `seed` cell across a side through `through` cells only (4-connected regions of the
+    grid)."""
+    grid = np.zeros(rows * cols, np.uint8)
+    grid[cells[seed | through]] = 1
+    n, lab = cv2.connectedComponents(grid.reshape(rows, cols), connectivity=4)
+    keep = np.zeros(n, bool)
+    keep[lab.reshape(-1)[cells[seed]]] = True
+    keep[0] = False
+    return through & keep[lab.reshape(-1)[cells]]

@@ -1,0 +1,116 @@
+"""Naming the two-cell insects half by half. A stag beetle's card covers two cells down a
+column (head 'St' over wing cases 'Sb'), a moth's two along a row ('Ml', 'Mr'): `name_halves`
+pairs a run of such cells from its start when known cells close the run, and when it touches a
+'?', lets the cells' own drawings decide (`half_evidence`: a stag's head shows ink and few pale
+wing-case highlights, a moth's body lies on its partner's side) or leaves the run '?'.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .hexapod_colour import BODY, INK, PALE
+from .hexapod_windows import MOTH, STAG
+from .observation import UNKNOWN
+
+
+def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                  sat: np.ndarray | None = None, ink_sat: float = 0.45
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(stag, moth) per-cell scores: stag > 0 looks like a head (ink, few pale wing-case
+    highlights), < 0 like wing cases; moth > 0 has its body on the right (a left half), < 0 on
+    the left. Given the pixels' saturation `sat`, a pale stag pixel counts as a highlight only
+    when it is less saturated than ink (`ink_sat`)."""
+    whole, left, right = _half_index(labels.shape, px, margin, rows, cols)
+    flat = np.ascontiguousarray(labels).reshape(-1)
+    w = flat.take(whole)
+    pale = w == PALE + STAG
+    if sat is not None:
+        # a printed highlight is the ink thinned with white, so less saturated than the ink; a
+        # pixel as saturated as ink that is only labelled pale because a brighter patch lies
+        # near (glare on the head, light falling off across the tile) is ink, not a highlight
+        pale &= np.ascontiguousarray(sat).reshape(-1).take(whole) < ink_sat
+    # shares as counts over window sizes: the same float64 quotients as a boolean mean
+    stag = _share(w == INK + STAG) - _share(pale) - 0.3
+    moth = _share(flat.take(right) == BODY + MOTH) - _share(flat.take(left) == BODY + MOTH)
+    return stag.reshape(rows, cols), moth.reshape(rows, cols)
+
+
+@lru_cache(maxsize=16)
+def _half_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Flat indices (cells, n) of each cell's inset window (an eighth of a cell in from each
+    side), and of its left and right halves' columns (`half_evidence`)."""
+    inset = max(1, px // 8)
+    size = px - 2 * inset
+    half = size // 2
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    y0, x0 = margin + r * px + inset, margin + c * px + inset
+
+    def index(dx0: int, dx1: int) -> np.ndarray:
+        ys = y0[:, None, None] + np.arange(size)[None, :, None]
+        xs = x0[:, None, None] + np.arange(dx0, dx1)[None, None, :]
+        flat = (ys * shape[1] + xs).reshape(rows * cols, -1).astype(np.intp)
+        flat.flags.writeable = False
+        return flat
+
+    return index(0, size), index(0, half), index(size - half, size)
+
+
+def _share(mask: np.ndarray) -> np.ndarray:
+    """The share of True in each row of `mask` (as `mask.mean(axis=1)`)."""
+    return np.count_nonzero(mask, axis=1) / mask.shape[1]
+
+
+def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
+                margin: float = 0.08) -> None:
+    """Replace the 'S' and 'M' cells of `grid` (in place) by St/Sb and Ml/Mr, or '?'."""
+    rows, cols = len(grid), len(grid[0])
+    for c in range(cols):
+        line = [grid[r][c] for r in range(rows)]
+        for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin):
+            grid[r][c] = code
+    for r in range(rows):
+        for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
+            grid[r][c] = code
+
+
+def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
+          margin: float) -> list[tuple[int, str]]:
+    """(index, code) for every `kind` cell of one column or row: runs pair up from their start
+    (first name, second name, ...); a run next to '?' may start or end with a half whose partner
+    is hidden, and then the cells' scores (> 0: first name) must pick one pairing clearly."""
+    out = []
+    n = len(line)
+    i = 0
+    while i < n:
+        if line[i] != kind:
+            i += 1
+            continue
+        j = i
+        while j < n and line[j] == kind:
+            j += 1
+        length = j - i
+        open_start = i > 0 and line[i - 1] == UNKNOWN
+        open_end = j < n and line[j] == UNKNOWN
+        options = []
+        for shift in (0, 1):                       # 1: the first cell's partner is hidden
+            if shift and not open_start:
+                continue
+            odd_end = (length - shift) % 2 == 1    # the last cell's partner is hidden
+            if odd_end and not open_end:
+                continue
+            options.append([names[(k + shift) % 2] for k in range(length)])
+        pick = None
+        if len(options) == 1:
+            pick = options[0]
+        elif len(options) == 2:
+            votes = [sum(score[i + k] * (1.0 if name == names[0] else -1.0)
+                         for k, name in enumerate(opt)) for opt in options]
+            if abs(votes[0] - votes[1]) >= 2.0 * margin * length:
+                pick = options[int(np.argmax(votes))]
+        out += [(i + k, pick[k] if pick else UNKNOWN) for k in range(length)]
+        i = j
+    return out

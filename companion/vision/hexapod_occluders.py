@@ -1,0 +1,182 @@
+"""What hands, arms and dark cloth over the board hide, beyond what the occluder masks
+(`hexapod_colour.occluder_masks`) say: a coloured kind read where only the closing of the gaps
+between a hand's parts covers the cell shows its card's own tile (`tile_in_gap`); a dung beetle
+read where a black occluder's own pixels reach, or whose black runs in from beyond the board
+over more of the grid than a tile, is '?' (`dark_occluder_dung`, `black_from_beyond`); and
+under a white clipped in all three channels, the occluders the clipped white's own skin test
+finds running in from the canvas's edge stay covered whatever the fill's colour says
+(`edge_occluders`, `arms_kept`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .hexapod_colour import NK, close_gaps
+from .hexapod_windows import K_CODE, cell_windows, gather, window_index
+
+# an occluder's mask this far (cells) beyond a cell's large window lies beside it
+NEAR_HAND = 0.25
+
+DARK_SLEEVE = 0.2    # a black sleeve's largest channel: at most this share of the white's
+
+
+def tile_in_gap(code: np.ndarray, own: np.ndarray, px: int, margin: int, rows: int,
+                cols: int, cells: np.ndarray, size: int, max_hand: float) -> np.ndarray:
+    """True for each of `cells` (flat indices; `code`, each one's reading as a CODES index)
+    read as a coloured kind while the occluder's own pixels (`own`, before closing) cover less
+    than `max_hand` of its window of side `size`: only the closing of the gaps between a
+    hand's parts covers it. That closing stands for an arm's lit middle, clipped flat and pale
+    between its shaded edges; such a middle shows no kind's ink with an insect's relief in it
+    (what every stage needs to name a kind), so a cell read so there shows its card's own
+    tile, not the hand. An empty or dung-beetle reading there is not trusted: a clipped arm's
+    middle looks like light fill, a dark sleeve like a black tile."""
+    out = np.zeros(len(cells), bool)
+    kind = code < NK
+    if not kind.any():
+        return out
+    if not own.any():
+        out[kind] = True
+        return out
+    share = cell_windows(own, px, margin, rows, cols, size, cells=cells[kind]).mean(axis=1)
+    out[np.flatnonzero(kind)[share < max_hand]] = True
+    return out
+
+
+def dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
+                       white: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                       size: int) -> np.ndarray:
+    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) that a black
+    occluder reaches: the occluder's own pixels (`own`, not the gaps closed between its parts)
+    lie in the cell's window of side `size` grown by an eighth of a cell each way, and half or
+    more of them are as dark as black ink, at most `DARK_SLEEVE` of the `white` in their
+    largest channel (`raw_v`). A black sleeve is as dark as the beetle's black tile, and the
+    mask stops short where the sleeve no longer stands out from the board (its rounded end over
+    lit fill): black there with lit fill beside it reads as the tile with its grey beetle. Skin,
+    even shaded, and lighter cloth beside a real black tile leave it read."""
+    dung = np.flatnonzero(code == K_CODE)
+    if not len(dung):
+        return dung
+    grown = size + 2 * max(1, round(0.125 * px))
+    at = window_index(own.shape, px, margin, rows, cols, grown, cells=dung)
+    on = gather(own, at) > 0
+    dark = on & (gather(raw_v, at) <= DARK_SLEEVE * float(np.max(white)))
+    return dung[on.any(axis=1) & (dark.sum(axis=1) >= 0.5 * on.sum(axis=1))]
+
+
+# a tile is at most a cell's area (less its card's paper gutter): black over more of the grid
+# than this many cells is no tile
+TILE_CELLS = 1.5
+# dark grey cloth in `black_from_beyond`: each channel at most this share of the white's
+# (a dark grey sleeve reads about a quarter of it), and the channels' shares this close
+CLOTH_DARK = 0.35
+CLOTH_TINT = 0.06
+# ... and the cell's part of the cloth at least this share of the cloth's middle level
+CLOTH_SAME = 0.7
+# ... after an opening this share of a cell wide (lines and outlines gone)
+CLOTH_OPEN = 0.25
+
+
+def black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px: int,
+                      margin: int, rows: int, cols: int, size: int,
+                      planes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                      ) -> np.ndarray:
+    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) whose black is
+    no tile's: half or more of the pixels of their window of side `size` that are as dark as
+    black ink (at most `DARK_SLEEVE` of the `white` in their largest channel, `raw_v`) belong
+    to a black region that runs in from the canvas's outer edge (within `EDGE_BAND`) and covers
+    more than `TILE_CELLS` cells' area of the grid. A dung beetle's black is printed on its
+    tile, inside its card's paper gutter, a cell at most; black cloth lying over the board
+    comes from beyond it, and the occluder masks miss it when it is neutral (the local gain
+    takes its flat middle for fill in a shadow), so its end over lit fill looks like the black
+    tile with its grey beetle. Given the canvas's `planes` (B, G, R), dark grey cloth counts
+    too: a region so running in whose every channel is at most `CLOTH_DARK` of the white's
+    and within `CLOTH_TINT` of the others (neutral under the lamp; a tile dark in its largest
+    channel is coloured), wider than `CLOTH_OPEN` of a cell (a dim picture's printed lines
+    are as dark and neutral, and join a tile to the edge), when the cell's part of it is as
+    light as the region's middle (`CLOTH_SAME`): a sleeve is one flat grey, while a deep
+    shadow running in over the board leaves a black tile within it far darker than the shaded
+    fill about it."""
+    dung = np.flatnonzero(code == K_CODE)
+    if not len(dung):
+        return dung
+    at = window_index(raw_v.shape, px, margin, rows, cols, size, cells=dung)
+    black = raw_v <= DARK_SLEEVE * float(np.max(white))
+    out = _from_beyond(black.view(np.uint8), px, margin, rows, cols, at)[0]
+    if planes is not None and not out.all():
+        share = [p * (1.0 / max(float(w), 4.0)) for p, w in zip(planes, white, strict=True)]
+        top = cv2.max(cv2.max(share[0], share[1]), share[2])
+        low = cv2.min(cv2.min(share[0], share[1]), share[2])
+        grey = ((top <= CLOTH_DARK) & (top - low <= CLOTH_TINT)).view(np.uint8)
+        # opened: the board's printed lines and a card's black outline are dark grey too, and
+        # thin; a sleeve is wide
+        k = max(3, round(CLOTH_OPEN * px)) | 1
+        grey = cv2.morphologyEx(grey, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        cloth, lab = _from_beyond(grey, px, margin, rows, cols, at)
+        inside = (slice(margin, margin + rows * px), slice(margin, margin + cols * px))
+        for j in np.flatnonzero(cloth & ~out):
+            win = gather(lab, at[j:j + 1])[0]
+            part = np.bincount(win[win > 0]).argmax()
+            whole = np.median(top[inside][lab[inside] == part])
+            out[j] = np.median(gather(top, at[j:j + 1])[0][win == part]) \
+                >= CLOTH_SAME * whole
+    return dung[out]
+
+
+def _from_beyond(dark: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                 at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each window (`at`, `window_index` rows), whether half or more of its `dark` pixels
+    (uint8 mask) belong to a dark region running in from the canvas's outer edge (within
+    `EDGE_BAND`) over more than `TILE_CELLS` cells' area of the grid; and the regions' labels."""
+    k = EDGE_BAND
+    lab = np.zeros(dark.shape, np.int32)
+    if not (dark[:k].any() or dark[-k:].any() or dark[:, :k].any() or dark[:, -k:].any()):
+        return np.zeros(len(at), bool), lab
+    n, lab = cv2.connectedComponents(dark, connectivity=8)
+    edge = np.zeros(n, bool)
+    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
+        edge[side] = True
+    edge[0] = False
+    if not edge.any():
+        return np.zeros(len(at), bool), lab
+    grid = lab[margin:margin + rows * px, margin:margin + cols * px]
+    edge &= np.bincount(grid.reshape(-1), minlength=n) > TILE_CELLS * px * px
+    win = gather(lab, at)
+    cloth = edge[win].sum(axis=1)
+    return (cloth > 0) & (cloth >= 0.5 * (win > 0).sum(axis=1)), lab
+
+
+# an occluder within this many px of the canvas's edge runs in from beyond it (the masks'
+# opening may leave an arm's region a pixel or two short of the edge)
+EDGE_BAND = 3
+
+
+def edge_occluders(own: np.ndarray) -> np.ndarray:
+    """The parts of the occluder mask `own` (uint8) that run in from the canvas's outer edge
+    (8-connected regions reaching within `EDGE_BAND` of it): a hand or arm comes from beyond
+    the board, a lamp's pool or a cast on the fill lies within it."""
+    if not own.any():
+        return own
+    n, lab = cv2.connectedComponents(own, connectivity=8)
+    edge = np.zeros(n, bool)
+    k = EDGE_BAND
+    for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
+        edge[side] = True
+    edge[0] = False
+    return edge[lab].view(np.uint8)
+
+
+def arms_kept(hand: np.ndarray, own: np.ndarray, kept: np.ndarray, px: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The occluder masks (`hand`, `own`) found under the fill's colour, with the occluder
+    pixels found under the clipped white itself that run in from the canvas's outer edge
+    (`kept`, `edge_occluders` of the masks found under it; closed over gaps again, as
+    `occluder_masks` closes them). A hand or arm comes from beyond the board, so what the
+    clipped white's skin test finds reaching the edge stays covered whatever the fill says (a
+    lit hand's pale rim may lose its cast against the fill's colour); a lamp's pool or a cast
+    on the fill within the board is dropped."""
+    if not kept.any():
+        return hand, own
+    own = own | kept
+    return hand | close_gaps(own, px), own
