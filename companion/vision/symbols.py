@@ -1075,6 +1075,20 @@ EDGE_SHARP = 0.45
 # (held-out `fingers` table 266, the edge's step 0.36-0.43): flat within 0.05 from the band
 # outwards, 0.28 from the band beside it; a card beside a red sleeve under a smear that leaves
 # its band's step at 0.13-0.18 (table 261) is not asked.
+# Blur wider than the band takes the printed step off every place of the edge, so `_ink_on_band`
+# cannot see a step hidden; but a pen or a marker of a printer ink's own colour, crossing from
+# beyond the card onto the symbol, leaves that ink on the band at full strength, past the card's
+# outline included, where print never is, in one place of the edge and not the others (it lies
+# across the edge, not along it). On crafted cards 36-56 px wide under defocus 1.2-4 px and 6 px
+# of motion, a printed symbol's ink (or the felt's hue) tinted its edge's places at most 0.28 at
+# every depth, one place over another by at most 0.30; red, blue and yellow pens 0.16-0.22 of
+# the card wide that were read as the symbol's letter, 0.69 or more, standing out by 0.45 or more.
+# On rendered hard table 316 (a reddish surface), a red symbol's blurred print and the table's
+# hue together tint the middle place of its edge 0.5-0.73 at every depth, the print fading and the
+# table rising outward: past the outline the table tints the edge's corner places as much (0.3-
+# 0.5), so the place must stand out at every depth, not over the least tint of the edge anywhere.
+BLURRED_PEN_TINT = 0.5
+BLURRED_PEN_ACROSS = 0.35
 # The halo sample of a symbol right across its centre from each one.
 FACING = (np.arange(N_HALO) + N_HALO // 2) % N_HALO
 
@@ -1123,7 +1137,20 @@ def _ink_on_band(band: np.ndarray, u: np.ndarray) -> np.ndarray:
                           > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
     flat = _max3(_depth_spread(place[:, 1:])) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
-    return tinted.any(-1) & (sharp | hidden)
+    return (tinted.any(-1) & (sharp | hidden)) | _pen_on_band(tint)
+
+
+def _pen_on_band(tint: np.ndarray) -> np.ndarray:
+    """Per card and edge (cards x 6): one of the edge's places tinted by the read ink at
+    BLURRED_PEN_TINT or more at every depth of `tint` (cards x depths x edge x place), the one
+    past the card's outline included, and by BLURRED_PEN_ACROSS more than another place of
+    that edge at every depth: a pen of the ink's colour lying across the edge (see
+    BLURRED_PEN_TINT)."""
+    strong = tint.min(1) > BLURRED_PEN_TINT                        # cards x edge x place
+    # (over the edge's least tinted place at each depth: past the outline, a table of the
+    # ink's hue tints every place alike)
+    across = (tint - tint.min(-1, keepdims=True)).min(1) > BLURRED_PEN_ACROSS
+    return (strong & across).any(-1)
 
 
 # A dark object (a pen, a dark sleeve) reaching over a symbol from beyond the card has the grey
