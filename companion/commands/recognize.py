@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _is_video(source: Path) -> bool:
+    """Whether `source` is a video file: a file whose extension is no photo's (one OpenCV
+    reads or one it cannot)."""
+    return source.is_file() and source.suffix.lower() not in IMAGE_EXT | UNREADABLE_EXT
+
+
 def _frames(source: Path):
     """(name, frame, time) triples from an image, a folder or a video."""
     import cv2
@@ -111,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     cal_dir = Path(args.calibration)
     camera = load_camera(cal_dir / "camera.json")
     model = load_model(args.edition, cal_dir)
-    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT | UNREADABLE_EXT
+    is_video = _is_video(source)
 
     def new_reader() -> HexelReader:
         return HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
@@ -190,7 +196,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
-    is_video = source.is_file() and source.suffix.lower() not in IMAGE_EXT | UNREADABLE_EXT
+    is_video = _is_video(source)
     reader = HexapodReader(track=is_video)
     last = None
     shown = None

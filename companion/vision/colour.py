@@ -15,6 +15,7 @@ chroma while keeping its luma: in normalised RGB that moves it along one directi
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -401,28 +402,13 @@ class ColourModel:
         a, s, p = alpha[:, idx], shade[:, idx], pred[:, :, idx]
         cs, gs = self._rows
         # each kind of ink on its own (a letter's fit depends on its own colour only)
-        # (a step is a function of the allowed values it starts from alone: once those come
-        # out the same as the last step's, every further step repeats it, and the loop stops)
         if cs is not None:
             ac, sc, pc = self._held(xs[:, None, :], a[cs], s[cs], p[:, cs])
-            last = None
-            for _ in range(CENSOR_STEPS):
-                c = clip(pc, lo, hi)
-                if last is not None and np.array_equal(c, last):
-                    break
-                ac, sc, pc = self._held(c, *self._fit_coloured(c))
-                last = c
-            a[cs], s[cs], p[:, cs] = ac, sc, pc
+            a[cs], s[cs], p[:, cs] = _refit_censored(
+                (ac, sc, pc), lo, hi, lambda c: self._held(c, *self._fit_coloured(c)))
         if gs is not None:
-            ag, sg, pg = a[gs], s[gs], p[:, gs]
-            last = None
-            for _ in range(CENSOR_STEPS):
-                c = clip(pg, lo, hi)
-                if last is not None and np.array_equal(c, last):
-                    break
-                ag, sg, pg = self._fit_grey(c)
-                last = c
-            a[gs], s[gs], p[:, gs] = ag, sg, pg
+            a[gs], s[gs], p[:, gs] = _refit_censored((a[gs], s[gs], p[:, gs]), lo, hi,
+                                                     self._fit_grey)
         e = p - clip(p, lo, hi)
         resid[:, idx] = np.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / scale[:, idx]
         alpha[:, idx], shade[:, idx] = a, s
@@ -441,6 +427,23 @@ class ColourModel:
         return cls(edition=str(data["edition"]), names=names,
                    protos=tuple(tuple(float(v) for v in p) for p in data["protos"]),
                    source=source)
+
+
+def _refit_censored(fit: tuple[np.ndarray, np.ndarray, np.ndarray], lo: np.ndarray,
+                    hi: np.ndarray, refit: Callable[[np.ndarray], tuple[np.ndarray, ...]]
+                    ) -> tuple[np.ndarray, ...]:
+    """`fit` (alpha, shade, prediction) refitted by `refit` to its prediction held to the
+    allowed values (`lo`, `hi`), up to CENSOR_STEPS times. A step is a function of the
+    allowed values it starts from alone: once those come out the same as the last step's,
+    every further step repeats it, and the loop stops."""
+    last = None
+    for _ in range(CENSOR_STEPS):
+        c = clip(fit[2], lo, hi)
+        if last is not None and np.array_equal(c, last):
+            break
+        fit = refit(c)
+        last = c
+    return fit
 
 
 @cache

@@ -22,6 +22,7 @@ from .hexapod_colour import CLIP, Pixels
 from .hexapod_lines import (
     COVER_FLAT,
     frame_hidden,
+    line_channels,
     line_shares,
     lines_unseen,
     opposite,
@@ -149,10 +150,10 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     # (lit in the channels the lines are looked for in, `line_grey`: under a white clipped in
     # one or two channels, those where it lies below the clip; a white sleeve clips in the
     # others as the fill does, while the fill's lines still dip in these)
-    below = unclipped(white)
-    top = reduce(np.maximum, [raw[k] for k in below] if 0 < len(below) < 3 else raw)
+    line = line_channels(white)
+    top = reduce(np.maximum, [raw[k] for k in line])
     lit = np.partition(top, h, axis=1)[:, h] < CLIP - 5.0
-    if len(below) in (0, 3):
+    if len(line) == 3:
         # (under a white clipped in all three channels, or none, a cell whose least channel
         # lies well below the clip shows lines there: a pale, warm arm over a blown board)
         low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
@@ -162,7 +163,7 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     # cloth that hides the board's dark frame where it runs in from beyond the grid: what the
     # lines' absence, its brightness or the clip leave in doubt, the frame settles
     edge = ask & ~opposite(lined)
-    clip = CLIP * (len(below) if 0 < len(below) < 3 else 3)    # the clip in `line_grey`
+    clip = CLIP * len(line)    # the clip's level in `line_grey`
     edge[edge] = frame_hidden(grey(), pix, px, margin, rows, cols, cells[edge], cells, clip,
                               params)
     crossed = _frame_crossed(cells, cloth, edge, rows, cols)

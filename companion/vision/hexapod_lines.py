@@ -10,8 +10,9 @@ that the case's white leaves below the clip (`line_grey`, `unclipped`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 import numpy as np
 
@@ -134,10 +135,14 @@ def line_grey(planes: tuple[np.ndarray, np.ndarray, np.ndarray], white: np.ndarr
     light clips (warm light: red and green first) the fill beside it and the line itself
     read the clip alike: that channel shows no line, and added in, it only thins the dip that
     the unclipped channels show."""
-    keep = [planes[k] for k in unclipped(white)]
-    if len(keep) in (0, 3):
-        return planes[0] + planes[1] + planes[2]
-    return keep[0] if len(keep) == 1 else keep[0] + keep[1]
+    return reduce(operator.add, [planes[k] for k in line_channels(white)])
+
+
+def line_channels(white: np.ndarray) -> list[int]:
+    """The channels (BGR indices) the printed lines are looked for in (`line_grey`): those in
+    which `white` lies below the clip, or all three when it clips in none or in all."""
+    below = unclipped(white)
+    return below if 0 < len(below) < 3 else [0, 1, 2]
 
 
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
