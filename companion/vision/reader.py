@@ -423,6 +423,9 @@ class HexelReader:
                                      p)
         found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
                                                        self.model, p)
+        found_cells, found_poses, found_reads = _probe_onwards(
+            frame, mask, scale, lat, view, self.model, p, taken | set(start),
+            (found_cells, found_poses, found_reads))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
         found = set(found_cells)
@@ -1068,6 +1071,66 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
         if any(marks):
             reads[i] = replace(uncrossed(reads[i], marks), crossed=marks)
     return cells, [best[k][1] for k in cells], reads
+
+
+PROBE_ROUNDS = 4   # rounds of `_probe_onwards` at most (each from the cards the last one found)
+
+
+def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+                   view: TableView, model: ColourModel, p: ReaderParams,
+                   probed: set[tuple[int, int]],
+                   found: tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+                   ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+    """`found` (the probe's cards: cells, poses, reads) with the cards found by probing on from
+    them, round by round (PROBE_ROUNDS): the free cells next to a card the last round found,
+    neither placed nor probed before (`probed`), each at the pose the found card's own pose
+    and the nearest placed card's lattice steps predict, searched as `_probe` searches (and
+    only where `_probe_cells` would: paper on the mask or a card's contrast in the frame). On
+    a table as pale as the paper the mask keeps few outlines, and a layout's far side lies
+    more than two steps from any of them: each card found brings its neighbours in reach. A
+    card so found must read as whole as any probed card; none is guessed."""
+    cells, poses, reads = (list(v) for v in found)
+    last = list(zip(cells, poses, strict=True))
+    probed = probed | set(cells)
+    order = np.array(sorted(lat.cells), np.int64)
+    for _ in range(PROBE_ROUNDS):
+        keys, cand = [], []
+        for cell, pose in last:
+            near = int(order[np.argmin(np.linalg.norm(lat.centres[order] - pose.centre, axis=1))])
+            for dq, dr in AXIAL_DIRS:
+                key = (cell[0] + dq, cell[1] + dr)
+                if key in probed:
+                    continue
+                probed.add(key)
+                c = np.asarray(pose.centre) + dq * lat.e_q[near] + dr * lat.e_r[near]
+                keys.append(key)
+                cand.append(_at(pose, (float(c[0]), float(c[1]))))
+        if not keys:
+            break
+        local = pose_points(cand, np.concatenate([PAPER_PTS, BORDER_PTS]))
+        img = (view.to_image(local[:, :N_PAPER].reshape(-1, 2)) + 0.5) * scale - 0.5
+        ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
+        h, w = mask.shape
+        inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+        on = np.zeros(len(ix), bool)
+        on[inside] = mask[iy[inside], ix[inside]] > 0
+        even, dark, _ = _card_contrast(frame, view, local)
+        keep = ((on.reshape(len(keys), -1).mean(1) >= p.probe_mask)
+                | (even & (dark >= REFIT_BAND_SHARE))).tolist()
+        todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
+        if not todo:
+            break
+        first = read_cards(frame, list(todo.values()), view, model,
+                           blurred_rings=[True] * len(todo))
+        new_cells, new_poses, new_reads = _probe(frame, todo, first, view, model, p)
+        if not new_cells:
+            break
+        cells += new_cells
+        poses += new_poses
+        reads += new_reads
+        last = list(zip(new_cells, new_poses, strict=True))
+        probed |= set(new_cells)
+    return cells, poses, reads
 
 
 # An object crossing onto a symbol is there whichever pose near the card's own is tried, but
