@@ -224,6 +224,21 @@ def detect(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayo
 
 
 
+def doubled(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLayout = LAYOUT,
+            codes: tuple[int, ...] | None = None) -> list[CasePose]:
+    """The cases whose markers the decoder finds in `grey` enlarged twice (linear), back in
+    the frame's pixels, fitted, recovered and completed as at full size: a marker 12-18 px
+    wide has modules of two or three pixels, which the quad fit and the bit decoder lose,
+    more so when it is turned. A search at twice the size costs about three at full size,
+    so the reader makes it only when it found no case at all."""
+    big = cv2.resize(grey, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
+    found, rejected = detect(big, detector, layout, codes=codes)
+    found = [(i, (q + 0.5) / 2.0 - 0.5) for i, q in found]
+    rejected = [(q + 0.5) / 2.0 - 0.5 for q in rejected]
+    found = recover(found, rejected, layout)
+    return complete(grey, fit_cases(found, layout), found, rejected, layout)
+
+
 def _mean_side(quads: list[Quad]) -> float:
     """The mean of `quad_side` over `quads`: float64 quads (all the detector gives) at once, with
     the same per-quad arithmetic; any other kind one by one."""
@@ -848,6 +863,11 @@ class MarkerTracker:
                     # for by their codes where the two put them (`placed_cases`)
                     boards += placed_cases(grey, decoded, [*poses, *boards], self.layout,
                                            grey if frame.bgr is None else frame.bgr)
+                if not poses and not boards:
+                    # no case at all: markers too small for the decoder (under ~18 px, a
+                    # module under three pixels, turned) are looked for in the frame at
+                    # twice its size, where their modules are wide enough to decode
+                    boards = doubled(grey, self.detector, self.layout, self.codes)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
         self.last = poses
