@@ -106,7 +106,7 @@ class ReaderParams:
                                    # whose neighbours are hidden (each probe costs a read)
     min_probe_ok: float = 0.85     # a probed card is whole when this much of its paper and of
                                    # its border band look right at the best pose, all six read
-    min_probe_lit: float = 0.8     # (or this much of its band, the places missing all lit:
+    min_probe_lit: float = 0.75    # (or this much of its band, the places missing all lit:
                                    # `_band_lit`)
 
 
@@ -421,6 +421,13 @@ class HexelReader:
                            self.model, blurred_rings=[True] * n_probe + [False] * len(part_poses))
         start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
                                      p)
+        # a partial blob's cell is searched as a free cell is: where a card reads whole there,
+        # as a probed card must (its paper and band all but intact), the blob was only part of
+        # its outline (a glare spot or a bright patch of table beside it took the rest)
+        for c, pose, r in zip(part_cells, part_poses, first[n_probe:], strict=True):
+            if c not in start:
+                start[c] = pose
+                start_reads.append(r)
         found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
                                                        self.model, p)
         found_cells, found_poses, found_reads = _probe_onwards(
