@@ -360,42 +360,131 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     alone, and both are made in one pass (a read's cost is mostly per call, not per card).
     The re-read by the lamp (`_lamp_read`), which follows the shaded one, is planned from the
     first reads (`_lamp_plan`) and made in that pass too; it stands where the shaded re-read
-    left its cards and the lamp as planned (nearly always), else it is made after, as before."""
-    if not poses:
-        return []
-    samples = _sample_cards(bgr, poses, view)
-    reads, lamp = _read_pass(bgr, poses, view, model, blurred_rings, samples)
-    allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
-    shade = _shade_of(samples, reads, allow)
-    turns = _turn_todo(reads, allow)
-    plan = _lamp_plan(bgr, poses, view, reads, allow, lamp)
-    shaded, turned, lamped = _re_read(bgr, poses, view, model, shade, turns, lamp, samples,
-                                      plan)
-    reads = _shaded(reads, shade[0], shaded, model)
-    crossed = [r.crossed for r in reads]
-    reads = _lamp_read(bgr, poses, view, model, reads, allow, lamp, plan, lamped)
-    reads = _turned(reads, allow, turns, turned)
-    # a symbol an object crosses onto at the card's own pose (read as it is or against the
-    # shade) is not read through a re-read (turned, its samples can miss the object's edge)
-    return [uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+    left its cards and the lamp as planned (nearly always), else it is made after, as before.
+    (`StagedRead` makes the same read a pass at a time, to share passes with other reads.)"""
+    staged = StagedRead(bgr, poses, view, model, blurred_rings)
+    while not staged.done:
+        read_together([staged])
+    return staged.reads
 
 
-def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
-             lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
-             plan: LampPlan | None = None
-             ) -> tuple[list[CardRead], list[CardRead], list[CardRead]]:
-    """(shaded, turned, lamped): in one pass, the reads of the cards `shade` gives
-    (`_shade_of`: indices, samples and shade) against their shaded white reference, of the
-    cards `turns` gives at their poses turned by TURN_DEG, first one way for all, then the
-    other (their white reference unshaded: a shade of 1), and, given a `plan` to fuse
-    (`_lamp_plan`), of its cards against the paper the lamp makes (`samples`: every card's
-    first samples, which those reuse). `lamp`: the band's lamp scaling the first read chose
-    (see `_read_pass`)."""
+class _Rows(NamedTuple):
+    """One read's cards in a pass (see `read_together`): poses, their samples, one
+    `blurred_rings` flag each, the shade of their white reference (`_read_pass`; None: 1),
+    the white of their symbols for the rows `ink_rows` gives (`_lamp_read`; None: none), and
+    the band's lamp scaling given (None: chosen over these rows, `_dark_band_lamp`)."""
+
+    poses: list[Pose]
+    samples: tuple[np.ndarray, np.ndarray]
+    rings: np.ndarray
+    shade: np.ndarray | None
+    ink_white: np.ndarray | None
+    ink_rows: np.ndarray | None
+    band: np.ndarray | None
+
+
+class StagedRead:
+    """One `read_cards` call made a pass at a time: its first pass, then (where its first
+    reads ask for one) its re-read pass. `read_together` makes the pass each of several such
+    reads is due for as one pass: a card's read depends on the other cards of its own read
+    only (through the lamp its band is judged by, chosen over that read's cards), never on
+    those of another read in the same pass. `first`: the reads of the first pass (once made);
+    `reads`: `read_cards`' result (once `done`)."""
+
+    def __init__(self, bgr: np.ndarray, poses: list[Pose], view: TableView,
+                 model: ColourModel, blurred_rings: bool | list[bool] = True) -> None:
+        self.bgr, self.poses, self.view, self.model = bgr, poses, view, model
+        self.allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+        self.first: list[CardRead] | None = None
+        self.reads: list[CardRead] | None = None if poses else []
+        self._due: _Rows | None = None
+        if poses:
+            self.samples = _sample_cards(bgr, poses, view)
+            self._due = _Rows(poses, self.samples, self.allow, None, None, None, None)
+
+    @property
+    def done(self) -> bool:
+        return self.reads is not None
+
+    def due(self) -> _Rows:
+        """The rows of the pass this read is due for (not `done`)."""
+        assert self._due is not None
+        return self._due
+
+    def take(self, reads: list[CardRead], lamp: np.ndarray | None) -> None:
+        """The reads of the rows `due` gave, and the band's lamp scaling they were judged by."""
+        if self.first is None:
+            self._after_first(reads, lamp)
+        else:
+            self._finish(reads)
+
+    def _after_first(self, reads: list[CardRead], lamp: np.ndarray | None) -> None:
+        bgr, poses, view, allow = self.bgr, self.poses, self.view, self.allow
+        self.first, self._lamp = reads, lamp
+        self._shade = _shade_of(self.samples, reads, allow)
+        self._turns = _turn_todo(reads, allow)
+        self._plan = _lamp_plan(bgr, poses, view, reads, allow, lamp)
+        self._due, self._cuts = _reread_rows(bgr, poses, view, self._shade, self._turns, lamp,
+                                             self.samples, self._plan)
+        if self._due is None:
+            self._finish([])
+
+    def _finish(self, alt: list[CardRead]) -> None:
+        n_shade, n_turned = self._cuts
+        shaded, turned, lamped = alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
+        assert self.first is not None
+        reads = _shaded(list(self.first), self._shade[0], shaded, self.model)
+        crossed = [r.crossed for r in reads]
+        reads = _lamp_read(self.bgr, self.poses, self.view, self.model, reads, self.allow,
+                           self._lamp, self._plan, lamped)
+        reads = _turned(reads, self.allow, self._turns, turned)
+        # a symbol an object crosses onto at the card's own pose (read as it is or against the
+        # shade) is not read through a re-read (turned, its samples can miss the object's edge)
+        self.reads = [uncrossed(r, c) if any(c) else r
+                      for r, c in zip(reads, crossed, strict=True)]
+        self._due = None
+
+
+def read_together(staged: list[StagedRead]) -> None:
+    """The pass each read of `staged` that is not done is due for (`StagedRead`), made as one
+    pass (all on one frame with one colour model)."""
+    live = [s for s in staged if not s.done]
+    if not live:
+        return
+    rows = [s.due() for s in live]
+    bgr, view, model = live[0].bgr, live[0].view, live[0].model
+    assert all(s.bgr is bgr and s.view is view and s.model is model for s in live)
+    poses = [q for r in rows for q in r.poses]
+    vals = np.concatenate([r.samples[0] for r in rows])
+    inside = np.concatenate([r.samples[1] for r in rows])
+    rings = np.concatenate([r.rings for r in rows])
+    shade = None
+    if any(r.shade is not None for r in rows):
+        # (a shade of 1 is the white reference itself: `_read_pass` reads such rows as unshaded)
+        shade = np.concatenate([np.ones((len(r.poses), len(PATTERN))) if r.shade is None
+                                else r.shade for r in rows])
+    ink_white = ink_rows = None
+    starts = np.cumsum([0, *(len(r.poses) for r in rows)])[:-1].tolist()
+    if any(r.ink_rows is not None for r in rows):
+        ink_white = np.concatenate([r.ink_white for r in rows if r.ink_white is not None])
+        ink_rows = np.concatenate([r.ink_rows + at for r, at in zip(rows, starts, strict=True)
+                                   if r.ink_rows is not None])
+    reads, lamps = _read_rows(bgr, poses, view, model, rings, (vals, inside), shade, ink_white,
+                              [(len(r.poses), r.band) for r in rows], ink_rows)
+    for s, r, at, lamp in zip(live, rows, starts, lamps, strict=True):
+        s.take(reads[at:at + len(r.poses)], lamp)
+
+
+def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
+                 shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
+                 lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
+                 plan: LampPlan | None = None) -> tuple[_Rows | None, tuple[int, int]]:
+    """The rows of the re-read pass (`_re_read`) and where its shaded and turned reads end
+    (None where it has none)."""
     keep, vals, inside, shade_at = shade
     lit = [] if plan is None or not plan.fused else [plan.todo[k] for k in plan.keep]
     if not keep and not turns and not lit:
-        return [], [], []
+        return None, (0, 0)
     turn = math.radians(TURN_DEG)
     rotated = [_rotate(poses[i], t) for t in (turn, -turn) for i in turns]
     n_shade = len(keep)
@@ -411,10 +500,30 @@ def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourM
         shade_at = np.concatenate([shade_at, np.ones((len(lit), len(PATTERN)))])
         ink_white = plan.ink_white[plan.keep]
         ink_rows = np.arange(len(vals) - len(lit), len(vals))
-    alt = _read_cards(bgr, [poses[i] for i in keep] + rotated + [poses[i] for i in lit], view,
-                      model, True, (vals, inside), shade_at if keep else None, ink_white,
-                      band_lamp=lamp, ink_rows=ink_rows)
-    n_turned = n_shade + len(rotated)
+    todo = [poses[i] for i in keep] + rotated + [poses[i] for i in lit]
+    rows = _Rows(todo, (vals, inside), np.ones(len(todo), bool), shade_at if keep else None,
+                 ink_white, ink_rows, lamp)
+    return rows, (n_shade, n_shade + len(rotated))
+
+
+def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
+             lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
+             plan: LampPlan | None = None
+             ) -> tuple[list[CardRead], list[CardRead], list[CardRead]]:
+    """(shaded, turned, lamped): in one pass, the reads of the cards `shade` gives
+    (`_shade_of`: indices, samples and shade) against their shaded white reference, of the
+    cards `turns` gives at their poses turned by TURN_DEG, first one way for all, then the
+    other (their white reference unshaded: a shade of 1), and, given a `plan` to fuse
+    (`_lamp_plan`), of its cards against the paper the lamp makes (`samples`: every card's
+    first samples, which those reuse). `lamp`: the band's lamp scaling the first read chose
+    (see `_read_pass`)."""
+    rows, (n_shade, n_turned) = _reread_rows(bgr, poses, view, shade, turns, lamp, samples,
+                                             plan)
+    if rows is None:
+        return [], [], []
+    alt = _read_cards(bgr, rows.poses, view, model, True, rows.samples, rows.shade,
+                      rows.ink_white, band_lamp=lamp, ink_rows=rows.ink_rows)
     return alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
 
 
@@ -603,6 +712,20 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     (one lamp lights the table), so passing it on makes a re-read depend on its pose alone."""
     if not poses:
         return [], band_lamp
+    reads, lamps = _read_rows(bgr, poses, view, model, blurred_rings, samples, shade,
+                              ink_white, [(len(poses), band_lamp)], ink_rows)
+    return reads, lamps[0]
+
+
+def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+               blurred_rings: bool | list[bool] | np.ndarray,
+               samples: tuple[np.ndarray, np.ndarray] | None,
+               shade: np.ndarray | None, ink_white: np.ndarray | None,
+               groups: list[tuple[int, np.ndarray | None]], ink_rows: np.ndarray | None
+               ) -> tuple[list[CardRead], list[np.ndarray | None]]:
+    """`_read_pass` of the cards of several reads at once: `groups` (cards, band lamp given
+    or None), one per read in the order of `poses`, each with its own band lamp (chosen over
+    its own cards where not given); the lamp of each."""
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
     vals, inside = samples if samples is not None else _sample_cards(bgr, poses, view)
@@ -727,7 +850,19 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # lamp's colour to those whose paper did; see `_dark_band`)
     whole = ((np.array([len(t) - t.count("?") for t in text]) >= MIN_TURN_LETTERS)
              & (paper_ok >= LAMP_WHOLE))
-    dark, band_lamp = _dark_band_lamp(band, white, whole, band_lamp)
+    if len(groups) == 1:
+        dark, lamp = _dark_band_lamp(band, white, whole, groups[0][1])
+        lamps = [lamp]
+    else:   # (each read's band by its own lamp: see `StagedRead`)
+        parts, lamps, at = [], [], 0
+        for n, given in groups:
+            if n:
+                part, lamp = _dark_band_lamp(band[at:at + n], white[at:at + n],
+                                             whole[at:at + n], given)
+                parts.append(part)
+            lamps.append(lamp if n else given)
+            at += n
+        dark = np.concatenate(parts)
     dark &= in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
@@ -753,7 +888,7 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d))
             for t, c, p, b, f, wh, x, d in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], band_lamp
+                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], lamps
 
 
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
