@@ -56,9 +56,11 @@ from .symbols import (
     PAPER_PTS,
     CardRead,
     Pose,
+    StagedRead,
     pose_matrices,
     pose_points,
     read_cards,
+    read_together,
     sample,
     uncrossed,
     undimmed,
@@ -417,19 +419,25 @@ class HexelReader:
         moved = _refit_cells(frame, view, cand, doubtful)
         part_cells, part_poses = _partials(rest, lat, set(taken), p)
         n_probe = len(cand) + len(moved)
-        first = read_cards(frame, [*cand.values(), *moved.values(), *part_poses], view,
-                           self.model, blurred_rings=[True] * n_probe + [False] * len(part_poses))
+        staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
+                            self.model, [True] * n_probe + [False] * len(part_poses))
+        read_together([staged])
+        # the probe's first pass joins this read's re-read pass where the first reads already
+        # say where it starts (`_probe` checks that the final reads say the same)
+        ahead = None
+        if not staged.done:
+            assert staged.first is not None
+            ahead = _coarse_ahead(frame, cand, staged.first[:len(cand)], moved,
+                                  staged.first[len(cand):n_probe], view, self.model, p,
+                                  (part_cells, part_poses, staged.first[n_probe:]))
+        read_together([staged, *([ahead[1]] if ahead else [])])
+        first = staged.reads
+        assert first is not None
+        # a partial blob's cell is searched as a free cell is (`_better`)
         start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
-                                     p)
-        # a partial blob's cell is searched as a free cell is: where a card reads whole there,
-        # as a probed card must (its paper and band all but intact), the blob was only part of
-        # its outline (a glare spot or a bright patch of table beside it took the rest)
-        for c, pose, r in zip(part_cells, part_poses, first[n_probe:], strict=True):
-            if c not in start:
-                start[c] = pose
-                start_reads.append(r)
+                                     p, (part_cells, part_poses, first[n_probe:]))
         found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
-                                                       self.model, p)
+                                                       self.model, p, ahead)
         found_cells, found_poses, found_reads = _probe_onwards(
             frame, mask, scale, lat, view, self.model, p, taken | set(start),
             (found_cells, found_poses, found_reads))
@@ -1022,52 +1030,121 @@ def _refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int],
     return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
 
 
+# (a partial blob's cells, poses and reads at them: `_partials`)
+_Parts = tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+
+
 def _better(cand: dict[tuple[int, int], Pose], reads: list[CardRead],
-            moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead], p: ReaderParams
-            ) -> tuple[dict[tuple[int, int], Pose], list[CardRead]]:
+            moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead], p: ReaderParams,
+            parts: _Parts | None = None) -> tuple[dict[tuple[int, int], Pose], list[CardRead]]:
     """Per free cell, where the probe's search starts, with its read: the predicted pose where
     its read gives the search hope (`_hopeful`), else the pose `_refit` moved it to where that
     read shows five symbols (the best place of a wider search must show more of the card
-    than the predicted one: `_hopeful` with REFIT_SYMBOLS), else the predicted pose."""
+    than the predicted one: `_hopeful` with REFIT_SYMBOLS), else the predicted pose. A partial
+    blob's cell (`parts`) not among them starts at its own pose: where a card reads whole
+    there, as a probed card must (its paper and band all but intact), the blob was only part
+    of its outline (a glare spot or a bright patch of table beside it took the rest)."""
     best = {k: (pose, r) for (k, pose), r in zip(cand.items(), reads, strict=True)}
     for (k, pose), r in zip(moved.items(), moved_reads, strict=True):
         if _hopeful(r, p, REFIT_SYMBOLS) and (k not in best or not _hopeful(best[k][1], p)):
             best[k] = (pose, r)
+    for k, pose, r in zip(*(parts or ((), (), ())), strict=True):
+        best.setdefault(k, (pose, r))
     return {k: v[0] for k, v in best.items()}, [v[1] for v in best.values()]
 
 
+_Tries = list[tuple[tuple[int, int], Pose]]
+
+
+def _probe_tries(hopeful: list[tuple[int, int]], cand: dict[tuple[int, int], Pose],
+                 best: dict[tuple[int, int], tuple[float, Pose, CardRead]],
+                 steps: tuple[tuple[float, float, float, float], ...]) -> _Tries:
+    """The poses one round of the probe's search tries (`_probe`): `steps` about each hopeful
+    cell's best pose so far (`best`), or its pose in `cand`."""
+    tries: _Tries = []
+    for k in hopeful:
+        base = best[k][1] if k in best else cand[k]
+        m = np.asarray(base.shape) * base.apothem
+        for dx, dy, turn, size in steps:
+            c = np.asarray(base.centre) + m @ np.array([dx, dy])
+            # built directly (dataclasses.replace re-inspects the fields on every call)
+            tries.append((k, Pose((float(c[0]), float(c[1])), base.apothem * size,
+                                  base.angle + math.radians(turn), base.turn, base.shape)))
+    return tries
+
+
+def _probe_best(tries: _Tries, reads: list[CardRead],
+                best: dict[tuple[int, int], tuple[float, Pose, CardRead]],
+                fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] | None = None
+                ) -> None:
+    """`best` (per cell: score, pose, read) updated, in place, with one round's `reads` of its
+    `tries` (the first best pose on a tie); with `fine`, every try's score and crossings kept."""
+    for (k, pose), r in zip(tries, reads, strict=True):
+        score = _probe_score(r)
+        if k not in best or score > best[k][0]:
+            best[k] = (score, pose, r)
+        if fine is not None:
+            fine.setdefault(k, []).append((score, r.crossed))
+
+
+def _coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: list[CardRead],
+                  moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead],
+                  view: TableView, model: ColourModel, p: ReaderParams,
+                  parts: _Parts | None = None) -> tuple[_Tries, StagedRead] | None:
+    """The probe's first round (`_probe`) as the first reads of the free cells and partial
+    blobs' cells (before their re-reads: `reads`, `moved_reads`, `parts`' reads) would start
+    it, its read begun (`StagedRead`), so that its first pass can join those re-reads; None
+    where they start none."""
+    start, start_reads = _better(cand, reads, moved, moved_reads, p, parts)
+    hopeful = [k for k, r in zip(start, start_reads, strict=True) if _hopeful(r, p)]
+    if not hopeful:
+        return None
+    tries = _probe_tries(hopeful, start, {}, _PROBE_SHIFTS)
+    return tries, StagedRead(frame, [t[1] for t in tries], view, model)
+
+
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
-           view: TableView, model: ColourModel, p: ReaderParams
+           view: TableView, model: ColourModel, p: ReaderParams,
+           ahead: tuple[_Tries, StagedRead] | None = None
            ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
     """Cards whose outline the paper mask lost — their paper merged with a bright table or a
     neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
     from their `first` reads at the predicted poses. Where that shows paper and some symbols,
     poses a little shifted, turned and scaled are tried, and the best one is kept when the card
     reads whole there (every symbol, its paper and border band all but intact, `_probe_band`).
-    Returns (cells, poses, reads) of the cards found."""
+    Returns (cells, poses, reads) of the cards found.
+    Each round's read is made in two passes (`StagedRead`); the second round's first pass
+    joins the first round's re-read pass, about the best poses the first round's first reads
+    give, and stands where its final reads give the same (nearly always); `ahead`: the first
+    round begun (`_coarse_ahead`), taken where its poses are this round's."""
     hopeful = [k for k, r in zip(cand, first, strict=True) if _hopeful(r, p)]
     if not hopeful:
         return [], [], []
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
     best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
     fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] = {}
-    for steps in (_PROBE_SHIFTS, _PROBE_FINE):
-        tries: list[tuple[tuple[int, int], Pose]] = []
-        for k in hopeful:
-            base = best[k][1] if k in best else cand[k]
-            m = np.asarray(base.shape) * base.apothem
-            for dx, dy, turn, size in steps:
-                c = np.asarray(base.centre) + m @ np.array([dx, dy])
-                # built directly (dataclasses.replace re-inspects the fields on every call)
-                tries.append((k, Pose((float(c[0]), float(c[1])), base.apothem * size,
-                                      base.angle + math.radians(turn), base.turn, base.shape)))
-        reads = read_cards(frame, [t[1] for t in tries], view, model)
-        for (k, pose), r in zip(tries, reads, strict=True):
-            score = _probe_score(r)
-            if k not in best or score > best[k][0]:
-                best[k] = (score, pose, r)
-            if steps is _PROBE_FINE:
-                fine.setdefault(k, []).append((score, r.crossed))
+    tries = _probe_tries(hopeful, cand, best, _PROBE_SHIFTS)
+    coarse = (ahead[1] if ahead is not None and ahead[0] == tries
+              else StagedRead(frame, [t[1] for t in tries], view, model))
+    if coarse.first is None:
+        read_together([coarse])
+    guess = None
+    if not coarse.done:   # (the fine round as the first reads would start it)
+        assert coarse.first is not None
+        early: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
+        _probe_best(tries, coarse.first, early)
+        guessed = _probe_tries(hopeful, cand, early, _PROBE_FINE)
+        guess = (guessed, StagedRead(frame, [t[1] for t in guessed], view, model))
+    read_together([coarse, *([guess[1]] if guess else [])])
+    assert coarse.reads is not None
+    _probe_best(tries, coarse.reads, best)
+    tries = _probe_tries(hopeful, cand, best, _PROBE_FINE)
+    staged = (guess[1] if guess is not None and guess[0] == tries
+              else StagedRead(frame, [t[1] for t in tries], view, model))
+    while not staged.done:
+        read_together([staged])
+    assert staged.reads is not None
+    _probe_best(tries, staged.reads, best, fine)
     best = {k: v for k, v in best.items()
             if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
             and _probe_band(frame, view, v[1], v[2], p)}

@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -356,44 +357,174 @@ def read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     clipped) is read again turned by TURN_DEG either way (see `_turned`); one partly in a soft
     shadow, against a shaded white reference first (see `_shaded`). Those re-reads see the
     lamp the first read saw (`_read_pass`), so each card's re-read depends on its own pose
-    alone, and both are made in one pass (a read's cost is mostly per call, not per card)."""
-    if not poses:
-        return []
-    samples = _sample_cards(bgr, poses, view)
-    reads, lamp = _read_pass(bgr, poses, view, model, blurred_rings, samples)
-    allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
-    shade = _shade_of(samples, reads, allow)
-    turns = _turn_todo(reads, allow)
-    shaded, turned = _re_read(bgr, poses, view, model, shade, turns, lamp)
-    reads = _shaded(reads, shade[0], shaded, model)
-    crossed = [r.crossed for r in reads]
-    reads = _lamp_read(bgr, poses, view, model, reads, allow, lamp)
-    reads = _turned(reads, allow, turns, turned)
-    # a symbol an object crosses onto at the card's own pose (read as it is or against the
-    # shade) is not read through a re-read (turned, its samples can miss the object's edge)
-    return [uncrossed(r, c) if any(c) else r for r, c in zip(reads, crossed, strict=True)]
+    alone, and both are made in one pass (a read's cost is mostly per call, not per card).
+    The re-read by the lamp (`_lamp_read`), which follows the shaded one, is planned from the
+    first reads (`_lamp_plan`) and made in that pass too; it stands where the shaded re-read
+    left its cards and the lamp as planned (nearly always), else it is made after, as before.
+    (`StagedRead` makes the same read a pass at a time, to share passes with other reads.)"""
+    staged = StagedRead(bgr, poses, view, model, blurred_rings)
+    while not staged.done:
+        read_together([staged])
+    return staged.reads
 
 
-def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
-             lamp: np.ndarray | None) -> tuple[list[CardRead], list[CardRead]]:
-    """(shaded, turned): in one pass, the reads of the cards `shade` gives (`_shade_of`:
-    indices, samples and shade) against their shaded white reference, and of the cards
-    `turns` gives at their poses turned by TURN_DEG, first one way for all, then the other
-    (their white reference unshaded: a shade of 1). `lamp`: the band's lamp scaling the
-    first read chose (see `_read_pass`)."""
+class _Rows(NamedTuple):
+    """One read's cards in a pass (see `read_together`): poses, their samples, one
+    `blurred_rings` flag each, the shade of their white reference (`_read_pass`; None: 1),
+    the white of their symbols for the rows `ink_rows` gives (`_lamp_read`; None: none), and
+    the band's lamp scaling given (None: chosen over these rows, `_dark_band_lamp`)."""
+
+    poses: list[Pose]
+    samples: tuple[np.ndarray, np.ndarray]
+    rings: np.ndarray
+    shade: np.ndarray | None
+    ink_white: np.ndarray | None
+    ink_rows: np.ndarray | None
+    band: np.ndarray | None
+
+
+class StagedRead:
+    """One `read_cards` call made a pass at a time: its first pass, then (where its first
+    reads ask for one) its re-read pass. `read_together` makes the pass each of several such
+    reads is due for as one pass: a card's read depends on the other cards of its own read
+    only (through the lamp its band is judged by, chosen over that read's cards), never on
+    those of another read in the same pass. `first`: the reads of the first pass (once made);
+    `reads`: `read_cards`' result (once `done`)."""
+
+    def __init__(self, bgr: np.ndarray, poses: list[Pose], view: TableView,
+                 model: ColourModel, blurred_rings: bool | list[bool] = True) -> None:
+        self.bgr, self.poses, self.view, self.model = bgr, poses, view, model
+        self.allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
+        self.first: list[CardRead] | None = None
+        self.reads: list[CardRead] | None = None if poses else []
+        self._due: _Rows | None = None
+        if poses:
+            self.samples = _sample_cards(bgr, poses, view)
+            self._due = _Rows(poses, self.samples, self.allow, None, None, None, None)
+
+    @property
+    def done(self) -> bool:
+        return self.reads is not None
+
+    def due(self) -> _Rows:
+        """The rows of the pass this read is due for (not `done`)."""
+        assert self._due is not None
+        return self._due
+
+    def take(self, reads: list[CardRead], lamp: np.ndarray | None) -> None:
+        """The reads of the rows `due` gave, and the band's lamp scaling they were judged by."""
+        if self.first is None:
+            self._after_first(reads, lamp)
+        else:
+            self._finish(reads)
+
+    def _after_first(self, reads: list[CardRead], lamp: np.ndarray | None) -> None:
+        bgr, poses, view, allow = self.bgr, self.poses, self.view, self.allow
+        self.first, self._lamp = reads, lamp
+        self._shade = _shade_of(self.samples, reads, allow)
+        self._turns = _turn_todo(reads, allow)
+        self._plan = _lamp_plan(bgr, poses, view, reads, allow, lamp)
+        self._due, self._cuts = _reread_rows(bgr, poses, view, self._shade, self._turns, lamp,
+                                             self.samples, self._plan)
+        if self._due is None:
+            self._finish([])
+
+    def _finish(self, alt: list[CardRead]) -> None:
+        n_shade, n_turned = self._cuts
+        shaded, turned, lamped = alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
+        assert self.first is not None
+        reads = _shaded(list(self.first), self._shade[0], shaded, self.model)
+        crossed = [r.crossed for r in reads]
+        reads = _lamp_read(self.bgr, self.poses, self.view, self.model, reads, self.allow,
+                           self._lamp, self._plan, lamped)
+        reads = _turned(reads, self.allow, self._turns, turned)
+        # a symbol an object crosses onto at the card's own pose (read as it is or against the
+        # shade) is not read through a re-read (turned, its samples can miss the object's edge)
+        self.reads = [uncrossed(r, c) if any(c) else r
+                      for r, c in zip(reads, crossed, strict=True)]
+        self._due = None
+
+
+def read_together(staged: list[StagedRead]) -> None:
+    """The pass each read of `staged` that is not done is due for (`StagedRead`), made as one
+    pass (all on one frame with one colour model)."""
+    live = [s for s in staged if not s.done]
+    if not live:
+        return
+    rows = [s.due() for s in live]
+    bgr, view, model = live[0].bgr, live[0].view, live[0].model
+    assert all(s.bgr is bgr and s.view is view and s.model is model for s in live)
+    poses = [q for r in rows for q in r.poses]
+    vals = np.concatenate([r.samples[0] for r in rows])
+    inside = np.concatenate([r.samples[1] for r in rows])
+    rings = np.concatenate([r.rings for r in rows])
+    shade = None
+    if any(r.shade is not None for r in rows):
+        # (a shade of 1 is the white reference itself: `_read_pass` reads such rows as unshaded)
+        shade = np.concatenate([np.ones((len(r.poses), len(PATTERN))) if r.shade is None
+                                else r.shade for r in rows])
+    ink_white = ink_rows = None
+    starts = np.cumsum([0, *(len(r.poses) for r in rows)])[:-1].tolist()
+    if any(r.ink_rows is not None for r in rows):
+        ink_white = np.concatenate([r.ink_white for r in rows if r.ink_white is not None])
+        ink_rows = np.concatenate([r.ink_rows + at for r, at in zip(rows, starts, strict=True)
+                                   if r.ink_rows is not None])
+    reads, lamps = _read_rows(bgr, poses, view, model, rings, (vals, inside), shade, ink_white,
+                              [(len(r.poses), r.band) for r in rows], ink_rows)
+    for s, r, at, lamp in zip(live, rows, starts, lamps, strict=True):
+        s.take(reads[at:at + len(r.poses)], lamp)
+
+
+def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
+                 shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
+                 lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
+                 plan: LampPlan | None = None) -> tuple[_Rows | None, tuple[int, int]]:
+    """The rows of the re-read pass (`_re_read`) and where its shaded and turned reads end
+    (None where it has none)."""
     keep, vals, inside, shade_at = shade
-    if not keep and not turns:
-        return [], []
+    lit = [] if plan is None or not plan.fused else [plan.todo[k] for k in plan.keep]
+    if not keep and not turns and not lit:
+        return None, (0, 0)
     turn = math.radians(TURN_DEG)
     rotated = [_rotate(poses[i], t) for t in (turn, -turn) for i in turns]
+    n_shade = len(keep)
     if rotated:
         t_vals, t_inside = _sample_cards(bgr, rotated, view)
         vals, inside = np.concatenate([vals, t_vals]), np.concatenate([inside, t_inside])
         shade_at = np.concatenate([shade_at, np.ones((len(rotated), len(PATTERN)))])
-    alt = _read_cards(bgr, [poses[i] for i in keep] + rotated, view, model, True,
-                      (vals, inside), shade_at if keep else None, band_lamp=lamp)
-    return alt[:len(keep)], alt[len(keep):]
+    ink_white = ink_rows = None
+    if lit:
+        assert plan is not None and samples is not None
+        vals = np.concatenate([vals, samples[0][lit]])
+        inside = np.concatenate([inside, samples[1][lit]])
+        shade_at = np.concatenate([shade_at, np.ones((len(lit), len(PATTERN)))])
+        ink_white = plan.ink_white[plan.keep]
+        ink_rows = np.arange(len(vals) - len(lit), len(vals))
+    todo = [poses[i] for i in keep] + rotated + [poses[i] for i in lit]
+    rows = _Rows(todo, (vals, inside), np.ones(len(todo), bool), shade_at if keep else None,
+                 ink_white, ink_rows, lamp)
+    return rows, (n_shade, n_shade + len(rotated))
+
+
+def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
+             lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
+             plan: LampPlan | None = None
+             ) -> tuple[list[CardRead], list[CardRead], list[CardRead]]:
+    """(shaded, turned, lamped): in one pass, the reads of the cards `shade` gives
+    (`_shade_of`: indices, samples and shade) against their shaded white reference, of the
+    cards `turns` gives at their poses turned by TURN_DEG, first one way for all, then the
+    other (their white reference unshaded: a shade of 1), and, given a `plan` to fuse
+    (`_lamp_plan`), of its cards against the paper the lamp makes (`samples`: every card's
+    first samples, which those reuse). `lamp`: the band's lamp scaling the first read chose
+    (see `_read_pass`)."""
+    rows, (n_shade, n_turned) = _reread_rows(bgr, poses, view, shade, turns, lamp, samples,
+                                             plan)
+    if rows is None:
+        return [], [], []
+    alt = _read_cards(bgr, rows.poses, view, model, True, rows.samples, rows.shade,
+                      rows.ink_white, band_lamp=lamp, ink_rows=rows.ink_rows)
+    return alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
 
 
 def undimmed(read: CardRead) -> CardRead:
@@ -555,14 +686,16 @@ def _read_cards(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colo
                 samples: tuple[np.ndarray, np.ndarray] | None = None,
                 shade: np.ndarray | None = None,
                 ink_white: np.ndarray | None = None,
-                band_lamp: np.ndarray | None = None) -> list[CardRead]:
+                band_lamp: np.ndarray | None = None,
+                ink_rows: np.ndarray | None = None) -> list[CardRead]:
     """`read_cards` at the poses given (`samples`: their `_sample_cards`, when the caller has
     them); `shade` (cards x PATTERN points, see `_shaded`) scales each card's white reference
     point by point for its symbol, paper and halo samples; `ink_white` (cards x 3 BGR, see
     `_lamp_read`) replaces it for the symbols and their means; `band_lamp` (see `_read_pass`)
-    is the lamp's scaling for the band of cards whose paper clipped in every channel."""
+    is the lamp's scaling for the band of cards whose paper clipped in every channel;
+    `ink_rows`: the cards `ink_white` is for (one row each), where not all."""
     return _read_pass(bgr, poses, view, model, blurred_rings, samples, shade, ink_white,
-                      band_lamp)[0]
+                      band_lamp, ink_rows)[0]
 
 
 def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
@@ -570,7 +703,8 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                samples: tuple[np.ndarray, np.ndarray] | None = None,
                shade: np.ndarray | None = None,
                ink_white: np.ndarray | None = None,
-               band_lamp: np.ndarray | None = None
+               band_lamp: np.ndarray | None = None,
+               ink_rows: np.ndarray | None = None
                ) -> tuple[list[CardRead], np.ndarray | None]:
     """(`_read_cards`' reads, the lamp's scaling its border test used: `band_lamp` if given,
     else the one it chose for the cards whose paper clipped in every channel, if any; see
@@ -578,6 +712,20 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     (one lamp lights the table), so passing it on makes a re-read depend on its pose alone."""
     if not poses:
         return [], band_lamp
+    reads, lamps = _read_rows(bgr, poses, view, model, blurred_rings, samples, shade,
+                              ink_white, [(len(poses), band_lamp)], ink_rows)
+    return reads, lamps[0]
+
+
+def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
+               blurred_rings: bool | list[bool] | np.ndarray,
+               samples: tuple[np.ndarray, np.ndarray] | None,
+               shade: np.ndarray | None, ink_white: np.ndarray | None,
+               groups: list[tuple[int, np.ndarray | None]], ink_rows: np.ndarray | None
+               ) -> tuple[list[CardRead], list[np.ndarray | None]]:
+    """`_read_pass` of the cards of several reads at once: `groups` (cards, band lamp given
+    or None), one per read in the order of `poses`, each with its own band lamp (chosen over
+    its own cards where not given); the lamp of each."""
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
     vals, inside = samples if samples is not None else _sample_cards(bgr, poses, view)
@@ -608,9 +756,14 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if ink_white is None:
         ink_white = white
     else:
+        rows: slice | np.ndarray = slice(None)
+        if ink_rows is not None:   # (the other cards' symbols against their own white)
+            full = white.copy()
+            full[ink_rows] = ink_white
+            rows, ink_white = ink_rows, full
         white_at = np.broadcast_to(white_at, (len(poses), seen.shape[1], 3)).copy()
-        white_at[:, :ns] = ink_white[:, None, :]
-        white_at[:, n_pts:] = ink_white[:, None, :]
+        white_at[rows, :ns] = ink_white[rows, None, :]
+        white_at[rows, n_pts:] = ink_white[rows, None, :]
     norm = normalise(seen, white_at)
     cast = chroma_cast(ink_white)[:, None, :]
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
@@ -697,7 +850,19 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # lamp's colour to those whose paper did; see `_dark_band`)
     whole = ((np.array([len(t) - t.count("?") for t in text]) >= MIN_TURN_LETTERS)
              & (paper_ok >= LAMP_WHOLE))
-    dark, band_lamp = _dark_band_lamp(band, white, whole, band_lamp)
+    if len(groups) == 1:
+        dark, lamp = _dark_band_lamp(band, white, whole, groups[0][1])
+        lamps = [lamp]
+    else:   # (each read's band by its own lamp: see `StagedRead`)
+        parts, lamps, at = [], [], 0
+        for n, given in groups:
+            if n:
+                part, lamp = _dark_band_lamp(band[at:at + n], white[at:at + n],
+                                             whole[at:at + n], given)
+                parts.append(part)
+            lamps.append(lamp if n else given)
+            at += n
+        dark = np.concatenate(parts)
     dark &= in_band
     border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
@@ -723,7 +888,7 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d))
             for t, c, p, b, f, wh, x, d in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], band_lamp
+                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], lamps
 
 
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
@@ -740,8 +905,55 @@ LAMP_FIT = 0.08
 LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read from
 
 
+class LampPlan(NamedTuple):
+    """The lamp re-read (`_lamp_read`) as the first reads of a `read_cards` call ask for it,
+    worked out before the re-read pass (`_lamp_plan`): the cards to read again (`todo`), the
+    lamp's colour they are judged by (`lamp`, `_lamp`), each one's white for its symbols
+    (`ink_white`, one row per card of `todo`), the cards that white changes (`keep`, indices
+    into `todo`), and whether their reads can join the re-read pass (`fused`)."""
+
+    todo: list[int]
+    lamp: np.ndarray | None
+    ink_white: np.ndarray
+    keep: np.ndarray
+    fused: bool
+
+
+def _lamp_todo(reads: list[CardRead], allow: np.ndarray) -> list[int]:
+    """The cards `_lamp_read` reads again: whole (`allow`), a '?' and at least
+    MIN_TURN_LETTERS letters, their paper clipped in some channel (CLIP_NEAR)."""
+    return [i for i, r in enumerate(reads)
+            if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
+            and max(r.white_bgr) >= CLIP_NEAR]
+
+
+def _lamp_plan(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
+               allow: np.ndarray, band: np.ndarray | None) -> LampPlan | None:
+    """The lamp re-read the first `reads` ask for (`LampPlan`), or None where they ask for
+    none. The shaded re-read, which comes first, can only complete a card (taking it off the
+    lamp's list) or, through the paper it completes, change the lamp's colour (`_lamp`):
+    `_lamp_read` checks that it did not before it takes these reads. They join the re-read
+    pass (`fused`) unless that pass would choose the band's lamp scaling itself (the first
+    read chose none, `band`) and one of their cards' paper clipped in every channel: the
+    choice is made over the cards of a pass, and those would join it."""
+    todo = _lamp_todo(reads, allow)
+    if not todo:
+        return None
+    lamp = _lamp(reads)
+    white = np.array([reads[i].white_bgr for i in todo], np.float32)
+    if lamp is not None:
+        ink_white = _lamp_white(white, lamp)
+    else:
+        ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
+    keep = np.flatnonzero((ink_white != white).any(1))
+    # (as `_dark_band_lamp` takes them: clipped in every channel, and in one at CLIP_HIGH)
+    lit = (white[keep] >= CLIP_NEAR).all(1) & (white[keep].max(1) >= CLIP_HIGH)
+    return LampPlan(todo, lamp, ink_white, keep, band is not None or not lit.any())
+
+
 def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-               reads: list[CardRead], allow: np.ndarray, band: np.ndarray | None = None
+               reads: list[CardRead], allow: np.ndarray, band: np.ndarray | None = None,
+               plan: LampPlan | None = None, lamped: list[CardRead] | None = None
                ) -> list[CardRead]:
     """`reads`, with each whole card (`allow`) that has a '?' and at least MIN_TURN_LETTERS
     letters, whose paper clipped the sensor in some channel, replaced by its read with its
@@ -753,25 +965,33 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     (`_lamp`), tells how much brighter the paper at least is there; where no card's paper
     escaped the clip, each card's own border band does (`_band_white`), and a read completed
     so keeps the symbols first read (`CardRead.unlamped`). `band`: the lamp's scaling for the
-    border band the first read chose (`_read_pass`)."""
-    todo = [i for i, r in enumerate(reads)
-            if allow[i] and not r.complete and r.letters >= MIN_TURN_LETTERS
-            and max(r.white_bgr) >= CLIP_NEAR]
+    border band the first read chose (`_read_pass`). `plan`, `lamped`: the re-read as the
+    first reads planned it (`_lamp_plan`) and its reads, made in the re-read pass (`fused`);
+    taken when `reads` ask for the same lamp (the cards they ask for are always among the
+    plan's: a re-read only completes a card), each card's read then being the same."""
+    todo = _lamp_todo(reads, allow)
     if not todo:
         return reads
     lamp = _lamp(reads)
-    white = np.array([reads[i].white_bgr for i in todo], np.float32)
-    if lamp is not None:
-        ink_white = _lamp_white(white, lamp)
+    if (plan is not None and plan.fused and lamped is not None
+            and (lamp is None if plan.lamp is None
+                 else lamp is not None and np.array_equal(lamp, plan.lamp))
+            and set(todo) <= set(plan.todo)):
+        alt = dict(zip((plan.todo[k] for k in plan.keep.tolist()), lamped, strict=True))
+        pairs = [(alt[i], i) for i in todo if i in alt]
     else:
-        ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
-    keep = np.flatnonzero((ink_white != white).any(1))
-    if not keep.size:
-        return reads
-    alt = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,
-                      ink_white=ink_white[keep], band_lamp=band)
-    for a, k in zip(alt, keep.tolist(), strict=True):
-        i = todo[k]
+        white = np.array([reads[i].white_bgr for i in todo], np.float32)
+        if lamp is not None:
+            ink_white = _lamp_white(white, lamp)
+        else:
+            ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
+        keep = np.flatnonzero((ink_white != white).any(1))
+        if not keep.size:
+            return reads
+        got = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,
+                          ink_white=ink_white[keep], band_lamp=band)
+        pairs = [(a, todo[k]) for a, k in zip(got, keep.tolist(), strict=True)]
+    for a, i in pairs:
         if a.complete and _agrees(reads[i].symbols, a.symbols):
             reads[i] = a if lamp is not None else replace(a, unlamped=reads[i].symbols)
     return reads

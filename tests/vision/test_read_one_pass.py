@@ -4,7 +4,10 @@
 need one. On rendered hard tables (one with clipped paper under a lamp): the one pass reads
 every card as the shaded pass, then the lamp re-read, then the turned pass, each on its own,
 did; no read call of the reader makes more than two passes where no paper clipped; and each
-card of the re-read pass, read alone with the first read's lamp, reads the same."""
+card of the re-read pass, read alone with the first read's lamp, reads the same. The lamp's
+re-read, planned from the first reads (`_lamp_plan`), joins that pass: every read call on tables
+with clipped paper reads as the passes one by one did, in two passes at most, and a plan whose
+lamp the shaded re-read moved is not taken."""
 
 from __future__ import annotations
 
@@ -112,7 +115,7 @@ def test_a_rereads_card_reads_alone_as_in_company() -> None:
         allow = np.broadcast_to(np.asarray(rings, bool), (len(poses),))
         shade = sym._shade_of(samples, first, allow)
         turns = sym._turn_todo(first, allow)
-        shaded, turned = sym._re_read(bgr, poses, view, model, shade, turns, lamp)
+        shaded, turned, _ = sym._re_read(bgr, poses, view, model, shade, turns, lamp)
         todo, vals, inside, at = shade
         for k, i in enumerate(todo):
             alone = sym._read_cards(bgr, [poses[i]], view, model, True,
@@ -141,3 +144,63 @@ def test_a_clipped_cards_band_is_judged_by_the_lamp_given_whatever_its_company()
     assert not sym._dark_band_lamp(company, white)[0][0].any()      # the company's lamp
     dark, kept = sym._dark_band_lamp(company, white, lamp=lamp)
     assert dark[0].all() and not dark[1:].any() and kept is lamp
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(29, "web"), (10, "holodex"), (5, "web")])
+def test_the_lamp_reread_joins_the_reread_pass(seed: int, edition: str) -> None:
+    """Tables whose paper clipped (the lamp read from unclipped cards on 5, from each card's
+    band on 29 and 10): each read call reads as the passes one by one did, in two passes."""
+    calls = _calls(seed, edition)
+    passes: list[int] = []
+    real = ColourModel.explain
+
+    def count(self, *args, **kwargs):
+        passes[-1] += 1
+        return real(self, *args, **kwargs)
+
+    planned = 0
+    ColourModel.explain = count
+    try:
+        for args, kwargs in calls:
+            passes.append(0)
+            reads = sym.read_cards(*args, **kwargs)
+            assert passes[-1] <= 2
+            if not args[1]:
+                continue
+            first, lamp = sym._read_pass(*args, **kwargs)
+            allow = np.broadcast_to(np.asarray(kwargs.get("blurred_rings", True), bool),
+                                    (len(first),))
+            plan = sym._lamp_plan(args[0], args[1], args[2], first, allow, lamp)
+            planned += plan is not None and plan.fused and len(plan.keep) > 0
+            assert reads == _sequential(*args, **kwargs)
+    finally:
+        ColourModel.explain = real
+    assert planned   # the table has a call whose lamp re-read joined the pass
+
+
+def test_a_lamp_plan_is_taken_only_for_the_lamp_it_was_made_for() -> None:
+    """`_lamp_read` given a plan made for another lamp, or one not to be fused, reads as
+    without a plan (the plan's reads, here wrong on purpose, are not used)."""
+    calls = _calls(5, "web")
+    checked = 0
+    for (bgr, poses, view, model, *rest), kwargs in calls:
+        if not poses:
+            continue
+        rings = rest[0] if rest else kwargs.get("blurred_rings", True)
+        first, lamp = sym._read_pass(bgr, poses, view, model, rings)
+        allow = np.broadcast_to(np.asarray(rings, bool), (len(poses),))
+        plan = sym._lamp_plan(bgr, poses, view, first, allow, lamp)
+        if plan is None or not len(plan.keep):
+            continue
+        # (complete, and agreeing with every letter first read: taken when used)
+        wrong = [sym.CardRead(first[i].symbols.replace("?", "Z"), (1.0,) * 6, 1.0, 1.0, True,
+                              first[i].white_bgr) for i in (plan.todo[k] for k in plan.keep)]
+        plain = sym._lamp_read(bgr, poses, view, model, list(first), allow, lamp)
+        other = np.zeros(3) if plan.lamp is None else plan.lamp + 0.01
+        for bad in (plan._replace(lamp=other), plan._replace(fused=False)):
+            got = sym._lamp_read(bgr, poses, view, model, list(first), allow, lamp, bad, wrong)
+            assert got == plain
+            checked += 1
+        got = sym._lamp_read(bgr, poses, view, model, list(first), allow, lamp, plan, wrong)
+        assert got != plain   # (the plan itself is taken: its reads stand)
+    assert checked

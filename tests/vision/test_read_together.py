@@ -1,0 +1,153 @@
+"""Reads that share passes (`symbols.StagedRead`, `read_together`): several `read_cards` calls
+made a pass at a time, their due passes made as one, read each card as the calls made alone
+do (a card's read depends on its own call's cards only, through the band's lamp), also on a
+table whose paper clipped; and the probe (`reader._probe`), whose second round's first pass
+joins the first round's re-read pass (and whose first round may join the free cells'
+re-reads, `_coarse_ahead`), finds what the probe made round by round finds, where the guess
+holds and where it does not."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+import companion.vision.reader as reader_mod
+from companion.scenarios import hexel_scene
+from companion.vision import symbols as sym
+from companion.vision.reader import HexelReader
+from companion.vision.symbols import Pose, StagedRead, read_cards, read_together
+
+cv2.setNumThreads(1)
+
+
+def _spy(seed: int, edition: str, *names: str) -> list[tuple]:
+    """The arguments of every call of `reader.<name>` (each of `names`) the reader makes on a
+    hard table."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    calls = []
+    real = {name: getattr(reader_mod, name) for name in names}
+
+    def spy(name):
+        def call(*args, **kwargs):
+            calls.append((args, kwargs))
+            return real[name](*args, **kwargs)
+        return call
+
+    for name in names:
+        setattr(reader_mod, name, spy(name))
+    try:
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        reader.read(img)
+    finally:
+        for name in names:
+            setattr(reader_mod, name, real[name])
+    return calls
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(5, "web"), (29, "web"), (7, "holodex")])
+def test_reads_made_together_read_as_alone(seed: int, edition: str) -> None:
+    """Every pair of the reader's `read_cards` calls on a table (5 and 29: paper clipped in
+    every channel on some cards, the band's lamp chosen per call), and a call with itself,
+    made together a pass at a time, read as each call alone."""
+    calls = [c for c in _spy(seed, edition, "read_cards", "StagedRead") if c[0][1]]
+    assert len(calls) >= 2
+    alone = [read_cards(*args, **kwargs) for args, kwargs in calls]
+    # (one frame, view and colour model in a pass: a table told again with its own inks reads
+    # with another model)
+    pairs = [(i, i + 1) for i in range(len(calls) - 1)
+             if calls[i][0][2] is calls[i + 1][0][2] and calls[i][0][3] is calls[i + 1][0][3]]
+    pairs += [(0, 0)]
+    for i, j in pairs:
+        staged = [StagedRead(*calls[k][0], **calls[k][1]) for k in (i, j)]
+        # one begun a pass ahead of the other: first and re-read passes in one pass too
+        read_together(staged[:1])
+        while not all(s.done for s in staged):
+            read_together(staged)
+        assert staged[0].reads == alone[i]
+        assert staged[1].reads == alone[j]
+
+
+def _probe_round_by_round(frame, cand, first, view, model, p):
+    """`_probe` as it was made before its rounds shared passes: each round one `read_cards`."""
+    hopeful = [k for k, r in zip(cand, first, strict=True) if reader_mod._hopeful(r, p)]
+    if not hopeful:
+        return [], [], []
+    best: dict = {}
+    fine: dict = {}
+    for steps in (reader_mod._PROBE_SHIFTS, reader_mod._PROBE_FINE):
+        tries = []
+        for k in hopeful:
+            base = best[k][1] if k in best else cand[k]
+            m = np.asarray(base.shape) * base.apothem
+            for dx, dy, turn, size in steps:
+                c = np.asarray(base.centre) + m @ np.array([dx, dy])
+                tries.append((k, Pose((float(c[0]), float(c[1])), base.apothem * size,
+                                      base.angle + math.radians(turn), base.turn, base.shape)))
+        reads = read_cards(frame, [t[1] for t in tries], view, model)
+        for (k, pose), r in zip(tries, reads, strict=True):
+            score = reader_mod._probe_score(r)
+            if k not in best or score > best[k][0]:
+                best[k] = (score, pose, r)
+            if steps is reader_mod._PROBE_FINE:
+                fine.setdefault(k, []).append((score, r.crossed))
+    best = {k: v for k, v in best.items()
+            if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
+            and reader_mod._probe_band(frame, view, v[1], v[2], p)}
+    cells = sorted(best, key=lambda k: (k[1], k[0]))
+    reads = [best[k][2] for k in cells]
+    for i, k in enumerate(cells):
+        marks = reader_mod._crossed_near(fine.get(k, []), best[k][0])
+        if any(marks):
+            reads[i] = sym.replace(sym.uncrossed(reads[i], marks), crossed=marks)
+    return cells, [best[k][1] for k in cells], reads
+
+
+def _second_off(real):
+    """`_probe_tries` with the poses of its second call (the guess of the second round, where
+    the first round has a re-read pass) made a little off."""
+    n = [0]
+
+    def off(hopeful, cand, best, steps):
+        n[0] += 1
+        tries = real(hopeful, cand, best, steps)
+        if n[0] != 2:
+            return tries
+        return [(k, Pose(q.centre, q.apothem * 0.99, q.angle, q.turn, q.shape)) for k, q in tries]
+
+    return off
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(1, "web"), (3, "web"), (10, "holodex")])
+def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """On tables where the probe searches (a card found on 1 and 10, none on 3): as the
+    reader calls it (its first round begun ahead), without that, with a first round begun
+    for other poses, and with its guess of the second round's poses wrong, the probe finds
+    the cards, poses and reads its round-by-round form finds."""
+    calls = _spy(seed, edition, "_probe")
+    searched = 0
+    for args, kwargs in calls:
+        assert not kwargs
+        frame, cand, first, view, model, p = args[:6]
+        ahead = args[6] if len(args) > 6 else None
+        want = _probe_round_by_round(frame, cand, first, view, model, p)
+        assert reader_mod._probe(*args) == want   # (its first round done already)
+        assert reader_mod._probe(*args[:6]) == want
+        if ahead is None:
+            continue
+        searched += 1
+        other = [(k, Pose(q.centre, q.apothem * 1.01, q.angle, q.turn, q.shape))
+                 for k, q in ahead[0]]
+        wrong = (other, StagedRead(frame, [q for _, q in other], view, model))
+        assert reader_mod._probe(*args[:6], wrong) == want
+        fresh = (ahead[0], StagedRead(frame, [q for _, q in ahead[0]], view, model))
+        assert reader_mod._probe(*args[:6], fresh) == want
+        # the second round's guess wrong: its second call of `_probe_tries` made off
+        monkeypatch.setattr(reader_mod, "_probe_tries", _second_off(reader_mod._probe_tries))
+        assert reader_mod._probe(*args[:6]) == want
+        monkeypatch.undo()
+    assert searched
