@@ -687,6 +687,9 @@ def _read_pass(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # (a dark object of the grey ring's own colour lying across the edge onto a grey reading:
     # `_grey_across`, against the card's white like the band)
     across |= _grey_across(text, vals[:, halo_at:], white, band, model, vals[:, :ns])
+    # (a dark object darker than the band beside it, from the paper to past the outline:
+    # `_dark_across`, whatever the symbol reads as)
+    across |= _dark_across(text, band)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -1224,6 +1227,39 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
         mid = normalise(middle, white[:, None, :])[:, :, None]      # cards x 6 x 1 x RGB
         runs |= (alike >= 1) & (_max3(np.abs(mid - colour)) < HALO_SAME)
     return grey & (dark & runs).any(-1)
+
+
+# A black pen (or a dark grey one) lying from beyond the card onto a symbol is darker than the
+# band printed beside it: one place of the edge is darker than both others at every depth, from
+# the paper inside the band to past the card's outline. Printed, an edge is the same all along
+# (paper, band, table); a symbol blurred into the band darkens its middle place on the paper
+# side only, and the table past the outline is the same at the three places unless something
+# lies there. On crafted cards 36-56 px across under defocus 1.2-2.8 px and 6 px of motion (the
+# pen sweep, tests/vision/pen_sweep.py) no edge of a clean card had a place darker than both
+# others by more than 0.07 at every depth (luminance, paper-relative); black pens misread before
+# led by 0.18 or more, dark grey ones (70 of 255) by -0.01-0.23. Under a dark pen the symbol
+# reads as anything (a disc as the grey ring, a yellow triangle as blue under a warm lamp), so
+# the test does not ask what was read.
+DARK_LEAD = 0.12
+DARK_STEP = 0.05
+
+
+def _dark_across(text: list[str], band: np.ndarray) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read (not '?') the middle place of whose edge
+    is darker than OBJECT_DARK and than both other places by DARK_LEAD at every depth of
+    `band` (cards x depths x 18 x 3, paper-relative RGB): a dark object lying across the edge
+    onto the symbol (see DARK_LEAD)."""
+    read = _chars(text) != "?"
+    if not read.any():
+        return read
+    n = len(band)
+    lum = _mean(band).reshape(n, band.shape[1], 6, 3)            # cards x depths x edge x place
+    mid = lum[..., 1]
+    lead = (np.minimum(lum[..., 0], lum[..., 2]) - mid).min(1)    # cards x edge
+    # (both end places showing the printed step from paper into the band: blur too heavy to
+    # show it spreads the symbol itself past the outline)
+    step = np.minimum(lum[:, 0, :, 0] - lum[:, 2, :, 0], lum[:, 0, :, 2] - lum[:, 2, :, 2])
+    return read & (lead > DARK_LEAD) & (mid.max(1) < OBJECT_DARK) & (step > DARK_STEP)
 
 
 def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
