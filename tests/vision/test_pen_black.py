@@ -1,9 +1,11 @@
 """A black or dark grey pen from beyond a blurred card's edge onto one of its symbols
 (`symbols._dark_across`): darker than the band printed beside it, from the paper inside the band
-to past the card's outline, at the edge's middle place and not at its ends. The symbol under it
-is reported unseen ('?'), never read as another letter (a disc as the grey ring, a yellow
-triangle as blue under a warm lamp). Crafted cards as the pen sweep draws them
-(`tests/vision/pen_sweep.py`); every case below misread before the rule."""
+to past the card's outline, at the edge's middle place and not at its ends (a dark grey pen read
+as the grey ring by less, where the place is darker than a ring's blurred print leaves it). The
+symbol under it is reported unseen ('?'), never read as another letter (a disc as the grey ring,
+a yellow triangle as blue under a warm lamp). Crafted cards as the pen sweep draws them
+(`tests/vision/pen_sweep.py`); every pen case below misread before the rule, and the cards
+with no pen over them that were read whole still are."""
 
 from __future__ import annotations
 
@@ -24,9 +26,15 @@ CASES = [
     ("holodex", "BBRRVV", 36, "neutral", 2.8, 0, 2, "black", 0.22),  # BB[V]?VV
     ("holodex", "BBRRVV", 44, "warm", 2.8, 6, 3, "black", 0.22),     # BBR[V]VV
     ("holodex", "RBVRBV", 36, "warm", 2.8, 0, 0, "black", 0.22),     # [V]BVRBV
+    ("holodex", "RBVRBV", 36, "neutral", 2.0, 6, 0, "dark", 0.22),   # [V]BVRBV
+    ("holodex", "RBVRBV", 36, "neutral", 2.8, 0, 4, "dark", 0.22),   # RBVR[V]V
+    ("holodex", "RBVRBV", 36, "warm", 2.0, 6, 0, "dark", 0.22),      # [V]?VRBV
+    ("holodex", "RBVRBV", 44, "neutral", 2.8, 6, 0, "dark", 0.22),   # [V]BVRBV
+    ("holodex", "RBVRBV", 44, "warm", 2.8, 0, 4, "dark", 0.16),      # RBVR[V]V
+    ("holodex", "BBRRVV", 36, "neutral", 2.8, 0, 1, "dark", 0.16),   # ?[V]RRVV
 ]
 # the cases whose card, with no pen over it, was read whole before the rule
-WHOLE_CLEAN = [c for k, c in enumerate(CASES) if k in (0, 1, 3, 4, 6)]
+WHOLE_CLEAN = [c for k, c in enumerate(CASES) if k in (0, 1, 3, 4, 6, 8, 9, 10, 11, 12)]
 
 
 @pytest.mark.parametrize("case", CASES)
