@@ -1268,6 +1268,11 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
     if not read.any():
         return read
     n = len(band)
+    # (first past the outline alone: the lead there bounds the lead at every depth, and seldom
+    # reaches GREY_LEAD where nothing lies across an edge)
+    outer = _mean(band[:, -1]).reshape(n, 6, 3)
+    if not (read & (np.minimum(outer[..., 0], outer[..., 2]) - outer[..., 1] > GREY_LEAD)).any():
+        return np.zeros_like(read)
     lum = _mean(band).reshape(n, band.shape[1], 6, 3)            # cards x depths x edge x place
     mid = lum[..., 1]
     lead = (np.minimum(lum[..., 0], lum[..., 2]) - mid).min(1)    # cards x edge
