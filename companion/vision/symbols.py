@@ -840,6 +840,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # (a dark object of the grey ring's own colour lying across the edge onto a grey reading:
     # `_grey_across`, against the card's white like the band)
     across |= _grey_across(text, vals[:, halo_at:], white, band, model, vals[:, :ns])
+    # (a dark object darker than the band beside it, from the paper to past the outline:
+    # `_dark_across`, whatever the symbol reads as)
+    across |= _dark_across(text, band, model)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -1444,6 +1447,62 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
         mid = normalise(middle, white[:, None, :])[:, :, None]      # cards x 6 x 1 x RGB
         runs |= (alike >= 1) & (_max3(np.abs(mid - colour)) < HALO_SAME)
     return grey & (dark & runs).any(-1)
+
+
+# A black pen (or a dark grey one) lying from beyond the card onto a symbol is darker than the
+# band printed beside it: the middle place of the edge (where a pen onto the symbol crosses it)
+# is darker than both end places at every depth, from the paper inside the band to past the
+# card's outline. Printed, an edge is the same all along (paper, band, table); a symbol blurred
+# into the band darkens its middle place on the paper side only, and the table past the outline
+# is the same at the three places unless something lies there. On crafted cards 36-56 px across
+# under defocus 1.2-2.8 px and 6 px of motion (the pen sweep, tests/vision/pen_sweep.py) no edge
+# of a clean card had a place darker than both others by more than 0.07 at every depth
+# (luminance, paper-relative); black pens misread before led by 0.18 or more (their place 0.36
+# of the paper or darker), dark grey ones (70 of 255) by -0.01-0.23. Under a dark pen the symbol
+# reads as anything (a disc as the grey ring, a yellow triangle as blue under a warm lamp), so
+# the test does not ask what was read. Only the middle place: on rendered hard tables a shadow
+# or a dark object at a corner darkens an end place (tables 12, 31, 151). And only where both
+# end places still step from the paper into the band by DARK_STEP (the black pens' cards: 0.086 or
+# more): blur too heavy to show that step spreads a disc's own print past the outline (table
+# 210: a red disc's edge 0.22 at every depth, its ends 0.62 and flat).
+DARK_LEAD = 0.12
+DARK_STEP = 0.05
+# A dark grey pen (70 of 255) on a small card under heavy defocus is as light as the band
+# blurred with the paper (its place up to 0.54 of the paper at its lightest depth) and leads the
+# end places by only 0.08-0.17, as a red disc's print blurred into its band does on rendered hard
+# tables (up to 0.13); but it reads as the grey ring, whose thin print blurred into the band
+# keeps the middle place's paper side lighter: on 400 rendered hard tables a ring read so led by
+# more than 0.057 only where that place's lightest depth was 0.57 of the paper or more (on the
+# clean crafted cards, 0.60). So a grey reading needs GREY_LEAD where its place is darker.
+GREY_LEAD = 0.07
+GREY_PEN_LIGHT = 0.55
+
+
+def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read (not '?') the middle place of whose edge
+    is darker than OBJECT_DARK and than both other places by DARK_LEAD at every depth of
+    `band` (cards x depths x 18 x 3, paper-relative RGB), or, for a grey ink's reading, darker
+    than GREY_PEN_LIGHT and than both others by GREY_LEAD: a dark object lying across the edge
+    onto the symbol (see DARK_LEAD and GREY_LEAD)."""
+    read = _chars(text) != "?"
+    if not read.any():
+        return read
+    n = len(band)
+    # (first past the outline alone: the lead there bounds the lead at every depth, and seldom
+    # reaches GREY_LEAD where nothing lies across an edge)
+    outer = _mean(band[:, -1]).reshape(n, 6, 3)
+    if not (read & (np.minimum(outer[..., 0], outer[..., 2]) - outer[..., 1] > GREY_LEAD)).any():
+        return np.zeros_like(read)
+    lum = _mean(band).reshape(n, band.shape[1], 6, 3)            # cards x depths x edge x place
+    mid = lum[..., 1]
+    lead = (np.minimum(lum[..., 0], lum[..., 2]) - mid).min(1)    # cards x edge
+    # (both end places showing the printed step from paper into the band: blur too heavy to
+    # show it spreads the symbol itself past the outline)
+    step = np.minimum(lum[:, 0, :, 0] - lum[:, 2, :, 0], lum[:, 0, :, 2] - lum[:, 2, :, 2])
+    light = mid.max(1)
+    dark = (lead > DARK_LEAD) & (light < OBJECT_DARK)
+    dark |= (lead > GREY_LEAD) & (light < GREY_PEN_LIGHT) & _grey_read(text, model)
+    return read & dark & (step > DARK_STEP)
 
 
 def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
