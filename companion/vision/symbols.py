@@ -943,15 +943,25 @@ def _lamp_plan(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[
     if not todo:
         return None
     lamp = _lamp(reads)
+    white, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp)
+    # (as `_dark_band_lamp` takes them: clipped in every channel, and in one at CLIP_HIGH)
+    lit = (white[keep] >= CLIP_NEAR).all(1) & (white[keep].max(1) >= CLIP_HIGH)
+    return LampPlan(todo, lamp, ink_white, keep, band is not None or not lit.any())
+
+
+def _lamp_whites(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
+                 todo: list[int], lamp: np.ndarray | None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the white references of cards `todo`, the paper the lamp makes of them: by the `lamp`
+    measured on the cards whose paper did not clip, else by each card's own border band, and
+    the indices into `todo` of the cards where that differs), for `_lamp_plan` and
+    `_lamp_read`."""
     white = np.array([reads[i].white_bgr for i in todo], np.float32)
     if lamp is not None:
         ink_white = _lamp_white(white, lamp)
     else:
         ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
-    keep = np.flatnonzero((ink_white != white).any(1))
-    # (as `_dark_band_lamp` takes them: clipped in every channel, and in one at CLIP_HIGH)
-    lit = (white[keep] >= CLIP_NEAR).all(1) & (white[keep].max(1) >= CLIP_HIGH)
-    return LampPlan(todo, lamp, ink_white, keep, band is not None or not lit.any())
+    return white, ink_white, np.flatnonzero((ink_white != white).any(1))
 
 
 def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
@@ -983,12 +993,7 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         alt = dict(zip((plan.todo[k] for k in plan.keep.tolist()), lamped, strict=True))
         pairs = [(alt[i], i) for i in todo if i in alt]
     else:
-        white = np.array([reads[i].white_bgr for i in todo], np.float32)
-        if lamp is not None:
-            ink_white = _lamp_white(white, lamp)
-        else:
-            ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
-        keep = np.flatnonzero((ink_white != white).any(1))
+        _, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp)
         if not keep.size:
             return reads
         got = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,

@@ -7,8 +7,6 @@ drawn with plain cv2 (tests/vision/crafted.py), as the adversarial pen sweep dra
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 import pytest
@@ -19,36 +17,17 @@ from companion.vision.colour import builtin_model
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import draw_card, motion_blur, texture
+from .pen_sweep import CENTRE, NEUTRAL, WARM, pen_card
 
 INKS = {"R": (214, 34, 32), "B": (22, 92, 212), "Y": (246, 184, 0)}   # pens' RGB
-NEUTRAL = (1.0, 0.95, 0.9)    # lamp gains (RGB)
-WARM = (0.9, 0.7, 0.45)
-CENTRE = np.array([160.0, 120.0])
-TIP_DEPTH = 0.62              # the pen's tip, in apothems from the card's centre (on a symbol)
-PEN_LENGTH = 0.98             # and how far on past it the pen runs (beyond the card's edge)
 
 
 def _pen_card(symbols: str, edition: str, width: float, gains: tuple[float, float, float],
               blur: float, motion: int, edge: int, ink: str, thick: float) -> np.ndarray:
     """A card `width` px across the flats on felt, a pen of `ink` `thick` of the width wide
     lying from beyond `edge` onto its symbol, lit by `gains`, defocused by `blur` px, smeared
-    by `motion` px, JPEG 75."""
-    img = texture("felt", (240, 320), np.random.default_rng(0))
-    draw_card(img, CENTRE, symbols, edition, width / HEXEL_FACE.flat_to_flat_mm, 0.0)
-    a = math.radians(-60.0 * edge)
-    n = np.array([math.cos(a), math.sin(a)])
-    tip = CENTRE + TIP_DEPTH * (width / 2) * n
-    root = tip + PEN_LENGTH * (width / 2) * n
-    colour = tuple(int(v) for v in INKS[ink][::-1])
-    pen = int(width * thick)
-    cv2.line(img, tuple(int(v) for v in tip), tuple(int(v) for v in root), colour, pen)
-    cv2.circle(img, tuple(int(v) for v in tip), pen // 2, colour, -1)
-    lit = cv2.GaussianBlur(img.astype(np.float32) * np.float32(gains[::-1]), (0, 0), blur)
-    if motion:
-        lit = motion_blur(lit, motion, 20.0)
-    _ok, enc = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 75])
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    by `motion` px, JPEG 75 (`pen_sweep.pen_card`)."""
+    return pen_card(symbols, edition, width, gains, blur, motion, edge, INKS[ink], thick)
 
 
 # cases the sweep read with the pen's letter before (the symbol read in brackets)
