@@ -12,6 +12,8 @@ lamp the shaded re-read moved is not taken."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -48,6 +50,23 @@ def _calls(seed: int, edition: str) -> list[tuple]:
     return calls
 
 
+@contextmanager
+def _counting(passes: list[int]) -> Iterator[None]:
+    """Within it, every colour-model pass (`ColourModel.explain` call) adds one to
+    `passes[-1]`."""
+    real = ColourModel.explain
+
+    def count(self, *args, **kwargs):
+        passes[-1] += 1
+        return real(self, *args, **kwargs)
+
+    ColourModel.explain = count
+    try:
+        yield
+    finally:
+        ColourModel.explain = real
+
+
 def _sequential(bgr, poses, view, model, blurred_rings=True):
     """`read_cards` with its re-reads one pass each, in turn: the shaded cards, the lamp's,
     then the turned ones still asked for (as the code before the one pass did them)."""
@@ -72,15 +91,8 @@ def _sequential(bgr, poses, view, model, blurred_rings=True):
 def test_shaded_and_turned_rereads_share_one_pass(seed: int, edition: str) -> None:
     calls = _calls(seed, edition)
     passes: list[int] = []
-    real = ColourModel.explain
-
-    def count(self, *args, **kwargs):
-        passes[-1] += 1
-        return real(self, *args, **kwargs)
-
     both = 0
-    ColourModel.explain = count
-    try:
+    with _counting(passes):
         for args, kwargs in calls:
             passes.append(0)
             reads = sym.read_cards(*args, **kwargs)
@@ -95,8 +107,6 @@ def test_shaded_and_turned_rereads_share_one_pass(seed: int, edition: str) -> No
             both += bool(sym._shade_of(samples, first, allow)[0]
                          and sym._turn_todo(first, allow))
             assert reads == _sequential(*args, **kwargs)
-    finally:
-        ColourModel.explain = real
     assert both   # the table has a call that needs both re-reads
 
 
@@ -152,15 +162,8 @@ def test_the_lamp_reread_joins_the_reread_pass(seed: int, edition: str) -> None:
     band on 29 and 10): each read call reads as the passes one by one did, in two passes."""
     calls = _calls(seed, edition)
     passes: list[int] = []
-    real = ColourModel.explain
-
-    def count(self, *args, **kwargs):
-        passes[-1] += 1
-        return real(self, *args, **kwargs)
-
     planned = 0
-    ColourModel.explain = count
-    try:
+    with _counting(passes):
         for args, kwargs in calls:
             passes.append(0)
             reads = sym.read_cards(*args, **kwargs)
@@ -173,8 +176,6 @@ def test_the_lamp_reread_joins_the_reread_pass(seed: int, edition: str) -> None:
             plan = sym._lamp_plan(args[0], args[1], args[2], first, allow, lamp)
             planned += plan is not None and plan.fused and len(plan.keep) > 0
             assert reads == _sequential(*args, **kwargs)
-    finally:
-        ColourModel.explain = real
     assert planned   # the table has a call whose lamp re-read joined the pass
 
 
