@@ -895,15 +895,8 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
                           np.concatenate([PAPER_PTS, BORDER_PTS]))
     at = {i: k for k, i in enumerate(bases)}
     pts_all = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
-    pts = pts_all[:, :N_PAPER]
-    img = (view.to_image(pts.reshape(-1, 2)) + 0.5) * scale - 0.5
-    ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
-    h, w = mask.shape
-    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
-    on = np.zeros(len(ix), bool)
-    on[inside] = mask[iy[inside], ix[inside]] > 0
     least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
-    papery = on.reshape(len(keys), -1).mean(1) >= least
+    papery = _on_mask(mask, scale, view, pts_all[:, :N_PAPER]) >= least
     doubt = np.zeros(len(keys), bool)
     if frame is not None:
         # The mask's local-mean test loses a card's paper where the light changes faster than
@@ -921,6 +914,18 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     poses = [{keys[k]: _at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
               for k in np.flatnonzero(flags).tolist()} for flags in (papery, doubt)]
     return poses[0], poses[1]
+
+
+def _on_mask(mask: np.ndarray, scale: float, view: TableView, plane: np.ndarray) -> np.ndarray:
+    """Per cell (plane: cells x points x 2, table plane), the share of its points that fall on
+    the paper `mask` (worked at `scale` of the frame; points outside it are off the mask)."""
+    img = (view.to_image(plane.reshape(-1, 2)) + 0.5) * scale - 0.5
+    ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
+    h, w = mask.shape
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    on = np.zeros(len(ix), bool)
+    on[inside] = mask[iy[inside], ix[inside]] > 0
+    return on.reshape(len(plane), -1).mean(1)
 
 
 PROBE_EVEN = 0.8      # a probed cell's paper: its darker quartile this close to its median
@@ -1175,7 +1180,7 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
     card so found must read as whole as any probed card; none is guessed."""
     cells, poses, reads = (list(v) for v in found)
     last = list(zip(cells, poses, strict=True))
-    probed = probed | set(cells)
+    probed = set(probed)      # (the found cards' cells among them: the probe searched them)
     order = np.array(sorted(lat.cells), np.int64)
     for _ in range(PROBE_ROUNDS):
         keys, cand = [], []
@@ -1192,20 +1197,13 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         if not keys:
             break
         local = pose_points(cand, np.concatenate([PAPER_PTS, BORDER_PTS]))
-        img = (view.to_image(local[:, :N_PAPER].reshape(-1, 2)) + 0.5) * scale - 0.5
-        ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
-        h, w = mask.shape
-        inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
-        on = np.zeros(len(ix), bool)
-        on[inside] = mask[iy[inside], ix[inside]] > 0
         even, dark, _ = _card_contrast(frame, view, local)
-        keep = ((on.reshape(len(keys), -1).mean(1) >= p.probe_mask)
+        keep = ((_on_mask(mask, scale, view, local[:, :N_PAPER]) >= p.probe_mask)
                 | (even & (dark >= REFIT_BAND_SHARE))).tolist()
         todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
         if not todo:
             break
-        first = read_cards(frame, list(todo.values()), view, model,
-                           blurred_rings=[True] * len(todo))
+        first = read_cards(frame, list(todo.values()), view, model)
         new_cells, new_poses, new_reads = _probe(frame, todo, first, view, model, p)
         if not new_cells:
             break
@@ -1213,7 +1211,6 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         poses += new_poses
         reads += new_reads
         last = list(zip(new_cells, new_poses, strict=True))
-        probed |= set(new_cells)
     return cells, poses, reads
 
 
