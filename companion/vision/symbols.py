@@ -479,8 +479,13 @@ def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
                  shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
                  lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
                  plan: LampPlan | None = None) -> tuple[_Rows | None, tuple[int, int]]:
-    """The rows of the re-read pass (`_re_read`) and where its shaded and turned reads end
-    (None where it has none)."""
+    """The rows of the re-read pass and where its shaded and turned reads end (None where it
+    has none): the cards `shade` gives (`_shade_of`: indices, samples and shade) against their
+    shaded white reference, the cards `turns` gives at their poses turned by TURN_DEG, first
+    one way for all, then the other (unshaded: a shade of 1), and, given a `plan` to fuse
+    (`_lamp_plan`), its cards against the paper the lamp makes (`samples`: every card's first
+    samples, which those reuse). `lamp`: the band's lamp scaling the first read chose (see
+    `_read_pass`)."""
     keep, vals, inside, shade_at = shade
     lit = [] if plan is None or not plan.fused else [plan.todo[k] for k in plan.keep]
     if not keep and not turns and not lit:
@@ -504,27 +509,6 @@ def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
     rows = _Rows(todo, (vals, inside), np.ones(len(todo), bool), shade_at if keep else None,
                  ink_white, ink_rows, lamp)
     return rows, (n_shade, n_shade + len(rotated))
-
-
-def _re_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
-             shade: tuple[list[int], np.ndarray, np.ndarray, np.ndarray], turns: list[int],
-             lamp: np.ndarray | None, samples: tuple[np.ndarray, np.ndarray] | None = None,
-             plan: LampPlan | None = None
-             ) -> tuple[list[CardRead], list[CardRead], list[CardRead]]:
-    """(shaded, turned, lamped): in one pass, the reads of the cards `shade` gives
-    (`_shade_of`: indices, samples and shade) against their shaded white reference, of the
-    cards `turns` gives at their poses turned by TURN_DEG, first one way for all, then the
-    other (their white reference unshaded: a shade of 1), and, given a `plan` to fuse
-    (`_lamp_plan`), of its cards against the paper the lamp makes (`samples`: every card's
-    first samples, which those reuse). `lamp`: the band's lamp scaling the first read chose
-    (see `_read_pass`)."""
-    rows, (n_shade, n_turned) = _reread_rows(bgr, poses, view, shade, turns, lamp, samples,
-                                             plan)
-    if rows is None:
-        return [], [], []
-    alt = _read_cards(bgr, rows.poses, view, model, True, rows.samples, rows.shade,
-                      rows.ink_white, band_lamp=lamp, ink_rows=rows.ink_rows)
-    return alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
 
 
 def undimmed(read: CardRead) -> CardRead:

@@ -125,7 +125,10 @@ def test_a_rereads_card_reads_alone_as_in_company() -> None:
         allow = np.broadcast_to(np.asarray(rings, bool), (len(poses),))
         shade = sym._shade_of(samples, first, allow)
         turns = sym._turn_todo(first, allow)
-        shaded, turned, _ = sym._re_read(bgr, poses, view, model, shade, turns, lamp)
+        rows, (n_shade, n_turned) = sym._reread_rows(bgr, poses, view, shade, turns, lamp)
+        alt = [] if rows is None else sym._read_cards(bgr, rows.poses, view, model, True,
+                                                      rows.samples, rows.shade, band_lamp=lamp)
+        shaded, turned = alt[:n_shade], alt[n_shade:n_turned]
         todo, vals, inside, at = shade
         for k, i in enumerate(todo):
             alone = sym._read_cards(bgr, [poses[i]], view, model, True,
