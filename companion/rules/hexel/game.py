@@ -151,8 +151,8 @@ class HexelOptions:
         alphabet = EDITIONS[self.edition].symbols
         # H1: a deck may be given as 6-tuples of letters; the engine plays cards as strings
         object.__setattr__(self, "deck", tuple(check_card(c, alphabet) for c in self.deck))
-        if self.deck and len(self.deck) < 3:
-            bad("a deck needs at least 3 cards")
+        if self.deck and len(self.deck) < 4:
+            bad("a deck needs at least 4 cards: 3 for the opening line (H3) and one to play")
 
     @property
     def cards(self) -> tuple[str, ...]:
