@@ -4,10 +4,11 @@ The shadow below is written from RULES.md alone (it shares no code with the engi
 action classes): it orients cards by `symbols[(d - k) % 6]`, counts placed neighbours, looks for a
 perfect triangle around every vertex of the new card, settles insurance (H4.2), busts (H4.3) and
 the end of the game (H6) with its own chip book, and lists every legal placement from scratch.
-After every action of a random game the engine must agree with it: accepted placements, counts,
-Hox'la, whose turn it is, every chip balance. The engine's documented choices where RULES.md is
-silent (no insurance to oneself or to a seat that is out, none on a Hox'la turn; the last placer
-still in wins when the cards run out) are the shadow's too.
+After every action of a random match (three games, with buy-ins, cash-outs and stake changes
+between them) the engine must agree with it: accepted placements, counts, Hox'la, whose turn it
+is, every chip balance, and which cash-outs are refused. The engine's documented choices where
+RULES.md is silent (no insurance to oneself or to a seat that is out, none on a Hox'la turn; the
+last placer still in wins when the cards run out) are the shadow's too.
 """
 
 from __future__ import annotations
@@ -128,12 +129,54 @@ class Shadow:
             self.out.add(seat)
 
 
-def random_game(seed: int, opts: HexelOptions):
-    """Play one random game, checking the engine against the shadow after every action."""
+def between_games(state: hx.HexelState, shadow: Shadow, rng: random.Random) -> hx.HexelState:
+    """Buy-ins, cash-outs (some refused) and a new stake, as a table does between games."""
+    for _ in range(rng.randrange(4)):
+        seat = rng.randrange(state.seats)
+        pot = rng.choice(["stock", "hand"])
+        account = f"{pot}:{seat}"
+        if rng.random() < 0.4:
+            action, ok = hx.BuyIn(seat, rng.randint(1, 30)), True
+            account = f"stock:{seat}"
+        else:
+            amount = rng.randint(1, shadow.book[account] + 3)
+            frozen = pot == "hand" and not shadow.web and seat in shadow.out  # H4.3
+            ok = amount <= shadow.book[account] and not frozen
+            action = hx.CashOut(seat, amount, pot)
+        try:
+            state, _ = GAME.apply(state, action)
+        except hx.IllegalAction:
+            assert not ok, action
+        else:
+            assert ok, action
+            sign = 1 if isinstance(action, hx.BuyIn) else -1
+            shadow.book[account] += sign * action.amount
+        assert dict(state.ledger.balances) == shadow.book, action
+        assert sum(shadow.book.values()) == state.ledger.total
+    return state
+
+
+def random_game(seed: int, opts: HexelOptions, games: int = 1):
+    """Play random games, checking the engine against the shadow after every action."""
     rng = random.Random(seed)
     state = GAME.initial_state(opts)
     shadow = Shadow(state)
-    while not GAME.is_over(state):
+    played = 0
+    while True:
+        if state.phase in ("setup", "over"):
+            state = between_games(state, shadow, rng)
+        if GAME.is_over(state):
+            played += 1
+            if played == games:
+                return state
+            dealer = state.dealer
+            state, _ = GAME.apply(state, hx.NextGame())
+            assert state.dealer == (dealer + 1) % opts.seats  # H6: the button moves clockwise
+            shadow.out = set()  # H6: frozen hand pots thaw
+            if rng.random() < 0.5:
+                shadow.stake = rng.randint(1, 3)
+                state, _ = GAME.apply(state, hx.SetStake(shadow.stake))
+            continue
         action = GAME.chance_action(state, rng)
         if action is None:
             legal = GAME.legal_actions(state)
@@ -187,15 +230,14 @@ def random_game(seed: int, opts: HexelOptions):
             assert state.to_play == next(s for s in order
                                          if s not in shadow.out and state.hands[s])
         assert dict(state.ledger.balances) == shadow.book, (action, events)
-    return state
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), seats=st.integers(1, 6), web=st.booleans(),
        stake=st.integers(1, 4))
-def test_H2_H6_random_games_agree_with_an_independent_reading(seed, seats, web, stake):
+def test_H2_H6_random_matches_agree_with_an_independent_reading(seed, seats, web, stake):
     chips = tuple(random.Random(seed).randrange(0, 40) for _ in range(seats))
     opts = HexelOptions(seats=seats, stake=stake, edition="web" if web else "holodex",
                         chips=chips, dealer=seed % seats)
-    final = random_game(seed, opts)
+    final = random_game(seed, opts, games=3)
     assert all(final.ledger[f"hedge:{s}"] == 0 for s in range(seats))
