@@ -223,3 +223,12 @@ def test_any_action_is_refused_or_is_a_listed_decision(kind):
         assert written_alike(action) in {written_alike(a) for a in game.legal_actions(state)}
 
     check()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_listed_decision_is_accepted(name):
+    game, rng = GAMES[name], random.Random(7)
+    for state in states(name)[::3]:
+        legal = game.legal_actions(state)
+        for action in rng.sample(legal, min(25, len(legal))):
+            game.apply(state, action)
