@@ -104,7 +104,6 @@ def load_deck(path: str | Path, alphabet: tuple[str, ...] | None = None) -> tupl
     except (OSError, ValueError) as exc:
         raise MalformedMessage(f"cannot read deck file {path}: {exc}") from None
     cards = data.get("cards") if isinstance(data, dict) else data
-    if not isinstance(cards, list) or len(cards) < 4:
-        raise MalformedMessage(f"deck file {path} must list at least 4 cards under 'cards' "
-                               "(3 for the opening line and one to play)")
+    if not isinstance(cards, list) or len(cards) < 3:
+        raise MalformedMessage(f"deck file {path} must list at least 3 cards under 'cards'")
     return tuple(check_card(c, alphabet) for c in cards)
