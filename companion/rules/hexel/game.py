@@ -16,10 +16,10 @@ here where RULES.md is silent (see docs in the README):
 * "Last seat standing" applies to games that started with two or more seats.
 * Failed opening lines: the third card goes to the bottom and the next is drawn until every pile
   card has been tried there, then the second card, then the first.
-* Every round is dealt first and staked after, as both texts order it (draw, deal, stake; "three
-  new cards are dealt ... players may once again choose" their hedge). RULES.md H3/H4 put the
-  first round's deal before its stake; H5's "stake phase, then 3 new cards" is read as naming
-  the two steps of a new round, which keep that order.
+* Every round is dealt first and staked after, as both texts order it, for the first round and
+  for every new one alike (the hands are seen before the hedge is chosen). RULES.md H3/H4 put
+  the first round's deal before its stake; H5's wording (stake phase, then the new cards) is
+  read as naming the two steps of a new round, which keep that order.
 * Chips in a hand pot stay the seat's from game to game; between games they may be cashed out
   (`CashOut` with `pot="hand"`, refused while frozen), but a hedge comes only from the chip
   stock (H4).
