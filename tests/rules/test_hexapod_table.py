@@ -238,6 +238,19 @@ def test_p3_spider_reported_after_the_placement_that_revealed_it():
     assert state.phase == "over" and isinstance(events[-1], GameOver)
 
 
+def test_p3_legal_actions_list_every_spider_report_the_rules_accept():
+    # After Ada's placement both reports are accepted (P3: Ada's finished turn, or Ben's turn
+    # now), so both are listed; Ben's is refused at the start, when only Ada may report.
+    state, _ = start()
+    assert [a for a in GAME.legal_actions(state) if isinstance(a, TableSpider)] == [
+        TableSpider(0)]
+    state, _ = play(state, TablePlay(0, rows(BLUE), 0, 0))
+    listed = [a for a in GAME.legal_actions(state) if isinstance(a, TableSpider)]
+    assert sorted(listed, key=lambda a: a.seat) == [TableSpider(0), TableSpider(1)]
+    for report in listed:
+        GAME.apply(state, report)
+
+
 def test_p3_spider_cannot_be_reported_for_a_seat_that_has_not_played_since():
     state, _ = start()
     with pytest.raises(IllegalAction, match="report the Spider"):

@@ -72,6 +72,13 @@ def test_d1_body_types_are_exactly_the_rotation_classes_of_pairings():
         "X": [3, 3, 3], "O": [1, 1, 1], "I": [3, 1, 1], "H": [3, 2, 2], "A": [2, 2, 1]}
 
 
+def test_d1_body_links_are_the_lists_rules_md_writes():
+    # RULES.md D1, copied from its text: X 333, O 111, I 311, H 322, A 221
+    assert BODY_TYPES == {
+        "X": (3, 4, 5, 0, 1, 2), "O": (1, 0, 3, 2, 5, 4), "I": (3, 2, 1, 0, 5, 4),
+        "H": (3, 5, 4, 0, 2, 1), "A": (2, 5, 0, 4, 3, 1)}
+
+
 def test_d1_body_pieces_pair_every_edge_both_ways():
     for links in BODY_TYPES.values():
         assert check_links(links) == links

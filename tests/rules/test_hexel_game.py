@@ -75,10 +75,30 @@ def test_H3_lay_line_from_real_cards_is_checked():
 
 
 def test_H3_no_valid_opening_line_is_refused_with_a_clear_error():
-    # three red 6 cards: every rotation shows an all-red vertex next to the line
-    state = GAME.initial_state(HexelOptions(seats=1, deck=("RRRRRR",) * 3))
+    # four red 6 cards: every rotation shows an all-red vertex next to the line
+    state = GAME.initial_state(HexelOptions(seats=1, deck=("RRRRRR",) * 4))
     with pytest.raises(hx.IllegalAction, match="no valid opening line"):
         GAME.apply(state, hx.Shuffle(0))
+
+
+def test_H1_H3_a_deck_must_leave_a_card_to_play_after_the_opening_line():
+    # Three cards that make a valid line in any order leave nothing to deal: the game would
+    # wait in its play phase with nobody to play. A deck needs 3 + 1 cards.
+    line = ("BBBBBB", "BBBRBR", "BRBRBR")
+    with pytest.raises(hx.MalformedMessage, match="at least 4 cards"):
+        HexelOptions(seats=2, deck=line)
+    # With a fourth card, VVVVVV (no line can hold it, no V on the table), the three make the
+    # line whatever the shuffle and VVVVVV goes to the seat left of the dealer, who can only
+    # discard; then the cards have run out with nobody having placed (H6: hedges go home).
+    for seed in range(4):
+        state, events = play(GAME.initial_state(HexelOptions(seats=2, deck=(*line, "VVVVVV"))),
+                             hx.Shuffle(seed))
+        assert state.hands == ((), ("VVVVVV",))
+        state, _ = play(state, hx.Hedge(0, 1), hx.Hedge(1, 2))
+        assert GAME.legal_actions(state) == [hx.Discard(1, "VVVVVV")]
+        state, events = play(state, hx.Discard(1, "VVVVVV"))
+        assert state.phase == "over" and of(events, hx.GameWon)[0].reason == "no_winner"
+        assert state.ledger["stock:0"] == 100 and state.ledger["stock:1"] == 100
 
 
 def test_H3_a_laid_line_with_an_unmatched_edge_or_an_unknown_card_is_refused():

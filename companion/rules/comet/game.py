@@ -12,7 +12,8 @@ RULES.md is silent:
   (standings are chips held) and its reserved cards go back to the deck. If the new dealer is out
   the button moves on to the right. With fewer than two seats left the match is over.
 * The ante is due again once every seat still in has dealt since the last ante.
-* The Tail may be called only by a dealer who can pay 600 after the ante.
+* The Tail may be called only by a dealer who can pay 600 after the ante, at the start of any
+  round, whether or not antes are due in it.
 * Each round is dealt from the whole deck minus the reserved cards, one card at a time from the
   dealer's left; unplayed cards are discarded at the round end. Should the deck run out, the deal
   stops there.

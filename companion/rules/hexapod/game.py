@@ -566,7 +566,8 @@ class HexapodGame:
         return None
 
     def legal_actions(self, state: HexapodState) -> list[Action]:
-        """Every decision open to the seat to play."""
+        """Every decision open to the seat to play (table mode: also the Spider report for the
+        turn that just ended, which another seat may make)."""
         seat = state.to_play
         if seat is None:
             return []
@@ -592,7 +593,9 @@ class HexapodGame:
             for col, row in legal_positions(state.cases[seat], cards[name])
         ]
         if not state.spider:
-            out.append(TableSpider(seat))
+            # the Spider may be reported in this turn or for the turn that just ended (P3)
+            out.extend(TableSpider(s) for s in dict.fromkeys((seat, state.last))
+                       if s is not None)
         if state.coin_spent:
             return [*out, EndTurn(seat)]
         if state.coins[seat] > 0:

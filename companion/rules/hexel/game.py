@@ -16,6 +16,13 @@ here where RULES.md is silent (see docs in the README):
 * "Last seat standing" applies to games that started with two or more seats.
 * Failed opening lines: the third card goes to the bottom and the next is drawn until every pile
   card has been tried there, then the second card, then the first.
+* Every round is dealt first and staked after, as both texts order it, for the first round and
+  for every new one alike (the hands are seen before the hedge is chosen). RULES.md H3/H4 put
+  the first round's deal before its stake; H5's wording (stake phase, then the new cards) is
+  read as naming the two steps of a new round, which keep that order.
+* Chips in a hand pot stay the seat's from game to game; between games they may be cashed out
+  (`CashOut` with `pot="hand"`, refused while frozen), but a hedge comes only from the chip
+  stock (H4).
 """
 
 from __future__ import annotations
@@ -151,8 +158,8 @@ class HexelOptions:
         alphabet = EDITIONS[self.edition].symbols
         # H1: a deck may be given as 6-tuples of letters; the engine plays cards as strings
         object.__setattr__(self, "deck", tuple(check_card(c, alphabet) for c in self.deck))
-        if self.deck and len(self.deck) < 3:
-            bad("a deck needs at least 3 cards")
+        if self.deck and len(self.deck) < 4:
+            bad("a deck needs at least 4 cards: 3 for the opening line (H3) and one to play")
 
     @property
     def cards(self) -> tuple[str, ...]:
