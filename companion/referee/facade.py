@@ -18,7 +18,7 @@ from ..rules.core import RulesError
 from ..rules.hexapod import HexapodOptions
 from ..rules.hexapod.game import EndTurn, Pass, TableCoin, TablePlay, TableSpider
 from ..rules.hexel import HexelOptions
-from ..rules.hexel.game import BuyIn, CashOut, Hedge, NextGame, SetStake
+from ..rules.hexel.game import BuyIn, CashOut, Hedge, NextGame, SetStake, TakeHandPot
 from .bus import Subscription
 from .judges import hexapod_options
 from .referee import Outcome, Referee
@@ -120,6 +120,8 @@ class TableFacade:
             if pot not in ("stock", "hand"):
                 raise BadField("pot must be stock or hand")
             return r.submit(CashOut(_int(p, "seat"), _int(p, "amount"), pot), who)  # type: ignore
+        if name == "take_hand_pot":
+            return r.submit(TakeHandPot(_int(p, "seat"), _int(p, "amount")), who)
         if name == "stake":
             return r.submit(SetStake(_int(p, "stake")), who)
         if name == "discard":

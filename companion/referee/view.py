@@ -28,6 +28,7 @@ from ..rules.hexel.game import (
     LineLaid,
     Placed,
     StakeSet,
+    TookHandPot,
 )
 
 __all__ = ["game_view", "headline", "history_entry"]
@@ -106,6 +107,8 @@ def headline(events: Sequence[Event], names: Sequence[str]) -> tuple[str, str | 
             return "Buy-in", _name(names, e.seat)
         if isinstance(e, CashedOut):
             return "Cash-out", _name(names, e.seat)
+        if isinstance(e, TookHandPot):
+            return "Hand pot", _name(names, e.seat)
         if isinstance(e, StakeSet):
             return f"Stake {e.stake}", None
     return "", None

@@ -34,7 +34,8 @@ from .security import (
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
-COMMANDS = ("confirm", "undo", "next", "hedge", "buy_in", "cash_out", "stake", "discard",
+COMMANDS = ("confirm", "undo", "next", "hedge", "buy_in", "cash_out", "take_hand_pot",
+            "stake", "discard",
             "override", "next_game", "new_match", "coin", "end_turn", "pass", "spider", "place")
 
 

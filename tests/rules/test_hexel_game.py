@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from companion.rules.core import WrongPhase, WrongSeat, from_json, replay, to_json
+from companion.rules.core import RulesError, WrongPhase, WrongSeat, from_json, replay, to_json
 from companion.rules.hexel import GAME, HexelOptions, line_problems
 from companion.rules.hexel import game as hx
 from companion.rules.hexel.layout import CellDetached, CellOccupied, EdgeMismatch
@@ -502,3 +502,36 @@ def test_actions_and_options_survive_json_and_replay():
     state = replay(GAME, opts, [from_json(to_json(a)) for a in log])
     assert state.phase == "play" and state.ledger["hedge:1"] == 4
     assert from_json(to_json(opts), HexelOptions) == opts
+
+
+def test_H6_hand_pot_chips_are_used_in_the_next_game_through_the_stock():
+    # H6: hand pots stay the seat's and may serve another game; H4: a hedge comes from the stock
+    state = _bust_seat_1("holodex")
+    total = state.ledger.total
+    assert state.ledger["hand:1"] == 7 and state.ledger["hand:0"] == 3
+    # H4.3: frozen until the next game starts — refused, nothing moves
+    with pytest.raises(hx.HandPotFrozen):
+        GAME.apply(state, hx.TakeHandPot(1, 7))
+    state, events = play(state, hx.TakeHandPot(0, 2))   # seat 0's pot is not frozen
+    took = of(events, hx.TookHandPot)[0]
+    assert (took.seat, took.amount) == (0, 2)
+    assert state.ledger["hand:0"] == 1 and dict(took.accounts)["stock:0"] == state.ledger["stock:0"]
+    state, _ = play(state, hx.NextGame())
+    stock_before = state.ledger["stock:1"]
+    state, _ = play(state, hx.TakeHandPot(1, 7))
+    assert state.ledger["hand:1"] == 0 and state.ledger["stock:1"] == stock_before + 7
+    assert state.ledger.total == total   # a move between accounts: no chip made or lost
+    # more than the pot holds is refused and changes nothing
+    with pytest.raises(InsufficientChips):
+        GAME.apply(state, hx.TakeHandPot(0, 2))
+
+
+def test_H6_hand_pot_is_taken_only_between_games():
+    state = position(seats=3, hands=(("BBBBBB",), (), ()), table=(A, B))
+    state = dataclasses.replace(state, ledger=state.ledger.transfer("stock:1", "hand:1", 4))
+    assert state.phase == "play"
+    with pytest.raises(RulesError, match="TakeHandPot"):
+        GAME.apply(state, hx.TakeHandPot(1, 4))
+    for bad in (0, -1, True, "3"):
+        with pytest.raises(RulesError):
+            GAME.apply(dataclasses.replace(state, phase="setup"), hx.TakeHandPot(1, bad))

@@ -130,18 +130,24 @@ class Shadow:
 
 
 def between_games(state: hx.HexelState, shadow: Shadow, rng: random.Random) -> hx.HexelState:
-    """Buy-ins, cash-outs (some refused) and a new stake, as a table does between games."""
-    for _ in range(rng.randrange(4)):
+    """Buy-ins, cash-outs, hand pots taken into the stock (some refused) and a new stake, as a
+    table does between games."""
+    for _ in range(rng.randrange(5)):
         seat = rng.randrange(state.seats)
         pot = rng.choice(["stock", "hand"])
         account = f"{pot}:{seat}"
-        if rng.random() < 0.4:
+        frozen = not shadow.web and seat in shadow.out  # H4.3
+        if rng.random() < 0.3:
             action, ok = hx.BuyIn(seat, rng.randint(1, 30)), True
             account = f"stock:{seat}"
+        elif rng.random() < 0.35:   # H6: a hand pot's chips used in another game
+            amount = rng.randint(1, shadow.book[f"hand:{seat}"] + 3)
+            action = hx.TakeHandPot(seat, amount)
+            ok = amount <= shadow.book[f"hand:{seat}"] and not frozen
+            account = f"hand:{seat}"
         else:
             amount = rng.randint(1, shadow.book[account] + 3)
-            frozen = pot == "hand" and not shadow.web and seat in shadow.out  # H4.3
-            ok = amount <= shadow.book[account] and not frozen
+            ok = amount <= shadow.book[account] and not (pot == "hand" and frozen)
             action = hx.CashOut(seat, amount, pot)
         try:
             state, _ = GAME.apply(state, action)
@@ -151,6 +157,8 @@ def between_games(state: hx.HexelState, shadow: Shadow, rng: random.Random) -> h
             assert ok, action
             sign = 1 if isinstance(action, hx.BuyIn) else -1
             shadow.book[account] += sign * action.amount
+            if isinstance(action, hx.TakeHandPot):
+                shadow.book[f"stock:{seat}"] += action.amount
         assert dict(state.ledger.balances) == shadow.book, action
         assert sum(shadow.book.values()) == state.ledger.total
     return state

@@ -140,8 +140,8 @@ HEXAPOD_DECK = load_deck(ROOT / "models" / "hexapod-deck.json")
 WORDS = [*standard_deck(("R", "B", "V"))[:12], "RRRRRR", "X", "O", "I", "H", "A", "start",
          *head_names()[:4], "Tail", "Desten", "Moon", "stock", "hand", "hedge", "Spider",
          *(c.name for c in HEXAPOD_DECK[:6]), "B", "G", "K", "St", "Sb", "Ml", "Mr", ".", "T", ""]
-NOT_DECISIONS = (hx.BuyIn, hx.CashOut, hx.SetStake, hx.Shuffle, hx.LayLine, hp.Shuffle, hp.Deal,
-                 hp.TableStart, hd.Shuffle, hd.Deal, cg.Shuffle, cg.Deal)
+NOT_DECISIONS = (hx.BuyIn, hx.CashOut, hx.TakeHandPot, hx.SetStake, hx.Shuffle, hx.LayLine,
+                 hp.Shuffle, hp.Deal, hp.TableStart, hd.Shuffle, hd.Deal, cg.Shuffle, cg.Deal)
 
 
 def fields_like(tp):

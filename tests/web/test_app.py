@@ -214,3 +214,47 @@ def test_join_qr_scales_to_its_box_and_warns_when_phones_cannot_reach_it(facade)
     lan = create_app(facade, {"SECRET_KEY": "s", "TABLE_PIN": PIN,
                               "JOIN_URL": "http://192.168.1.20:8000/"})
     assert 'id="local-only"' not in lan.test_client().get("/join").get_data(as_text=True)
+
+
+def _play_to_the_end(referee, rng) -> None:
+    """Random legal decisions through the referee until the game is over."""
+    while referee.state.phase != "over":
+        choices = GAME.legal_actions(referee.state)
+        assert referee.submit(rng.choice(choices)).ok
+
+
+def test_a_hand_pot_is_taken_into_the_stock_between_games_only(client, referee, store):
+    """H6: chips won into a hand pot may be used in another game — the admin moves them to the
+    stock between games; during a game the same command is refused and nothing is stored."""
+    import random
+
+    token = admin_token(client)
+    h = {"X-CSRF-Token": token, "X-Requested-With": "fetch"}
+    before = store.actions(referee.game_id)
+    r = client.post("/admin/act", data={"action": "take_hand_pot", "seat": "0", "amount": "1"},
+                    headers=h)
+    assert r.status_code == 409 and not r.get_json()["ok"]
+    assert store.actions(referee.game_id) == before
+    rng = random.Random(3)
+    for _ in range(20):   # games until one ends with chips in a hand pot (insurance paid)
+        _play_to_the_end(referee, rng)
+        pots = {s: referee.state.ledger[f"hand:{s}"] for s in range(3)}
+        if any(pots.values()):
+            break
+        assert client.post("/admin/act", data={"action": "next_game"},
+                           headers=h).get_json()["ok"]
+        assert referee.submit(GAME.chance_action(referee.state, rng)).ok
+    seat, chips = max(pots.items(), key=lambda kv: kv[1])
+    assert chips > 0
+    stock = referee.state.ledger[f"stock:{seat}"]
+    total = referee.state.ledger.total
+    r = client.post("/admin/act", data={"action": "take_hand_pot", "seat": str(seat),
+                                        "amount": str(chips + 1)}, headers=h)
+    assert r.status_code == 409 and referee.state.ledger[f"hand:{seat}"] == chips
+    r = client.post("/admin/act", data={"action": "take_hand_pot", "seat": str(seat),
+                                        "amount": str(chips)}, headers=h)
+    assert r.get_json()["ok"], r.get_json()
+    assert referee.state.ledger[f"hand:{seat}"] == 0
+    assert referee.state.ledger[f"stock:{seat}"] == stock + chips
+    assert referee.state.ledger.total == total
+    assert "form-take-hand-pot" in client.get("/admin/").get_data(as_text=True)

@@ -20,9 +20,10 @@ here where RULES.md is silent (see docs in the README):
   for every new one alike (the hands are seen before the hedge is chosen). RULES.md H3/H4 put
   the first round's deal before its stake; H5's wording (stake phase, then the new cards) is
   read as naming the two steps of a new round, which keep that order.
-* Chips in a hand pot stay the seat's from game to game; between games they may be cashed out
-  (`CashOut` with `pot="hand"`, refused while frozen), but a hedge comes only from the chip
-  stock (H4).
+* Chips in a hand pot stay the seat's from game to game and may be used in another game
+  (H6): between games the seat moves them to its chip stock (`TakeHandPot`) or cashes them out
+  (`CashOut` with `pot="hand"`), both refused while the pot is frozen (H4.3). A hedge comes
+  only from the chip stock (H4), so hand-pot chips reach a hedge through the stock.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ __all__ = [
     "SetStake",
     "Shuffle",
     "StakeSet",
+    "TakeHandPot",
+    "TookHandPot",
 ]
 
 Phase = Literal["setup", "stake", "play", "over"]
@@ -278,6 +281,15 @@ class CashOut(Action):
     pot: Literal["stock", "hand"] = "stock"
 
 
+@message("hexel.take_hand_pot")
+class TakeHandPot(Action):
+    """Between games: `amount` chips from a seat's hand pot to its chip stock, to be used in
+    this game (H6); refused while the hand pot is frozen (H4.3)."""
+
+    seat: int
+    amount: int
+
+
 @message("hexel.hedge")
 class Hedge(Action):
     """Stake phase (H4): `multiple` x stake chips from the seat's stock to its hedge pot."""
@@ -344,6 +356,18 @@ class BoughtIn(Event):
 
     def announce(self, names: Sequence[str]) -> str:
         return f"{_n(names, self.seat)} buys in {self.amount} chips"
+
+
+@message("hexel.took_hand_pot")
+class TookHandPot(Event):
+    """Chips moved from a seat's hand pot to its chip stock."""
+
+    seat: int
+    amount: int
+    accounts: Accounts
+
+    def announce(self, names: Sequence[str]) -> str:
+        return f"{_n(names, self.seat)} takes {self.amount} chips from the hand pot into the stock"
 
 
 @message("hexel.cashed_out")
@@ -502,6 +526,15 @@ def _require_seat(state: HexelState, seat: object) -> int:
     return seat
 
 
+def _require_thawed(state: HexelState, seat: int) -> None:
+    """H4.3 (holodex): a seat that went bust cannot touch its hand pot until the next game."""
+    if seat in state.frozen_hand_pots:
+        raise HandPotFrozen(
+            f"{state.options.seat_names[seat]} went bust: the hand pot is frozen until the "
+            "next game starts"
+        )
+
+
 def _require_phase(state: HexelState, action: Action, *phases: str) -> None:
     require_phase(state.phase, action, *phases)
 
@@ -593,15 +626,20 @@ class HexelGame:
         seat = _require_seat(state, a.seat)
         if a.pot not in ("stock", "hand"):
             raise MalformedMessage(f"cash out from 'stock' or 'hand', not {a.pot!r}")
-        if a.pot == "hand" and seat in state.frozen_hand_pots:
-            raise HandPotFrozen(
-                f"{state.options.seat_names[seat]} went bust: the hand pot is frozen until the "
-                "next game starts"
-            )
+        if a.pot == "hand":
+            _require_thawed(state, seat)
         account = stock(seat) if a.pot == "stock" else hand(seat)
         ledger = state.ledger.cash_out(account, _positive(a.amount, "amount"))
         new = dataclasses.replace(state, ledger=ledger)
         return new, (CashedOut(seat, a.amount, new.accounts()),)
+
+    def _take_hand_pot(self, state: HexelState, a: TakeHandPot):
+        _require_phase(state, a, "setup", "over")
+        seat = _require_seat(state, a.seat)
+        _require_thawed(state, seat)
+        ledger = state.ledger.transfer(hand(seat), stock(seat), _positive(a.amount, "amount"))
+        new = dataclasses.replace(state, ledger=ledger)
+        return new, (TookHandPot(seat, a.amount, new.accounts()),)
 
     def _next_game(self, state: HexelState, a: NextGame):
         _require_phase(state, a, "over")
@@ -749,6 +787,7 @@ _HANDLERS = {
     SetStake: HexelGame._set_stake,
     BuyIn: HexelGame._buy_in,
     CashOut: HexelGame._cash_out,
+    TakeHandPot: HexelGame._take_hand_pot,
     NextGame: HexelGame._next_game,
     Shuffle: HexelGame._shuffle,
     LayLine: HexelGame._lay_line,
