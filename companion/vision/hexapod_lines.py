@@ -17,7 +17,7 @@ from functools import lru_cache, reduce
 import numpy as np
 
 from .hexapod_colour import CLIP, Pixels
-from .hexapod_windows import DEFAULT, CellParams
+from .hexapod_windows import DEFAULT, CellParams, row_medians
 
 LINE_SPAN = (0.15, 0.85)    # the stretch of each side sampled: clear of the lines' crossings
 LINE_SIDE = 3               # px (at `px_per_cell` 24) from the line to the fill sampled beside it
@@ -300,17 +300,11 @@ def frame_hidden(grey: np.ndarray, pix: Pixels, px: int, margin: int, rows: int,
     idx = _frame_index(grey.shape, px, margin, rows, cols)
     outer = idx[:, :, 0, 0] >= 0
     at = idx[outer]                                        # (sides, k, n)
-    prof = np.median(np.ascontiguousarray(grey, np.float32).reshape(-1).take(at), axis=2)
+    prof = row_medians(np.ascontiguousarray(grey, np.float32).reshape(-1).take(at))
     low = prof.min(axis=1)
     flat = low >= (1.0 - FRAME_FLAT) * prof.max(axis=1)
     v, sat = (np.ascontiguousarray(x, np.float32).reshape(-1) for x in (pix.v, pix.sat))
     c = params.colour
-
-    def light(j: int) -> np.ndarray:
-        """The sides whose band at offset `j` is lit and no ink (median along the side)."""
-        return (np.median(v.take(at[:, j]), axis=1) >= c.dim_v) & \
-            (np.median(sat.take(at[:, j]), axis=1) < c.ink_sat)
-
     # a line: its darkest point below the brightest either side of it (the band's ends may
     # lie beyond the board's edge, on the table; a card's or an arm's edge across the band is
     # a step, not a line), the surfaces beside it light
@@ -319,7 +313,12 @@ def frame_hidden(grey: np.ndarray, pix: Pixels, px: int, margin: int, rows: int,
     beside = np.minimum(np.where(before, prof, 0.0).max(axis=1),
                         np.where(before, 0.0, prof).max(axis=1))
     step = max(1, round(FRAME_BESIDE * px / 24))
-    ends = light(mid - step) & light(mid + step)
+    # the band at offsets mid - step, mid and mid + step, median along the side: the two
+    # beside the line lit and no ink, the middle one no ink
+    band = at[:, [mid - step, mid, mid + step]]
+    lit = row_medians(v.take(band[:, ::2])) >= c.dim_v
+    ink = row_medians(sat.take(band)) >= c.ink_sat
+    ends = lit[:, 0] & ~ink[:, 0] & lit[:, 1] & ~ink[:, 2]
     other = np.ones(rows * cols, bool)
     other[empty] = False
     seen, plain = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
@@ -327,7 +326,7 @@ def frame_hidden(grey: np.ndarray, pix: Pixels, px: int, margin: int, rows: int,
     plain[outer] = ends & (low <= (1.0 - FRAME_SEEN_CLIPPED) * beside)
     seen[other] = plain[other] = False
     hidden, clipped = np.zeros(outer.shape, bool), np.zeros(outer.shape, bool)
-    hidden[outer] = flat & (np.median(sat.take(at[:, mid]), axis=1) < c.ink_sat)
+    hidden[outer] = flat & ~ink[:, 1]
     clipped[outer] = prof.max(axis=1) >= clip - 5.0
     # (motion blur fades a line across its direction only: the frame is judged against its
     # sides of the same direction, top and bottom or left and right)

@@ -28,8 +28,9 @@ refined corners (`sharpen=True`, `sharpen`) brings most of those grids within 2 
 no cell on the hard scenes and, through the reader's hand check, turned one hand-covered cell
 into an empty one (hard 139), so it is off by default.
 `MarkerTracker` keeps the last poses, so that a video frame is searched only about the markers
-it saw last, each window for its own marker's code and size (a full search when one goes
-missing); a colour frame is converted to grey only where it is searched (`FrameGrey`).
+it saw last, each window for its own marker's code and size, the quads it rejects recovered
+where the decoded markers put them as in a whole-frame search (`recover`; a full search when
+one goes missing); a colour frame is converted to grey only where it is searched (`FrameGrey`).
 """
 
 from __future__ import annotations
@@ -787,6 +788,10 @@ class MarkerTracker:
         if (self.track and self.last and self._since_full < self.full_every
                 and {p.player for p in self.last} >= self.known):
             found, rejected = self._windows(frame)
+            # a marker the decoder gives up on (blur, a hand's shade) is among the quads its
+            # window rejects, where the case's decoded markers put it: recovered as in the
+            # whole-frame search, the case stays tracked
+            found = recover(found, rejected, self.layout)
             poses = fit_cases(found, self.layout)
             # the windows of markers the decoder rejects in every frame (a fourth marker
             # recovered by `complete`) keep their quads: the case stays whole without a

@@ -1,7 +1,8 @@
 """The Hexapod cell stage's faster paths give what the plain ones give, bit for bit: the order
-statistics (`_median`, `_percentile`) are taken by one partition instead of a sort, and
-`normalise` takes the canvas's largest channel from its caller instead of working it out again.
-Expected values come from NumPy's sort and from `normalise`'s own plain path."""
+statistics (`_median`, `_percentile`) are taken by one partition instead of a sort, the medians
+of many short rows (`row_medians`) by one sort instead of `np.median`, and `normalise` takes the
+canvas's largest channel from its caller instead of working it out again. Expected values come
+from NumPy's sort and median and from `normalise`'s own plain path."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from companion.vision.hexapod_colour import CLIP, _median, _percentile, normalise
+from companion.vision.hexapod_windows import row_medians
 
 
 def _sorted_median(x: np.ndarray, axis: int | None = None) -> np.ndarray:
@@ -74,3 +76,14 @@ def test_normalise_with_the_callers_largest_channel(seed, clipped, white):
     given = normalise(canvas, white, 24, planes, raw_v)
     for p, g in zip(plain, given, strict=True):
         assert p.dtype == g.dtype and np.array_equal(p, g)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_medians_are_numpys_medians(dtype):
+    rng = np.random.default_rng(5)
+    for n in [1, 2, 3, 16, 17, 18]:
+        for shape in [(7,), (5, 3), (2, 4, 3)]:
+            # brightness levels as a canvas has them: few distinct values, many ties
+            x = (rng.integers(0, 40, (*shape, n)) * rng.uniform(0.003, 0.05)).astype(dtype)
+            got, want = row_medians(x), np.median(x, axis=-1)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (n, shape)

@@ -100,6 +100,27 @@ def test_a_tracked_colour_frame_is_converted_only_in_the_windows(band: str, seed
     assert frame._whole is None
 
 
+def test_windows_recover_undecoded_markers_as_the_whole_frame_search_does() -> None:
+    # hard 2's next frame: blur and hands leave two markers of each case decodable (all eight
+    # are wholly in view); the rest are quads the decoder rejects, which `recover` takes where
+    # the two decoded put them. The windows hold those quads, so the tracker keeps both cases
+    # without a whole-frame search, and finds them as that search does
+    first, truth = hexapod_scene(2, "hard")
+    nxt, _ = hexapod_scene(2, "hard", frame=1)
+    assert all(m.visible == 1.0 for case in truth.cases for m in case.markers)
+    codes = case_codes()
+    decoded, _ = detect(cv2.cvtColor(nxt, cv2.COLOR_BGR2GRAY), make_detector(codes), codes=codes)
+    assert len(decoded) < 6 and not fit_cases(decoded)
+    tracker = MarkerTracker()
+    tracker.find(first)
+    got, full = tracker.find(FrameGrey(nxt))
+    want, _ = MarkerTracker().find(nxt)
+    assert not full
+    assert [(p.player, p.markers) for p in got] == [(1, (10, 11, 12, 13)), (2, (20, 21, 22, 23))]
+    assert [(p.player, p.markers, p.homography.tobytes()) for p in got] == \
+        [(p.player, p.markers, p.homography.tobytes()) for p in want]
+
+
 def test_frame_grey_windows_hold_the_whole_frames_grey() -> None:
     rng = np.random.default_rng(3)
     bgr = rng.integers(0, 256, (90, 160, 3), dtype=np.uint8)
