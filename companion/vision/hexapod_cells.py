@@ -861,10 +861,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
-            # whatever lies over it
+            # whatever lies over it (at their own places only: a pale hand's edges and shading
+            # beside them dip as a line does, and half a side is all it takes here)
             free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
                                       params.min_line, params.colour.ink_sat,
-                                      params.colour.dim_v, share=HAND_LINE_SHARE)]
+                                      params.colour.dim_v, share=HAND_LINE_SHARE,
+                                      reach=False)]
             hidden = np.setdiff1d(hidden, free)
         open_empty[hidden] = False
         for i in hidden:
