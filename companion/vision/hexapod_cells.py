@@ -861,12 +861,16 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
-            # whatever lies over it (at their own places only: a pale hand's edges and shading
-            # beside them dip as a line does, and half a side is all it takes here)
+            # whatever lies over it — along half of each side at their own places, or along
+            # most of it a pixel off (`LINE_REACH`): a pale hand's edges and shading beside
+            # them dip as a line does, and half a side at one of several shifts is too little
             free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
                                       params.min_line, params.colour.ink_sat,
                                       params.colour.dim_v, share=HAND_LINE_SHARE,
-                                      reach=False)]
+                                      reach=False) |
+                         lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
+                                      params.min_line, params.colour.ink_sat,
+                                      params.colour.dim_v)]
             hidden = np.setdiff1d(hidden, free)
         open_empty[hidden] = False
         for i in hidden:

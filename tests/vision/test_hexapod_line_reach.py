@@ -112,3 +112,41 @@ def test_a_sleeve_over_cards_stays_unknown_with_the_pose_a_pixel_off(exported, s
     assert wrong_cells(grid, scene.grid) == []
     under = [(r, c) for r in range(1, 6) for c in range(2, 5) if scene.grid[r][c] != "."]
     assert under and all(grid[r][c] == "?" for r, c in under)
+
+
+def test_empty_cells_a_hand_mask_reaches_read_by_lines_a_pixel_off() -> None:
+    """Rendered hard 615 (a bright lamp, a hand reaching in beside the last column): the hand's
+    mask reaches cells (2, 5) to (4, 5), which are empty board; their lines along two opposite
+    sides show a pixel off their places (all along each side). A card two cells or more across
+    would hide one of each pair, so they read empty (the old reader: '?'); nothing in the case
+    reads a code it is not."""
+    from companion.scenarios import hexapod_scene
+    from companion.synth.scene import sample_params
+    from companion.vision.hexapod import HexapodReader
+    from companion.vision.observation import UNKNOWN
+
+    params = replace(sample_params(615, "hard", 1280, 720), hfov_deg=0.0)
+    image, truth = hexapod_scene(615, "hard", params=params)
+    case = next(c for c in truth.cases if c.player == 1)
+    got = next(c for c in HexapodReader(track=False).read(image).cases if c.player == 1)
+    for r, row in enumerate(case.grid):
+        for c, code in enumerate(row):
+            assert got.grid[r][c] in (code, UNKNOWN)
+    assert [got.grid[r][5] for r in (2, 3, 4)] == [".", ".", "."]
+    assert all(case.grid[r][5] == "." for r in (2, 3, 4))
+
+
+@pytest.mark.parametrize("variant", ["hand", "grey-sleeves"])
+@pytest.mark.parametrize("seed", [0, 2, 3, 7, 12])
+def test_an_arm_over_cells_stays_unknown_with_the_pose_a_pixel_off(exported, variant, seed):
+    """The guard: held-out pictures with an arm (skin or a grey sleeve) reaching over the board,
+    read with the pose on the grid and a pixel off it each way: no cell, covered or not, reads a
+    code it is not."""
+    from .hexapod_heldout import VARIANTS
+
+    scene = heldout_case(exported, seed, VARIANTS[variant])
+    board = scene.boards[0]
+    assert board.hidden.any()
+    for shift in ((0.0, 0.0), (1.2, 0.0), (0.0, 1.2), (-1.2, -1.2)):
+        grid = read_case(scene.image, _pose(scene.image, *shift)).grid
+        assert wrong_cells(grid, board.grid) == [], shift
