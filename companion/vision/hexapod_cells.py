@@ -43,10 +43,11 @@ tints off the neutral labels (its dark pixels take a kind's body hue or OTHER) i
 when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
 ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
-grid lines show along two opposite sides, on lit fill either side of each, is empty (`bare_board`):
-a card over its middle would hide one side of each pair, whatever colour the fill reads (a white
-clipped in a channel leaves the fill's colour unmeasured there, and it reads tinted, as skin). A
-cell read empty whose
+grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
+or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
+(`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
+reads (a white clipped in a channel leaves the fill's colour unmeasured there, and it reads
+tinted, as skin). A cell read empty whose
 middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
 flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
 measured in the channels the white does not clip), or tinted against the white (the fill is printed
@@ -835,6 +836,17 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
+        # ... along half of each side, where no occluder's mask comes near the cell: a card
+        # hides the whole of one side of each pair, while a pale hand's edges and shading
+        # beside a side dip as a line does (`bare_board`)
+        left = np.flatnonzero(code == UNKNOWN_CODE)
+        if len(left) and hand.any():
+            left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
+                                      cells=left).any(axis=1)]
+        if len(left):
+            bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params,
+                                   HAND_LINE_SHARE)]
+            code[bare], conf[bare] = EMPTY_CODE, 0.5
     why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)

@@ -120,8 +120,8 @@ def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, marg
 
 
 def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
-               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT
-               ) -> np.ndarray:
+               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT,
+               share: float = LINE_SHARE) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show in `grey` along
     two opposite sides (`lines_across`), each with board fill either side of it lit alike (the
     darker at least `line_balance` of the brighter: an occluder's or a card's edge along the
@@ -129,9 +129,13 @@ def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin
     third of a cell off the grid, hides one side of each opposite pair of every cell whose
     middle it covers, so no card lies on such a cell: it is empty, whatever its fill's colour
     reads (a white clipped in a channel leaves the fill's colour unmeasured there) and whatever
-    lies over it."""
+    lies over it. The line shows along `share` of each side: the card hides the whole of one
+    side of each pair, so half a side is as good as all of it against a card, where nothing
+    else lies near (a pale hand's edges and shading beside a side dip as a line does: the
+    reader asks half only of cells no occluder's mask comes near)."""
     return lines_across(grey, sat, v, px, margin, rows, cols, cells, params.min_line,
-                        params.colour.ink_sat, params.colour.dim_v, params.line_balance)
+                        params.colour.ink_sat, params.colour.dim_v, params.line_balance,
+                        share=share)
 
 
 def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
