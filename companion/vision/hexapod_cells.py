@@ -836,13 +836,22 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
-        # ... along half of each side, where no occluder's mask comes near the cell: a card
-        # hides the whole of one side of each pair, while a pale hand's edges and shading
-        # beside a side dip as a line does (`bare_board`)
+        # ... along half of each side, where no occluder's mask comes near the cell and its very
+        # centre is lit and no ink: a card hides the whole of one side of each pair, while a pale
+        # hand's edges and shading beside a side dip as a line does, and a card half a cell off
+        # (beyond the third the reader is built for) leaves half of two sides lined, its edge
+        # through the centre (`bare_board`, `CENTRE_FILL`)
         left = np.flatnonzero(code == UNKNOWN_CODE)
         if len(left) and hand.any():
             left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
                                       cells=left).any(axis=1)]
+        if len(left):
+            centre = round(CENTRE_FILL * px)
+            lit = (cell_windows(v, px, m, rows, cols, centre, cells=left) >=
+                   params.colour.dim_v) & \
+                (cell_windows(pix.sat, px, m, rows, cols, centre, cells=left) <
+                 params.colour.ink_sat)
+            left = left[lit.all(axis=1)]
         if len(left):
             bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params,
                                    HAND_LINE_SHARE)]
@@ -921,6 +930,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
                     tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
                                 for c in range(cols)) for r in range(rows)))
+
+
+# the band (cells) about a cell's centre that must be lit and no ink for its lines along half of
+# two opposite sides to make it bare board: a card's dark border band or tile there is a card
+# whose edge runs through the centre; a card a third of a cell off beside the cell, blurred,
+# reaches 0.1 cell from it
+CENTRE_FILL = 0.15
 
 
 def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:
