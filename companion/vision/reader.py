@@ -200,12 +200,14 @@ class HexelReader:
 
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
                 card_area: float | None, shapes: tuple | None = None
-                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]:
+                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]] | None:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
         (`_reseat`). The shapes, which no colour decides, are kept in `self._shapes`: given
-        as `shapes`, only the cards among them are told again (with another colour model)."""
+        as `shapes`, only the cards among them are told again (with another colour model).
+        None at a scale below 1 where the cards it would find are surely too small for it
+        (`_surely_small`: the frame is then worked at full size, and nothing is read here)."""
         view, p = self.view, self.params.detect
         if shapes is None:
             mask = paper_mask(frame, scale, p, roi)
@@ -215,12 +217,43 @@ class HexelReader:
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
+            if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
+                                                  card_area):
+                return None
         self._shapes = shapes
         mask, candidates, found, rest = shapes
         whole, not_cards = self._cards_among(frame, [*candidates, *found],
                                              {id(f) for f in found})
         whole, not_cards = self._reseat_turned_down(frame, scale, whole, not_cards, card_area)
         return mask, whole, not_cards, rest
+
+    def _surely_small(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                      card_area: float | None) -> bool:
+        """Whether the cards `_detect` finds among the hexagons `fits` (at `scale`, before
+        any is read) are surely too small for the halved frame (`_small`), whatever their
+        reads say: the cards it keeps are some of `fits` and of the hexagons `_shrunk_fits`
+        fits to their blobs' paper found again, and their median width is no more than the
+        widest of all those (none at all: no card, too small as well). Those hexagons are
+        fitted here, and remembered for `_shrunk_fits` (`_refound`), only where no hexagon
+        of `fits` is wide enough already. A frame whose first guess of the cards' size
+        (`card_px`, uncalibrated) halved it so is worked at full size straight away, without
+        reading the cards at half size to learn that."""
+        view, p = self.view, self.params.detect
+        if _wide_enough(fits, view, p):
+            return False
+        more = []
+        for f in fits:
+            blob = f.blob
+            if blob.ragged or blob.touches_edge:
+                continue   # (never tried by `_shrunk_fits`)
+            seen = self._refound.get(id(blob))
+            if seen is not None and seen[0] is blob:
+                got = seen[1]
+            else:
+                got = _refit_paper(frame, blob, scale, view, p, card_area)
+                self._refound[id(blob)] = (blob, got)
+            more += got
+        return not _wide_enough(more, view, p)
 
     def _reseat_turned_down(self, frame: np.ndarray, scale: float, whole: list[CardFit],
                             not_cards: list[CardFit], card_area: float | None
@@ -373,19 +406,23 @@ class HexelReader:
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
         card_area = _card_area_plane(view)
-        mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
-        px = _card_px(whole, view)   # once: the size test and the next frame's guess use it
+        detected = self._detect(frame, scale, roi, card_area)
+        px = None if detected is None else _card_px(detected[1], view)
         if scale < 1.0 and _small(px, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
-            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
-            px = _card_px(whole, view)
+            detected = self._detect(frame, scale, roi, card_area)
+            assert detected is not None
+            px = _card_px(detected[1], view)
+        assert detected is not None
+        mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # the cards told again with the table's inks (see `_table_inks`), the first taken
         for inks, turned in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
-            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
-                                                        self._shapes)
+            told = self._detect(frame, scale, roi, card_area, self._shapes)
+            assert told is not None
+            mask, whole, not_cards, rest = told
             px = _card_px(whole, view)
             if (_complete(whole, self._own) > _complete(first.whole, first.own)
                     or _doubted([*first.whole, *first.not_cards], first.own,
@@ -708,11 +745,28 @@ def _card_px(cards: list[CardFit], view: TableView) -> float | None:
     """Median flat-to-flat width of the cards in frame pixels."""
     if not cards:
         return None
-    c = np.array([f.centre for f in cards], np.float64)
+    return float(np.median(_card_widths(cards, view)))
+
+
+def _card_widths(cards: list[CardFit], view: TableView) -> np.ndarray:
+    """Each card's flat-to-flat width in frame pixels (`_card_px`), as measured there."""
+    c = np.array([f.centre for f in cards], np.float64).reshape(-1, 2)
     dx = np.zeros_like(c)
     dx[:, 0] = [f.apothem for f in cards]
     p = view.to_image(np.concatenate([c - dx, c + dx]))
-    return float(np.median(np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)))
+    return np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)
+
+
+# (a card's width is the median of all the cards', a sum of two halves, checked against the
+# threshold with this margin for rounding)
+WIDE_MARGIN = 1e-6
+
+
+def _wide_enough(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
+    """Whether some card of `cards` may be wide enough for the halved frame (`_small`)."""
+    if not cards:
+        return False
+    return bool(0.5 * _card_widths(cards, view).max() >= params.min_card_px - WIDE_MARGIN)
 
 
 def _small(px: float | None, params: DetectParams) -> bool:
