@@ -379,13 +379,22 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
                                                                float(shape[1, 1]))))
 
 
+def fitted_card(blob: Blob, affine: bool, fitted: dict[int, CardFit] | None) -> CardFit:
+    """`fit_card(blob, affine)`, as `fit_hexagons` gave it in `fitted` where it fitted the
+    blob so (the same numbers: a fit depends on the blob alone)."""
+    fit = None if fitted is None else fitted.get(id(blob))
+    return fit if fit is not None and fit.blob is blob else fit_card(blob, affine)
+
+
 def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affine: bool = False,
-                 card_area: float | None = None) -> tuple[list[CardFit], list[Blob]]:
+                 card_area: float | None = None, fitted: dict[int, CardFit] | None = None
+                 ) -> tuple[list[CardFit], list[Blob]]:
     """Split blobs into candidate whole cards (regular hexagons not cut by the frame edge) and the
     rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too).
     With `card_area` (a card face's area in plane units, known on a calibrated table), a blob
     whose area is far from a card's paper (below 0.45 or above 2.2 times: a card printed at
-    another scale still passes) is no whole card and is not fitted."""
+    another scale still passes) is no whole card and is not fitted. `fitted` (by the blob's
+    `id`) takes every blob's `fit_card`, for a caller that asks again (`fitted_card`)."""
     whole, rest = [], []
     lo = hi = None
     if card_area is not None:
@@ -397,6 +406,8 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
                 rest.append(blob)
             continue
         fit = fit_card(blob, affine)
+        if fitted is not None:
+            fitted[id(blob)] = fit
         if fit.iou >= params.min_iou and fit.aspect >= params.min_aspect and not blob.touches_edge:
             whole.append(fit)
         elif not blob.ragged:   # a ragged blob is a whole card or nothing (see `Blob`)

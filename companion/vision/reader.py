@@ -35,8 +35,8 @@ from .cards import (
     DetectParams,
     consistent_sizes,
     cut_necks,
-    fit_card,
     fit_hexagons,
+    fitted_card,
     paper_blobs,
     paper_mask,
     reseat_paper,
@@ -212,9 +212,11 @@ class HexelReader:
         if shapes is None:
             mask = paper_mask(frame, scale, p, roi)
             blobs = paper_blobs(mask, scale, view, p)
-            candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area)
+            fitted: dict[int, CardFit] = {}
+            candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area, fitted)
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
-            found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
+            found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
+                                  fitted)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
@@ -654,14 +656,16 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
 
 def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
             blobs: list[Blob], candidates: list[CardFit], rest: list[Blob],
-            card_area: float | None) -> tuple[list[CardFit], list[Blob]]:
+            card_area: float | None, fits_of: dict[int, CardFit] | None = None
+            ) -> tuple[list[CardFit], list[Blob]]:
     """(cards found, rest): the hexagons fitted once each blob that is no whole card but may
     hold one has had its paper found again by its own contrast (`cards.reseat_paper`), and
     `rest` less the blobs they came from. Tried: a blob from half to 1.8 times a card's paper
     whose hull is still roughly a hexagon (a card whose paper the mask kept only in part, or
     with a blurred spur of the table), or one of two to three cards' paper (cards whose border
     bands a blur bridged where `_recut` found no neck). The first level at which pieces fit as
-    whole cards gives them, in place of the blob."""
+    whole cards gives them, in place of the blob. (`fits_of`: the blobs' hexagons as
+    `fit_hexagons` fitted them, `cards.fitted_card`.)"""
     ref = _paper_ref(candidates, card_area)
     if ref is None:
         return [], rest
@@ -679,7 +683,7 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
             if markers is not None and (np.linalg.norm(markers - blob.hull_plane.mean(0), axis=1)
                                         < view.table.marker_mm).any():
                 continue   # a table marker's white square: no card lies on it
-            if fit_card(blob, not view.calibrated).iou < 0.75:
+            if fitted_card(blob, not view.calibrated, fits_of).iou < 0.75:
                 continue   # not even roughly a hexagon: a hand, a patch of table
         for pieces in reseat_paper(frame, blob, scale, view, params):
             fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
