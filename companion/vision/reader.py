@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -475,20 +475,20 @@ class HexelReader:
         # a partial blob's cell is searched as a free cell is (`_better`)
         start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
                                      p, (part_cells, part_poses, first[n_probe:]))
-        found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
-                                                       self.model, p, ahead)
-        found_cells, found_poses, found_reads = _probe_onwards(
-            frame, mask, scale, lat, view, self.model, p, taken | set(start),
-            (found_cells, found_poses, found_reads))
+        reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
+                                                                          strict=True)]
+        # the probe (and on from what it finds) and the re-posing of ragged cards, pass by
+        # pass together: neither depends on the other
+        (found_cells, found_poses, found_reads), _ = _together(
+            _probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
+                       taken | set(start)),
+            _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
         found = set(found_cells)
         kept = [k for k, c in enumerate(part_cells) if c not in found]
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
-        reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
-                                                                          strict=True)]
-        _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[n_probe + k] for k in kept]
         confused = self._confused(frame, plain, cores, found_poses, found_reads)
         if confused:
@@ -1166,10 +1166,64 @@ def _coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: l
     return tries, StagedRead(frame, [t[1] for t in tries], view, model)
 
 
+# (a search's cells, poses and reads of the cards it found)
+_Found = tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+_T = TypeVar("_T")
+# A search made pass by pass: it yields the staged reads each of its passes makes, and returns
+# its result; `_together` makes the passes of several such searches as one pass each.
+_Passes = Generator[list[StagedRead], None, _T]
+
+
+def _together(*searches: _Passes) -> list:
+    """Each search's result (`_Passes`), the searches made pass by pass side by side: the
+    reads all of them ask for next made as one pass (`read_together`: each staged read's
+    cards read as they would be alone, so no search's result depends on the others), until
+    every one is done. A pass costs about as much again for a few cards as for many."""
+    results: list = [None] * len(searches)
+    asked: dict[int, list[StagedRead]] = {}
+    for i, search in enumerate(searches):
+        try:
+            asked[i] = next(search)
+        except StopIteration as done:
+            results[i] = done.value
+    while asked:
+        read_together([s for i in sorted(asked) for s in asked[i]])
+        for i in sorted(asked):
+            try:
+                asked[i] = searches[i].send(None)
+            except StopIteration as done:
+                results[i] = done.value
+                del asked[i]
+    return results
+
+
+def _reading(staged: StagedRead) -> _Passes[list[CardRead]]:
+    """`read_cards` of a staged read, pass by pass (`_Passes`)."""
+    while not staged.done:
+        yield [staged]
+    assert staged.reads is not None
+    return staged.reads
+
+
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
            view: TableView, model: ColourModel, p: ReaderParams,
-           ahead: tuple[_Tries, StagedRead] | None = None
-           ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+           ahead: tuple[_Tries, StagedRead] | None = None) -> _Found:
+    """`_probe_passes` made on its own."""
+    return _together(_probe_passes(frame, cand, first, view, model, p, ahead))[0]
+
+
+def _probe_all(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+               view: TableView, model: ColourModel, p: ReaderParams,
+               ahead: tuple[_Tries, StagedRead] | None, mask: np.ndarray, scale: float,
+               lat: GrownLattice, probed: set[tuple[int, int]]) -> _Passes[_Found]:
+    """`_probe_passes` from the free cells, then `_onward_passes` from what it found."""
+    found = yield from _probe_passes(frame, cand, first, view, model, p, ahead)
+    return (yield from _onward_passes(frame, mask, scale, lat, view, model, p, probed, found))
+
+
+def _probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+                  view: TableView, model: ColourModel, p: ReaderParams,
+                  ahead: tuple[_Tries, StagedRead] | None = None) -> _Passes[_Found]:
     """Cards whose outline the paper mask lost — their paper merged with a bright table or a
     neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
     from their `first` reads at the predicted poses. Where that shows paper and some symbols,
@@ -1179,7 +1233,8 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     Each round's read is made in two passes (`StagedRead`); the second round's first pass
     joins the first round's re-read pass, about the best poses the first round's first reads
     give, and stands where its final reads give the same (nearly always); `ahead`: the first
-    round begun (`_coarse_ahead`), taken where its poses are this round's."""
+    round begun (`_coarse_ahead`), taken where its poses are this round's. Made pass by pass
+    (`_Passes`)."""
     hopeful = [k for k, r in zip(cand, first, strict=True) if _hopeful(r, p)]
     if not hopeful:
         return [], [], []
@@ -1190,7 +1245,7 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     coarse = (ahead[1] if ahead is not None and ahead[0] == tries
               else StagedRead(frame, [t[1] for t in tries], view, model))
     if coarse.first is None:
-        read_together([coarse])
+        yield [coarse]
     guess = None
     if not coarse.done:   # (the fine round as the first reads would start it)
         assert coarse.first is not None
@@ -1198,14 +1253,15 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
         _probe_best(tries, coarse.first, early)
         guessed = _probe_tries(hopeful, cand, early, _PROBE_FINE)
         guess = (guessed, StagedRead(frame, [t[1] for t in guessed], view, model))
-    read_together([coarse, *([guess[1]] if guess else [])])
+    if not coarse.done or guess is not None:   # (nothing to read, no pass to wait for)
+        yield [coarse, *([guess[1]] if guess else [])]
     assert coarse.reads is not None
     _probe_best(tries, coarse.reads, best)
     tries = _probe_tries(hopeful, cand, best, _PROBE_FINE)
     staged = (guess[1] if guess is not None and guess[0] == tries
               else StagedRead(frame, [t[1] for t in tries], view, model))
     while not staged.done:
-        read_together([staged])
+        yield [staged]
     assert staged.reads is not None
     _probe_best(tries, staged.reads, best, fine)
     best = {k: v for k, v in best.items()
@@ -1225,9 +1281,14 @@ PROBE_ROUNDS = 4   # rounds of `_probe_onwards` at most (each from the cards the
 
 def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
                    view: TableView, model: ColourModel, p: ReaderParams,
-                   probed: set[tuple[int, int]],
-                   found: tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
-                   ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+                   probed: set[tuple[int, int]], found: _Found) -> _Found:
+    """`_onward_passes` made on its own."""
+    return _together(_onward_passes(frame, mask, scale, lat, view, model, p, probed, found))[0]
+
+
+def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+                   view: TableView, model: ColourModel, p: ReaderParams,
+                   probed: set[tuple[int, int]], found: _Found) -> _Passes[_Found]:
     """`found` (the probe's cards: cells, poses, reads) with the cards found by probing on from
     them, round by round (PROBE_ROUNDS): the free cells next to a card the last round found,
     neither placed nor probed before (`probed`), each at the pose the found card's own pose
@@ -1235,7 +1296,8 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
     only where `_probe_cells` would: paper on the mask or a card's contrast in the frame). On
     a table as pale as the paper the mask keeps few outlines, and a layout's far side lies
     more than two steps from any of them: each card found brings its neighbours in reach. A
-    card so found must read as whole as any probed card; none is guessed."""
+    card so found must read as whole as any probed card; none is guessed. Made pass by pass
+    (`_Passes`)."""
     cells, poses, reads = (list(v) for v in found)
     last = list(zip(cells, poses, strict=True))
     probed = set(probed)      # (the found cards' cells among them: the probe searched them)
@@ -1261,8 +1323,9 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
         if not todo:
             break
-        first = read_cards(frame, list(todo.values()), view, model)
-        new_cells, new_poses, new_reads = _probe(frame, todo, first, view, model, p)
+        first = yield from _reading(StagedRead(frame, list(todo.values()), view, model))
+        new_cells, new_poses, new_reads = yield from _probe_passes(frame, todo, first, view,
+                                                                   model, p)
         if not new_cells:
             break
         cells += new_cells
@@ -1366,20 +1429,22 @@ def _band_lit(frame: np.ndarray, view: TableView, pose: Pose,
 
 def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
                    poses: list[Pose], reads: list[CardRead], view: TableView,
-                   model: ColourModel, p: ReaderParams) -> None:
+                   model: ColourModel, p: ReaderParams) -> _Passes[None]:
     """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
     the probe's pose search (`_probe`), in place: where the symbols bit into the paper's outline
     the hull misses some of the paper, so the fitted centre and size are off, and the border
     band samples fall on paper. The search starts from the fitted pose, then, for a card still
     not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
-    for a free cell: the neighbour's frame does not share the bitten outline's error)."""
+    for a free cell: the neighbour's frame does not share the bitten outline's error). Made
+    pass by pass (`_together`)."""
     failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
                if f.blob.ragged and not _whole_read(r, p)]
     if not failing:
         return
     at = {lat.cells[k]: k for k in failing}
-    found, _, _ = _repose(frame, {lat.cells[k]: poses[k] for k in failing},
-                          [reads[k] for k in failing], at, poses, reads, view, model, p)
+    found, _, _ = yield from _repose(frame, {lat.cells[k]: poses[k] for k in failing},
+                                     [reads[k] for k in failing], at, poses, reads, view,
+                                     model, p)
     cand = {}
     for k in failing:
         if lat.cells[k] not in found:
@@ -1387,18 +1452,17 @@ def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
             if pose is not None:
                 cand[lat.cells[k]] = pose
     if cand:
-        first = read_cards(frame, list(cand.values()), view, model,
-                           blurred_rings=[True] * len(cand))
-        _repose(frame, cand, first, at, poses, reads, view, model, p)
+        first = yield from _reading(StagedRead(frame, list(cand.values()), view, model,
+                                               [True] * len(cand)))
+        yield from _repose(frame, cand, first, at, poses, reads, view, model, p)
 
 
 def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
             at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
-            view: TableView, model: ColourModel, p: ReaderParams
-            ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+            view: TableView, model: ColourModel, p: ReaderParams) -> _Passes[_Found]:
     """`_probe` from the poses `cand`; each card found whole replaces pose and read of the
     card `at` its cell, in place. Returns what `_probe` found."""
-    found = _probe(frame, cand, first, view, model, p)
+    found = yield from _probe_passes(frame, cand, first, view, model, p)
     for key, pose, read in zip(*found, strict=True):
         poses[at[key]], reads[at[key]] = pose, read
     return found

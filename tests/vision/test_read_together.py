@@ -128,7 +128,7 @@ def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
     reader calls it (its first round begun ahead), without that, with a first round begun
     for other poses, and with its guess of the second round's poses wrong, the probe finds
     the cards, poses and reads its round-by-round form finds."""
-    calls = _spy(seed, edition, "_probe")
+    calls = _spy(seed, edition, "_probe_passes")
     searched = 0
     for args, kwargs in calls:
         assert not kwargs
@@ -151,3 +151,48 @@ def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
         assert reader_mod._probe(*args[:6]) == want
         monkeypatch.undo()
     assert searched
+
+
+def _alone(*searches):
+    """`reader._together` with each search made on its own, one after the other."""
+    results = []
+    for search in searches:
+        try:
+            asked = next(search)
+            while True:
+                read_together(asked)
+                asked = search.send(None)
+        except StopIteration as done:
+            results.append(done.value)
+    return results
+
+
+def _counted(real, count: list[int]):
+    """`real` counting its calls in `count[0]`."""
+    def call(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+    return call
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(15, "web"), (28, "holodex"), (43, "web")])
+def test_the_probe_and_the_ragged_cards_share_passes(seed: int, edition: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe (with its search onwards) and the re-posing of ragged cards that do not read
+    whole (`reader._repose_ragged`) made side by side, pass by pass (`reader._together`), read
+    the table as the two made one after the other do, in fewer passes (tables where both
+    search)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    got, passes = {}, {}
+    for way in ("together", "alone"):
+        if way == "alone":
+            monkeypatch.setattr(reader_mod, "_together", _alone)
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert got["together"] == got["alone"]
+    assert passes["together"] < passes["alone"]
