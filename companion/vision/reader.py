@@ -59,7 +59,6 @@ from .symbols import (
     StagedRead,
     pose_matrices,
     pose_points,
-    read_cards,
     read_together,
     sample,
     uncrossed,
@@ -174,30 +173,6 @@ class HexelReader:
             self._card_px = None
         return True
 
-    def _cards_among(self, frame: np.ndarray, fits: list[CardFit],
-                     reseated: frozenset[int] | set[int] = frozenset(), sized: bool = True
-                     ) -> tuple[list[CardFit], list[CardFit]]:
-        """(cards, others): hexagons that show symbols at the symbol places, of one size (those
-        whose `id` is in `reseated`, outlines found again, their paper and border nearly all
-        there; `sized`: sizes checked among `fits`, else left to the caller, which has the
-        other cards). Each card's reading at its own pose is kept in `self._own` for the
-        verdict."""
-        poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
-        reads = read_cards(frame, poses, self.view, self.model)
-        p = self.params
-        cards, others = [], []
-        self._own = {id(f): r for f, r in zip(fits, reads, strict=True)}
-        for f, r in zip(fits, reads, strict=True):
-            shows = r.letters >= p.min_card_symbols
-            ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
-            if id(f) in reseated:
-                ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
-            (cards if ok else others).append(f)
-        if not sized:
-            return cards, others
-        cards, dropped = consistent_sizes(cards)
-        return cards, others + dropped
-
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
                 card_area: float | None, shapes: tuple | None = None
                 ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]] | None:
@@ -224,10 +199,80 @@ class HexelReader:
                 return None
         self._shapes = shapes
         mask, candidates, found, rest = shapes
-        whole, not_cards = self._cards_among(frame, [*candidates, *found],
-                                             {id(f) for f in found})
-        whole, not_cards = self._reseat_turned_down(frame, scale, whole, not_cards, card_area)
+        whole, not_cards = _together(self._tell(frame, scale, [*candidates, *found],
+                                                {id(f) for f in found}, card_area))[0]
         return mask, whole, not_cards, rest
+
+    def _tell(self, frame: np.ndarray, scale: float, fits: list[CardFit], reseated: set[int],
+              card_area: float | None) -> _Passes[tuple[list[CardFit], list[CardFit]]]:
+        """(whole cards, hexagons that are not cards) among the hexagons `fits`, made pass by
+        pass (`_Passes`): those that show symbols at the symbol places, of one size (those
+        whose `id` is in `reseated`, outlines found again, their paper and border nearly all
+        there: `_cards_of`), each card's reading at its own pose kept in `self._own` for the
+        verdict; then those once the hexagons turned down, and the cards whose outline fits
+        their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole, have had their
+        paper found again (`_shrunk_fits`). A soft shadow's edge across a card lifts the paper
+        mask's wide local mean on the card's lit side: the blob left still fits a hexagon, only
+        a smaller one, and fails the card test; a bright spot of the table beside a card merges
+        with its paper and pulls the fitted outline off the card. The card's own paper against
+        its own border band depends on neither. An outline found so counts as `_reseat`'s do
+        (nearly all its paper and border band there), when it reads whole there (all six
+        symbols: no pose search follows) and its size agrees with the cards', in place of the
+        hexagon it came from (`_turned_down`); the others are read alone (the cards' reads
+        stand) and their hexagons stay as they were. Where the hexagons' reads have a re-read
+        pass, the hexagons `_shrunk_fits` finds again as their first reads say (nearly always
+        those their final reads say) are read in that pass too, and those reads stand where the
+        final reads try the same."""
+        staged = StagedRead(frame, _own_poses(fits), self.view, self.model)
+        yield [staged]
+        ahead = None
+        if not staged.done:
+            assert staged.first is not None
+            guess = self._turned_down_tries(frame, scale, fits, staged.first, reseated,
+                                            card_area)[0]
+            if guess:
+                ahead = (guess, StagedRead(frame, _own_poses(guess), self.view, self.model))
+            yield [staged, *([ahead[1]] if ahead else [])]
+        assert staged.reads is not None
+        self._own = {id(f): r for f, r in zip(fits, staged.reads, strict=True)}
+        whole, not_cards = _cards_of(fits, staged.reads, self.params, reseated)
+        found, came_from = self._turned_down_tries(frame, scale, fits, staged.reads, reseated,
+                                                   card_area, (whole, not_cards))
+        if not found:
+            return whole, not_cards
+        again = (ahead[1] if ahead is not None and list(map(id, ahead[0])) == list(map(id, found))
+                 else StagedRead(frame, _own_poses(found), self.view, self.model))
+        reads = yield from _reading(again)
+        return self._turned_down(whole, not_cards, found, came_from, reads)
+
+    def _turned_down_tries(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                           reads: list[CardRead], reseated: set[int], card_area: float | None,
+                           verdict: tuple[list[CardFit], list[CardFit]] | None = None
+                           ) -> tuple[list[CardFit], dict[int, CardFit]]:
+        """`_shrunk_fits` as `_tell` tries it when `reads` are the reads of `fits`
+        (`verdict`: `_cards_of` them, when the caller has it)."""
+        whole, not_cards = verdict or _cards_of(fits, reads, self.params, reseated)
+        own = dict(zip(map(id, fits), reads, strict=True))
+        loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
+                 and not _whole_read(own[id(f)], self.params)]
+        return _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
+                            [*not_cards, *loose], card_area, self._refound)
+
+    def _turned_down(self, whole: list[CardFit], not_cards: list[CardFit],
+                     found: list[CardFit], came_from: dict[int, CardFit],
+                     reads: list[CardRead]) -> tuple[list[CardFit], list[CardFit]]:
+        """`_tell`'s verdict on the hexagons `found` again (`reads`: theirs)."""
+        ids = {id(f) for f in found}
+        cards, _ = _cards_of(found, reads, self.params, ids, sized=False)
+        self._own = {**self._own, **dict(zip(map(id, found), reads, strict=True))}
+        cards = [f for f in cards if _whole_read(self._own[id(f)], self.params)]
+        replaced = {id(came_from[id(f)]) for f in cards}
+        others = [f for f in whole if id(f) not in replaced]
+        sized = {id(f) for f in consistent_sizes([*others, *cards])[0]}
+        cards = [f for f in cards if id(f) in sized]
+        gone = {id(came_from[id(f)]) for f in cards}
+        return ([*(f for f in whole if id(f) not in gone), *cards],
+                [f for f in not_cards if id(f) not in gone])
 
     def _surely_small(self, frame: np.ndarray, scale: float, fits: list[CardFit],
                       card_area: float | None) -> bool:
@@ -256,38 +301,6 @@ class HexelReader:
                 self._refound[id(blob)] = (blob, got)
             more += got
         return not _wide_enough(more, view, p)
-
-    def _reseat_turned_down(self, frame: np.ndarray, scale: float, whole: list[CardFit],
-                            not_cards: list[CardFit], card_area: float | None
-                            ) -> tuple[list[CardFit], list[CardFit]]:
-        """(cards, others) once the hexagons `_cards_among` turned down, and the cards whose
-        outline fits their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole,
-        have had their paper found again (`_shrunk_fits`). A soft shadow's edge across a card
-        lifts the paper mask's wide local mean on the card's lit side: the blob left still fits
-        a hexagon, only a smaller one, and fails the card test; a bright spot of the table
-        beside a card merges with its paper and pulls the fitted outline off the card. The
-        card's own paper against its own border band depends on neither. An outline found so
-        counts as `_reseat`'s do (nearly all its paper and border band there), when it reads
-        whole there (all six symbols: no pose search follows) and its size agrees with the
-        cards', in place of the hexagon it came from; the others are read alone (the cards'
-        reads stand) and their hexagons stay as they were."""
-        loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
-                 and not _whole_read(self._own[id(f)], self.params)]
-        found, came_from = _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
-                                        [*not_cards, *loose], card_area, self._refound)
-        if not found:
-            return whole, not_cards
-        own = self._own
-        cards, _ = self._cards_among(frame, found, {id(f) for f in found}, sized=False)
-        self._own = {**own, **self._own}
-        cards = [f for f in cards if _whole_read(self._own[id(f)], self.params)]
-        replaced = {id(came_from[id(f)]) for f in cards}
-        others = [f for f in whole if id(f) not in replaced]
-        sized = {id(f) for f in consistent_sizes([*others, *cards])[0]}
-        cards = [f for f in cards if id(f) in sized]
-        gone = {id(came_from[id(f)]) for f in cards}
-        return ([*(f for f in whole if id(f) not in gone), *cards],
-                [f for f in not_cards if id(f) not in gone])
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
@@ -521,6 +534,31 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+def _own_poses(fits: list[CardFit]) -> list[Pose]:
+    """Each hexagon's card pose at its own fit (edge 0 at its fitted angle)."""
+    return [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
+
+
+def _cards_of(fits: list[CardFit], reads: list[CardRead], p: ReaderParams,
+              reseated: frozenset[int] | set[int] = frozenset(), sized: bool = True
+              ) -> tuple[list[CardFit], list[CardFit]]:
+    """(cards, others) of the hexagons `fits` read `reads` (`HexelReader._tell`): those that
+    show min_card_symbols, min_card_paper and min_card_border (hexagons whose `id` is in
+    `reseated`, outlines found again, min_reseat_paper and min_reseat_border) and whose sizes
+    agree (`consistent_sizes`; `sized=False`: left to the caller, which has the other cards)."""
+    cards, others = [], []
+    for f, r in zip(fits, reads, strict=True):
+        shows = r.letters >= p.min_card_symbols
+        ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
+        if id(f) in reseated:
+            ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
+        (cards if ok else others).append(f)
+    if not sized:
+        return cards, others
+    cards, dropped = consistent_sizes(cards)
+    return cards, others + dropped
 
 
 class _Telling(NamedTuple):

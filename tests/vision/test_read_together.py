@@ -50,10 +50,11 @@ def _spy(seed: int, edition: str, *names: str) -> list[tuple]:
 
 @pytest.mark.parametrize(("seed", "edition"), [(5, "web"), (29, "web"), (7, "holodex")])
 def test_reads_made_together_read_as_alone(seed: int, edition: str) -> None:
-    """Every pair of the reader's `read_cards` calls on a table (5 and 29: paper clipped in
-    every channel on some cards, the band's lamp chosen per call), and a call with itself,
-    made together a pass at a time, read as each call alone."""
-    calls = [c for c in _spy(seed, edition, "read_cards", "StagedRead") if c[0][1]]
+    """Every pair of the reader's reads on a table (`StagedRead`s, whose arguments are
+    `read_cards`' own; 5 and 29: paper clipped in every channel on some cards, the band's lamp
+    chosen per call), and a read with itself, made together a pass at a time, read as each
+    read alone."""
+    calls = [c for c in _spy(seed, edition, "StagedRead") if c[0][1]]
     assert len(calls) >= 2
     alone = [read_cards(*args, **kwargs) for args, kwargs in calls]
     # (one frame, view and colour model in a pass: a table told again with its own inks reads
@@ -196,3 +197,36 @@ def test_the_probe_and_the_ragged_cards_share_passes(seed: int, edition: str,
         monkeypatch.undo()
     assert got["together"] == got["alone"]
     assert passes["together"] < passes["alone"]
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(10, "holodex"), (29, "web"), (35, "web")])
+def test_turned_down_hexagons_read_ahead_read_as_after(seed: int, edition: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hexagons found again for the turned-down ones (`HexelReader._tell`), as the first
+    reads say, are read in the cards' re-read pass: the table reads as when they are read
+    after it, in fewer passes, and as when the guess is wrong (then read after all)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    real = HexelReader._turned_down_tries
+    guesses = {"none": lambda *a: ([], {}),
+               "wrong": lambda self, frame, scale, fits, *a: ([fits[0]], {})}
+    got, passes, guessed = {}, {}, [0]
+    for way in ("ahead", "none", "wrong"):
+        def tries(self, frame, scale, fits, reads, reseated, card_area, verdict=None,
+                  way=way):
+            if verdict is not None or way == "ahead":
+                found = real(self, frame, scale, fits, reads, reseated, card_area, verdict)
+                guessed[0] += verdict is None and bool(found[0])
+                return found
+            return guesses[way](self, frame, scale, fits, reads, reseated, card_area)
+
+        monkeypatch.setattr(HexelReader, "_turned_down_tries", tries)
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert guessed[0], "no hexagon was found again ahead on this table"
+    assert got["ahead"] == got["none"] == got["wrong"]
+    assert passes["ahead"] < passes["none"]

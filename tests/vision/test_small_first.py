@@ -21,8 +21,8 @@ cv2.setNumThreads(1)
 
 def _read(img: np.ndarray, edition: str, skip: bool, monkeypatch: pytest.MonkeyPatch
           ) -> tuple[str, list[float]]:
-    """(the read's observation, reads and poses as text, the scale of every `_cards_among`
-    telling), uncalibrated, with the early skip to full size allowed or not."""
+    """(the read's observation, reads and poses as text, the scale of every telling that
+    reads the hexagons), uncalibrated, with the early skip to full size allowed or not."""
     scales: list[float] = []
     detect = HexelReader._detect
 
