@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, TypeVar
 
@@ -144,6 +144,7 @@ class HexelReader:
         self._own: dict[int, CardRead] = {}
         self._shapes: tuple | None = None   # `_detect`'s last shapes
         self._refound: dict[int, tuple[Blob, list[CardFit]]] = {}   # `_shrunk_fits`' memo
+        self._ahead: tuple[tuple, _Layout] | None = None   # `_lay_out_ahead`'s layout
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
@@ -197,14 +198,69 @@ class HexelReader:
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
                                                   card_area):
                 return None
+        first_telling = self._shapes is not shapes
         self._shapes = shapes
         mask, candidates, found, rest = shapes
+        hook = None
+        if first_telling:
+            def hook(whole: list[CardFit], not_cards: list[CardFit]) -> list[StagedRead]:
+                return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
         whole, not_cards = _together(self._tell(frame, scale, [*candidates, *found],
-                                                {id(f) for f in found}, card_area))[0]
+                                                {id(f) for f in found}, card_area, hook))[0]
         return mask, whole, not_cards, rest
 
+    def _lay_out_ahead(self, frame: np.ndarray, mask: np.ndarray, scale: float,
+                       whole: list[CardFit], not_cards: list[CardFit], rest: list[Blob]
+                       ) -> list[StagedRead]:
+        """The lattice and the free cells' read (`_lay_out`) for the cards the first reads of
+        the frame's first telling say are `whole` (`not_cards` not), begun so that their first
+        pass joins that telling's re-read pass; kept in `self._ahead` for `_read_frame`,
+        which takes it where the telling's final say, and the reader's colour model, are the
+        same (nearly always). Returns the reads to make in that pass (none where cards too
+        small for a halved frame, or none at all, make that unlikely)."""
+        self._ahead = None
+        if not whole or (scale < 1.0 and _small(_card_px(whole, self.view), self.params.detect)):
+            return []
+        rest = _with_blobs(rest, not_cards)
+        layout = self._lay_out(frame, mask, scale, whole, rest)
+        self._ahead = (_layout_key(self.model, mask, scale, whole, rest), layout)
+        return [layout.staged]
+
+    def _lay_out(self, frame: np.ndarray, mask: np.ndarray, scale: float,
+                 whole: list[CardFit], rest: list[Blob]) -> _Layout:
+        """The lattice grown on the `whole` cards (`_grow`), their cells and poses, and the
+        read of the free cells to probe (`_probe_cells`, and where `_refit_cells` moves them)
+        and of the partial blobs among `rest` (`_partials`), not yet begun. Taken from
+        `self._ahead` where that was laid out for the same cards, blobs, mask, scale and
+        colour model."""
+        key = _layout_key(self.model, mask, scale, whole, rest)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and _same_key(ahead[0], key):
+            return ahead[1]
+        view, p = self.view, self.params
+        lat, whole, off = _grow(whole, view, p)
+        cells = [lat.cells[i] for i in range(len(whole))]
+        poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
+                      f.shape) for i, f in enumerate(whole)]
+        taken = set(cells)
+        # the free cells to probe and the partial blobs are read in one pass (a probed card
+        # found at a partial blob's cell replaces it)
+        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame,
+                                      [f.iou for f in whole])
+        # a cell whose band shows only in part is also read where `_refit` moves it (a card
+        # laid a little off the lattice), in the same pass, and probed from the better pose
+        moved = _refit_cells(frame, view, cand, doubtful)
+        part_cells, part_poses = _partials(rest, lat, set(taken), p)
+        n_probe = len(cand) + len(moved)
+        staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
+                            self.model, [True] * n_probe + [False] * len(part_poses))
+        return _Layout(lat, whole, off, cells, poses, taken, cand, moved, part_cells,
+                       part_poses, staged)
+
     def _tell(self, frame: np.ndarray, scale: float, fits: list[CardFit], reseated: set[int],
-              card_area: float | None) -> _Passes[tuple[list[CardFit], list[CardFit]]]:
+              card_area: float | None,
+              hook: Callable[[list[CardFit], list[CardFit]], list[StagedRead]] | None = None
+              ) -> _Passes[tuple[list[CardFit], list[CardFit]]]:
         """(whole cards, hexagons that are not cards) among the hexagons `fits`, made pass by
         pass (`_Passes`): those that show symbols at the symbol places, of one size (those
         whose `id` is in `reseated`, outlines found again, their paper and border nearly all
@@ -222,17 +278,23 @@ class HexelReader:
         stand) and their hexagons stay as they were. Where the hexagons' reads have a re-read
         pass, the hexagons `_shrunk_fits` finds again as their first reads say (nearly always
         those their final reads say) are read in that pass too, and those reads stand where the
-        final reads try the same."""
+        final reads try the same. `hook` is given the cards and the hexagons not cards as the
+        first reads say (none replaced by one found again: nearly always so), and the reads it
+        returns are made in this telling's further passes too (`_lay_out_ahead`)."""
         staged = StagedRead(frame, _own_poses(fits), self.view, self.model)
         yield [staged]
         ahead = None
+        extra: list[StagedRead] = []
         if not staged.done:
             assert staged.first is not None
-            guess = self._turned_down_tries(frame, scale, fits, staged.first, reseated,
-                                            card_area)[0]
+            said = _cards_of(fits, staged.first, self.params, reseated)
+            guess = self._turned_down_guess(frame, scale, fits, staged.first, reseated,
+                                            card_area, said)
             if guess:
                 ahead = (guess, StagedRead(frame, _own_poses(guess), self.view, self.model))
-            yield [staged, *([ahead[1]] if ahead else [])]
+            if hook is not None:
+                extra = hook(*said)
+            yield [staged, *([ahead[1]] if ahead else []), *extra]
         assert staged.reads is not None
         self._own = {id(f): r for f, r in zip(fits, staged.reads, strict=True)}
         whole, not_cards = _cards_of(fits, staged.reads, self.params, reseated)
@@ -240,10 +302,21 @@ class HexelReader:
                                                    card_area, (whole, not_cards))
         if not found:
             return whole, not_cards
+        if hook is not None and not extra:   # (read in one pass: the final say)
+            extra = hook(whole, not_cards)
         again = (ahead[1] if ahead is not None and list(map(id, ahead[0])) == list(map(id, found))
                  else StagedRead(frame, _own_poses(found), self.view, self.model))
-        reads = yield from _reading(again)
-        return self._turned_down(whole, not_cards, found, came_from, reads)
+        while not again.done:
+            yield [again, *(s for s in extra if not s.done)]
+        assert again.reads is not None
+        return self._turned_down(whole, not_cards, found, came_from, again.reads)
+
+    def _turned_down_guess(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                           first: list[CardRead], reseated: set[int], card_area: float | None,
+                           said: tuple[list[CardFit], list[CardFit]]) -> list[CardFit]:
+        """The hexagons `_shrunk_fits` finds again as the `first` reads of `fits` say (`said`:
+        `_cards_of` them), read ahead by `_tell`."""
+        return self._turned_down_tries(frame, scale, fits, first, reseated, card_area, said)[0]
 
     def _turned_down_tries(self, frame: np.ndarray, scale: float, fits: list[CardFit],
                            reads: list[CardRead], reseated: set[int], card_area: float | None,
@@ -447,33 +520,22 @@ class HexelReader:
                 plain, cores = self._plain(frame, [*whole, *not_cards])
                 break
             self.model, mask, whole, not_cards, rest, px, self._own = first
-        rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
+        rest = _with_blobs(rest, not_cards)
         self._card_px = px or self._card_px
         if keep_stages:
             stages["1_paper_mask"] = mask
             stages["2_hexagons"] = _draw_blobs(frame, whole, rest)
         if not whole:
+            self._ahead = None
             obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"))
             return ReadResult(obs, view, stages=stages)
-        lat, whole, off = _grow(whole, view, p)
+        (lat, whole, off, cells, poses, taken, cand, moved, part_cells, part_poses,
+         staged) = self._lay_out(frame, mask, scale, whole, rest)
         if off:
             notes.append(f"{off} card(s) off the lattice ignored")
-        cells = [lat.cells[i] for i in range(len(whole))]
-        poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
-                      f.shape) for i, f in enumerate(whole)]
-        taken = set(cells)
-        # the free cells to probe and the partial blobs are read in one pass (a probed card
-        # found at a partial blob's cell replaces it)
-        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame,
-                                      [f.iou for f in whole])
-        # a cell whose band shows only in part is also read where `_refit` moves it (a card
-        # laid a little off the lattice), in the same pass, and probed from the better pose
-        moved = _refit_cells(frame, view, cand, doubtful)
-        part_cells, part_poses = _partials(rest, lat, set(taken), p)
         n_probe = len(cand) + len(moved)
-        staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
-                            self.model, [True] * n_probe + [False] * len(part_poses))
-        read_together([staged])
+        if staged.first is None:   # (not begun ahead)
+            read_together([staged])
         # the probe's first pass joins this read's re-read pass where the first reads already
         # say where it starts (`_probe` checks that the final reads say the same)
         ahead = None
@@ -534,6 +596,45 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+class _Layout(NamedTuple):
+    """`HexelReader._lay_out`'s lattice, cells and poses of the cards on it, and the read of
+    the free cells to probe and the partial blobs' cells."""
+
+    lat: GrownLattice
+    whole: list[CardFit]            # the cards placed on the lattice
+    off: int                        # and how many were left off it
+    cells: list[tuple[int, int]]
+    poses: list[Pose]
+    taken: set[tuple[int, int]]
+    cand: dict[tuple[int, int], Pose]    # free cells to probe (`_probe_cells`)
+    moved: dict[tuple[int, int], Pose]   # and where `_refit_cells` moved some
+    part_cells: list[tuple[int, int]]    # partial blobs' cells (`_partials`)
+    part_poses: list[Pose]
+    staged: StagedRead              # the read of all those (cand, moved, partials)
+
+
+def _layout_key(model: ColourModel, mask: np.ndarray, scale: float, whole: list[CardFit],
+                rest: list[Blob]) -> tuple:
+    """What `HexelReader._lay_out` depends on, compared by `_same_key` (the frame and view
+    are the read's own)."""
+    return (model, mask, scale, tuple(whole), tuple(rest))
+
+
+def _same_key(a: tuple, b: tuple) -> bool:
+    """Whether two `_layout_key`s are of the same objects (the same numbers for the scale)."""
+    (model_a, mask_a, scale_a, whole_a, rest_a), (model_b, mask_b, scale_b, whole_b, rest_b) = a, b
+    return (model_a is model_b and mask_a is mask_b and scale_a == scale_b
+            and len(whole_a) == len(whole_b) and len(rest_a) == len(rest_b)
+            and all(x is y for x, y in zip(whole_a, whole_b, strict=True))
+            and all(x is y for x, y in zip(rest_a, rest_b, strict=True)))
+
+
+def _with_blobs(rest: list[Blob], not_cards: list[CardFit]) -> list[Blob]:
+    """The blobs `rest` and those of the hexagons `not_cards` that are not ragged (partial
+    evidence, `_partials`)."""
+    return rest + [f.blob for f in not_cards if not f.blob.ragged]
 
 
 def _own_poses(fits: list[CardFit]) -> list[Pose]:

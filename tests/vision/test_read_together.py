@@ -206,20 +206,19 @@ def test_turned_down_hexagons_read_ahead_read_as_after(seed: int, edition: str,
     reads say, are read in the cards' re-read pass: the table reads as when they are read
     after it, in fewer passes, and as when the guess is wrong (then read after all)."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
-    real = HexelReader._turned_down_tries
-    guesses = {"none": lambda *a: ([], {}),
-               "wrong": lambda self, frame, scale, fits, *a: ([fits[0]], {})}
-    got, passes, guessed = {}, {}, [0]
-    for way in ("ahead", "none", "wrong"):
-        def tries(self, frame, scale, fits, reads, reseated, card_area, verdict=None,
-                  way=way):
-            if verdict is not None or way == "ahead":
-                found = real(self, frame, scale, fits, reads, reseated, card_area, verdict)
-                guessed[0] += verdict is None and bool(found[0])
-                return found
-            return guesses[way](self, frame, scale, fits, reads, reseated, card_area)
+    real = HexelReader._turned_down_guess
+    guessed = [0]
 
-        monkeypatch.setattr(HexelReader, "_turned_down_tries", tries)
+    def ahead(self, *args):
+        found = real(self, *args)
+        guessed[0] += bool(found)
+        return found
+
+    guesses = {"ahead": ahead, "none": lambda *a: [],
+               "wrong": lambda self, frame, scale, fits, *a: [fits[0]]}
+    got, passes = {}, {}
+    for way in ("ahead", "none", "wrong"):
+        monkeypatch.setattr(HexelReader, "_turned_down_guess", guesses[way])
         count = [0]
         monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
         reader = HexelReader(edition, find_markers=False)
@@ -230,3 +229,32 @@ def test_turned_down_hexagons_read_ahead_read_as_after(seed: int, edition: str,
     assert guessed[0], "no hexagon was found again ahead on this table"
     assert got["ahead"] == got["none"] == got["wrong"]
     assert passes["ahead"] < passes["none"]
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(3, "web"), (21, "web"), (30, "holodex")])
+def test_the_layout_begun_ahead_reads_as_after(seed: int, edition: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lattice and the free cells' read laid out from the first reads of the frame's
+    first telling (`HexelReader._lay_out_ahead`), begun in that telling's further passes: the
+    table reads as when they are laid out after the telling (21: told again with the table's
+    inks, which it keeps its own for), in fewer passes, and as when laid out for cards the
+    telling does not end with (then laid out again)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    real = HexelReader._lay_out_ahead
+
+    def wrong(self, frame, mask, scale, whole, not_cards, rest):
+        return real(self, frame, mask, scale, whole[1:], [*not_cards, whole[0]], rest)
+
+    ways = {"ahead": real, "after": lambda *a: [], "wrong": wrong}
+    got, passes = {}, {}
+    for way, lay_out in ways.items():
+        monkeypatch.setattr(HexelReader, "_lay_out_ahead", lay_out)
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert got["ahead"] == got["after"] == got["wrong"]
+    assert passes["ahead"] < passes["after"] <= passes["wrong"]
