@@ -45,3 +45,25 @@ def test_a_blob_not_fitted_is_fitted_afresh() -> None:
     got = fitted_card(blob, False, stale)
     assert got.blob is blob and got == fit_card(blob)
     assert fitted_card(blob, False, None) == fit_card(blob)
+
+
+def test_hexagons_fitted_together_are_each_fitted_alone() -> None:
+    """`fit_cards` fits every blob's hexagon at once (`hexagon_poses`): on rendered hard tables,
+    with and without the table's plane (affine), each blob's hexagon bit for bit as fitted
+    alone, whatever blobs it is fitted with (the outlines' lengths differ)."""
+    from companion.vision.cards import fit_cards
+
+    for seed, edition in ((2, "holodex"), (9, "web")):
+        img, _ = hexel_scene(seed, "hard", 20, edition)
+        view, params = TableView(), DetectParams()
+        blobs = paper_blobs(paper_mask(img, 1.0, params), 1.0, view, params)
+        lengths = {len(b.hull_plane) for b in blobs}
+        assert len(lengths) > 3
+        for affine in (False, True):
+            together = fit_cards(blobs, affine)
+            backwards = fit_cards(blobs[::-1], affine)[::-1]
+            for blob, a, b in zip(blobs, together, backwards, strict=True):
+                alone = fit_card(blob, affine)
+                for got in (a, b):
+                    assert (got.centre, got.apothem, got.angle, got.iou, got.shape) == (
+                        alone.centre, alone.apothem, alone.angle, alone.iou, alone.shape)
