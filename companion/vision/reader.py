@@ -278,9 +278,12 @@ class HexelReader:
         stand) and their hexagons stay as they were. Where the hexagons' reads have a re-read
         pass, the hexagons `_shrunk_fits` finds again as their first reads say (nearly always
         those their final reads say) are read in that pass too, and those reads stand where the
-        final reads try the same. `hook` is given the cards and the hexagons not cards as the
-        first reads say (none replaced by one found again: nearly always so), and the reads it
-        returns are made in this telling's further passes too (`_lay_out_ahead`)."""
+        final reads try the same. Where none is found again so, `hook` is given the cards and
+        the hexagons not cards as the first reads say (where the reads take one pass, or the
+        final reads find some again, as they say), and the reads it returns are made in this
+        telling's further passes too (`_lay_out_ahead`). (Where some are found again as the first
+        reads say, they replace a card a time in four: the reads begun for the cards as they
+        stand would then be wasted.)"""
         staged = StagedRead(frame, _own_poses(fits), self.view, self.model)
         yield [staged]
         ahead = None
@@ -292,7 +295,7 @@ class HexelReader:
                                             card_area, said)
             if guess:
                 ahead = (guess, StagedRead(frame, _own_poses(guess), self.view, self.model))
-            if hook is not None:
+            elif hook is not None:
                 extra = hook(*said)
             yield [staged, *([ahead[1]] if ahead else []), *extra]
         assert staged.reads is not None
@@ -302,7 +305,7 @@ class HexelReader:
                                                    card_area, (whole, not_cards))
         if not found:
             return whole, not_cards
-        if hook is not None and not extra:   # (read in one pass: the final say)
+        if hook is not None and ahead is None and not extra:   # (read in one pass)
             extra = hook(whole, not_cards)
         again = (ahead[1] if ahead is not None and list(map(id, ahead[0])) == list(map(id, found))
                  else StagedRead(frame, _own_poses(found), self.view, self.model))
