@@ -291,13 +291,31 @@ def hexagon_pose(poly: np.ndarray, poly32: np.ndarray | None = None
     """Centre, apothem and edge-0 normal angle (±30°) of the regular hexagon best matching a
     convex polygon (N x 2), from its area moments and the sixth harmonic of its outline.
     `poly32` is the polygon as float32 when the caller has it already."""
-    return hexagon_poses([poly], [poly.astype(np.float32) if poly32 is None else poly32])[0]
+    m = cv2.moments(poly.astype(np.float32) if poly32 is None else poly32)
+    area = abs(m["m00"])
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    apothem = math.sqrt(area / (2.0 * SQRT3))
+    # the outline as complex numbers about the centre, closed (real and imaginary parts set
+    # directly: the same values as x + 1j * y, without the complex products)
+    z = np.empty(len(poly) + 1, np.complex128)
+    z.real[:-1] = poly[:, 0] - cx
+    z.imag[:-1] = poly[:, 1] - cy
+    z[-1] = z[0]
+    arc = np.empty(len(z))
+    arc[0] = 0.0
+    np.abs(z[1:] - z[:-1]).cumsum(out=arc[1:])
+    w = np.interp(_RESAMPLE * arc[-1], arc, z)     # 96 points evenly along the outline
+    r = np.maximum(np.abs(w), 1e-9)
+    c6 = (w ** 6 / (r * r * r * r * r)).sum()
+    corner = np.arctan2(c6.imag, c6.real) / 6.0    # np.angle(c6), without its checks
+    return np.array([cx, cy]), apothem, float(wrap60(corner + math.pi / 6.0))
 
 
 def hexagon_poses(polys: list[np.ndarray], polys32: list[np.ndarray]
                   ) -> list[tuple[np.ndarray, float, float]]:
     """`hexagon_pose` of every polygon (N_i x 2, and each as float32), worked out for all of
-    them at once, each polygon's numbers its own: its outline (padded out with its first
+    them at once (cheaper than one by one from about FIT_TOGETHER of them), each polygon's
+    numbers its own, bit for bit: its outline (padded out with its first
     point) resampled at 96 points evenly along it as `np.interp` does it (the slope of each
     segment, times the way into it, plus its start; a knot's own value where a point falls on
     one), the sixth harmonic summed along each row."""
@@ -392,14 +410,35 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
     """The whole-card reading of a blob (its hull is the paper inside the border band). With
     `affine` (the plane is not metric: uncalibrated, the image itself), in the frame where the
     hull's second moments are isotropic (see `CardFit`); else as a regular hexagon."""
-    return fit_cards([blob], affine)[0]
+    if not affine:
+        poly32 = blob.hull_plane.astype(np.float32)
+        centre, a_in, angle = hexagon_pose(blob.hull_plane, poly32)
+        score = _iou32(poly32, _hexagons(centre[None], np.array([a_in]), np.array([angle]))[0]
+                       .astype(np.float32))
+        apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
+        return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
+    centre, shape = affine_shape(blob.hull_plane)
+    (a, b), (_, c) = shape
+    inv = np.array([[c, -b], [-b, a]]) / (a * c - b * b)
+    rect = (blob.hull_plane - centre) @ inv.T
+    rect32 = rect.astype(np.float32)
+    c_rect, a_in, angle = hexagon_pose(rect, rect32)
+    score = _iou32(rect32, _hexagons(c_rect[None], np.array([a_in]), np.array([angle]))[0]
+                   .astype(np.float32))
+    apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
+    return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob,
+                   ((float(shape[0, 0]), float(shape[0, 1])), (float(shape[1, 0]),
+                                                               float(shape[1, 1]))))
+
+
+FIT_TOGETHER = 6   # blobs from which fitting all at once costs less than one by one
 
 
 def fit_cards(blobs: list[Blob], affine: bool = False) -> list[CardFit]:
-    """`fit_card` of every blob, their hexagons worked out for all at once (`hexagon_poses`,
-    `_hexagons`): the same numbers, each blob's its own."""
-    if not blobs:
-        return []
+    """`fit_card` of every blob, from FIT_TOGETHER of them their hexagons worked out for all
+    at once (`hexagon_poses`, `_hexagons`): the same numbers, each blob's its own."""
+    if len(blobs) < FIT_TOGETHER:
+        return [fit_card(b, affine) for b in blobs]
     shapes = [affine_shape(b.hull_plane) for b in blobs] if affine else []
     polys = [b.hull_plane for b in blobs]
     if affine:
