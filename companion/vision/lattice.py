@@ -146,6 +146,61 @@ def angle_offset(lat: Lattice, angle: float) -> float:
     return float(wrap60(angle - lat.angle_e))
 
 
+@dataclass(frozen=True)
+class RegularLattice:
+    """A regular hex lattice in a metric plane (a calibrated table, in millimetres): cell
+    (q, r) at origin + q·e_q + r·e_r, e_r being e_q turned by 60° one way (`fit_regular`);
+    `rms` is how far the cards it was fitted to lie from their cells (root mean square, in
+    steps)."""
+
+    origin: np.ndarray
+    e_q: np.ndarray
+    e_r: np.ndarray
+    rms: float
+
+    @property
+    def step(self) -> float:
+        return float(math.hypot(*self.e_q))
+
+    def centres(self, cells: np.ndarray) -> np.ndarray:
+        """Plane centres (N x 2) of axial cells (N x 2)."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        return self.origin + cells[:, :1] * self.e_q + cells[:, 1:] * self.e_r
+
+    def fractional(self, points: np.ndarray) -> np.ndarray:
+        """Fractional axial coordinates (N x 2) of plane points (N x 2)."""
+        d = np.asarray(points, np.float64).reshape(-1, 2) - self.origin
+        return np.linalg.solve(np.array([self.e_q, self.e_r]).T, d.T).T
+
+
+def fit_regular(cells: np.ndarray, centres: np.ndarray, e_q: np.ndarray, e_r: np.ndarray
+                ) -> RegularLattice:
+    """The regular lattice through cards at axial `cells` (N x 2) with plane `centres` (N x 2),
+    by least squares over its origin, step and turn (a similarity: on a metric plane a hex
+    lattice has one step length and its directions lie 60° apart, so a few cards anywhere
+    fix it, where a general map would need many spread wide). `e_q`, `e_r`: one step along
+    E and SE as the cards' own frames give it (their means); they tell the lattice's
+    handedness, and its step and turn where all the cards share one cell."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    cross = e_q[0] * e_r[1] - e_q[1] * e_r[0]
+    w = complex(0.5, math.copysign(SQRT3 / 2.0, cross))       # SE = E turned by ±60°
+    z = centres[:, 0] + 1j * centres[:, 1]
+    u = cells[:, 0] + w * cells[:, 1]
+    n, su, sz = len(u), complex(u.sum()), complex(z.sum())
+    det = n * float(np.vdot(u, u).real) - abs(su) ** 2
+    if det > 1e-9 * n * n:   # the normal equations of z = o + step·u, solved
+        step = (n * complex(np.vdot(u, z)) - su.conjugate() * sz) / det
+    else:                    # (all the cards at one cell)
+        step = complex(e_q[0], e_q[1])
+    o = (sz - step * su) / n
+    resid = np.abs(o + step * u - z)
+    e = np.array([step.real, step.imag])
+    sw = step * w
+    return RegularLattice(np.array([o.real, o.imag]), e, np.array([sw.real, sw.imag]),
+                          float(np.sqrt(np.mean(resid ** 2)) / max(abs(step), 1e-9)))
+
+
 # --- local lattice growth ---------------------------------------------------------------------
 #
 # Under strong perspective or lens distortion, and always when the table is not calibrated (the
