@@ -50,7 +50,15 @@ from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, symbol_cores
-from .lattice import GrownLattice, card_frame, fit_regular, grow_lattice
+from .lattice import (
+    GrownLattice,
+    ProjectiveLattice,
+    RegularLattice,
+    card_frame,
+    fit_projective,
+    fit_regular,
+    grow_lattice,
+)
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
     BORDER_DEPTHS,
@@ -1245,7 +1253,14 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
 FAR_MASK = 0.25    # a free cell far from the cards is looked at where this much of its paper
                    # places lie on the paper mask (a card's paper is brighter than the table
                    # round it nearly everywhere; a pale table's cards the probe's rounds follow)
-FAR_FIT = 0.1      # the placed cards must lie this close to one regular lattice (steps, rms)
+FAR_FIT = 0.1      # the placed cards must lie this close to the lattice carried (steps, rms)
+FAR_CARDS = 6      # uncalibrated, at least this many placed cards carry it (a homography)
+FAR_STEPS = 8      # (cells are looked for at most this many steps beyond the placed ones)
+FAR_JITTER = 0.05  # a card's place is taken to be this far off its cell (steps, at least)
+FAR_SD = 0.2       # and a far cell looked at only where the lattice is this sure of it (steps,
+FAR_SD_PICTURE = 0.15   # standard error; on the picture, uncalibrated: a card beside it lies
+                   # a step off, and fits simulated with hand-laid jitter erred by at most 1.7
+                   # (metric) and 4 (picture) such errors)
 FAR_REACH = 0.32   # how far (apothems) `_far_cells` looks about a cell's predicted place,
 FAR_STEP = 0.08    # in steps of this (within a disc)
 FAR_GRID = 0.08    # (along each border place's normal, the band is looked for this far apart)
@@ -1305,50 +1320,25 @@ def _band_shares(frame: np.ndarray, centres: np.ndarray, maps: np.ndarray) -> np
 
 def _far_cells(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
                view: TableView, skip: set[tuple[int, int]]) -> dict[tuple[int, int], Pose]:
-    """On a calibrated table, the free cells anywhere in the play area (and one card beyond)
-    where the frame shows a card's contrast (`_band_shares`, then `_card_contrast` there:
-    even paper, and around it the dark border band at PROBE_BAND_SHARE of its places) within
-    FAR_REACH of the place the regular lattice through the placed cards predicts, each at the
-    middle of the shifts that show it best, at the size, squash and orientation of the placed
-    card nearest to it (`_cell_pose`). The table plane is metric there, so one step length
-    and one turn (`lattice.fit_regular`) carry the layout across an arm or a gap that the
-    growth and the probe cannot cross (placement jitter and lens distortion leave a few mm
-    over several steps, a shift or two), where the placed cards lie on one regular lattice
-    (FAR_FIT) whose step is a card's width and a gap. Only the cells whose paper places lie
-    on the paper mask (FAR_MASK) are looked at; cells in `skip` are left out."""
-    if not view.calibrated or view.table is None:
+    """The free cells anywhere on the table (`_far_grid`) where the frame shows a card's
+    contrast (`_band_shares`, then `_card_contrast` there: even paper, and around it the dark
+    border band at PROBE_BAND_SHARE of its places) within FAR_REACH of the place the layout's
+    lattice predicts, each at the middle of the shifts that show it best, at the squash and
+    orientation of the placed card nearest to it and the size the lattice gives it there
+    (`_cell_pose`). Only the cells whose paper places lie on the paper mask (FAR_MASK) are
+    looked at; cells in `skip` are left out."""
+    grid = _far_grid(lat, view, skip, frame.shape)
+    if grid is None:
         return {}
-    order = sorted(lat.cells)
-    idx = np.array(order, np.int64)
-    reg = fit_regular(np.array([lat.cells[i] for i in order]), lat.centres[idx],
-                      np.add.reduce([lat.e_q[i] for i in order]) / len(order),
-                      np.add.reduce([lat.e_r[i] for i in order]) / len(order))
-    m = HEXEL_FACE.flat_to_flat_mm
-    if reg.rms > FAR_FIT or not 0.9 * m <= reg.step <= 1.5 * m:
-        return {}   # the placed cards are no regular lattice of cards this size
-    w, h = view.table.play_area_mm
-    frac = reg.fractional(np.array([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m]]))
-    (q0, r0), (q1, r1) = np.floor(frac.min(0)).astype(int), np.ceil(frac.max(0)).astype(int)
-    free = np.ones((q1 - q0 + 1, r1 - r0 + 1), bool)
-    gone = np.array([c for c in skip if q0 <= c[0] <= q1 and r0 <= c[1] <= r1], int)
-    if len(gone):
-        free[gone[:, 0] - q0, gone[:, 1] - r0] = False
-    cells = np.argwhere(free) + np.array([q0, r0])
-    centres = reg.centres(cells)
-    inside = ((centres >= -m) & (centres <= (w + m, h + m))).all(1)
-    cells, centres = cells[inside], centres[inside]
-    if not len(cells):
-        return {}
-    # each cell seen as the placed card nearest to it sees a card (`_cell_pose`), its frame
-    # carried into the picture by the plane-to-frame map's derivative at the cell (a card is
-    # small beside the distances over which that map bends)
-    d = lat.centres[idx][None] - centres[:, None]
-    near = idx[np.argmin(np.einsum("cnk,cnk->cn", d, d), 1)]
+    cells, centres, near, size = grid
     apothems = _apothems(lat)
     bases = {i: _cell_pose(lat, i, lat.centres[i], apothems[i]) for i in set(near.tolist())}
     at = {i: k for k, i in enumerate(bases)}
     maps = pose_matrices(list(bases.values()))[[at[i] for i in near.tolist()]]
-    step = 0.1 * HEXEL_FACE.apothem_mm * np.eye(2)            # plane mm
+    maps *= size[:, None, None]
+    # each cell's card frame carried into the picture by the plane-to-frame map's derivative
+    # there (a card is small beside the distances over which that map bends)
+    step = 0.1 * float(np.median(apothems)) * np.eye(2)
     ends = view.to_image(np.concatenate([centres, centres + step[0], centres + step[1]]))
     c_img = ends[:len(centres)]
     jac = np.stack([ends[len(centres):2 * len(centres)] - c_img,
@@ -1373,9 +1363,81 @@ def _far_cells(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLatt
             0, 2, 1))
     card = (even & (dark >= PROBE_BAND_SHARE)).tolist()
     moved = centres[sel] + np.einsum("cab,cb->ca", maps[sel], mid)
-    return {(q, r): _at(bases[i], (x, y))
-            for (q, r), i, (x, y), ok in zip(cells[sel].tolist(), near[sel].tolist(),
-                                             moved.tolist(), card, strict=True) if ok}
+    out = {}
+    for (q, r), i, k, (x, y), ok in zip(cells[sel].tolist(), near[sel].tolist(),
+                                        size[sel].tolist(), moved.tolist(), card, strict=True):
+        if ok:
+            b = bases[i]
+            out[(q, r)] = Pose((x, y), b.apothem * k, b.angle, b.turn, b.shape)
+    return out
+
+
+def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
+              shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
+                                               ] | None:
+    """The free cells (not in `skip`) of the layout's lattice farther on the table, for
+    `_far_cells`: (cells, their plane centres, the placed card nearest each, the size of a
+    card there in that card's), or None where the lattice cannot be carried. On a calibrated
+    table the plane is metric, so one step length and one turn (`lattice.fit_regular`) carry
+    the layout across an arm or a gap that the growth and the probe cannot cross, where the
+    placed cards lie on one regular lattice (FAR_FIT) whose step is a card's width and a gap;
+    its cells are those in the play area and a card beyond (cards lie there). Uncalibrated,
+    the plane is the picture: the table's lattice is carried by one homography
+    (`lattice.fit_projective`) where at least FAR_CARDS placed cards fit it (FAR_FIT), within
+    FAR_STEPS of them and the picture, and a card's size at each cell follows it. Either way
+    only the cells the fit is sure of (its standard error there within FAR_SD of a step, or
+    FAR_SD_PICTURE, each card taken FAR_JITTER of a step off or as far as the fit says): far
+    from the cards, or where few carry the lattice, a cell may be off by more than the search
+    reaches, and then a card beside it could be taken for it."""
+    order = sorted(lat.cells)
+    if len(order) < 2:
+        return None
+    idx = np.array(order, np.int64)
+    at = np.array([lat.cells[i] for i in order], np.float64)
+    e_q = np.array([lat.e_q[i] for i in order])
+    e_r = np.array([lat.e_r[i] for i in order])
+    fitted: RegularLattice | ProjectiveLattice | None
+    if view.calibrated and view.table is not None:
+        fitted = fit_regular(at, lat.centres[idx], e_q.mean(0), e_r.mean(0), FAR_JITTER)
+        m = HEXEL_FACE.flat_to_flat_mm
+        if fitted.rms > FAR_FIT or not 0.9 * m <= fitted.step <= 1.5 * m:
+            return None   # the placed cards are no regular lattice of cards this size
+        w, h = view.table.play_area_mm
+        lo, hi = np.array([-m, -m]), np.array([w + m, h + m])
+    else:
+        fitted = (fit_projective(at, lat.centres[idx], e_q, e_r, FAR_JITTER)
+                  if len(order) >= FAR_CARDS else None)
+        if fitted is None or fitted.rms > FAR_FIT:
+            return None
+        lo, hi = np.zeros(2), np.array([shape[1] - 1.0, shape[0] - 1.0])
+    frac = fitted.fractional(np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]))
+    frac = np.clip(frac, at.min(0) - FAR_STEPS, at.max(0) + FAR_STEPS)
+    (q0, r0), (q1, r1) = np.floor(frac.min(0)).astype(int), np.ceil(frac.max(0)).astype(int)
+    free = np.ones((q1 - q0 + 1, r1 - r0 + 1), bool)
+    gone = np.array([c for c in skip if q0 <= c[0] <= q1 and r0 <= c[1] <= r1], int)
+    if len(gone):
+        free[gone[:, 0] - q0, gone[:, 1] - r0] = False
+    cells = np.argwhere(free) + np.array([q0, r0])
+    centres = fitted.centres(cells)
+    cells, centres = cells[((centres >= lo) & (centres <= hi)).all(1)], centres[
+        ((centres >= lo) & (centres <= hi)).all(1)]
+    if not len(cells):
+        return None
+    d = lat.centres[idx][None] - centres[:, None]
+    k = np.argmin(np.einsum("cnk,cnk->cn", d, d), 1)
+    if isinstance(fitted, RegularLattice):
+        size, sure = np.ones(len(cells)), fitted.spread(cells) <= FAR_SD
+    else:   # the lattice's step there against its step at that card (area, square-rooted)
+        half = np.array([[0.5, 0.0], [0.0, 0.5]])
+        ends = fitted.centres((cells[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
+        j = (ends - centres[:, None, :]) * 2.0                     # cells x axis x 2
+        area = np.abs(j[:, 0, 0] * j[:, 1, 1] - j[:, 0, 1] * j[:, 1, 0])
+        own = np.abs(e_q[k, 0] * e_r[k, 1] - e_q[k, 1] * e_r[k, 0])
+        size = np.sqrt(area / own)
+        sure = fitted.spread(cells) <= FAR_SD_PICTURE * np.linalg.norm(j[:, 0], axis=1)
+    if not sure.any():
+        return None
+    return cells[sure], centres[sure], idx[k[sure]], size[sure]
 
 
 _CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `_card_contrast`'s points
