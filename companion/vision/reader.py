@@ -1411,7 +1411,8 @@ def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
             return None
         lo, hi = np.zeros(2), np.array([shape[1] - 1.0, shape[0] - 1.0])
     frac = fitted.fractional(np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]))
-    frac = np.clip(frac, at.min(0) - FAR_STEPS, at.max(0) + FAR_STEPS)
+    # (a corner of the picture beyond the table's horizon maps nowhere: the box bounds it)
+    frac = np.clip(np.nan_to_num(frac, nan=0.0), at.min(0) - FAR_STEPS, at.max(0) + FAR_STEPS)
     (q0, r0), (q1, r1) = np.floor(frac.min(0)).astype(int), np.ceil(frac.max(0)).astype(int)
     free = np.ones((q1 - q0 + 1, r1 - r0 + 1), bool)
     gone = np.array([c for c in skip if q0 <= c[0] <= q1 and r0 <= c[1] <= r1], int)
@@ -1419,8 +1420,8 @@ def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
         free[gone[:, 0] - q0, gone[:, 1] - r0] = False
     cells = np.argwhere(free) + np.array([q0, r0])
     centres = fitted.centres(cells)
-    cells, centres = cells[((centres >= lo) & (centres <= hi)).all(1)], centres[
-        ((centres >= lo) & (centres <= hi)).all(1)]
+    inside = ((centres >= lo) & (centres <= hi)).all(1)
+    cells, centres = cells[inside], centres[inside]
     if not len(cells):
         return None
     d = lat.centres[idx][None] - centres[:, None]
@@ -1441,7 +1442,6 @@ def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
 
 
 _CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `_card_contrast`'s points
-
 
 
 # An object crossing onto a symbol is there whichever pose near the card's own is tried, but
