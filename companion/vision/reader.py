@@ -4,11 +4,15 @@ each card (whole and readable, or occluded). Whole cards are read at their own p
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
 the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and always reported
 occluded, with '?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly
-seen card is never guessed. A blob that may hold a card whose paper the mask kept only in part
-(or two cards a blur bridged) has its paper found again against its own border band
-(`cards.reseat_paper`); such an outline counts only when the card shows nearly all its paper
-and border band. The hexagons that are plainly cards also tell the table's own ink hues
-(`inks`): where another printer or camera turned an ink, the cards are told again with it.
+seen card is never guessed. Free cells next to the cards whose card the mask lost are probed
+(`_probe`); on a calibrated table so are free cells anywhere in the play area that show a
+card's paper and band about where the regular lattice through the placed cards puts them
+(`_far_cells`: a group beyond an arm, which the lattice growth cannot link). A blob that may
+hold a card whose paper the mask kept only in part (or two cards a blur bridged) has its paper
+found again against its own border band (`cards.reseat_paper`); such an outline counts only
+when the card shows nearly all its paper and border band. The hexagons that are plainly cards
+also tell the table's own ink hues (`inks`): where another printer or camera turned an ink, the
+cards are told again with it.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
 video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
@@ -46,7 +50,15 @@ from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, symbol_cores
-from .lattice import GrownLattice, card_frame, grow_lattice
+from .lattice import (
+    GrownLattice,
+    ProjectiveLattice,
+    RegularLattice,
+    card_frame,
+    fit_projective,
+    fit_regular,
+    grow_lattice,
+)
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
     BORDER_DEPTHS,
@@ -224,7 +236,7 @@ class HexelReader:
         rest = _with_blobs(rest, not_cards)
         layout = self._lay_out(frame, mask, scale, whole, rest)
         self._ahead = (_layout_key(self.model, mask, scale, whole, rest), layout)
-        return [layout.staged]
+        return [layout.staged, layout.far_staged]
 
     def _lay_out(self, frame: np.ndarray, mask: np.ndarray, scale: float,
                  whole: list[CardFit], rest: list[Blob]) -> _Layout:
@@ -251,11 +263,18 @@ class HexelReader:
         # laid a little off the lattice), in the same pass, and probed from the better pose
         moved = _refit_cells(frame, view, cand, doubtful)
         part_cells, part_poses = _partials(rest, lat, set(taken), p)
+        # on a calibrated table, the free cells elsewhere in the play area that show a card's
+        # contrast about where the regular lattice puts them (`_far_cells`): read in the same
+        # passes, as a read of their own (a read's lamp is chosen over its own cards, and the
+        # cards above must read as they did), and probed on their own
+        far = _far_cells(frame, mask, scale, lat, view,
+                         taken | set(cand) | set(doubtful) | set(part_cells))
         n_probe = len(cand) + len(moved)
         staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
                             self.model, [True] * n_probe + [False] * len(part_poses))
+        far_staged = StagedRead(frame, list(far.values()), view, self.model)
         return _Layout(lat, whole, off, cells, poses, taken, cand, moved, part_cells,
-                       part_poses, staged)
+                       part_poses, staged, far, far_staged)
 
     def _tell(self, frame: np.ndarray, scale: float, fits: list[CardFit], reseated: set[int],
               card_area: float | None,
@@ -533,23 +552,25 @@ class HexelReader:
             obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"))
             return ReadResult(obs, view, stages=stages)
         (lat, whole, off, cells, poses, taken, cand, moved, part_cells, part_poses,
-         staged) = self._lay_out(frame, mask, scale, whole, rest)
+         staged, far, far_staged) = self._lay_out(frame, mask, scale, whole, rest)
         if off:
             notes.append(f"{off} card(s) off the lattice ignored")
         n_probe = len(cand) + len(moved)
-        if staged.first is None:   # (not begun ahead)
-            read_together([staged])
+        read_together([s for s in (staged, far_staged) if s.first is None])   # (not begun ahead)
         # the probe's first pass joins this read's re-read pass where the first reads already
         # say where it starts (`_probe` checks that the final reads say the same)
-        ahead = None
+        ahead = far_ahead = None
         if not staged.done:
             assert staged.first is not None
             ahead = _coarse_ahead(frame, cand, staged.first[:len(cand)], moved,
                                   staged.first[len(cand):n_probe], view, self.model, p,
                                   (part_cells, part_poses, staged.first[n_probe:]))
-        read_together([staged, *([ahead[1]] if ahead else [])])
+        if not far_staged.done:
+            assert far_staged.first is not None
+            far_ahead = _coarse_ahead(frame, far, far_staged.first, {}, [], view, self.model, p)
+        read_together([staged, far_staged, *(a[1] for a in (ahead, far_ahead) if a)])
         first = staged.reads
-        assert first is not None
+        assert first is not None and far_staged.reads is not None
         # a partial blob's cell is searched as a free cell is (`_better`)
         start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
                                      p, (part_cells, part_poses, first[n_probe:]))
@@ -561,6 +582,17 @@ class HexelReader:
             _probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
                        taken | set(start)),
             _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p))
+        # (a far cell those probes reached on from a card they found is theirs)
+        far_reads = [r for k, r in zip(far, far_staged.reads, strict=True)
+                     if k not in found_cells]
+        far = {k: q for k, q in far.items() if k not in found_cells}
+        if far:
+            more = _probe(frame, far, far_reads, view, self.model, p, far_ahead)
+            more = _probe_onwards(frame, mask, scale, lat, view, self.model, p,
+                                  taken | set(start) | set(far) | set(found_cells), more)
+            found_cells, found_poses, found_reads = (
+                a + b for a, b in zip((found_cells, found_poses, found_reads), more,
+                                      strict=True))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
         found = set(found_cells)
@@ -616,6 +648,8 @@ class _Layout(NamedTuple):
     part_cells: list[tuple[int, int]]    # partial blobs' cells (`_partials`)
     part_poses: list[Pose]
     staged: StagedRead              # the read of all those (cand, moved, partials)
+    far: dict[tuple[int, int], Pose]     # free cells farther on (`_far_cells`)
+    far_staged: StagedRead          # and their read, a read of its own
 
 
 def _layout_key(model: ColourModel, mask: np.ndarray, scale: float, whole: list[CardFit],
@@ -1116,10 +1150,13 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     return poses[0], poses[1]
 
 
-def _on_mask(mask: np.ndarray, scale: float, view: TableView, plane: np.ndarray) -> np.ndarray:
-    """Per cell (plane: cells x points x 2, table plane), the share of its points that fall on
-    the paper `mask` (worked at `scale` of the frame; points outside it are off the mask)."""
-    img = (view.to_image(plane.reshape(-1, 2)) + 0.5) * scale - 0.5
+def _on_mask(mask: np.ndarray, scale: float, view: TableView | None, plane: np.ndarray
+             ) -> np.ndarray:
+    """Per cell (plane: cells x points x 2, table plane, or frame pixels when `view` is None),
+    the share of its points that fall on the paper `mask` (worked at `scale` of the frame;
+    points outside it are off the mask)."""
+    pts = plane.reshape(-1, 2)
+    img = ((pts if view is None else view.to_image(pts)) + 0.5) * scale - 0.5
     ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
     h, w = mask.shape
     inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
@@ -1475,6 +1512,200 @@ def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         reads += new_reads
         last = list(zip(new_cells, new_poses, strict=True))
     return cells, poses, reads
+
+
+FAR_MASK = 0.25    # a free cell far from the cards is looked at where this much of its paper
+                   # places lie on the paper mask (a card's paper is brighter than the table
+                   # round it nearly everywhere; a pale table's cards the probe's rounds follow)
+FAR_FIT = 0.1      # the placed cards must lie this close to the lattice carried (steps, rms)
+FAR_CARDS = 6      # uncalibrated, at least this many placed cards carry it (a homography)
+FAR_STEPS = 8      # (cells are looked for at most this many steps beyond the placed ones)
+FAR_JITTER = 0.05  # a card's place is taken to be this far off its cell (steps, at least)
+FAR_SD = 0.2       # and a far cell looked at only where the lattice is this sure of it (steps,
+FAR_SD_PICTURE = 0.15   # standard error; on the picture, uncalibrated: a card beside it lies
+                   # a step off, and fits simulated with hand-laid jitter erred by at most 1.7
+                   # (metric) and 4 (picture) such errors)
+FAR_REACH = 0.32   # how far (apothems) `_far_cells` looks about a cell's predicted place,
+FAR_STEP = 0.08    # in steps of this (within a disc)
+FAR_GRID = 0.08    # (along each border place's normal, the band is looked for this far apart)
+
+
+def _far_shifts() -> np.ndarray:
+    """The shifts (apothems, card frame) `_far_cells` tries, within FAR_REACH."""
+    k = np.arange(-FAR_REACH, FAR_REACH + 1e-9, FAR_STEP)
+    grid = np.stack(np.meshgrid(k, k), -1).reshape(-1, 2)
+    return grid[np.hypot(grid[:, 0], grid[:, 1]) <= FAR_REACH + 1e-9]
+
+
+_FAR_SHIFTS = _far_shifts()
+# The band profiles `_band_shares` samples: along the normal of each of the 18 border places
+# (`symbols.BORDER_PTS`: three along each edge), from the paper inside to beyond the band,
+# FAR_GRID apart, as far either way as a shift moves the band; at any shift a place's band
+# depths (`symbols.BORDER_DEPTHS`) are a window of BAND_WINDOW of its profile's samples
+_N_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)
+_BAND_DEPTH0 = min(BORDER_DEPTHS)
+BAND_WINDOW = round((max(BORDER_DEPTHS) - _BAND_DEPTH0) / FAR_GRID) + 1
+_FAR_RHO = _BAND_DEPTH0 + FAR_GRID * np.arange(-round(FAR_REACH / FAR_GRID) - 1,
+                                               round(FAR_REACH / FAR_GRID) + BAND_WINDOW + 1)
+_PLACE_NORMAL = np.array([[math.cos(math.radians(-60.0 * (k // 3))),
+                           math.sin(math.radians(-60.0 * (k // 3)))] for k in range(_N_PLACES)])
+_FAR_PROFILE = (_FAR_RHO[None, :, None] * _PLACE_NORMAL[:, None, :]
+                + (BORDER_PTS[:_N_PLACES] - _BAND_DEPTH0 * _PLACE_NORMAL)[:, None, :])
+# each shift's window start in each place's profile (shifts x places)
+_FAR_START = np.rint((_BAND_DEPTH0 + _FAR_SHIFTS @ _PLACE_NORMAL.T - _FAR_RHO[0])
+                     / FAR_GRID).astype(np.int64)
+# the paper the band is judged against: the inner part of the profiles beside the corners
+# (a symbol lies on each edge's middle normal), on the paper at most shifts
+_FAR_PAPER = np.ix_([k for k in range(_N_PLACES) if k % 3 != 1],
+                    np.flatnonzero(_FAR_RHO <= 0.75))
+
+
+def _band_shares(frame: np.ndarray, centres: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """Per cell (frame `centres` and card frame -> frame `maps`, cells x 2 x 2) and shift of
+    _FAR_SHIFTS (cells x shifts), the share of a card's border band places darker than
+    PROBE_BAND of its paper at any of their depths, were a card there moved by that shift;
+    -1 where the paper is dim (PROBE_DIM) or not all in the frame. `_card_contrast`'s band
+    test for every shift at once, from one profile along each place's normal (a shift moves
+    the band along it), against the median of the paper inside them all."""
+    pts = centres[:, None] + _FAR_PROFILE.reshape(-1, 2) @ maps.transpose(0, 2, 1)
+    vals, inside = sample(frame, pts.reshape(len(centres), _N_PLACES, len(_FAR_RHO), 2))
+    grey = vals @ np.full(3, 1.0 / 3.0, vals.dtype)                    # cells x places x radii
+    paper = grey[:, _FAR_PAPER[0], _FAR_PAPER[1]].reshape(len(centres), -1)
+    mid = np.median(paper, axis=1)
+    dark = grey <= PROBE_BAND * mid[:, None, None]
+    # any of a window's samples dark, by a running count
+    run = np.zeros((*dark.shape[:2], dark.shape[2] + 1), np.int32)
+    np.cumsum(dark, -1, dtype=np.int32, out=run[..., 1:])
+    win = run[..., BAND_WINDOW:] > run[..., :-BAND_WINDOW]           # cells x places x starts
+    got = win[:, np.arange(_N_PLACES)[None, :], _FAR_START]           # cells x shifts x places
+    ok = (mid >= PROBE_DIM) & inside.all((1, 2))
+    return np.where(ok[:, None], got.mean(-1), -1.0)
+
+
+def _far_cells(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+               view: TableView, skip: set[tuple[int, int]]) -> dict[tuple[int, int], Pose]:
+    """The free cells anywhere on the table (`_far_grid`) where the frame shows a card's
+    contrast (`_band_shares`, then `_card_contrast` there: even paper, and around it the dark
+    border band at PROBE_BAND_SHARE of its places) within FAR_REACH of the place the layout's
+    lattice predicts, each at the middle of the shifts that show it best, at the squash and
+    orientation of the placed card nearest to it and the size the lattice gives it there
+    (`_cell_pose`). Only the cells whose paper places lie on the paper mask (FAR_MASK) are
+    looked at; cells in `skip` are left out."""
+    grid = _far_grid(lat, view, skip, frame.shape)
+    if grid is None:
+        return {}
+    cells, centres, near, size = grid
+    apothems = _apothems(lat)
+    bases = {i: _cell_pose(lat, i, lat.centres[i], apothems[i]) for i in set(near.tolist())}
+    at = {i: k for k, i in enumerate(bases)}
+    maps = pose_matrices(list(bases.values()))[[at[i] for i in near.tolist()]]
+    maps *= size[:, None, None]
+    # each cell's card frame carried into the picture by the plane-to-frame map's derivative
+    # there (a card is small beside the distances over which that map bends)
+    step = 0.1 * float(np.median(apothems)) * np.eye(2)
+    ends = view.to_image(np.concatenate([centres, centres + step[0], centres + step[1]]))
+    c_img = ends[:len(centres)]
+    jac = np.stack([ends[len(centres):2 * len(centres)] - c_img,
+                    ends[2 * len(centres):] - c_img], -1) / step[0, 0]
+    img_maps = jac @ maps                                       # card frame -> frame pixels
+    on = np.flatnonzero(_on_mask(mask, scale, None, c_img[:, None]
+                                 + PAPER_PTS @ img_maps.transpose(0, 2, 1)) >= FAR_MASK)
+    if not len(on):
+        return {}
+    shares = _band_shares(frame, c_img[on], img_maps[on])
+    top = shares.max(1)
+    keep = top >= PROBE_BAND_SHARE
+    if not keep.any():
+        return {}
+    # the middle of the shifts at which the band shows best (a band a few px wide shows all
+    # round over a small range of them), checked there as `_card_contrast` checks a card
+    best = shares[keep] >= top[keep, None]
+    mid = (best[:, :, None] * _FAR_SHIFTS).sum(1) / best.sum(1)[:, None]
+    sel = on[keep]
+    even, dark, _ = _card_contrast(frame, None, (c_img[sel] + np.einsum(
+        "cab,cb->ca", img_maps[sel], mid))[:, None] + _CONTRAST_PTS @ img_maps[sel].transpose(
+            0, 2, 1))
+    card = (even & (dark >= PROBE_BAND_SHARE)).tolist()
+    moved = centres[sel] + np.einsum("cab,cb->ca", maps[sel], mid)
+    out = {}
+    for (q, r), i, k, (x, y), ok in zip(cells[sel].tolist(), near[sel].tolist(),
+                                        size[sel].tolist(), moved.tolist(), card, strict=True):
+        if ok:
+            b = bases[i]
+            out[(q, r)] = Pose((x, y), b.apothem * k, b.angle, b.turn, b.shape)
+    return out
+
+
+def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
+              shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
+                                               ] | None:
+    """The free cells (not in `skip`) of the layout's lattice farther on the table, for
+    `_far_cells`: (cells, their plane centres, the placed card nearest each, the size of a
+    card there in that card's), or None where the lattice cannot be carried. On a calibrated
+    table the plane is metric, so one step length and one turn (`lattice.fit_regular`) carry
+    the layout across an arm or a gap that the growth and the probe cannot cross, where the
+    placed cards lie on one regular lattice (FAR_FIT) whose step is a card's width and a gap;
+    its cells are those in the play area and a card beyond (cards lie there). Uncalibrated,
+    the plane is the picture: the table's lattice is carried by one homography
+    (`lattice.fit_projective`) where at least FAR_CARDS placed cards fit it (FAR_FIT), within
+    FAR_STEPS of them and the picture, and a card's size at each cell follows it. Either way
+    only the cells the fit is sure of (its standard error there within FAR_SD of a step, or
+    FAR_SD_PICTURE, each card taken FAR_JITTER of a step off or as far as the fit says): far
+    from the cards, or where few carry the lattice, a cell may be off by more than the search
+    reaches, and then a card beside it could be taken for it."""
+    order = sorted(lat.cells)
+    if len(order) < 2:
+        return None
+    idx = np.array(order, np.int64)
+    at = np.array([lat.cells[i] for i in order], np.float64)
+    e_q = np.array([lat.e_q[i] for i in order])
+    e_r = np.array([lat.e_r[i] for i in order])
+    fitted: RegularLattice | ProjectiveLattice | None
+    if view.calibrated and view.table is not None:
+        fitted = fit_regular(at, lat.centres[idx], e_q.mean(0), e_r.mean(0), FAR_JITTER)
+        m = HEXEL_FACE.flat_to_flat_mm
+        if fitted.rms > FAR_FIT or not 0.9 * m <= fitted.step <= 1.5 * m:
+            return None   # the placed cards are no regular lattice of cards this size
+        w, h = view.table.play_area_mm
+        lo, hi = np.array([-m, -m]), np.array([w + m, h + m])
+    else:
+        fitted = (fit_projective(at, lat.centres[idx], e_q, e_r, FAR_JITTER)
+                  if len(order) >= FAR_CARDS else None)
+        if fitted is None or fitted.rms > FAR_FIT:
+            return None
+        lo, hi = np.zeros(2), np.array([shape[1] - 1.0, shape[0] - 1.0])
+    frac = fitted.fractional(np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]))
+    # (a corner of the picture beyond the table's horizon maps nowhere: the box bounds it)
+    frac = np.clip(np.nan_to_num(frac, nan=0.0), at.min(0) - FAR_STEPS, at.max(0) + FAR_STEPS)
+    (q0, r0), (q1, r1) = np.floor(frac.min(0)).astype(int), np.ceil(frac.max(0)).astype(int)
+    free = np.ones((q1 - q0 + 1, r1 - r0 + 1), bool)
+    gone = np.array([c for c in skip if q0 <= c[0] <= q1 and r0 <= c[1] <= r1], int)
+    if len(gone):
+        free[gone[:, 0] - q0, gone[:, 1] - r0] = False
+    cells = np.argwhere(free) + np.array([q0, r0])
+    centres = fitted.centres(cells)
+    inside = ((centres >= lo) & (centres <= hi)).all(1)
+    cells, centres = cells[inside], centres[inside]
+    if not len(cells):
+        return None
+    d = lat.centres[idx][None] - centres[:, None]
+    k = np.argmin(np.einsum("cnk,cnk->cn", d, d), 1)
+    if isinstance(fitted, RegularLattice):
+        size, sure = np.ones(len(cells)), fitted.spread(cells) <= FAR_SD
+    else:   # the lattice's step there against its step at that card (area, square-rooted)
+        half = np.array([[0.5, 0.0], [0.0, 0.5]])
+        ends = fitted.centres((cells[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
+        j = (ends - centres[:, None, :]) * 2.0                     # cells x axis x 2
+        area = np.abs(j[:, 0, 0] * j[:, 1, 1] - j[:, 0, 1] * j[:, 1, 0])
+        own = np.abs(e_q[k, 0] * e_r[k, 1] - e_q[k, 1] * e_r[k, 0])
+        size = np.sqrt(area / own)
+        sure = fitted.spread(cells) <= FAR_SD_PICTURE * np.linalg.norm(j[:, 0], axis=1)
+    if not sure.any():
+        return None
+    return cells[sure], centres[sure], idx[k[sure]], size[sure]
+
+
+_CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `_card_contrast`'s points
 
 
 # An object crossing onto a symbol is there whichever pose near the card's own is tried, but
