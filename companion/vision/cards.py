@@ -311,18 +311,68 @@ def hexagon_pose(poly: np.ndarray, poly32: np.ndarray | None = None
     return np.array([cx, cy]), apothem, float(wrap60(corner + math.pi / 6.0))
 
 
+def hexagon_poses(polys: list[np.ndarray], polys32: list[np.ndarray]
+                  ) -> list[tuple[np.ndarray, float, float]]:
+    """`hexagon_pose` of every polygon (N_i x 2, and each as float32), worked out for all of
+    them at once (cheaper than one by one from about FIT_TOGETHER of them), each polygon's
+    numbers its own, bit for bit: its outline (padded out with its first
+    point) resampled at 96 points evenly along it as `np.interp` does it (the slope of each
+    segment, times the way into it, plus its start; a knot's own value where a point falls on
+    one), the sixth harmonic summed along each row."""
+    n = len(polys)
+    moments = np.array([[m["m00"], m["m10"], m["m01"]] for m in map(cv2.moments, polys32)])
+    m00, m10, m01 = moments.T
+    cx, cy = m10 / m00, m01 / m00
+    lens = np.fromiter(map(len, polys), np.int64, n)
+    width = int(lens.max()) + 1
+    starts = np.cumsum(lens) - lens
+    # each row the polygon's points about its centre, then its first point again (closed)
+    k = np.arange(width)[None, :]
+    src = starts[:, None] + np.where(k < lens[:, None], k, 0)
+    pts = np.concatenate(polys)
+    z = np.empty((n, width), np.complex128)   # (parts set directly: as x + 1j * y gives)
+    z.real = pts[src, 0] - cx[:, None]
+    z.imag = pts[src, 1] - cy[:, None]
+    arc = np.zeros((n, width))
+    np.cumsum(np.abs(z[:, 1:] - z[:, :-1]), axis=1, out=arc[:, 1:])   # (0 past the end)
+    rows = np.arange(n)[:, None]
+    at = _RESAMPLE[None, :] * arc[rows[:, 0], lens][:, None]          # n x 96
+    j = np.array([np.searchsorted(a, x, "right") for a, x in zip(arc, at, strict=True)]) - 1
+    j = np.minimum(j, lens[:, None])
+    x0, x1 = arc[rows, j], arc[rows, np.minimum(j + 1, lens[:, None])]
+    f0, f1 = z[rows, j], z[rows, np.minimum(j + 1, lens[:, None])]
+    with np.errstate(divide="ignore", invalid="ignore"):   # (a knot's own value there)
+        inv = 1.0 / (x1 - x0)
+        step = at - x0
+        wr = (f1.real - f0.real) * inv * step + f0.real
+        wi = (f1.imag - f0.imag) * inv * step + f0.imag
+    knot = (x0 == at) | (j == lens[:, None])
+    w = np.empty((n, len(_RESAMPLE)), np.complex128)
+    w.real = np.where(knot, f0.real, wr)
+    w.imag = np.where(knot, f0.imag, wi)
+    r = np.maximum(np.abs(w), 1e-9)
+    c6 = (w ** 6 / (r * r * r * r * r)).sum(1)
+    corner = np.arctan2(c6.imag, c6.real) / 6.0    # np.angle(c6), without its checks
+    angle = wrap60(corner + math.pi / 6.0)
+    return [(np.array([x, y]), math.sqrt(abs(a) / (2.0 * SQRT3)), g)
+            for x, y, a, g in zip(cx.tolist(), cy.tolist(), m00.tolist(), angle.tolist(),
+                                  strict=True)]
+
+
 _HALF_STEP = np.radians(30.0)
 _CORNER_STEPS = np.radians(60.0) * np.arange(6)
 
 
-def _hexagon(centre: np.ndarray, apothem: float, normal_angle: float) -> np.ndarray:
-    """`geometry.hexagon` (the same arithmetic) with its constants worked out once."""
-    corner_r = apothem * 2.0 / SQRT3
-    ang = normal_angle + _HALF_STEP - _CORNER_STEPS
-    corners = np.empty((6, 2))
-    corners[:, 0] = np.cos(ang)   # contiguous in and out, as geometry.hexagon computes them
-    corners[:, 1] = np.sin(ang)
-    return centre + corner_r * corners
+def _hexagons(centres: np.ndarray, apothems: np.ndarray, normal_angles: np.ndarray
+              ) -> np.ndarray:
+    """`geometry.hexagon` of each centre (n x 2), apothem and angle (n), the same arithmetic
+    for all at once (n x 6 x 2), its constants worked out once."""
+    corner_r = apothems * 2.0 / SQRT3
+    ang = normal_angles[:, None] + _HALF_STEP - _CORNER_STEPS[None, :]
+    corners = np.empty((len(ang), 6, 2))
+    corners[..., 0] = np.cos(ang)   # contiguous in and out, as geometry.hexagon computes them
+    corners[..., 1] = np.sin(ang)
+    return centres[:, None, :] + corner_r[:, None, None] * corners
 
 
 def iou(poly_a: np.ndarray, poly_b: np.ndarray) -> float:
@@ -363,7 +413,8 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
     if not affine:
         poly32 = blob.hull_plane.astype(np.float32)
         centre, a_in, angle = hexagon_pose(blob.hull_plane, poly32)
-        score = _iou32(poly32, _hexagon(centre, a_in, angle).astype(np.float32))
+        score = _iou32(poly32, _hexagons(centre[None], np.array([a_in]), np.array([angle]))[0]
+                       .astype(np.float32))
         apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
         return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob)
     centre, shape = affine_shape(blob.hull_plane)
@@ -372,31 +423,81 @@ def fit_card(blob: Blob, affine: bool = False) -> CardFit:
     rect = (blob.hull_plane - centre) @ inv.T
     rect32 = rect.astype(np.float32)
     c_rect, a_in, angle = hexagon_pose(rect, rect32)
-    score = _iou32(rect32, _hexagon(c_rect, a_in, angle).astype(np.float32))
+    score = _iou32(rect32, _hexagons(c_rect[None], np.array([a_in]), np.array([angle]))[0]
+                   .astype(np.float32))
     apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
     return CardFit((float(centre[0]), float(centre[1])), apothem, angle, score, blob,
                    ((float(shape[0, 0]), float(shape[0, 1])), (float(shape[1, 0]),
                                                                float(shape[1, 1]))))
 
 
+FIT_TOGETHER = 6   # blobs from which fitting all at once costs less than one by one
+
+
+def fit_cards(blobs: list[Blob], affine: bool = False) -> list[CardFit]:
+    """`fit_card` of every blob, from FIT_TOGETHER of them their hexagons worked out for all
+    at once (`hexagon_poses`, `_hexagons`): the same numbers, each blob's its own."""
+    if len(blobs) < FIT_TOGETHER:
+        return [fit_card(b, affine) for b in blobs]
+    shapes = [affine_shape(b.hull_plane) for b in blobs] if affine else []
+    polys = [b.hull_plane for b in blobs]
+    if affine:
+        polys = []
+        for b, (centre, shape) in zip(blobs, shapes, strict=True):
+            (a, s, c) = shape[0, 0], shape[0, 1], shape[1, 1]
+            inv = np.array([[c, -s], [-s, a]]) / (a * c - s * s)
+            polys.append((b.hull_plane - centre) @ inv.T)
+    polys32 = [q.astype(np.float32) for q in polys]
+    poses = hexagon_poses(polys, polys32)
+    hexes = _hexagons(np.array([c for c, _, _ in poses]), np.array([a for _, a, _ in poses]),
+                      np.array([g for _, _, g in poses])).astype(np.float32)
+    fits = []
+    for k, (blob, q32, (centre, a_in, angle)) in enumerate(zip(blobs, polys32, poses,
+                                                               strict=True)):
+        score = _iou32(q32, hexes[k])
+        apothem = a_in / (1.0 - HEXEL_FACE.border_frac)
+        if not affine:
+            fits.append(CardFit((float(centre[0]), float(centre[1])), apothem, angle, score,
+                                blob))
+            continue
+        at, shape = shapes[k]
+        fits.append(CardFit((float(at[0]), float(at[1])), apothem, angle, score, blob,
+                            ((float(shape[0, 0]), float(shape[0, 1])),
+                             (float(shape[1, 0]), float(shape[1, 1])))))
+    return fits
+
+
+def fitted_card(blob: Blob, affine: bool, fitted: dict[int, CardFit] | None) -> CardFit:
+    """`fit_card(blob, affine)`, as `fit_hexagons` gave it in `fitted` where it fitted the
+    blob so (the same numbers: a fit depends on the blob alone)."""
+    fit = None if fitted is None else fitted.get(id(blob))
+    return fit if fit is not None and fit.blob is blob else fit_card(blob, affine)
+
+
 def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affine: bool = False,
-                 card_area: float | None = None) -> tuple[list[CardFit], list[Blob]]:
+                 card_area: float | None = None, fitted: dict[int, CardFit] | None = None
+                 ) -> tuple[list[CardFit], list[Blob]]:
     """Split blobs into candidate whole cards (regular hexagons not cut by the frame edge) and the
     rest. Candidates still have to show six symbols (a ring's paper centre is a hexagon too).
     With `card_area` (a card face's area in plane units, known on a calibrated table), a blob
     whose area is far from a card's paper (below 0.45 or above 2.2 times: a card printed at
-    another scale still passes) is no whole card and is not fitted."""
+    another scale still passes) is no whole card and is not fitted. `fitted` (by the blob's
+    `id`) takes every blob's `fit_card`, for a caller that asks again (`fitted_card`)."""
     whole, rest = [], []
     lo = hi = None
     if card_area is not None:
         paper = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
         lo, hi = 0.45 * paper, 2.2 * paper
-    for blob in blobs:
-        if lo is not None and not lo <= blob.area_plane <= hi:
+    sized = [lo is None or lo <= blob.area_plane <= hi for blob in blobs]
+    fits = iter(fit_cards([b for b, ok in zip(blobs, sized, strict=True) if ok], affine))
+    for blob, ok in zip(blobs, sized, strict=True):
+        if not ok:
             if not blob.ragged:
                 rest.append(blob)
             continue
-        fit = fit_card(blob, affine)
+        fit = next(fits)
+        if fitted is not None:
+            fitted[id(blob)] = fit
         if fit.iou >= params.min_iou and fit.aspect >= params.min_aspect and not blob.touches_edge:
             whole.append(fit)
         elif not blob.ragged:   # a ragged blob is a whole card or nothing (see `Blob`)

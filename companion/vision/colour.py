@@ -172,20 +172,29 @@ class ColourModel:
         pixels): s·((1-alpha)·paper + alpha·ink) by least squares, both parts kept
         non-negative."""
         ink, m_total, m_along, inv_isq, _, _ = self._consts[0]
-        total = x[0] + x[1] + x[2]
+        total = x[0] + x[1]
+        total += x[2]
         along = x * ink                          # r·i0, g·i1, b·i2, summed in that order
-        along = along[0] + along[1] + along[2]
-        pa, pb = m_total * total + m_along * along   # m00·total + m01·along, m10·… + m11·…
+        dot = along[0] + along[1]
+        dot += along[2]
+        parts = m_total * total
+        parts += m_along * dot                   # m00·total + m01·along, m10·… + m11·…
+        pa, pb = parts
         # The fit keeps both parts non-negative: a colour beyond the ink as seen from paper
         # (a heavy print, a camera's saturation boost) is fitted by the ink alone, shaded
         # (pa = 0, pb refitted), not by the unconstrained pb with pa merely zeroed, which
         # overshoots and leaves a spurious residual; one short of any ink, by paper alone.
         beyond = pa < 0.0
-        pa, pb = (np.where(beyond, 0.0, np.where(pb < 0.0, total / 3.0, pa)),
-                  np.where(beyond, np.maximum(along * inv_isq, 0.0), np.maximum(pb, 0.0)))
-        s = pa + pb
-        alpha = np.where(s > 1e-3, pb / np.maximum(s, 1e-3), 0.0)
-        return alpha, s, pa + pb * ink           # the three fitted channels at once
+        pa2 = np.where(pb < 0.0, total / 3.0, pa)
+        pb2 = np.maximum(pb, 0.0)
+        if beyond.any():
+            pa2[beyond] = 0.0
+            pb2[beyond] = np.maximum(dot * inv_isq, 0.0)[beyond]
+        s = pa2 + pb2
+        alpha = np.where(s > 1e-3, pb2 / np.maximum(s, 1e-3), 0.0)
+        pred = pb2 * ink                         # the three fitted channels at once
+        pred += pa2
+        return alpha, s, pred
 
     def _fit_grey(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The grey letters' fits (`_fit_all`; x: 3 x 1 or grey letters x pixels): a plain
@@ -194,6 +203,26 @@ class ColourModel:
         proj = (x - 1.0) * u                     # (r - 1)·u0, (g - 1)·u1, (b - 1)·u2
         proj = proj[0] + proj[1] + proj[2]
         return proj / length, np.ones(proj.shape, np.float32), 1.0 + proj * u
+
+    def _refit_coloured(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_held(x, *_fit_coloured(x))` (x: 3 x coloured letters x pixels, a colour per
+        letter), the censored refit's step: the same arithmetic, the held shade's fit worked
+        out only where it is held (in place)."""
+        d, dd = self._consts[0][4:]
+        alpha, s, pred = self._fit_coloured(x)
+        sc = np.minimum(np.maximum(s, SHADE_RANGE[0]), SHADE_RANGE[1])
+        out = sc != s
+        if not out.any():
+            return alpha, s, pred
+        # (`_held` where the shade is out of range; elsewhere sc is s and the fit stands)
+        li, pi = np.nonzero(out)
+        held, xo = sc[li, pi], x[:, li, pi]
+        do = d[:, li, 0]
+        diff = (xo - held) * do
+        a_fix = clip((diff[0] + diff[1] + diff[2]) / (held * dd[li, 0]), 0.0, 1.0)
+        alpha[li, pi] = a_fix
+        pred[:, li, pi] = held * (1.0 + a_fix * do)
+        return alpha, sc, pred
 
     def _held(self, x: np.ndarray, alpha: np.ndarray, s: np.ndarray, pred: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -404,8 +433,7 @@ class ColourModel:
         # each kind of ink on its own (a letter's fit depends on its own colour only)
         if cs is not None:
             ac, sc, pc = self._held(xs[:, None, :], a[cs], s[cs], p[:, cs])
-            a[cs], s[cs], p[:, cs] = _refit_censored(
-                (ac, sc, pc), lo, hi, lambda c: self._held(c, *self._fit_coloured(c)))
+            a[cs], s[cs], p[:, cs] = _refit_censored((ac, sc, pc), lo, hi, self._refit_coloured)
         if gs is not None:
             a[gs], s[gs], p[:, gs] = _refit_censored((a[gs], s[gs], p[:, gs]), lo, hi,
                                                      self._fit_grey)

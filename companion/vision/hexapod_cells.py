@@ -43,10 +43,11 @@ tints off the neutral labels (its dark pixels take a kind's body hue or OTHER) i
 when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
 ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
-grid lines show along two opposite sides, on lit fill either side of each, is empty (`bare_board`):
-a card over its middle would hide one side of each pair, whatever colour the fill reads (a white
-clipped in a channel leaves the fill's colour unmeasured there, and it reads tinted, as skin). A
-cell read empty whose
+grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
+or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
+(`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
+reads (a white clipped in a channel leaves the fill's colour unmeasured there, and it reads
+tinted, as skin). A cell read empty whose
 middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
 flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
 measured in the channels the white does not clip), or tinted against the white (the fill is printed
@@ -835,6 +836,26 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
+        # ... along half of each side, where no occluder's mask comes near the cell and its very
+        # centre is lit and no ink: a card hides the whole of one side of each pair, while a pale
+        # hand's edges and shading beside a side dip as a line does, and a card half a cell off
+        # (beyond the third the reader is built for) leaves half of two sides lined, its edge
+        # through the centre (`bare_board`, `CENTRE_FILL`)
+        left = np.flatnonzero(code == UNKNOWN_CODE)
+        if len(left) and hand.any():
+            left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
+                                      cells=left).any(axis=1)]
+        if len(left):
+            centre = round(CENTRE_FILL * px)
+            lit = (cell_windows(v, px, m, rows, cols, centre, cells=left) >=
+                   params.colour.dim_v) & \
+                (cell_windows(pix.sat, px, m, rows, cols, centre, cells=left) <
+                 params.colour.ink_sat)
+            left = left[lit.all(axis=1)]
+        if len(left):
+            bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params,
+                                   HAND_LINE_SHARE)]
+            code[bare], conf[bare] = EMPTY_CODE, 0.5
     why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)
@@ -861,10 +882,16 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
-            # whatever lies over it
+            # whatever lies over it — along half of each side at their own places, or along
+            # most of it a pixel off (`LINE_REACH`): a pale hand's edges and shading beside
+            # them dip as a line does, and half a side at one of several shifts is too little
             free = empty[lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
                                       params.min_line, params.colour.ink_sat,
-                                      params.colour.dim_v, share=HAND_LINE_SHARE)]
+                                      params.colour.dim_v, share=HAND_LINE_SHARE,
+                                      reach=False) |
+                         lines_across(grey(), pix.sat, v, px, m, rows, cols, empty,
+                                      params.min_line, params.colour.ink_sat,
+                                      params.colour.dim_v)]
             hidden = np.setdiff1d(hidden, free)
         open_empty[hidden] = False
         for i in hidden:
@@ -903,6 +930,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
                     tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
                                 for c in range(cols)) for r in range(rows)))
+
+
+# the band (cells) about a cell's centre that must be lit and no ink for its lines along half of
+# two opposite sides to make it bare board: a card's dark border band or tile there is a card
+# whose edge runs through the centre; a card a third of a cell off beside the cell, blurred,
+# reaches 0.1 cell from it
+CENTRE_FILL = 0.15
 
 
 def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:

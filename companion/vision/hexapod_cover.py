@@ -128,8 +128,11 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     unlined = unlit.copy()
     shares = np.zeros((len(cells), 4), np.float64)
     flat = np.zeros((len(cells), 4), np.float64)
-    shares[ask], flat[ask] = line_shares(cells[ask], grey, pix, px, margin, rows, cols,
-                                         params, flat=True)
+    # (a side's line seen, at the best shift about its place; a trace of it, at its place:
+    # `line_shares`)
+    trace = np.zeros((len(cells), 4), np.float64)
+    shares[ask], flat[ask], trace[ask] = line_shares(cells[ask], grey, pix, px, margin, rows,
+                                                     cols, params, flat=True)
     lined = shares >= params.fill_line
     unlined[ask] = ~lined[ask].any(axis=1)
     # as dark as dark cloth: a "line" along one side, or two adjacent ones, is noise (a printed
@@ -158,7 +161,7 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
         # lies well below the clip shows lines there: a pale, warm arm over a blown board)
         low = np.minimum(np.minimum(raw[0], raw[1]), raw[2])
         lit |= np.partition(low, h, axis=1)[:, h] < LIT_LOW
-    cloth = ask & ~doubt & (shares <= CLOTH_TRACE).all(axis=1) & \
+    cloth = ask & ~doubt & (trace <= CLOTH_TRACE).all(axis=1) & \
         ((flat >= COVER_FLAT).sum(axis=1) >= COVER_SIDES)
     # cloth that hides the board's dark frame where it runs in from beyond the grid: what the
     # lines' absence, its brightness or the clip leave in doubt, the frame settles
@@ -169,10 +172,13 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     crossed = _frame_crossed(cells, cloth, edge, rows, cols)
     cover = cloth & (mid <= COVER_LIT) & lit
     if cover.any():
-        other = np.flatnonzero(ask & ~cover & opposite(lined))
+        # (the lined fill, and its lines seen clearly, at the lines' own places, as the cloth's
+        # want of a trace is judged: lines a pixel off their places everywhere show no trace
+        # there, on fill as on cloth)
+        other = np.flatnonzero(ask & ~cover & opposite(trace >= params.fill_line))
         strong = line_shares(cells[other], grey, pix, px, margin, rows, cols,
-                             replace(params, min_line=COVER_SEEN * params.min_line)) \
-            if len(other) else np.zeros((0, 4))
+                             replace(params, min_line=COVER_SEEN * params.min_line),
+                             at_place=True) if len(other) else np.zeros((0, 4))
         if not opposite(strong >= params.fill_line).any():
             # lines too faint in this picture to tell cloth by their absence alone (blur
             # fades them all): cloth then only where its colour is not the fill's
@@ -186,17 +192,17 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     # lines along one side or two adjacent ones; lit fill beside a dim sleeve's or hand's shade
     # is the fill it looks)
     weak = ~opposite(lined) & ~unlit
-    out |= _sleeve_run(cells, out, weak & doubt & ~unlined, shares, mid, rows, cols,
+    out |= _sleeve_run(cells, out, weak & doubt & ~unlined, trace, mid, rows, cols,
                        params.line_balance)
     _note(why, cells, out, "dim:sleeve_run")
     if cover.any():
-        out |= _sleeve_run(cells, cover, weak & ~doubt, shares, mid, rows, cols,
+        out |= _sleeve_run(cells, cover, weak & ~doubt, trace, mid, rows, cols,
                            params.line_balance)
         _note(why, cells, out, "dim:cover_run")
     if crossed.any():
         # ... and to cloth over the frame, a cell next to it only: the frame shows where the
         # cloth runs in, not how far the fill's faint lines beyond it are the cloth's
-        out |= _sleeve_run(cells, crossed, weak & ~doubt, shares, mid, rows, cols,
+        out |= _sleeve_run(cells, crossed, weak & ~doubt, trace, mid, rows, cols,
                            params.line_balance, reach=False)
         _note(why, cells, out, "dim:frame_run")
     return cells[out]
@@ -284,9 +290,10 @@ def _sleeve_run(cells: np.ndarray, unlined: np.ndarray, weak: np.ndarray, shares
                 trace: float = CLOTH_TRACE, reach: bool = True) -> np.ndarray:
     """(len(cells),) True for each of `cells` (flat grid indices of cells read empty) marked
     `weak` — doubted, its printed line showing along one side or two adjacent ones only, never
-    two opposite ones (`shares`, cells x 4: the share of each side along which its line shows,
-    `line_shares`) — that joins a cell marked `unlined` (a doubted cell showing no line at all:
-    cloth over it) across a side showing no trace of its line (at most `trace` of it), their
+    two opposite ones — that joins a cell marked `unlined` (a doubted cell showing no line at
+    all: cloth over it) across a side showing no trace of its line (at most `trace` of it at its
+    place: `shares`, cells x 4, the share of each side along which its line shows there, as
+    `line_shares` gives it with `flat`), their
     middles (`mid`, brightness against the white) lit alike within `balance`; joined again
     through the cells so found. One line says that the strip along that side is board fill, not
     that the middle is: a sleeve lying over the middle hides the lines it covers and shows those

@@ -27,22 +27,33 @@ LINE_SHARE = 0.8            # a side's line must dip at this share of its sample
 # a side, or a lit finger's rim, hides a part of a line it runs near, and a card on the cell
 # hides the whole of one side of each pair
 HAND_LINE_SHARE = 0.5
+# A side's line is looked for this far (px at 24 a cell) either side of where the case's pose
+# puts it, at one shift for the whole side (the best): a pose fitted through the markers puts
+# the grid a pixel or two off its printed place, more so through three markers under blur
+# (hard 652: lines a pixel beside their place, dipping the shaded fill by 6-10 %, read as
+# none), and a printed line 0.45 mm wide covers a fifth of a canvas pixel, so the two pixels
+# sampled at its place miss it when it falls a pixel off. A line seen needs its dip along
+# most of the side at one shift, which flat cloth's noise does not give at any; the test of
+# no trace of a line (cloth, `COVER_FLAT`) keeps the line's own place only.
+LINE_REACH = 1
 
 
-@lru_cache(maxsize=16)
-def _line_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=32)
+def _line_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: int,
+                shift: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Flat indices (cells, 4 * n) of the samples along each cell's four sides (top, bottom,
     left, right; `LINE_SPAN` of each): the two pixels on either side of the line's position
-    (where the printed line falls, between them), and pixels `LINE_SIDE` px out on each side."""
+    (where the printed line falls, between them), and pixels `LINE_SIDE` px out on each side;
+    every sample moved `shift` px across its side (down for the top and bottom sides, right
+    for the left and right ones: `LINE_REACH`)."""
     t = np.arange(round(LINE_SPAN[0] * px), round(LINE_SPAN[1] * px) + 1)
     d = max(2, round(LINE_SIDE * px / 24))
     r, c = np.divmod(np.arange(rows * cols), cols)
-    y0, x0 = (margin + r * px)[:, None], (margin + c * px)[:, None]
+    y0, x0 = (margin + r * px)[:, None] + shift, (margin + c * px)[:, None] + shift
     w = shape[1]
     on_a, on_b, out_a, out_b = [], [], [], []
     for edge, across in ((y0, False), (y0 + px, False), (x0, True), (x0 + px, True)):
-        along = (x0 if not across else y0) + t[None, :]
+        along = (x0 - shift if not across else y0 - shift) + t[None, :]
         ey = np.broadcast_to(edge, along.shape)
 
         def at(offset: int, ey: np.ndarray = ey, along: np.ndarray = along,
@@ -60,6 +71,12 @@ def _line_index(shape: tuple[int, ...], px: int, margin: int, rows: int, cols: i
     return idx
 
 
+def _shifts(px: int) -> range:
+    """The shifts (px) a side's line is looked for at (`LINE_REACH`, scaled to `px`)."""
+    reach = round(LINE_REACH * px / 24)
+    return range(-reach, reach + 1)
+
+
 def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
                     cells: np.ndarray, min_line: float = 0.03) -> np.ndarray:
     """True for each of `cells` (flat indices) whose four printed grid lines show along each
@@ -69,14 +86,14 @@ def lines_all_round(grey: np.ndarray, px: int, margin: int, rows: int, cols: int
     card and hand; a hand over any part of a cell must cross a side (it comes from beyond the
     board), hiding the line there, so lines all round mean that nothing but what lies within
     them (a tile on the grid) covers the cell."""
-    return (_side_lines(grey, px, margin, rows, cols, cells, min_line) >= LINE_SHARE) \
+    return (_seen_lines(grey, px, margin, rows, cols, cells, min_line) >= LINE_SHARE) \
         .all(axis=1)
 
 
 def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
                  rows: int, cols: int, cells: np.ndarray, min_line: float = 0.03,
                  ink_sat: float = 0.45, min_v: float = 0.5, balance: float = 0.0,
-                 share: float = LINE_SHARE) -> np.ndarray:
+                 share: float = LINE_SHARE, reach: bool = True) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show along two
     opposite sides (top and bottom, or left and right; see `lines_all_round`: along `share`
     of each side's samples at least), counting a
@@ -89,16 +106,22 @@ def lines_across(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, marg
     two opposite sides mean that no card lies on the cell, whatever else may lie over it.
     (The card, two cells or more across, hides the far side of the pair in full, turned or
     not, so a line seen along half a side is as good as along all of it against a card; the
-    share asked for only guards against noise taken for a line.)"""
-    fill = _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v)
-    seen = _side_lines(grey, px, margin, rows, cols, cells, min_line, fill,
-                       balance) >= share
+    share asked for only guards against noise taken for a line.) Without `reach`, a line is
+    looked for at its own place only (not `LINE_REACH` about it)."""
+    fill = (sat, v, ink_sat, min_v)
+    if reach:
+        seen = _seen_lines(grey, px, margin, rows, cols, cells, min_line, fill, balance)
+    else:
+        seen = _side_lines(grey, px, margin, rows, cols, cells, min_line,
+                           _fill_beside(sat, v, px, margin, rows, cols, cells, ink_sat, min_v),
+                           balance)
+    seen = seen >= share
     return (seen[:, 0] & seen[:, 1]) | (seen[:, 2] & seen[:, 3])
 
 
 def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin: int,
-               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT
-               ) -> np.ndarray:
+               rows: int, cols: int, cells: np.ndarray, params: CellParams = DEFAULT,
+               share: float = LINE_SHARE) -> np.ndarray:
     """True for each of `cells` (flat indices) whose printed grid lines show in `grey` along
     two opposite sides (`lines_across`), each with board fill either side of it lit alike (the
     darker at least `line_balance` of the brighter: an occluder's or a card's edge along the
@@ -106,13 +129,18 @@ def bare_board(grey: np.ndarray, sat: np.ndarray, v: np.ndarray, px: int, margin
     third of a cell off the grid, hides one side of each opposite pair of every cell whose
     middle it covers, so no card lies on such a cell: it is empty, whatever its fill's colour
     reads (a white clipped in a channel leaves the fill's colour unmeasured there) and whatever
-    lies over it."""
+    lies over it. The line shows along `share` of each side: the card hides the whole of one
+    side of each pair, so half a side is as good as all of it against a card, where nothing
+    else lies near (a pale hand's edges and shading beside a side dip as a line does: the
+    reader asks half only of cells no occluder's mask comes near)."""
     return lines_across(grey, sat, v, px, margin, rows, cols, cells, params.min_line,
-                        params.colour.ink_sat, params.colour.dim_v, params.line_balance)
+                        params.colour.ink_sat, params.colour.dim_v, params.line_balance,
+                        share=share)
 
 
 def _fill_beside(sat: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
-                 cells: np.ndarray, ink_sat: float = 0.45, min_v: float = 0.5) -> np.ndarray:
+                 cells: np.ndarray, ink_sat: float = 0.45, min_v: float = 0.5, shift: int = 0
+                 ) -> np.ndarray:
     """(cells, 4 * n) bool: the line samples of `cells` (`_line_index`) with board fill on both
     sides of the line, no ink (saturation below `ink_sat`) and not dark (normalised brightness
     `v` at least `min_v`): a printed grid line, not a card's dark border band beside its
@@ -145,9 +173,27 @@ def line_channels(white: np.ndarray) -> list[int]:
     return below if 0 < len(below) < 3 else [0, 1, 2]
 
 
+def _seen_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
+                cells: np.ndarray, min_line: float,
+                fill: tuple[np.ndarray, np.ndarray, float, float] | None = None,
+                balance: float = 0.0) -> np.ndarray:
+    """(cells, 4): the share of samples along each side of each of `cells` where the printed
+    line shows (`_side_lines`), at the best of the shifts across the side within `LINE_REACH`
+    of its place; with `fill` (the normalised saturation and brightness, and the bounds of
+    `_fill_beside`), only where board fill lies beside the line at that shift."""
+    best = None
+    for shift in _shifts(px):
+        where = None if fill is None else _fill_beside(fill[0], fill[1], px, margin, rows,
+                                                       cols, cells, fill[2], fill[3], shift)
+        got = _side_lines(grey, px, margin, rows, cols, cells, min_line, where, balance,
+                          shift=shift)
+        best = got if best is None else np.maximum(best, got)
+    return best
+
+
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
                 cells: np.ndarray, min_line: float, where: np.ndarray | None = None,
-                balance: float = 0.0, even: bool = False
+                balance: float = 0.0, even: bool = False, shift: int = 0
                 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """(cells, 4): the share of samples along each side (top, bottom, left, right) of each of
     `cells` where the printed line shows in `grey` (`lines_all_round`), counting only the
@@ -156,9 +202,10 @@ def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
     under the same light either side of it; an occluder's edge lying along it has the
     occluder on one side). With `even`, also (cells, 4) the share of each side's samples with
     one surface either side (`where`, alike) when their mean dip is below `COVER_DIP` of
-    `min_line`, else 0: one flat surface running across the line's position (cloth over it)."""
+    `min_line`, else 0: one flat surface running across the line's position (cloth over it).
+    Every sample is moved `shift` px across its side (`_line_index`)."""
     on_a, on_b, out_a, out_b = (a[cells] for a in _line_index(grey.shape, px, margin, rows,
-                                                              cols))
+                                                              cols, shift))
     flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
     on = np.minimum(flat.take(on_a), flat.take(on_b))
     a, b = flat.take(out_a), flat.take(out_b)
@@ -198,7 +245,8 @@ def lines_unseen(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels,
 
 def line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                 margin: int, rows: int, cols: int, params: CellParams = DEFAULT,
-                flat: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                flat: bool = False, at_place: bool = False
+                ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cells, 4): the share of each side (top, bottom, left, right) of each of `cells` (flat
     indices) along which the printed grid line shows in `grey()` (`line_grey`, asked for only
     then), with board fill either side of it (`_fill_beside`, in the normalised `pix`) as
@@ -206,12 +254,20 @@ def line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, 
     lies along a side, the line seen just beyond it, is no line on fill when the sleeve on one
     side of it is much darker or brighter than the fill on the other (the fill either side of a
     printed line 1/8 cell away is lit alike; a shadow's edge dims it gradually); a pale one is
-    not, and `_sleeve_run` looks at what lies on the cell's other sides. With `flat`, also each
-    side's flat share (`_side_lines`' `even`)."""
-    fill = _fill_beside(pix.sat, pix.v, px, margin, rows, cols, cells, params.colour.ink_sat,
-                        params.colour.dim_v)
-    return _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
-                       params.line_balance, even=flat)
+    not, and `_sleeve_run` looks at what lies on the cell's other sides. The line is looked for
+    at the best shift within `LINE_REACH` of its place. With `flat`, also each side's flat
+    share (`_side_lines`' `even`) and the share along which the line shows at its own place
+    (a trace of it: cloth is what shows none there, `CLOTH_TRACE`; at the best of several
+    shifts flat cloth's noise would show one more often)."""
+    fill = (pix.sat, pix.v, params.colour.ink_sat, params.colour.dim_v)
+    shares = _seen_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
+                         params.line_balance)
+    if not flat:
+        return shares
+    where = _fill_beside(*fill[:2], px, margin, rows, cols, cells, *fill[2:])
+    trace, even = _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, where,
+                              params.line_balance, even=True)
+    return shares, even, trace
 
 
 def opposite(lined: np.ndarray) -> np.ndarray:

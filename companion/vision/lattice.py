@@ -146,6 +146,163 @@ def angle_offset(lat: Lattice, angle: float) -> float:
     return float(wrap60(angle - lat.angle_e))
 
 
+@dataclass(frozen=True)
+class RegularLattice:
+    """A regular hex lattice in a metric plane (a calibrated table, in millimetres): cell
+    (q, r) at origin + q·e_q + r·e_r, e_r being e_q turned by 60° one way (`fit_regular`);
+    `rms` is how far the cards it was fitted to lie from their cells (root mean square, in
+    steps); `spread` how far off it may put a cell."""
+
+    origin: np.ndarray
+    e_q: np.ndarray
+    e_r: np.ndarray
+    rms: float
+    # the fit's normal equations (sum of the cells' complex positions u = q + w·r, of |u|²,
+    # their number) and the error of one card's place it assumes (plane units)
+    sums: tuple[complex, float, int] = (0j, 0.0, 0)
+    sigma: float = 0.0
+
+    @property
+    def step(self) -> float:
+        return float(math.hypot(*self.e_q))
+
+    def centres(self, cells: np.ndarray) -> np.ndarray:
+        """Plane centres (N x 2) of axial cells (N x 2)."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        return self.origin + cells[:, :1] * self.e_q + cells[:, 1:] * self.e_r
+
+    def fractional(self, points: np.ndarray) -> np.ndarray:
+        """Fractional axial coordinates (N x 2) of plane points (N x 2)."""
+        d = np.asarray(points, np.float64).reshape(-1, 2) - self.origin
+        return np.linalg.solve(np.array([self.e_q, self.e_r]).T, d.T).T
+
+    def spread(self, cells: np.ndarray) -> np.ndarray:
+        """Per cell (N x 2), the standard error of its predicted centre (in steps): the
+        least-squares fit's, the cards' places each off by `sigma` (infinite where the cards
+        all share one cell: their own steps then carry the lattice, unchecked)."""
+        su, suu, n = self.sums
+        det = n * suu - abs(su) ** 2
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        if n < 2 or det <= 1e-9 * n * n:
+            return np.full(len(cells), np.inf)
+        w = complex(*self.e_r) / complex(*self.e_q)
+        u = cells[:, 0] + w * cells[:, 1]
+        v = (suu - 2.0 * (np.conj(su) * u).real + n * np.abs(u) ** 2) / det
+        return self.sigma * np.sqrt(np.maximum(v, 0.0)) / self.step
+
+
+def fit_regular(cells: np.ndarray, centres: np.ndarray, e_q: np.ndarray, e_r: np.ndarray,
+                jitter: float = 0.0) -> RegularLattice:
+    """The regular lattice through cards at axial `cells` (N x 2) with plane `centres` (N x 2),
+    by least squares over its origin, step and turn (a similarity: on a metric plane a hex
+    lattice has one step length and its directions lie 60° apart, so a few cards anywhere
+    fix it, where a general map would need many spread wide). `e_q`, `e_r`: one step along
+    E and SE as the cards' own frames give it (their means); they tell the lattice's
+    handedness, and its step and turn where all the cards share one cell. Each card's place
+    is taken to be off by the fit's own residual (unbiased) or `jitter` steps, the larger
+    (`RegularLattice.spread`)."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    cross = e_q[0] * e_r[1] - e_q[1] * e_r[0]
+    w = complex(0.5, math.copysign(SQRT3 / 2.0, cross))       # SE = E turned by ±60°
+    z = centres[:, 0] + 1j * centres[:, 1]
+    u = cells[:, 0] + w * cells[:, 1]
+    n, su, sz = len(u), complex(u.sum()), complex(z.sum())
+    suu = float(np.vdot(u, u).real)
+    det = n * suu - abs(su) ** 2
+    if det > 1e-9 * n * n:   # the normal equations of z = o + step·u, solved
+        step = (n * complex(np.vdot(u, z)) - su.conjugate() * sz) / det
+    else:                    # (all the cards at one cell)
+        step = complex(e_q[0], e_q[1])
+    o = (sz - step * su) / n
+    resid = np.abs(o + step * u - z)
+    e = np.array([step.real, step.imag])
+    sw = step * w
+    size = max(abs(step), 1e-9)
+    sigma = max(float(np.sqrt(np.sum(resid ** 2) / (n - 2))) if n > 2 else 0.0, jitter * size)
+    return RegularLattice(np.array([o.real, o.imag]), e, np.array([sw.real, sw.imag]),
+                          float(np.sqrt(np.mean(resid ** 2)) / size), (su, suu, n), sigma)
+
+
+@dataclass(frozen=True)
+class ProjectiveLattice:
+    """A hex lattice seen through a camera (uncalibrated: the plane is the picture): cell
+    (q, r) at `h` applied to (q, r) (`fit_projective`); `rms` is how far the cards it was
+    fitted to lie from their cells (root mean square, in their own steps); `spread` how far
+    off it may put a cell."""
+
+    h: np.ndarray
+    rms: float
+    cov: np.ndarray     # covariance of the homography's eight free entries (h[2, 2] = 1)
+
+    def centres(self, cells: np.ndarray) -> np.ndarray:
+        """Plane centres (N x 2) of axial cells (N x 2)."""
+        c = np.asarray(cells, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(c, self.h).reshape(-1, 2)
+
+    def fractional(self, points: np.ndarray) -> np.ndarray:
+        """Fractional axial coordinates (N x 2) of plane points (N x 2)."""
+        p = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, np.linalg.inv(self.h)).reshape(-1, 2)
+
+    def spread(self, cells: np.ndarray) -> np.ndarray:
+        """Per cell (N x 2), the standard error of its predicted centre (plane units), the
+        homography's uncertainty carried there to first order."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        g = _homography_jacobian(self.h, cells)
+        c = np.einsum("nap,pq,nbq->nab", g, self.cov, g)
+        sd = np.sqrt(np.maximum(c[:, 0, 0] + c[:, 1, 1], 0.0))
+        # (a cell the map sends beyond the horizon, or near it, is nowhere the cards are)
+        w = self.h[2, 0] * cells[:, 0] + self.h[2, 1] * cells[:, 1] + self.h[2, 2]
+        return np.where(np.isfinite(sd) & (w > 0.1), sd, np.inf)
+
+
+def _homography_jacobian(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(N x 2 x 8) derivatives of `h` applied to points (N x 2) by its eight free entries
+    (row by row, h[2, 2] = 1)."""
+    x, y = pts[:, 0], pts[:, 1]
+    w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+    px = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+    py = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    z, one = np.zeros_like(x), np.ones_like(x)
+    gx = np.stack([x, y, one, z, z, z, -px * x, -px * y], 1) / w[:, None]
+    gy = np.stack([z, z, z, x, y, one, -py * x, -py * y], 1) / w[:, None]
+    return np.stack([gx, gy], 1)
+
+
+def fit_projective(cells: np.ndarray, centres: np.ndarray, e_q: np.ndarray, e_r: np.ndarray,
+                   jitter: float = 0.0) -> ProjectiveLattice | None:
+    """The homography from axial cells to plane centres through cards at `cells` (N x 2) with
+    `centres` (N x 2) and one step along E and SE at each (`e_q`, `e_r`, N x 2 each: half a
+    step either way along them is a card-sized sample of the same map, as `_bridge` takes
+    it). A flat table seen through a pinhole maps its lattice by one homography whatever the
+    tilt. Its uncertainty (`ProjectiveLattice.spread`) is that of the fit to the card centres
+    alone (the samples of a card's own frame share its errors), each centre off by the fit's
+    residual (unbiased) or `jitter` of its step, the larger. None where it cannot be fitted."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    du = np.array([[0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]])
+    src = np.concatenate([cells, (cells[:, None, :] + du[None]).reshape(-1, 2)])
+    vecs = np.stack([e_q, e_r], 1)                                  # N x 2 (axis) x 2
+    dst = np.concatenate([centres, (centres[:, None, :] + du @ vecs).reshape(-1, 2)])
+    h, _ = cv2.findHomography(src, dst, 0)
+    if h is None or not np.isfinite(h).all() or abs(h[2, 2]) < 1e-12:
+        return None
+    h = h / h[2, 2]
+    fit = cv2.perspectiveTransform(cells[:, None, :], h)[:, 0]
+    steps = np.hypot(e_q[:, 0], e_q[:, 1])
+    off = np.linalg.norm(fit - centres, axis=1)
+    n = len(cells)
+    dof = 2 * n - 8
+    var = max(float(np.sum(off ** 2)) / dof if dof > 0 else 0.0,
+              (jitter * float(np.median(steps))) ** 2) / 2.0      # per coordinate
+    g = _homography_jacobian(h, cells).reshape(-1, 8)
+    try:
+        cov = var * np.linalg.inv(g.T @ g)
+    except np.linalg.LinAlgError:
+        return None   # (the cards in a row: a homography is not fixed by them)
+    return ProjectiveLattice(h, float(np.sqrt(np.mean((off / steps) ** 2))), cov)
+
 # --- local lattice growth ---------------------------------------------------------------------
 #
 # Under strong perspective or lens distortion, and always when the table is not calibrated (the

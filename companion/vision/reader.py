@@ -4,11 +4,15 @@ each card (whole and readable, or occluded). Whole cards are read at their own p
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
 the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and always reported
 occluded, with '?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly
-seen card is never guessed. A blob that may hold a card whose paper the mask kept only in part
-(or two cards a blur bridged) has its paper found again against its own border band
-(`cards.reseat_paper`); such an outline counts only when the card shows nearly all its paper
-and border band. The hexagons that are plainly cards also tell the table's own ink hues
-(`inks`): where another printer or camera turned an ink, the cards are told again with it.
+seen card is never guessed. Free cells next to the cards whose card the mask lost are probed
+(`_probe`); on a calibrated table so are free cells anywhere in the play area that show a
+card's paper and band about where the regular lattice through the placed cards puts them
+(`_far_cells`: a group beyond an arm, which the lattice growth cannot link). A blob that may
+hold a card whose paper the mask kept only in part (or two cards a blur bridged) has its paper
+found again against its own border band (`cards.reseat_paper`); such an outline counts only
+when the card shows nearly all its paper and border band. The hexagons that are plainly cards
+also tell the table's own ink hues (`inks`): where another printer or camera turned an ink, the
+cards are told again with it.
 `HexelReader.read(frame, keep_stages=True)` keeps each stage's image for `--dump-stages`. On a
 video (`keep_still=True`) a frame in which nothing changed since the last full read (`change`: no
 block of the frame moved beyond sensor noise) keeps that read instead of repeating it, as the
@@ -20,9 +24,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -35,8 +39,8 @@ from .cards import (
     DetectParams,
     consistent_sizes,
     cut_necks,
-    fit_card,
     fit_hexagons,
+    fitted_card,
     paper_blobs,
     paper_mask,
     reseat_paper,
@@ -46,7 +50,15 @@ from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, symbol_cores
-from .lattice import GrownLattice, card_frame, grow_lattice
+from .lattice import (
+    GrownLattice,
+    ProjectiveLattice,
+    RegularLattice,
+    card_frame,
+    fit_projective,
+    fit_regular,
+    grow_lattice,
+)
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .symbols import (
     BORDER_DEPTHS,
@@ -59,7 +71,6 @@ from .symbols import (
     StagedRead,
     pose_matrices,
     pose_points,
-    read_cards,
     read_together,
     sample,
     uncrossed,
@@ -145,6 +156,7 @@ class HexelReader:
         self._own: dict[int, CardRead] = {}
         self._shapes: tuple | None = None   # `_detect`'s last shapes
         self._refound: dict[int, tuple[Blob, list[CardFit]]] = {}   # `_shrunk_fits`' memo
+        self._ahead: tuple[tuple, _Layout] | None = None   # `_lay_out_ahead`'s layout
         self._since_search = MARKER_RETRY_FRAMES   # frames since the last marker search
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
@@ -174,77 +186,180 @@ class HexelReader:
             self._card_px = None
         return True
 
-    def _cards_among(self, frame: np.ndarray, fits: list[CardFit],
-                     reseated: frozenset[int] | set[int] = frozenset(), sized: bool = True
-                     ) -> tuple[list[CardFit], list[CardFit]]:
-        """(cards, others): hexagons that show symbols at the symbol places, of one size (those
-        whose `id` is in `reseated`, outlines found again, their paper and border nearly all
-        there; `sized`: sizes checked among `fits`, else left to the caller, which has the
-        other cards). Each card's reading at its own pose is kept in `self._own` for the
-        verdict."""
-        poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
-        reads = read_cards(frame, poses, self.view, self.model)
-        p = self.params
-        cards, others = [], []
-        self._own = {id(f): r for f, r in zip(fits, reads, strict=True)}
-        for f, r in zip(fits, reads, strict=True):
-            shows = r.letters >= p.min_card_symbols
-            ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
-            if id(f) in reseated:
-                ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
-            (cards if ok else others).append(f)
-        if not sized:
-            return cards, others
-        cards, dropped = consistent_sizes(cards)
-        return cards, others + dropped
-
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
                 card_area: float | None, shapes: tuple | None = None
-                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]:
+                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]] | None:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
         (`_reseat`). The shapes, which no colour decides, are kept in `self._shapes`: given
-        as `shapes`, only the cards among them are told again (with another colour model)."""
+        as `shapes`, only the cards among them are told again (with another colour model).
+        None at a scale below 1 where the cards it would find are surely too small for it
+        (`_surely_small`: the frame is then worked at full size, and nothing is read here)."""
         view, p = self.view, self.params.detect
         if shapes is None:
             mask = paper_mask(frame, scale, p, roi)
             blobs = paper_blobs(mask, scale, view, p)
-            candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area)
+            fitted: dict[int, CardFit] = {}
+            candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area, fitted)
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
-            found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area)
+            found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
+                                  fitted)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
+            if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
+                                                  card_area):
+                return None
+        first_telling = self._shapes is not shapes
         self._shapes = shapes
         mask, candidates, found, rest = shapes
-        whole, not_cards = self._cards_among(frame, [*candidates, *found],
-                                             {id(f) for f in found})
-        whole, not_cards = self._reseat_turned_down(frame, scale, whole, not_cards, card_area)
+        hook = None
+        if first_telling:
+            def hook(whole: list[CardFit], not_cards: list[CardFit]) -> list[StagedRead]:
+                return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
+        whole, not_cards = _together(self._tell(frame, scale, [*candidates, *found],
+                                                {id(f) for f in found}, card_area, hook))[0]
         return mask, whole, not_cards, rest
 
-    def _reseat_turned_down(self, frame: np.ndarray, scale: float, whole: list[CardFit],
-                            not_cards: list[CardFit], card_area: float | None
-                            ) -> tuple[list[CardFit], list[CardFit]]:
-        """(cards, others) once the hexagons `_cards_among` turned down, and the cards whose
-        outline fits their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole,
-        have had their paper found again (`_shrunk_fits`). A soft shadow's edge across a card
-        lifts the paper mask's wide local mean on the card's lit side: the blob left still fits
-        a hexagon, only a smaller one, and fails the card test; a bright spot of the table
-        beside a card merges with its paper and pulls the fitted outline off the card. The
-        card's own paper against its own border band depends on neither. An outline found so
-        counts as `_reseat`'s do (nearly all its paper and border band there), when it reads
-        whole there (all six symbols: no pose search follows) and its size agrees with the
-        cards', in place of the hexagon it came from; the others are read alone (the cards'
-        reads stand) and their hexagons stay as they were."""
-        loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
-                 and not _whole_read(self._own[id(f)], self.params)]
-        found, came_from = _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
-                                        [*not_cards, *loose], card_area, self._refound)
+    def _lay_out_ahead(self, frame: np.ndarray, mask: np.ndarray, scale: float,
+                       whole: list[CardFit], not_cards: list[CardFit], rest: list[Blob]
+                       ) -> list[StagedRead]:
+        """The lattice and the free cells' read (`_lay_out`) for the cards the first reads of
+        the frame's first telling say are `whole` (`not_cards` not), begun so that their first
+        pass joins that telling's re-read pass; kept in `self._ahead` for `_read_frame`,
+        which takes it where the telling's final say, and the reader's colour model, are the
+        same (nearly always). Returns the reads to make in that pass (none where cards too
+        small for a halved frame, or none at all, make that unlikely)."""
+        self._ahead = None
+        if not whole or (scale < 1.0 and _small(_card_px(whole, self.view), self.params.detect)):
+            return []
+        rest = _with_blobs(rest, not_cards)
+        layout = self._lay_out(frame, mask, scale, whole, rest)
+        self._ahead = (_layout_key(self.model, mask, scale, whole, rest), layout)
+        return [layout.staged, layout.far_staged]
+
+    def _lay_out(self, frame: np.ndarray, mask: np.ndarray, scale: float,
+                 whole: list[CardFit], rest: list[Blob]) -> _Layout:
+        """The lattice grown on the `whole` cards (`_grow`), their cells and poses, and the
+        read of the free cells to probe (`_probe_cells`, and where `_refit_cells` moves them)
+        and of the partial blobs among `rest` (`_partials`), not yet begun. Taken from
+        `self._ahead` where that was laid out for the same cards, blobs, mask, scale and
+        colour model."""
+        key = _layout_key(self.model, mask, scale, whole, rest)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and _same_key(ahead[0], key):
+            return ahead[1]
+        view, p = self.view, self.params
+        lat, whole, off = _grow(whole, view, p)
+        cells = [lat.cells[i] for i in range(len(whole))]
+        poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
+                      f.shape) for i, f in enumerate(whole)]
+        taken = set(cells)
+        # the free cells to probe and the partial blobs are read in one pass (a probed card
+        # found at a partial blob's cell replaces it)
+        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame,
+                                      [f.iou for f in whole])
+        # a cell whose band shows only in part is also read where `_refit` moves it (a card
+        # laid a little off the lattice), in the same pass, and probed from the better pose
+        moved = _refit_cells(frame, view, cand, doubtful)
+        part_cells, part_poses = _partials(rest, lat, set(taken), p)
+        # on a calibrated table, the free cells elsewhere in the play area that show a card's
+        # contrast about where the regular lattice puts them (`_far_cells`): read in the same
+        # passes, as a read of their own (a read's lamp is chosen over its own cards, and the
+        # cards above must read as they did), and probed on their own
+        far = _far_cells(frame, mask, scale, lat, view,
+                         taken | set(cand) | set(doubtful) | set(part_cells))
+        n_probe = len(cand) + len(moved)
+        staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
+                            self.model, [True] * n_probe + [False] * len(part_poses))
+        far_staged = StagedRead(frame, list(far.values()), view, self.model)
+        return _Layout(lat, whole, off, cells, poses, taken, cand, moved, part_cells,
+                       part_poses, staged, far, far_staged)
+
+    def _tell(self, frame: np.ndarray, scale: float, fits: list[CardFit], reseated: set[int],
+              card_area: float | None,
+              hook: Callable[[list[CardFit], list[CardFit]], list[StagedRead]] | None = None
+              ) -> _Passes[tuple[list[CardFit], list[CardFit]]]:
+        """(whole cards, hexagons that are not cards) among the hexagons `fits`, made pass by
+        pass (`_Passes`): those that show symbols at the symbol places, of one size (those
+        whose `id` is in `reseated`, outlines found again, their paper and border nearly all
+        there: `_cards_of`), each card's reading at its own pose kept in `self._own` for the
+        verdict; then those once the hexagons turned down, and the cards whose outline fits
+        their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole, have had their
+        paper found again (`_shrunk_fits`). A soft shadow's edge across a card lifts the paper
+        mask's wide local mean on the card's lit side: the blob left still fits a hexagon, only
+        a smaller one, and fails the card test; a bright spot of the table beside a card merges
+        with its paper and pulls the fitted outline off the card. The card's own paper against
+        its own border band depends on neither. An outline found so counts as `_reseat`'s do
+        (nearly all its paper and border band there), when it reads whole there (all six
+        symbols: no pose search follows) and its size agrees with the cards', in place of the
+        hexagon it came from (`_turned_down`); the others are read alone (the cards' reads
+        stand) and their hexagons stay as they were. Where the hexagons' reads have a re-read
+        pass, the hexagons `_shrunk_fits` finds again as their first reads say (nearly always
+        those their final reads say) are read in that pass too, and those reads stand where the
+        final reads try the same. Where none is found again so, `hook` is given the cards and
+        the hexagons not cards as the first reads say (where the reads take one pass, or the
+        final reads find some again, as they say), and the reads it returns are made in this
+        telling's further passes too (`_lay_out_ahead`). (Where some are found again as the first
+        reads say, they replace a card a time in four: the reads begun for the cards as they
+        stand would then be wasted.)"""
+        staged = StagedRead(frame, _own_poses(fits), self.view, self.model)
+        yield [staged]
+        ahead = None
+        extra: list[StagedRead] = []
+        if not staged.done:
+            assert staged.first is not None
+            said = _cards_of(fits, staged.first, self.params, reseated)
+            guess = self._turned_down_guess(frame, scale, fits, staged.first, reseated,
+                                            card_area, said)
+            if guess:
+                ahead = (guess, StagedRead(frame, _own_poses(guess), self.view, self.model))
+            elif hook is not None:
+                extra = hook(*said)
+            yield [staged, *([ahead[1]] if ahead else []), *extra]
+        assert staged.reads is not None
+        self._own = {id(f): r for f, r in zip(fits, staged.reads, strict=True)}
+        whole, not_cards = _cards_of(fits, staged.reads, self.params, reseated)
+        found, came_from = self._turned_down_tries(frame, scale, fits, staged.reads, reseated,
+                                                   card_area, (whole, not_cards))
         if not found:
             return whole, not_cards
-        own = self._own
-        cards, _ = self._cards_among(frame, found, {id(f) for f in found}, sized=False)
-        self._own = {**own, **self._own}
+        if hook is not None and ahead is None and not extra:   # (read in one pass)
+            extra = hook(whole, not_cards)
+        again = (ahead[1] if ahead is not None and list(map(id, ahead[0])) == list(map(id, found))
+                 else StagedRead(frame, _own_poses(found), self.view, self.model))
+        while not again.done:
+            yield [again, *(s for s in extra if not s.done)]
+        assert again.reads is not None
+        return self._turned_down(whole, not_cards, found, came_from, again.reads)
+
+    def _turned_down_guess(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                           first: list[CardRead], reseated: set[int], card_area: float | None,
+                           said: tuple[list[CardFit], list[CardFit]]) -> list[CardFit]:
+        """The hexagons `_shrunk_fits` finds again as the `first` reads of `fits` say (`said`:
+        `_cards_of` them), read ahead by `_tell`."""
+        return self._turned_down_tries(frame, scale, fits, first, reseated, card_area, said)[0]
+
+    def _turned_down_tries(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                           reads: list[CardRead], reseated: set[int], card_area: float | None,
+                           verdict: tuple[list[CardFit], list[CardFit]] | None = None
+                           ) -> tuple[list[CardFit], dict[int, CardFit]]:
+        """`_shrunk_fits` as `_tell` tries it when `reads` are the reads of `fits`
+        (`verdict`: `_cards_of` them, when the caller has it)."""
+        whole, not_cards = verdict or _cards_of(fits, reads, self.params, reseated)
+        own = dict(zip(map(id, fits), reads, strict=True))
+        loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
+                 and not _whole_read(own[id(f)], self.params)]
+        return _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
+                            [*not_cards, *loose], card_area, self._refound)
+
+    def _turned_down(self, whole: list[CardFit], not_cards: list[CardFit],
+                     found: list[CardFit], came_from: dict[int, CardFit],
+                     reads: list[CardRead]) -> tuple[list[CardFit], list[CardFit]]:
+        """`_tell`'s verdict on the hexagons `found` again (`reads`: theirs)."""
+        ids = {id(f) for f in found}
+        cards, _ = _cards_of(found, reads, self.params, ids, sized=False)
+        self._own = {**self._own, **dict(zip(map(id, found), reads, strict=True))}
         cards = [f for f in cards if _whole_read(self._own[id(f)], self.params)]
         replaced = {id(came_from[id(f)]) for f in cards}
         others = [f for f in whole if id(f) not in replaced]
@@ -253,6 +368,34 @@ class HexelReader:
         gone = {id(came_from[id(f)]) for f in cards}
         return ([*(f for f in whole if id(f) not in gone), *cards],
                 [f for f in not_cards if id(f) not in gone])
+
+    def _surely_small(self, frame: np.ndarray, scale: float, fits: list[CardFit],
+                      card_area: float | None) -> bool:
+        """Whether the cards `_detect` finds among the hexagons `fits` (at `scale`, before
+        any is read) are surely too small for the halved frame (`_small`), whatever their
+        reads say: the cards it keeps are some of `fits` and of the hexagons `_shrunk_fits`
+        fits to their blobs' paper found again, and their median width is no more than the
+        widest of all those (none at all: no card, too small as well). Those hexagons are
+        fitted here, and remembered for `_shrunk_fits` (`_refound`), only where no hexagon
+        of `fits` is wide enough already. A frame whose first guess of the cards' size
+        (`card_px`, uncalibrated) halved it so is worked at full size straight away, without
+        reading the cards at half size to learn that."""
+        view, p = self.view, self.params.detect
+        if _wide_enough(fits, view, p):
+            return False
+        more = []
+        for f in fits:
+            blob = f.blob
+            if blob.ragged or blob.touches_edge:
+                continue   # (never tried by `_shrunk_fits`)
+            seen = self._refound.get(id(blob))
+            if seen is not None and seen[0] is blob:
+                got = seen[1]
+            else:
+                got = _refit_paper(frame, blob, scale, view, p, card_area)
+                self._refound[id(blob)] = (blob, got)
+            more += got
+        return not _wide_enough(more, view, p)
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
@@ -373,19 +516,23 @@ class HexelReader:
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
         card_area = _card_area_plane(view)
-        mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
-        px = _card_px(whole, view)   # once: the size test and the next frame's guess use it
+        detected = self._detect(frame, scale, roi, card_area)
+        px = None if detected is None else _card_px(detected[1], view)
         if scale < 1.0 and _small(px, p.detect):
             scale = 1.0   # the guess was wrong: cards too small for the halved frame
-            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area)
-            px = _card_px(whole, view)
+            detected = self._detect(frame, scale, roi, card_area)
+            assert detected is not None
+            px = _card_px(detected[1], view)
+        assert detected is not None
+        mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # the cards told again with the table's inks (see `_table_inks`), the first taken
         for inks, turned in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
             self.model = inks
-            mask, whole, not_cards, rest = self._detect(frame, scale, roi, card_area,
-                                                        self._shapes)
+            told = self._detect(frame, scale, roi, card_area, self._shapes)
+            assert told is not None
+            mask, whole, not_cards, rest = told
             px = _card_px(whole, view)
             if (_complete(whole, self._own) > _complete(first.whole, first.own)
                     or _doubted([*first.whole, *first.not_cards], first.own,
@@ -395,61 +542,63 @@ class HexelReader:
                 plain, cores = self._plain(frame, [*whole, *not_cards])
                 break
             self.model, mask, whole, not_cards, rest, px, self._own = first
-        rest = rest + [f.blob for f in not_cards if not f.blob.ragged]
+        rest = _with_blobs(rest, not_cards)
         self._card_px = px or self._card_px
         if keep_stages:
             stages["1_paper_mask"] = mask
             stages["2_hexagons"] = _draw_blobs(frame, whole, rest)
         if not whole:
+            self._ahead = None
             obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"))
             return ReadResult(obs, view, stages=stages)
-        lat, whole, off = _grow(whole, view, p)
+        (lat, whole, off, cells, poses, taken, cand, moved, part_cells, part_poses,
+         staged, far, far_staged) = self._lay_out(frame, mask, scale, whole, rest)
         if off:
             notes.append(f"{off} card(s) off the lattice ignored")
-        cells = [lat.cells[i] for i in range(len(whole))]
-        poses = [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn,
-                      f.shape) for i, f in enumerate(whole)]
-        taken = set(cells)
-        # the free cells to probe and the partial blobs are read in one pass (a probed card
-        # found at a partial blob's cell replaces it)
-        cand, doubtful = _probe_cells(mask, scale, lat, taken, view, p, frame,
-                                      [f.iou for f in whole])
-        # a cell whose band shows only in part is also read where `_refit` moves it (a card
-        # laid a little off the lattice), in the same pass, and probed from the better pose
-        moved = _refit_cells(frame, view, cand, doubtful)
-        part_cells, part_poses = _partials(rest, lat, set(taken), p)
         n_probe = len(cand) + len(moved)
-        staged = StagedRead(frame, [*cand.values(), *moved.values(), *part_poses], view,
-                            self.model, [True] * n_probe + [False] * len(part_poses))
-        read_together([staged])
+        read_together([s for s in (staged, far_staged) if s.first is None])   # (not begun ahead)
         # the probe's first pass joins this read's re-read pass where the first reads already
         # say where it starts (`_probe` checks that the final reads say the same)
-        ahead = None
+        ahead = far_ahead = None
         if not staged.done:
             assert staged.first is not None
             ahead = _coarse_ahead(frame, cand, staged.first[:len(cand)], moved,
                                   staged.first[len(cand):n_probe], view, self.model, p,
                                   (part_cells, part_poses, staged.first[n_probe:]))
-        read_together([staged, *([ahead[1]] if ahead else [])])
+        if not far_staged.done:
+            assert far_staged.first is not None
+            far_ahead = _coarse_ahead(frame, far, far_staged.first, {}, [], view, self.model, p)
+        read_together([staged, far_staged, *(a[1] for a in (ahead, far_ahead) if a)])
         first = staged.reads
-        assert first is not None
+        assert first is not None and far_staged.reads is not None
         # a partial blob's cell is searched as a free cell is (`_better`)
         start, start_reads = _better(cand, first[:len(cand)], moved, first[len(cand):n_probe],
                                      p, (part_cells, part_poses, first[n_probe:]))
-        found_cells, found_poses, found_reads = _probe(frame, start, start_reads, view,
-                                                       self.model, p, ahead)
-        found_cells, found_poses, found_reads = _probe_onwards(
-            frame, mask, scale, lat, view, self.model, p, taken | set(start),
-            (found_cells, found_poses, found_reads))
+        reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
+                                                                          strict=True)]
+        # the probe (and on from what it finds) and the re-posing of ragged cards, pass by
+        # pass together: neither depends on the other
+        (found_cells, found_poses, found_reads), _ = _together(
+            _probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
+                       taken | set(start)),
+            _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p))
+        # (a far cell those probes reached on from a card they found is theirs)
+        far_reads = [r for k, r in zip(far, far_staged.reads, strict=True)
+                     if k not in found_cells]
+        far = {k: q for k, q in far.items() if k not in found_cells}
+        if far:
+            more = _probe(frame, far, far_reads, view, self.model, p, far_ahead)
+            more = _probe_onwards(frame, mask, scale, lat, view, self.model, p,
+                                  taken | set(start) | set(far) | set(found_cells), more)
+            found_cells, found_poses, found_reads = (
+                a + b for a, b in zip((found_cells, found_poses, found_reads), more,
+                                      strict=True))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
         found = set(found_cells)
         kept = [k for k, c in enumerate(part_cells) if c not in found]
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
-        reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
-                                                                          strict=True)]
-        _repose_ragged(frame, whole, lat, poses, reads, view, self.model, p)
         reads += [first[n_probe + k] for k in kept]
         confused = self._confused(frame, plain, cores, found_poses, found_reads)
         if confused:
@@ -482,6 +631,72 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+class _Layout(NamedTuple):
+    """`HexelReader._lay_out`'s lattice, cells and poses of the cards on it, and the read of
+    the free cells to probe and the partial blobs' cells."""
+
+    lat: GrownLattice
+    whole: list[CardFit]            # the cards placed on the lattice
+    off: int                        # and how many were left off it
+    cells: list[tuple[int, int]]
+    poses: list[Pose]
+    taken: set[tuple[int, int]]
+    cand: dict[tuple[int, int], Pose]    # free cells to probe (`_probe_cells`)
+    moved: dict[tuple[int, int], Pose]   # and where `_refit_cells` moved some
+    part_cells: list[tuple[int, int]]    # partial blobs' cells (`_partials`)
+    part_poses: list[Pose]
+    staged: StagedRead              # the read of all those (cand, moved, partials)
+    far: dict[tuple[int, int], Pose]     # free cells farther on (`_far_cells`)
+    far_staged: StagedRead          # and their read, a read of its own
+
+
+def _layout_key(model: ColourModel, mask: np.ndarray, scale: float, whole: list[CardFit],
+                rest: list[Blob]) -> tuple:
+    """What `HexelReader._lay_out` depends on, compared by `_same_key` (the frame and view
+    are the read's own)."""
+    return (model, mask, scale, tuple(whole), tuple(rest))
+
+
+def _same_key(a: tuple, b: tuple) -> bool:
+    """Whether two `_layout_key`s are of the same objects (the same numbers for the scale)."""
+    (model_a, mask_a, scale_a, whole_a, rest_a), (model_b, mask_b, scale_b, whole_b, rest_b) = a, b
+    return (model_a is model_b and mask_a is mask_b and scale_a == scale_b
+            and len(whole_a) == len(whole_b) and len(rest_a) == len(rest_b)
+            and all(x is y for x, y in zip(whole_a, whole_b, strict=True))
+            and all(x is y for x, y in zip(rest_a, rest_b, strict=True)))
+
+
+def _with_blobs(rest: list[Blob], not_cards: list[CardFit]) -> list[Blob]:
+    """The blobs `rest` and those of the hexagons `not_cards` that are not ragged (partial
+    evidence, `_partials`)."""
+    return rest + [f.blob for f in not_cards if not f.blob.ragged]
+
+
+def _own_poses(fits: list[CardFit]) -> list[Pose]:
+    """Each hexagon's card pose at its own fit (edge 0 at its fitted angle)."""
+    return [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in fits]
+
+
+def _cards_of(fits: list[CardFit], reads: list[CardRead], p: ReaderParams,
+              reseated: frozenset[int] | set[int] = frozenset(), sized: bool = True
+              ) -> tuple[list[CardFit], list[CardFit]]:
+    """(cards, others) of the hexagons `fits` read `reads` (`HexelReader._tell`): those that
+    show min_card_symbols, min_card_paper and min_card_border (hexagons whose `id` is in
+    `reseated`, outlines found again, min_reseat_paper and min_reseat_border) and whose sizes
+    agree (`consistent_sizes`; `sized=False`: left to the caller, which has the other cards)."""
+    cards, others = [], []
+    for f, r in zip(fits, reads, strict=True):
+        shows = r.letters >= p.min_card_symbols
+        ok = shows and r.paper_ok >= p.min_card_paper and r.border_ok >= p.min_card_border
+        if id(f) in reseated:
+            ok = ok and r.paper_ok >= p.min_reseat_paper and r.border_ok >= p.min_reseat_border
+        (cards if ok else others).append(f)
+    if not sized:
+        return cards, others
+    cards, dropped = consistent_sizes(cards)
+    return cards, others + dropped
 
 
 class _Telling(NamedTuple):
@@ -617,14 +832,16 @@ def _recut(mask: np.ndarray, scale: float, view: TableView, params: DetectParams
 
 def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
             blobs: list[Blob], candidates: list[CardFit], rest: list[Blob],
-            card_area: float | None) -> tuple[list[CardFit], list[Blob]]:
+            card_area: float | None, fits_of: dict[int, CardFit] | None = None
+            ) -> tuple[list[CardFit], list[Blob]]:
     """(cards found, rest): the hexagons fitted once each blob that is no whole card but may
     hold one has had its paper found again by its own contrast (`cards.reseat_paper`), and
     `rest` less the blobs they came from. Tried: a blob from half to 1.8 times a card's paper
     whose hull is still roughly a hexagon (a card whose paper the mask kept only in part, or
     with a blurred spur of the table), or one of two to three cards' paper (cards whose border
     bands a blur bridged where `_recut` found no neck). The first level at which pieces fit as
-    whole cards gives them, in place of the blob."""
+    whole cards gives them, in place of the blob. (`fits_of`: the blobs' hexagons as
+    `fit_hexagons` fitted them, `cards.fitted_card`.)"""
     ref = _paper_ref(candidates, card_area)
     if ref is None:
         return [], rest
@@ -642,7 +859,7 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
             if markers is not None and (np.linalg.norm(markers - blob.hull_plane.mean(0), axis=1)
                                         < view.table.marker_mm).any():
                 continue   # a table marker's white square: no card lies on it
-            if fit_card(blob, not view.calibrated).iou < 0.75:
+            if fitted_card(blob, not view.calibrated, fits_of).iou < 0.75:
                 continue   # not even roughly a hexagon: a hand, a patch of table
         for pieces in reseat_paper(frame, blob, scale, view, params):
             fits, _ = fit_hexagons(pieces, params, not view.calibrated, card_area)
@@ -708,11 +925,28 @@ def _card_px(cards: list[CardFit], view: TableView) -> float | None:
     """Median flat-to-flat width of the cards in frame pixels."""
     if not cards:
         return None
-    c = np.array([f.centre for f in cards], np.float64)
+    return float(np.median(_card_widths(cards, view)))
+
+
+def _card_widths(cards: list[CardFit], view: TableView) -> np.ndarray:
+    """Each card's flat-to-flat width in frame pixels (`_card_px`), as measured there."""
+    c = np.array([f.centre for f in cards], np.float64).reshape(-1, 2)
     dx = np.zeros_like(c)
     dx[:, 0] = [f.apothem for f in cards]
     p = view.to_image(np.concatenate([c - dx, c + dx]))
-    return float(np.median(np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)))
+    return np.linalg.norm(p[len(cards):] - p[:len(cards)], axis=1)
+
+
+# (a card's width is the median of all the cards', a sum of two halves, checked against the
+# threshold with this margin for rounding)
+WIDE_MARGIN = 1e-6
+
+
+def _wide_enough(cards: list[CardFit], view: TableView, params: DetectParams) -> bool:
+    """Whether some card of `cards` may be wide enough for the halved frame (`_small`)."""
+    if not cards:
+        return False
+    return bool(0.5 * _card_widths(cards, view).max() >= params.min_card_px - WIDE_MARGIN)
 
 
 def _small(px: float | None, params: DetectParams) -> bool:
@@ -916,10 +1150,13 @@ def _probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[t
     return poses[0], poses[1]
 
 
-def _on_mask(mask: np.ndarray, scale: float, view: TableView, plane: np.ndarray) -> np.ndarray:
-    """Per cell (plane: cells x points x 2, table plane), the share of its points that fall on
-    the paper `mask` (worked at `scale` of the frame; points outside it are off the mask)."""
-    img = (view.to_image(plane.reshape(-1, 2)) + 0.5) * scale - 0.5
+def _on_mask(mask: np.ndarray, scale: float, view: TableView | None, plane: np.ndarray
+             ) -> np.ndarray:
+    """Per cell (plane: cells x points x 2, table plane, or frame pixels when `view` is None),
+    the share of its points that fall on the paper `mask` (worked at `scale` of the frame;
+    points outside it are off the mask)."""
+    pts = plane.reshape(-1, 2)
+    img = ((pts if view is None else view.to_image(pts)) + 0.5) * scale - 0.5
     ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
     h, w = mask.shape
     inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
@@ -1108,10 +1345,64 @@ def _coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: l
     return tries, StagedRead(frame, [t[1] for t in tries], view, model)
 
 
+# (a search's cells, poses and reads of the cards it found)
+_Found = tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+_T = TypeVar("_T")
+# A search made pass by pass: it yields the staged reads each of its passes makes, and returns
+# its result; `_together` makes the passes of several such searches as one pass each.
+_Passes = Generator[list[StagedRead], None, _T]
+
+
+def _together(*searches: _Passes) -> list:
+    """Each search's result (`_Passes`), the searches made pass by pass side by side: the
+    reads all of them ask for next made as one pass (`read_together`: each staged read's
+    cards read as they would be alone, so no search's result depends on the others), until
+    every one is done. A pass costs about as much again for a few cards as for many."""
+    results: list = [None] * len(searches)
+    asked: dict[int, list[StagedRead]] = {}
+    for i, search in enumerate(searches):
+        try:
+            asked[i] = next(search)
+        except StopIteration as done:
+            results[i] = done.value
+    while asked:
+        read_together([s for i in sorted(asked) for s in asked[i]])
+        for i in sorted(asked):
+            try:
+                asked[i] = searches[i].send(None)
+            except StopIteration as done:
+                results[i] = done.value
+                del asked[i]
+    return results
+
+
+def _reading(staged: StagedRead) -> _Passes[list[CardRead]]:
+    """`read_cards` of a staged read, pass by pass (`_Passes`)."""
+    while not staged.done:
+        yield [staged]
+    assert staged.reads is not None
+    return staged.reads
+
+
 def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
            view: TableView, model: ColourModel, p: ReaderParams,
-           ahead: tuple[_Tries, StagedRead] | None = None
-           ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+           ahead: tuple[_Tries, StagedRead] | None = None) -> _Found:
+    """`_probe_passes` made on its own."""
+    return _together(_probe_passes(frame, cand, first, view, model, p, ahead))[0]
+
+
+def _probe_all(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+               view: TableView, model: ColourModel, p: ReaderParams,
+               ahead: tuple[_Tries, StagedRead] | None, mask: np.ndarray, scale: float,
+               lat: GrownLattice, probed: set[tuple[int, int]]) -> _Passes[_Found]:
+    """`_probe_passes` from the free cells, then `_onward_passes` from what it found."""
+    found = yield from _probe_passes(frame, cand, first, view, model, p, ahead)
+    return (yield from _onward_passes(frame, mask, scale, lat, view, model, p, probed, found))
+
+
+def _probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+                  view: TableView, model: ColourModel, p: ReaderParams,
+                  ahead: tuple[_Tries, StagedRead] | None = None) -> _Passes[_Found]:
     """Cards whose outline the paper mask lost — their paper merged with a bright table or a
     neighbour through a gap the blur closed — found at the free cells `_probe_cells` gives,
     from their `first` reads at the predicted poses. Where that shows paper and some symbols,
@@ -1121,7 +1412,8 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     Each round's read is made in two passes (`StagedRead`); the second round's first pass
     joins the first round's re-read pass, about the best poses the first round's first reads
     give, and stands where its final reads give the same (nearly always); `ahead`: the first
-    round begun (`_coarse_ahead`), taken where its poses are this round's."""
+    round begun (`_coarse_ahead`), taken where its poses are this round's. Made pass by pass
+    (`_Passes`)."""
     hopeful = [k for k, r in zip(cand, first, strict=True) if _hopeful(r, p)]
     if not hopeful:
         return [], [], []
@@ -1132,7 +1424,7 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
     coarse = (ahead[1] if ahead is not None and ahead[0] == tries
               else StagedRead(frame, [t[1] for t in tries], view, model))
     if coarse.first is None:
-        read_together([coarse])
+        yield [coarse]
     guess = None
     if not coarse.done:   # (the fine round as the first reads would start it)
         assert coarse.first is not None
@@ -1140,14 +1432,15 @@ def _probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Car
         _probe_best(tries, coarse.first, early)
         guessed = _probe_tries(hopeful, cand, early, _PROBE_FINE)
         guess = (guessed, StagedRead(frame, [t[1] for t in guessed], view, model))
-    read_together([coarse, *([guess[1]] if guess else [])])
+    if not coarse.done or guess is not None:   # (nothing to read, no pass to wait for)
+        yield [coarse, *([guess[1]] if guess else [])]
     assert coarse.reads is not None
     _probe_best(tries, coarse.reads, best)
     tries = _probe_tries(hopeful, cand, best, _PROBE_FINE)
     staged = (guess[1] if guess is not None and guess[0] == tries
               else StagedRead(frame, [t[1] for t in tries], view, model))
     while not staged.done:
-        read_together([staged])
+        yield [staged]
     assert staged.reads is not None
     _probe_best(tries, staged.reads, best, fine)
     best = {k: v for k, v in best.items()
@@ -1167,9 +1460,14 @@ PROBE_ROUNDS = 4   # rounds of `_probe_onwards` at most (each from the cards the
 
 def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
                    view: TableView, model: ColourModel, p: ReaderParams,
-                   probed: set[tuple[int, int]],
-                   found: tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
-                   ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+                   probed: set[tuple[int, int]], found: _Found) -> _Found:
+    """`_onward_passes` made on its own."""
+    return _together(_onward_passes(frame, mask, scale, lat, view, model, p, probed, found))[0]
+
+
+def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+                   view: TableView, model: ColourModel, p: ReaderParams,
+                   probed: set[tuple[int, int]], found: _Found) -> _Passes[_Found]:
     """`found` (the probe's cards: cells, poses, reads) with the cards found by probing on from
     them, round by round (PROBE_ROUNDS): the free cells next to a card the last round found,
     neither placed nor probed before (`probed`), each at the pose the found card's own pose
@@ -1177,7 +1475,8 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
     only where `_probe_cells` would: paper on the mask or a card's contrast in the frame). On
     a table as pale as the paper the mask keeps few outlines, and a layout's far side lies
     more than two steps from any of them: each card found brings its neighbours in reach. A
-    card so found must read as whole as any probed card; none is guessed."""
+    card so found must read as whole as any probed card; none is guessed. Made pass by pass
+    (`_Passes`)."""
     cells, poses, reads = (list(v) for v in found)
     last = list(zip(cells, poses, strict=True))
     probed = set(probed)      # (the found cards' cells among them: the probe searched them)
@@ -1203,8 +1502,9 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
         if not todo:
             break
-        first = read_cards(frame, list(todo.values()), view, model)
-        new_cells, new_poses, new_reads = _probe(frame, todo, first, view, model, p)
+        first = yield from _reading(StagedRead(frame, list(todo.values()), view, model))
+        new_cells, new_poses, new_reads = yield from _probe_passes(frame, todo, first, view,
+                                                                   model, p)
         if not new_cells:
             break
         cells += new_cells
@@ -1212,6 +1512,200 @@ def _probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         reads += new_reads
         last = list(zip(new_cells, new_poses, strict=True))
     return cells, poses, reads
+
+
+FAR_MASK = 0.25    # a free cell far from the cards is looked at where this much of its paper
+                   # places lie on the paper mask (a card's paper is brighter than the table
+                   # round it nearly everywhere; a pale table's cards the probe's rounds follow)
+FAR_FIT = 0.1      # the placed cards must lie this close to the lattice carried (steps, rms)
+FAR_CARDS = 6      # uncalibrated, at least this many placed cards carry it (a homography)
+FAR_STEPS = 8      # (cells are looked for at most this many steps beyond the placed ones)
+FAR_JITTER = 0.05  # a card's place is taken to be this far off its cell (steps, at least)
+FAR_SD = 0.2       # and a far cell looked at only where the lattice is this sure of it (steps,
+FAR_SD_PICTURE = 0.15   # standard error; on the picture, uncalibrated: a card beside it lies
+                   # a step off, and fits simulated with hand-laid jitter erred by at most 1.7
+                   # (metric) and 4 (picture) such errors)
+FAR_REACH = 0.32   # how far (apothems) `_far_cells` looks about a cell's predicted place,
+FAR_STEP = 0.08    # in steps of this (within a disc)
+FAR_GRID = 0.08    # (along each border place's normal, the band is looked for this far apart)
+
+
+def _far_shifts() -> np.ndarray:
+    """The shifts (apothems, card frame) `_far_cells` tries, within FAR_REACH."""
+    k = np.arange(-FAR_REACH, FAR_REACH + 1e-9, FAR_STEP)
+    grid = np.stack(np.meshgrid(k, k), -1).reshape(-1, 2)
+    return grid[np.hypot(grid[:, 0], grid[:, 1]) <= FAR_REACH + 1e-9]
+
+
+_FAR_SHIFTS = _far_shifts()
+# The band profiles `_band_shares` samples: along the normal of each of the 18 border places
+# (`symbols.BORDER_PTS`: three along each edge), from the paper inside to beyond the band,
+# FAR_GRID apart, as far either way as a shift moves the band; at any shift a place's band
+# depths (`symbols.BORDER_DEPTHS`) are a window of BAND_WINDOW of its profile's samples
+_N_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)
+_BAND_DEPTH0 = min(BORDER_DEPTHS)
+BAND_WINDOW = round((max(BORDER_DEPTHS) - _BAND_DEPTH0) / FAR_GRID) + 1
+_FAR_RHO = _BAND_DEPTH0 + FAR_GRID * np.arange(-round(FAR_REACH / FAR_GRID) - 1,
+                                               round(FAR_REACH / FAR_GRID) + BAND_WINDOW + 1)
+_PLACE_NORMAL = np.array([[math.cos(math.radians(-60.0 * (k // 3))),
+                           math.sin(math.radians(-60.0 * (k // 3)))] for k in range(_N_PLACES)])
+_FAR_PROFILE = (_FAR_RHO[None, :, None] * _PLACE_NORMAL[:, None, :]
+                + (BORDER_PTS[:_N_PLACES] - _BAND_DEPTH0 * _PLACE_NORMAL)[:, None, :])
+# each shift's window start in each place's profile (shifts x places)
+_FAR_START = np.rint((_BAND_DEPTH0 + _FAR_SHIFTS @ _PLACE_NORMAL.T - _FAR_RHO[0])
+                     / FAR_GRID).astype(np.int64)
+# the paper the band is judged against: the inner part of the profiles beside the corners
+# (a symbol lies on each edge's middle normal), on the paper at most shifts
+_FAR_PAPER = np.ix_([k for k in range(_N_PLACES) if k % 3 != 1],
+                    np.flatnonzero(_FAR_RHO <= 0.75))
+
+
+def _band_shares(frame: np.ndarray, centres: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """Per cell (frame `centres` and card frame -> frame `maps`, cells x 2 x 2) and shift of
+    _FAR_SHIFTS (cells x shifts), the share of a card's border band places darker than
+    PROBE_BAND of its paper at any of their depths, were a card there moved by that shift;
+    -1 where the paper is dim (PROBE_DIM) or not all in the frame. `_card_contrast`'s band
+    test for every shift at once, from one profile along each place's normal (a shift moves
+    the band along it), against the median of the paper inside them all."""
+    pts = centres[:, None] + _FAR_PROFILE.reshape(-1, 2) @ maps.transpose(0, 2, 1)
+    vals, inside = sample(frame, pts.reshape(len(centres), _N_PLACES, len(_FAR_RHO), 2))
+    grey = vals @ np.full(3, 1.0 / 3.0, vals.dtype)                    # cells x places x radii
+    paper = grey[:, _FAR_PAPER[0], _FAR_PAPER[1]].reshape(len(centres), -1)
+    mid = np.median(paper, axis=1)
+    dark = grey <= PROBE_BAND * mid[:, None, None]
+    # any of a window's samples dark, by a running count
+    run = np.zeros((*dark.shape[:2], dark.shape[2] + 1), np.int32)
+    np.cumsum(dark, -1, dtype=np.int32, out=run[..., 1:])
+    win = run[..., BAND_WINDOW:] > run[..., :-BAND_WINDOW]           # cells x places x starts
+    got = win[:, np.arange(_N_PLACES)[None, :], _FAR_START]           # cells x shifts x places
+    ok = (mid >= PROBE_DIM) & inside.all((1, 2))
+    return np.where(ok[:, None], got.mean(-1), -1.0)
+
+
+def _far_cells(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+               view: TableView, skip: set[tuple[int, int]]) -> dict[tuple[int, int], Pose]:
+    """The free cells anywhere on the table (`_far_grid`) where the frame shows a card's
+    contrast (`_band_shares`, then `_card_contrast` there: even paper, and around it the dark
+    border band at PROBE_BAND_SHARE of its places) within FAR_REACH of the place the layout's
+    lattice predicts, each at the middle of the shifts that show it best, at the squash and
+    orientation of the placed card nearest to it and the size the lattice gives it there
+    (`_cell_pose`). Only the cells whose paper places lie on the paper mask (FAR_MASK) are
+    looked at; cells in `skip` are left out."""
+    grid = _far_grid(lat, view, skip, frame.shape)
+    if grid is None:
+        return {}
+    cells, centres, near, size = grid
+    apothems = _apothems(lat)
+    bases = {i: _cell_pose(lat, i, lat.centres[i], apothems[i]) for i in set(near.tolist())}
+    at = {i: k for k, i in enumerate(bases)}
+    maps = pose_matrices(list(bases.values()))[[at[i] for i in near.tolist()]]
+    maps *= size[:, None, None]
+    # each cell's card frame carried into the picture by the plane-to-frame map's derivative
+    # there (a card is small beside the distances over which that map bends)
+    step = 0.1 * float(np.median(apothems)) * np.eye(2)
+    ends = view.to_image(np.concatenate([centres, centres + step[0], centres + step[1]]))
+    c_img = ends[:len(centres)]
+    jac = np.stack([ends[len(centres):2 * len(centres)] - c_img,
+                    ends[2 * len(centres):] - c_img], -1) / step[0, 0]
+    img_maps = jac @ maps                                       # card frame -> frame pixels
+    on = np.flatnonzero(_on_mask(mask, scale, None, c_img[:, None]
+                                 + PAPER_PTS @ img_maps.transpose(0, 2, 1)) >= FAR_MASK)
+    if not len(on):
+        return {}
+    shares = _band_shares(frame, c_img[on], img_maps[on])
+    top = shares.max(1)
+    keep = top >= PROBE_BAND_SHARE
+    if not keep.any():
+        return {}
+    # the middle of the shifts at which the band shows best (a band a few px wide shows all
+    # round over a small range of them), checked there as `_card_contrast` checks a card
+    best = shares[keep] >= top[keep, None]
+    mid = (best[:, :, None] * _FAR_SHIFTS).sum(1) / best.sum(1)[:, None]
+    sel = on[keep]
+    even, dark, _ = _card_contrast(frame, None, (c_img[sel] + np.einsum(
+        "cab,cb->ca", img_maps[sel], mid))[:, None] + _CONTRAST_PTS @ img_maps[sel].transpose(
+            0, 2, 1))
+    card = (even & (dark >= PROBE_BAND_SHARE)).tolist()
+    moved = centres[sel] + np.einsum("cab,cb->ca", maps[sel], mid)
+    out = {}
+    for (q, r), i, k, (x, y), ok in zip(cells[sel].tolist(), near[sel].tolist(),
+                                        size[sel].tolist(), moved.tolist(), card, strict=True):
+        if ok:
+            b = bases[i]
+            out[(q, r)] = Pose((x, y), b.apothem * k, b.angle, b.turn, b.shape)
+    return out
+
+
+def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
+              shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
+                                               ] | None:
+    """The free cells (not in `skip`) of the layout's lattice farther on the table, for
+    `_far_cells`: (cells, their plane centres, the placed card nearest each, the size of a
+    card there in that card's), or None where the lattice cannot be carried. On a calibrated
+    table the plane is metric, so one step length and one turn (`lattice.fit_regular`) carry
+    the layout across an arm or a gap that the growth and the probe cannot cross, where the
+    placed cards lie on one regular lattice (FAR_FIT) whose step is a card's width and a gap;
+    its cells are those in the play area and a card beyond (cards lie there). Uncalibrated,
+    the plane is the picture: the table's lattice is carried by one homography
+    (`lattice.fit_projective`) where at least FAR_CARDS placed cards fit it (FAR_FIT), within
+    FAR_STEPS of them and the picture, and a card's size at each cell follows it. Either way
+    only the cells the fit is sure of (its standard error there within FAR_SD of a step, or
+    FAR_SD_PICTURE, each card taken FAR_JITTER of a step off or as far as the fit says): far
+    from the cards, or where few carry the lattice, a cell may be off by more than the search
+    reaches, and then a card beside it could be taken for it."""
+    order = sorted(lat.cells)
+    if len(order) < 2:
+        return None
+    idx = np.array(order, np.int64)
+    at = np.array([lat.cells[i] for i in order], np.float64)
+    e_q = np.array([lat.e_q[i] for i in order])
+    e_r = np.array([lat.e_r[i] for i in order])
+    fitted: RegularLattice | ProjectiveLattice | None
+    if view.calibrated and view.table is not None:
+        fitted = fit_regular(at, lat.centres[idx], e_q.mean(0), e_r.mean(0), FAR_JITTER)
+        m = HEXEL_FACE.flat_to_flat_mm
+        if fitted.rms > FAR_FIT or not 0.9 * m <= fitted.step <= 1.5 * m:
+            return None   # the placed cards are no regular lattice of cards this size
+        w, h = view.table.play_area_mm
+        lo, hi = np.array([-m, -m]), np.array([w + m, h + m])
+    else:
+        fitted = (fit_projective(at, lat.centres[idx], e_q, e_r, FAR_JITTER)
+                  if len(order) >= FAR_CARDS else None)
+        if fitted is None or fitted.rms > FAR_FIT:
+            return None
+        lo, hi = np.zeros(2), np.array([shape[1] - 1.0, shape[0] - 1.0])
+    frac = fitted.fractional(np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]))
+    # (a corner of the picture beyond the table's horizon maps nowhere: the box bounds it)
+    frac = np.clip(np.nan_to_num(frac, nan=0.0), at.min(0) - FAR_STEPS, at.max(0) + FAR_STEPS)
+    (q0, r0), (q1, r1) = np.floor(frac.min(0)).astype(int), np.ceil(frac.max(0)).astype(int)
+    free = np.ones((q1 - q0 + 1, r1 - r0 + 1), bool)
+    gone = np.array([c for c in skip if q0 <= c[0] <= q1 and r0 <= c[1] <= r1], int)
+    if len(gone):
+        free[gone[:, 0] - q0, gone[:, 1] - r0] = False
+    cells = np.argwhere(free) + np.array([q0, r0])
+    centres = fitted.centres(cells)
+    inside = ((centres >= lo) & (centres <= hi)).all(1)
+    cells, centres = cells[inside], centres[inside]
+    if not len(cells):
+        return None
+    d = lat.centres[idx][None] - centres[:, None]
+    k = np.argmin(np.einsum("cnk,cnk->cn", d, d), 1)
+    if isinstance(fitted, RegularLattice):
+        size, sure = np.ones(len(cells)), fitted.spread(cells) <= FAR_SD
+    else:   # the lattice's step there against its step at that card (area, square-rooted)
+        half = np.array([[0.5, 0.0], [0.0, 0.5]])
+        ends = fitted.centres((cells[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
+        j = (ends - centres[:, None, :]) * 2.0                     # cells x axis x 2
+        area = np.abs(j[:, 0, 0] * j[:, 1, 1] - j[:, 0, 1] * j[:, 1, 0])
+        own = np.abs(e_q[k, 0] * e_r[k, 1] - e_q[k, 1] * e_r[k, 0])
+        size = np.sqrt(area / own)
+        sure = fitted.spread(cells) <= FAR_SD_PICTURE * np.linalg.norm(j[:, 0], axis=1)
+    if not sure.any():
+        return None
+    return cells[sure], centres[sure], idx[k[sure]], size[sure]
+
+
+_CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `_card_contrast`'s points
 
 
 # An object crossing onto a symbol is there whichever pose near the card's own is tried, but
@@ -1308,20 +1802,22 @@ def _band_lit(frame: np.ndarray, view: TableView, pose: Pose,
 
 def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
                    poses: list[Pose], reads: list[CardRead], view: TableView,
-                   model: ColourModel, p: ReaderParams) -> None:
+                   model: ColourModel, p: ReaderParams) -> _Passes[None]:
     """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
     the probe's pose search (`_probe`), in place: where the symbols bit into the paper's outline
     the hull misses some of the paper, so the fitted centre and size are off, and the border
     band samples fall on paper. The search starts from the fitted pose, then, for a card still
     not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
-    for a free cell: the neighbour's frame does not share the bitten outline's error)."""
+    for a free cell: the neighbour's frame does not share the bitten outline's error). Made
+    pass by pass (`_together`)."""
     failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
                if f.blob.ragged and not _whole_read(r, p)]
     if not failing:
         return
     at = {lat.cells[k]: k for k in failing}
-    found, _, _ = _repose(frame, {lat.cells[k]: poses[k] for k in failing},
-                          [reads[k] for k in failing], at, poses, reads, view, model, p)
+    found, _, _ = yield from _repose(frame, {lat.cells[k]: poses[k] for k in failing},
+                                     [reads[k] for k in failing], at, poses, reads, view,
+                                     model, p)
     cand = {}
     for k in failing:
         if lat.cells[k] not in found:
@@ -1329,18 +1825,17 @@ def _repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
             if pose is not None:
                 cand[lat.cells[k]] = pose
     if cand:
-        first = read_cards(frame, list(cand.values()), view, model,
-                           blurred_rings=[True] * len(cand))
-        _repose(frame, cand, first, at, poses, reads, view, model, p)
+        first = yield from _reading(StagedRead(frame, list(cand.values()), view, model,
+                                               [True] * len(cand)))
+        yield from _repose(frame, cand, first, at, poses, reads, view, model, p)
 
 
 def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
             at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
-            view: TableView, model: ColourModel, p: ReaderParams
-            ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
+            view: TableView, model: ColourModel, p: ReaderParams) -> _Passes[_Found]:
     """`_probe` from the poses `cand`; each card found whole replaces pose and read of the
     card `at` its cell, in place. Returns what `_probe` found."""
-    found = _probe(frame, cand, first, view, model, p)
+    found = yield from _probe_passes(frame, cand, first, view, model, p)
     for key, pose, read in zip(*found, strict=True):
         poses[at[key]], reads[at[key]] = pose, read
     return found

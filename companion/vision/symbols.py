@@ -423,7 +423,7 @@ class StagedRead:
         self.first, self._lamp = reads, lamp
         self._shade = _shade_of(self.samples, reads, allow)
         self._turns = _turn_todo(reads, allow)
-        self._plan = _lamp_plan(bgr, poses, view, reads, allow, lamp)
+        self._plan = _lamp_plan(bgr, poses, view, reads, allow, lamp, self.samples)
         self._due, self._cuts = _reread_rows(bgr, poses, view, self._shade, self._turns, lamp,
                                              self.samples, self._plan)
         if self._due is None:
@@ -436,7 +436,7 @@ class StagedRead:
         reads = _shaded(list(self.first), self._shade[0], shaded, self.model)
         crossed = [r.crossed for r in reads]
         reads = _lamp_read(self.bgr, self.poses, self.view, self.model, reads, self.allow,
-                           self._lamp, self._plan, lamped)
+                           self._lamp, self._plan, lamped, self.samples)
         reads = _turned(reads, self.allow, self._turns, turned)
         # a symbol an object crosses onto at the card's own pose (read as it is or against the
         # shade) is not read through a re-read (turned, its samples can miss the object's edge)
@@ -915,43 +915,48 @@ def _lamp_todo(reads: list[CardRead], allow: np.ndarray) -> list[int]:
 
 
 def _lamp_plan(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
-               allow: np.ndarray, band: np.ndarray | None) -> LampPlan | None:
+               allow: np.ndarray, band: np.ndarray | None,
+               samples: tuple[np.ndarray, np.ndarray] | None = None) -> LampPlan | None:
     """The lamp re-read the first `reads` ask for (`LampPlan`), or None where they ask for
     none. The shaded re-read, which comes first, can only complete a card (taking it off the
     lamp's list) or, through the paper it completes, change the lamp's colour (`_lamp`):
     `_lamp_read` checks that it did not before it takes these reads. They join the re-read
     pass (`fused`) unless that pass would choose the band's lamp scaling itself (the first
     read chose none, `band`) and one of their cards' paper clipped in every channel: the
-    choice is made over the cards of a pass, and those would join it."""
+    choice is made over the cards of a pass, and those would join it. (`samples`: the cards'
+    `_sample_cards`, where the caller has them.)"""
     todo = _lamp_todo(reads, allow)
     if not todo:
         return None
     lamp = _lamp(reads)
-    white, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp)
+    white, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp, samples)
     # (as `_dark_band_lamp` takes them: clipped in every channel, and in one at CLIP_HIGH)
     lit = (white[keep] >= CLIP_NEAR).all(1) & (white[keep].max(1) >= CLIP_HIGH)
     return LampPlan(todo, lamp, ink_white, keep, band is not None or not lit.any())
 
 
 def _lamp_whites(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
-                 todo: list[int], lamp: np.ndarray | None
+                 todo: list[int], lamp: np.ndarray | None,
+                 samples: tuple[np.ndarray, np.ndarray] | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(the white references of cards `todo`, the paper the lamp makes of them: by the `lamp`
     measured on the cards whose paper did not clip, else by each card's own border band, and
     the indices into `todo` of the cards where that differs), for `_lamp_plan` and
-    `_lamp_read`."""
+    `_lamp_read` (`samples`: every card's `_sample_cards`, where the caller has them)."""
     white = np.array([reads[i].white_bgr for i in todo], np.float32)
     if lamp is not None:
         ink_white = _lamp_white(white, lamp)
     else:
-        ink_white = _band_white(bgr, [poses[i] for i in todo], view, white)
+        ink_white = _band_white(bgr, [poses[i] for i in todo], view, white,
+                                None if samples is None else
+                                (samples[0][todo], samples[1][todo]))
     return white, ink_white, np.flatnonzero((ink_white != white).any(1))
 
 
 def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: ColourModel,
                reads: list[CardRead], allow: np.ndarray, band: np.ndarray | None = None,
-               plan: LampPlan | None = None, lamped: list[CardRead] | None = None
-               ) -> list[CardRead]:
+               plan: LampPlan | None = None, lamped: list[CardRead] | None = None,
+               samples: tuple[np.ndarray, np.ndarray] | None = None) -> list[CardRead]:
     """`reads`, with each whole card (`allow`) that has a '?' and at least MIN_TURN_LETTERS
     letters, whose paper clipped the sensor in some channel, replaced by its read with its
     symbols judged against the paper the lamp makes of it (`_lamp_white`), when that read is
@@ -965,7 +970,8 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     border band the first read chose (`_read_pass`). `plan`, `lamped`: the re-read as the
     first reads planned it (`_lamp_plan`) and its reads, made in the re-read pass (`fused`);
     taken when `reads` ask for the same lamp (the cards they ask for are always among the
-    plan's: a re-read only completes a card), each card's read then being the same."""
+    plan's: a re-read only completes a card), each card's read then being the same.
+    (`samples`: every card's `_sample_cards`, where the caller has them.)"""
     todo = _lamp_todo(reads, allow)
     if not todo:
         return reads
@@ -977,7 +983,7 @@ def _lamp_read(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         alt = dict(zip((plan.todo[k] for k in plan.keep.tolist()), lamped, strict=True))
         pairs = [(alt[i], i) for i in todo if i in alt]
     else:
-        _, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp)
+        _, ink_white, keep = _lamp_whites(bgr, poses, view, reads, todo, lamp, samples)
         if not keep.size:
             return reads
         got = _read_cards(bgr, [poses[todo[k]] for k in keep], view, model, True,
@@ -1009,13 +1015,14 @@ BAND_LAMP_GAIN = 1.03     # an excess below this is no excess
 BAND_LAMP_REF = 235.0     # a white channel below this did not clip
 
 
-def _band_white(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray
-                ) -> np.ndarray:
+def _band_white(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
+                samples: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Per card (`white`: cards x 3 BGR, the white references of the cards at `poses`), its
     white with the channels in which its paper clipped raised by the excess its own border band
     shows there (see `_BAND_SHARE`); a card whose paper clipped in every channel, or whose band
-    does not tell, keeps its white."""
-    vals, inside = _sample_cards(bgr, poses, view)
+    does not tell, keeps its white. (`samples`: the cards' `_sample_cards`, where the caller
+    has them: each point is sampled on its own, whatever cards it is sampled with.)"""
+    vals, inside = _sample_cards(bgr, poses, view) if samples is None else samples
     ns = 6 * N_SYMBOL
     k = N_BORDER // len(BORDER_DEPTHS)
     band = vals[:, ns + N_PAPER:ns + N_PAPER + N_BORDER].reshape(len(poses), -1, k, 3)

@@ -31,22 +31,23 @@ cv2.setNumThreads(1)
 
 
 def _calls(seed: int, edition: str) -> list[tuple]:
-    """The arguments of every `read_cards` call the reader makes on a hard table."""
+    """The arguments of every read the reader makes on a hard table (each a `StagedRead`,
+    whose arguments are `read_cards`' own)."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
     calls = []
-    real = reader_mod.read_cards
+    real = reader_mod.StagedRead
 
     def spy(*args, **kwargs):
         calls.append((args, kwargs))
         return real(*args, **kwargs)
 
-    reader_mod.read_cards = spy
+    reader_mod.StagedRead = spy
     try:
         reader = HexelReader(edition, find_markers=False)
         reader.calibrate(img)
         reader.read(img)
     finally:
-        reader_mod.read_cards = real
+        reader_mod.StagedRead = real
     return calls
 
 

@@ -50,10 +50,11 @@ def _spy(seed: int, edition: str, *names: str) -> list[tuple]:
 
 @pytest.mark.parametrize(("seed", "edition"), [(5, "web"), (29, "web"), (7, "holodex")])
 def test_reads_made_together_read_as_alone(seed: int, edition: str) -> None:
-    """Every pair of the reader's `read_cards` calls on a table (5 and 29: paper clipped in
-    every channel on some cards, the band's lamp chosen per call), and a call with itself,
-    made together a pass at a time, read as each call alone."""
-    calls = [c for c in _spy(seed, edition, "read_cards", "StagedRead") if c[0][1]]
+    """Every pair of the reader's reads on a table (`StagedRead`s, whose arguments are
+    `read_cards`' own; 5 and 29: paper clipped in every channel on some cards, the band's lamp
+    chosen per call), and a read with itself, made together a pass at a time, read as each
+    read alone."""
+    calls = [c for c in _spy(seed, edition, "StagedRead") if c[0][1]]
     assert len(calls) >= 2
     alone = [read_cards(*args, **kwargs) for args, kwargs in calls]
     # (one frame, view and colour model in a pass: a table told again with its own inks reads
@@ -128,7 +129,7 @@ def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
     reader calls it (its first round begun ahead), without that, with a first round begun
     for other poses, and with its guess of the second round's poses wrong, the probe finds
     the cards, poses and reads its round-by-round form finds."""
-    calls = _spy(seed, edition, "_probe")
+    calls = _spy(seed, edition, "_probe_passes")
     searched = 0
     for args, kwargs in calls:
         assert not kwargs
@@ -151,3 +152,109 @@ def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
         assert reader_mod._probe(*args[:6]) == want
         monkeypatch.undo()
     assert searched
+
+
+def _alone(*searches):
+    """`reader._together` with each search made on its own, one after the other."""
+    results = []
+    for search in searches:
+        try:
+            asked = next(search)
+            while True:
+                read_together(asked)
+                asked = search.send(None)
+        except StopIteration as done:
+            results.append(done.value)
+    return results
+
+
+def _counted(real, count: list[int]):
+    """`real` counting its calls in `count[0]`."""
+    def call(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+    return call
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(15, "web"), (28, "holodex"), (43, "web")])
+def test_the_probe_and_the_ragged_cards_share_passes(seed: int, edition: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe (with its search onwards) and the re-posing of ragged cards that do not read
+    whole (`reader._repose_ragged`) made side by side, pass by pass (`reader._together`), read
+    the table as the two made one after the other do, in fewer passes (tables where both
+    search)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    got, passes = {}, {}
+    for way in ("together", "alone"):
+        if way == "alone":
+            monkeypatch.setattr(reader_mod, "_together", _alone)
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert got["together"] == got["alone"]
+    assert passes["together"] < passes["alone"]
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(10, "holodex"), (29, "web"), (35, "web")])
+def test_turned_down_hexagons_read_ahead_read_as_after(seed: int, edition: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hexagons found again for the turned-down ones (`HexelReader._tell`), as the first
+    reads say, are read in the cards' re-read pass: the table reads as when they are read
+    after it, in fewer passes, and as when the guess is wrong (then read after all)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    real = HexelReader._turned_down_guess
+    guessed = [0]
+
+    def ahead(self, *args):
+        found = real(self, *args)
+        guessed[0] += bool(found)
+        return found
+
+    guesses = {"ahead": ahead, "none": lambda *a: [],
+               "wrong": lambda self, frame, scale, fits, *a: [fits[0]]}
+    got, passes = {}, {}
+    for way in ("ahead", "none", "wrong"):
+        monkeypatch.setattr(HexelReader, "_turned_down_guess", guesses[way])
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert guessed[0], "no hexagon was found again ahead on this table"
+    assert got["ahead"] == got["none"] == got["wrong"]
+    assert passes["ahead"] < passes["none"]
+
+
+@pytest.mark.parametrize(("seed", "edition"), [(3, "web"), (57, "web"), (30, "holodex")])
+def test_the_layout_begun_ahead_reads_as_after(seed: int, edition: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lattice and the free cells' read laid out from the first reads of the frame's
+    first telling (`HexelReader._lay_out_ahead`), begun in that telling's further passes: the
+    table reads as when they are laid out after the telling (57: told again with the table's
+    inks, which it keeps its own for), in fewer passes, and as when laid out for cards the
+    telling does not end with (then laid out again)."""
+    img, _ = hexel_scene(seed, "hard", 20, edition)
+    real = HexelReader._lay_out_ahead
+
+    def wrong(self, frame, mask, scale, whole, not_cards, rest):
+        return real(self, frame, mask, scale, whole[1:], [*not_cards, whole[0]], rest)
+
+    ways = {"ahead": real, "after": lambda *a: [], "wrong": wrong}
+    got, passes = {}, {}
+    for way, lay_out in ways.items():
+        monkeypatch.setattr(HexelReader, "_lay_out_ahead", lay_out)
+        count = [0]
+        monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
+        reader = HexelReader(edition, find_markers=False)
+        reader.calibrate(img)
+        res = reader.read(img)
+        got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
+        monkeypatch.undo()
+    assert got["ahead"] == got["after"] == got["wrong"]
+    assert passes["ahead"] < passes["after"] <= passes["wrong"]
