@@ -1313,25 +1313,25 @@ BLURRED_PEN_ACROSS = 0.35
 # A pen or sleeve of an ink's colour but lighter than BLURRED_PEN_TINT, on a card blurred so that
 # no place of the edge steps by EDGE_SHARP, and not one flat colour across the band (a pen half a
 # card wide, blurred with the dark band on one side and the table on the other, grows lighter
-# outwards by 0.1), escaped all three tests above. But it keeps the ink's colour from inside
-# the band to past the outline, while a symbol's print blurred into the band fades away from it:
-# so `_ink_on_band` also takes a place tinted by BAND_TINT at every depth, past the outline too,
-# by at least TINT_KEPT of its tint inside the band, standing out there by BAND_TINT over the
-# edge's least tinted place (not the table's hue), with no printed step of its own (EDGE_STEP)
-# where another place of the edge steps by half EDGE_SHARP (print sharp enough to stay inside
-# the outline). Held-out `fingers` table 3000: a light blue pen over a red disc, read blue from
-# two poses: the pen's place tinted 0.35-0.43 (0.36-0.47) from inside the band to past the
-# outline, kept 1.2 (0.76) of it, standing out there by 0.49 (0.52), another place stepping by
-# 0.25 (0.30). Of 800 clean crafted cards (`pen_sweep.pen_card` with no pen: 30-70 px wide,
-# defocus 0.8-4 px, 0-14 px of motion, both lamps) one edge met all this at its true pose, a
-# blue disc smeared 10 px along its edge on a 36 px card (0.32 inside the band, 0.25 past the
-# outline, kept 0.78): motion smears it alike towards and away from the edge, so its halo shows
-# no lead towards the edge and `_ink_across` never asks the band (it was read '?' regardless).
-# A place with a channel clipped at any depth does not count: under a lamp that clips the red
-# channel, a band washed out along one edge keeps red at the paper's level while green and blue
-# show the band, a red tint from inside the band to past the outline with no step in red
-# (rendered hard table 470: a red disc in full view, tint 0.32-0.41, red at the clip).
-TINT_KEPT = 0.6
+# outwards by 0.1), escaped all three tests above. But print fades away from its symbol: the
+# innermost depth (paper, 0.08 of the apothem from the symbol) gets the most of a blurred
+# symbol's ink, every depth further out less, the grey band mixing in no chroma, while an object
+# lying across the edge from beyond keeps its colour outwards or gains it. So `_ink_on_band`
+# also takes a place tinted by BAND_TINT at every depth, past the outline too, no less at any
+# depth than at the innermost (the tint unfaded), standing out past the outline by BAND_TINT over
+# the edge's least tinted place (not the table's hue), with no printed step of its own
+# (EDGE_STEP) where another place of the edge steps by half EDGE_SHARP. Held-out `fingers` table
+# 3000: a light blue pen over a red disc, read blue from two poses: the pen's corner place tinted
+# 0.35 rising to 0.43 (0.32 to 0.39) from inside the band to past the outline, standing out there
+# by 0.49 (0.55), another place stepping by 0.25 (0.30). Print blurred into the band that met
+# every other condition faded: a blue disc on a 40-47 px card on rendered hard table 595, 0.38-
+# 0.41 inside the band, 0.26-0.27 past the outline; on 800 clean crafted cards
+# (`pen_sweep.pen_card` with no pen: 30-70 px wide, defocus 0.8-4 px, 0-14 px of motion, both
+# lamps) one edge, 0.32 to 0.25. A place with a channel clipped at any depth does not count
+# either (a clipped channel's chroma is only a bound): under a lamp that clips red, a band washed
+# out along one edge keeps red at the paper's level while green and blue show the band, a red
+# tint with no step in red (rendered hard table 470: a red disc in full view, 0.41 inside the
+# band, 0.32-0.34 further out, so faded too).
 # The halo sample of a symbol right across its centre from each one.
 FACING = (np.arange(N_HALO) + N_HALO // 2) % N_HALO
 
@@ -1343,7 +1343,7 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     comment after it): `halo` the halo samples
     (cards x 6·N_HALO x 3) and `band` the border band's (cards x depths x 18 x 3), both
     paper-normalised RGB; `clipped` (optional, cards x depths x 18) the band samples with a
-    channel at the sensor's clip (see TINT_KEPT)."""
+    channel at the sensor's clip (see the comment before FACING)."""
     own = _coloured_index(text, model)
     found = own >= 0
     if not found.any():
@@ -1370,8 +1370,9 @@ def _ink_on_band(band: np.ndarray, u: np.ndarray, clipped: np.ndarray | None = N
     each edge (cards x 6): one of its places tinted by the read ink (`u`, cards x 6 x 3: each
     symbol's ink's unit chroma) at every depth on the card, and the edge showing the printed
     step from paper to band (or the tinted place hiding it; see `_ink_across`), or the tinted
-    place keeping its tint past the outline, none of its samples clipped (`clipped`, cards x
-    depths x 18, where given; see TINT_KEPT)."""
+    place whose tint does not fade from inside the band to past the outline, none of its
+    samples clipped (`clipped`, cards x depths x 18, where given; see the comment before
+    FACING)."""
     n = len(band)
     place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
     tint = _sum3((place - _mean(place)[..., None]) * u[:, None, :, None])
@@ -1385,8 +1386,8 @@ def _ink_on_band(band: np.ndarray, u: np.ndarray, clipped: np.ndarray | None = N
                           > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
     flat = _max3(_depth_spread(place[:, 1:])) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
-    # (or the tint kept from inside the band to past the outline, where print fades: TINT_KEPT)
-    kept = (tinted & (tint[:, -1] > BAND_TINT) & (tint[:, -1] > TINT_KEPT * tint[:, 0])
+    # (or the tint not fading from inside the band to past the outline, as print does)
+    kept = (tinted & (tint[:, -1] > BAND_TINT) & (tint[:, 1:].min(1) >= tint[:, 0])
             & (tint[:, -1] - tint[:, -1].min(-1, keepdims=True) > BAND_TINT)
             & (step < EDGE_STEP) & ((step > EDGE_SHARP / 2.0)[:, :, None] & _OTHER_PLACE).any(-1))
     if clipped is not None:   # (a clipped channel is only a bound: its chroma is no colour)
