@@ -820,7 +820,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         len(poses), len(BORDER_DEPTHS), -1, 3)
     # (a coloured object over a symbol whose colour runs on across the band: `_ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
-    across = _ink_across(text, norm[:, halo_e:n_pts], band, model)
+    across = _ink_across(text, norm[:, halo_e:n_pts], band, model,
+                         (vals[:, ns + N_PAPER:halo_at] >= CLIP_NEAR).any(-1).reshape(
+                             band.shape[:-1]))
     # (a dark object of the grey ring's own colour lying across the edge onto a grey reading:
     # `_grey_across`, against the card's white like the band)
     across |= _grey_across(text, vals[:, halo_at:], white, band, model, vals[:, :ns])
@@ -1308,17 +1310,40 @@ EDGE_SHARP = 0.45
 # 0.5), so the place must stand out at every depth, not over the least tint of the edge anywhere.
 BLURRED_PEN_TINT = 0.5
 BLURRED_PEN_ACROSS = 0.35
+# A pen or sleeve of an ink's colour but lighter than BLURRED_PEN_TINT, on a card blurred so that
+# no place of the edge steps by EDGE_SHARP, and not one flat colour across the band (a pen half a
+# card wide, blurred with the dark band on one side and the table on the other, grows lighter
+# outwards by 0.1), escaped all three tests above. But print fades away from its symbol: the
+# innermost depth (paper, 0.08 of the apothem from the symbol) gets the most of a blurred
+# symbol's ink, every depth further out less, the grey band mixing in no chroma, while an object
+# lying across the edge from beyond keeps its colour outwards or gains it. So `_ink_on_band`
+# also takes a place tinted by BAND_TINT at every depth, past the outline too, no less at any
+# depth than at the innermost (the tint unfaded), standing out past the outline by BAND_TINT over
+# the edge's least tinted place (not the table's hue), with no printed step of its own
+# (EDGE_STEP) where another place of the edge steps by half EDGE_SHARP. Held-out `fingers` table
+# 3000: a light blue pen over a red disc, read blue from two poses: the pen's corner place tinted
+# 0.35 rising to 0.43 (0.32 to 0.39) from inside the band to past the outline, standing out there
+# by 0.49 (0.55), another place stepping by 0.25 (0.30). Print blurred into the band that met
+# every other condition faded: a blue disc on a 40-47 px card on rendered hard table 595, 0.38-
+# 0.41 inside the band, 0.26-0.27 past the outline; on 800 clean crafted cards
+# (`pen_sweep.pen_card` with no pen: 30-70 px wide, defocus 0.8-4 px, 0-14 px of motion, both
+# lamps) one edge, 0.32 to 0.25. A place with a channel clipped at any depth does not count
+# either (a clipped channel's chroma is only a bound): under a lamp that clips red, a band washed
+# out along one edge keeps red at the paper's level while green and blue show the band, a red
+# tint with no step in red (rendered hard table 470: a red disc in full view, 0.41 inside the
+# band, 0.32-0.34 further out, so faded too).
 # The halo sample of a symbol right across its centre from each one.
 FACING = (np.arange(N_HALO) + N_HALO // 2) % N_HALO
 
 
-def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: ColourModel
-                ) -> np.ndarray:
+def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: ColourModel,
+                clipped: np.ndarray | None = None) -> np.ndarray:
     """Per card and symbol (cards x 6): a symbol read as a coloured ink whose ink runs on
     towards its edge across the halo and the band (see HALO_ASYM and EDGE_SHARP, and the
     comment after it): `halo` the halo samples
     (cards x 6·N_HALO x 3) and `band` the border band's (cards x depths x 18 x 3), both
-    paper-normalised RGB."""
+    paper-normalised RGB; `clipped` (optional, cards x depths x 18) the band samples with a
+    channel at the sensor's clip (see the comment before FACING)."""
     own = _coloured_index(text, model)
     found = own >= 0
     if not found.any():
@@ -1334,15 +1359,20 @@ def _ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: Colo
     # (the band is looked at on the cards with such a symbol only: each card's is its own)
     some = np.flatnonzero(found.any(1))
     if some.size:
-        found[some] &= _ink_on_band(band[some], u[some])
+        found[some] &= _ink_on_band(band[some], u[some],
+                                    None if clipped is None else clipped[some])
     return found
 
 
-def _ink_on_band(band: np.ndarray, u: np.ndarray) -> np.ndarray:
+def _ink_on_band(band: np.ndarray, u: np.ndarray, clipped: np.ndarray | None = None
+                 ) -> np.ndarray:
     """`_ink_across`'s test of the band (cards x depths x 18 x 3, paper-normalised RGB) for
     each edge (cards x 6): one of its places tinted by the read ink (`u`, cards x 6 x 3: each
     symbol's ink's unit chroma) at every depth on the card, and the edge showing the printed
-    step from paper to band (or the tinted place hiding it; see `_ink_across`)."""
+    step from paper to band (or the tinted place hiding it; see `_ink_across`), or the tinted
+    place whose tint does not fade from inside the band to past the outline, none of its
+    samples clipped (`clipped`, cards x depths x 18, where given; see the comment before
+    FACING)."""
     n = len(band)
     place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
     tint = _sum3((place - _mean(place)[..., None]) * u[:, None, :, None])
@@ -1356,7 +1386,13 @@ def _ink_on_band(band: np.ndarray, u: np.ndarray) -> np.ndarray:
                           > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
     flat = _max3(_depth_spread(place[:, 1:])) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
-    return (tinted.any(-1) & (sharp | hidden)) | _pen_on_band(tint)
+    # (or the tint not fading from inside the band to past the outline, as print does)
+    kept = (tinted & (tint[:, -1] > BAND_TINT) & (tint[:, 1:].min(1) >= tint[:, 0])
+            & (tint[:, -1] - tint[:, -1].min(-1, keepdims=True) > BAND_TINT)
+            & (step < EDGE_STEP) & ((step > EDGE_SHARP / 2.0)[:, :, None] & _OTHER_PLACE).any(-1))
+    if clipped is not None:   # (a clipped channel is only a bound: its chroma is no colour)
+        kept &= ~clipped.reshape(kept.shape[0], -1, 6, 3).any(1)
+    return (tinted.any(-1) & (sharp | hidden)) | kept.any(-1) | _pen_on_band(tint)
 
 
 def _pen_on_band(tint: np.ndarray) -> np.ndarray:
@@ -1402,6 +1438,28 @@ def _pen_on_band(tint: np.ndarray) -> np.ndarray:
 OBJECT_DARK = 0.45
 HALO_SAME = 0.1
 OBJECT_LIGHT = 0.75
+# Where the opposite edge is blurred too, the edge's own corners tell what blur did: print is
+# mirror-symmetric about each symbol's axis, and the band's blur reaches the paper inside the
+# band (the innermost depth) alike all along the edge, while a ring blurred into the band lies
+# beside its middle place, 0.21 of the apothem from either corner place's innermost depth (twice
+# as far as the band). So a plateau up to OBJECT_LIGHT at a corner place also counts as an
+# object where the mirror corner's innermost depth is MIRROR_PAPER or more lighter than the
+# plateau: blur that carried print that far in at one corner would have done it at the other.
+# Held-out `fingers` table 3018: a grey fingertip (0.55-0.6 of the paper) over a blue disc, read
+# as the ring, the card's opposite edge stepping 0.31 only; the mirror corner 0.93 inside the
+# band, 0.36 lighter than the plateau.
+MIRROR_PAPER = 0.25
+
+
+def _mirror_paper(inner: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Per card, edge and place (cards x edge x 3): a corner place whose mirror corner on the
+    same edge is lighter by MIRROR_PAPER at the innermost depth (`inner`: cards x edge x 3 x RGB,
+    paper-relative; `light`: the place's lightness to compare, cards x edge x 3); never the
+    middle place (see MIRROR_PAPER)."""
+    mirror = _mean(inner[:, :, ::-1])
+    out = mirror - light > MIRROR_PAPER
+    out[:, :, 1] = False
+    return out
 
 
 def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.ndarray,
@@ -1411,7 +1469,8 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     sampled), `white` the cards' white references (cards x 3 BGR), `band` the border band's
     samples normalised by them (cards x depths x 18 x 3 RGB), `symbols` (optional) the symbol
     samples (cards x 6·N_SYMBOL x 3 BGR, as sampled): the mean colour of a symbol's 7 middle
-    ones, alike with one halo sample, stands for a second (see OBJECT_DARK)."""
+    ones, alike with one halo sample, stands for a second (see OBJECT_DARK; a lighter object
+    where the card shows blur did not make it: OBJECT_LIGHT and MIRROR_PAPER)."""
     n = len(text)
     # (first the innermost and outermost depths alike: cheap, and rarely so where print is)
     ends = _max3(np.abs(band[:, 0] - band[:, -1])) < EDGE_FLAT    # cards x 18 places
@@ -1432,6 +1491,8 @@ def _grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.
     if lighter.any():   # (a lighter object where blur cannot have made it: see OBJECT_LIGHT)
         printed = (_mean(place[:, 0] - place[:, 3]) > EDGE_SHARP).any(-1)    # cards x edge
         dark |= lighter & np.roll(printed, 3, axis=1)[..., None]
+        # (or a corner place whose mirror corner keeps its paper inside the band: MIRROR_PAPER)
+        dark |= lighter & _mirror_paper(place[:, 0], light)
     grey &= dark.any(-1)
     if not grey.any():
         return grey
