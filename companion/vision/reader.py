@@ -112,6 +112,7 @@ class ReaderParams:
     probe_paper: float = 0.5       # a free cell next to the cards is searched for a card whose
                                    # outline was lost (merged with the table) when the cell's
                                    # predicted pose shows this much paper and border, 4 symbols
+                                   # (or nearly all its paper and band, 2 symbols: `_searched`)
     probe_mask: float = 0.3        # (read only where this much of its paper is on the mask,
                                    # or the frame shows a card's contrast: `_paper_in_border`)
     probe_mask_far: float = 0.85   # a free cell two steps out is read only where its paper is
@@ -1338,7 +1339,7 @@ def _coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: l
     it, its read begun (`StagedRead`), so that its first pass can join those re-reads; None
     where they start none."""
     start, start_reads = _better(cand, reads, moved, moved_reads, p, parts)
-    hopeful = [k for k, r in zip(start, start_reads, strict=True) if _hopeful(r, p)]
+    hopeful = [k for k, r in zip(start, start_reads, strict=True) if _searched(r, p)]
     if not hopeful:
         return None
     tries = _probe_tries(hopeful, start, {}, _PROBE_SHIFTS)
@@ -1414,7 +1415,7 @@ def _probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: l
     give, and stands where its final reads give the same (nearly always); `ahead`: the first
     round begun (`_coarse_ahead`), taken where its poses are this round's. Made pass by pass
     (`_Passes`)."""
-    hopeful = [k for k, r in zip(cand, first, strict=True) if _hopeful(r, p)]
+    hopeful = [k for k, r in zip(cand, first, strict=True) if _searched(r, p)]
     if not hopeful:
         return [], [], []
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
@@ -1733,6 +1734,23 @@ def _hopeful(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:
     its paper and of its band, and four symbols (or `symbols`)."""
     return (r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
             and r.letters >= symbols)
+
+
+PLAIN_PAPER = 0.75   # a free cell whose paper reads this whole at its predicted pose
+PLAIN_BAND = 0.85    # and its border band this whole is searched from two symbols read
+PLAIN_SYMBOLS = 2
+
+
+def _searched(r: CardRead, p: ReaderParams) -> bool:
+    """Whether the probe searches about a free cell's pose: where its read is `_hopeful`, or
+    where it shows a card's paper and border band nearly whole (PLAIN_PAPER, PLAIN_BAND) and
+    PLAIN_SYMBOLS symbols. A card laid a few millimetres off the pose its neighbours predict
+    (hand-laid, or a neighbour's frame a little off) keeps its paper and band on the
+    predicted places, which are broad, while its symbols, small and ringed by the paper each
+    needs beside it, slip off theirs: the read there is a card's, its symbols unread. The
+    search must still find a pose where the card reads whole."""
+    return _hopeful(r, p) or (r.paper_ok >= PLAIN_PAPER and r.border_ok >= PLAIN_BAND
+                              and r.letters >= PLAIN_SYMBOLS)
 
 
 def _probe_score(r: CardRead) -> float:
