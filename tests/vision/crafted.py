@@ -95,6 +95,22 @@ class Scene:
     visible: dict[tuple[int, int], bool] = field(default_factory=dict)
 
 
+def lone_card(surface: str, size: int, centre: np.ndarray, card: bool, cover: bool,
+              blur: int) -> np.ndarray:
+    """A `size`-px square of `surface` with one holodex card "RBVRBV" at `centre` (1 px a mm;
+    none where not `card`), a skin-toned fingertip reaching in from the top edge over its
+    symbol 1 (up and right) where `cover`, blurred by a `blur`-px Gaussian."""
+    img = texture(surface, (size, size), np.random.default_rng(5))
+    if card:
+        draw_card(img, centre, "RBVRBV", "holodex", 1.0)
+    if cover:
+        tip = centre + 0.62 * HEXEL_FACE.apothem_mm * np.array(
+            [np.cos(np.radians(-60)), np.sin(np.radians(-60))])
+        cv2.line(img, (int(tip[0]), 0), (int(tip[0]), int(tip[1])), (120, 160, 215), 17)
+        cv2.circle(img, (int(tip[0]), int(tip[1])), 8, (120, 160, 215), -1)
+    return cv2.GaussianBlur(img, (blur, blur), 0)
+
+
 def random_layout(rng: np.random.Generator, n: int, edition: str) -> dict[tuple[int, int], str]:
     """n cells grown from (0, 0) with random symbols."""
     letters = list(SYMBOLS[edition])

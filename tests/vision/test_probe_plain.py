@@ -13,7 +13,6 @@ whole reader against its truth."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -23,7 +22,7 @@ from companion.vision.colour import builtin_model
 from companion.vision.reader import ReaderParams, _hopeful, _probe, _searched
 from companion.vision.symbols import Pose, read_cards
 
-from .crafted import draw_card, texture
+from .crafted import lone_card
 from .test_reader import _read_hard
 
 PPM = 1.0                          # px per mm: a 64 mm card about 64 px wide
@@ -34,14 +33,7 @@ SIZE = 1.04                        # and how much larger
 
 
 def _table(surface: str, card: bool = True, cover: bool = False) -> np.ndarray:
-    img = texture(surface, (186, 186), np.random.default_rng(5))
-    if card:
-        draw_card(img, CARD, "RBVRBV", "holodex", PPM)
-    if cover:   # a fingertip over symbol 1 (up and right), reaching in from the top edge
-        tip = CARD + 0.62 * A * np.array([np.cos(np.radians(-60)), np.sin(np.radians(-60))])
-        cv2.line(img, (int(tip[0]), 0), (int(tip[0]), int(tip[1])), (120, 160, 215), 17)
-        cv2.circle(img, (int(tip[0]), int(tip[1])), 8, (120, 160, 215), -1)
-    return cv2.GaussianBlur(img, (5, 5), 0)
+    return lone_card(surface, 186, CARD, card, cover, 5)
 
 
 def _predicted() -> Pose:
