@@ -588,9 +588,9 @@ class HexelReader:
                      if k not in found_cells]
         far = {k: q for k, q in far.items() if k not in found_cells}
         if far:
-            more = _probe(frame, far, far_reads, view, self.model, p, far_ahead)
-            more = _probe_onwards(frame, mask, scale, lat, view, self.model, p,
-                                  taken | set(start) | set(far) | set(found_cells), more)
+            more = _together(_probe_all(frame, far, far_reads, view, self.model, p, far_ahead,
+                                        mask, scale, lat,
+                                        taken | set(start) | set(far) | set(found_cells)))[0]
             found_cells, found_poses, found_reads = (
                 a + b for a, b in zip((found_cells, found_poses, found_reads), more,
                                       strict=True))
