@@ -124,8 +124,11 @@ def test_an_admin_action_without_the_pin_is_refused(page, tmp_path):
         assert status == 403
         assert len(store.actions(referee.game_id)) == n
         page.fill("#pin", "00000")
-        page.click("#login")
+        with page.expect_navigation():  # the form posts and is redirected back
+            page.click("#login")
+        assert "Wrong PIN." in page.text_content(".flash")
         assert page.locator("#pin").is_visible()  # wrong PIN: still the login form
+        assert page.locator("#btn-next").count() == 0
         page.fill("#pin", PIN)
         page.click("#login")
         page.wait_for_selector("#btn-next")
