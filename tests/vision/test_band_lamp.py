@@ -87,7 +87,7 @@ def test_first_symbols_are_the_ones_read_before_the_band_lamp():
 
 @pytest.mark.parametrize("seed, markers, before, more", [
     # a ~3500 K lamp, every card's paper clipped in red: 4 of 8 read before (and one more
-    # found by the probe searching a cell that shows a card's paper and band, `_searched`)
+    # found by the probe searching a cell that shows a card's paper and band, `searched`)
     (424, True, 4, 1),
     (228, False, 7, 0),   # ... clipped in red and green: 7 of 8 before
 ])

@@ -13,7 +13,7 @@ import pytest
 
 from companion.vision.calibration import TableView
 from companion.vision.colour import OVEREXPOSED_MAX, builtin_model
-from companion.vision.reader import ReaderParams
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, _dark_band, read_cards
 
 from .test_reader import _read_hard
@@ -27,7 +27,7 @@ WARM_CLIPPING = (2.0, 1.5, 0.85)   # RGB gains: the crafted paper clips in red a
 @pytest.mark.parametrize("width_px,blur,quality", [(40.0, 1.0, 80), (50.0, 1.5, 80),
                                                    (60.0, 2.0, 70)])
 def test_border_of_a_card_under_a_warm_clipping_lamp_is_seen(symbols, edition, width_px, blur,
-                                                            quality):
+                                                             quality):
     img = _jpeg_card(symbols, edition, width_px, WARM_CLIPPING, blur, quality)
     read = read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
                       builtin_model(edition))[0]

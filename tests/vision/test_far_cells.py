@@ -1,4 +1,4 @@
-"""Cards far from the placed ones (`reader._far_cells`). An arm across the layout leaves a group
+"""Cards far from the placed ones (`far_cells.far_cells`). An arm across the layout leaves a group
 of cards beyond it that the lattice growth cannot link (each hop is measured in one card's own
 frame, and a long one is a whole step off), and the probe looks only one or two steps from the
 placed cards; a card there whose outline the paper mask lost (its paper merged with a glare
@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 import pytest
 
+import companion.vision.far_cells as far_module
 import companion.vision.reader as reader_module
 from companion.faces import BORDER_RGB, HEXEL_FACE, PAPER_RGB
 from companion.vision.lattice import fit_projective, fit_regular
@@ -62,7 +63,7 @@ def _fill(img: np.ndarray, to_img, poly_mm: np.ndarray, colour) -> None:
     cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
 
 
-def _at(to_img, mm: np.ndarray) -> tuple[int, int]:
+def pose_at(to_img, mm: np.ndarray) -> tuple[int, int]:
     x, y = cv2.perspectiveTransform(np.asarray(mm, np.float64).reshape(1, 1, 2), to_img)[0, 0]
     return round(float(x)), round(float(y))
 
@@ -86,10 +87,10 @@ def _table(beyond: str, seed: int = 0, surface: str = "wood", markers: bool = Tr
                        tilt=tilt)
     img, to_img = scene.image.copy(), scene.plane_to_image
     if big:
-        x, y = _at(to_img, 0.5 * (_cell_mm((3, -1)) + _cell_mm((4, -1))))
+        x, y = pose_at(to_img, 0.5 * (_cell_mm((3, -1)) + _cell_mm((4, -1))))
         cv2.ellipse(img, (x, y), (28, 75), 8.0, 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
     else:
-        xs = [_at(to_img, _cell_mm(c)) for c in ((3, -1), (3, 0), (4, -1))]
+        xs = [pose_at(to_img, _cell_mm(c)) for c in ((3, -1), (3, 0), (4, -1))]
         x, y = float(np.mean([p[0] for p in xs])), max(p[1] for p in xs) + 60
         arm = np.array([[x - 50, -10], [x + 50, -10], [x + 70, y], [x - 30, y + 30]],
                        np.int32)
@@ -106,7 +107,7 @@ def _table(beyond: str, seed: int = 0, surface: str = "wood", markers: bool = Tr
             a = math.radians(-60.0 * d)
             p = centre + HEXEL_FACE.symbol_centre_frac * APOTHEM * np.array(
                 [math.cos(a), math.sin(a)])
-            cv2.circle(img, _at(to_img, p), 7, colour, -1, cv2.LINE_AA)
+            cv2.circle(img, pose_at(to_img, p), 7, colour, -1, cv2.LINE_AA)
     if beyond == "scrap":
         _fill(img, to_img, centre + np.array([[-30, -22], [30, -22], [30, 22], [-30, 22]]),
               (238, 242, 245))
@@ -114,10 +115,10 @@ def _table(beyond: str, seed: int = 0, surface: str = "wood", markers: bool = Tr
         spot = np.zeros(img.shape[:2], np.float32)
         for cell in ((far, (far[0] - 1, far[1] + 1), (far[0], far[1] + 1))
                      if beyond == "glare" else ()):
-            cv2.circle(spot, _at(to_img, _cell_mm(cell)), 30, 1.0, -1)
+            cv2.circle(spot, pose_at(to_img, _cell_mm(cell)), 30, 1.0, -1)
         if beyond == "lit":   # its paper merges with the spot's: no hexagon is fitted
             against = centre + 1.35 * APOTHEM * np.array([-0.5, math.sqrt(3.0) / 2.0])
-            cv2.circle(spot, _at(to_img, against), 20, 1.0, -1)
+            cv2.circle(spot, pose_at(to_img, against), 20, 1.0, -1)
         spot = cv2.GaussianBlur(spot, (0, 0), 8.0)[..., None]
         img = np.clip(img * (1.0 - spot) + 250.0 * spot, 0, 255).astype(np.uint8)
     return cv2.GaussianBlur(img, (0, 0), 0.5), layout, far
@@ -126,16 +127,16 @@ def _table(beyond: str, seed: int = 0, surface: str = "wood", markers: bool = Tr
 def _read(img: np.ndarray, monkeypatch, calibrated: bool = True
           ) -> tuple[object, list[tuple[int, int]]]:
     """The observation of the reader (`calibrated` from the table markers or not), and the
-    cells `_far_cells` proposed."""
+    cells `far_cells` proposed."""
     proposed: list[tuple[int, int]] = []
-    far_cells = reader_module._far_cells
+    far_cells = far_module.far_cells
 
     def spy(*args, **kwargs):
         out = far_cells(*args, **kwargs)
         proposed.extend(out)
         return out
 
-    monkeypatch.setattr(reader_module, "_far_cells", spy)
+    monkeypatch.setattr(reader_module, "far_cells", spy)
     obs = HexelReader("holodex").read(img).observation
     assert obs.calibrated == calibrated
     return obs, proposed
@@ -266,13 +267,13 @@ def test_the_lattice_seen_in_perspective_is_carried_by_one_homography(seed):
     centres = seen(cells) + np.random.default_rng(seed).uniform(-1.0, 1.0, cells.shape)
     e_q = seen(cells + half[0]) - seen(cells - half[0])
     e_r = seen(cells + half[1]) - seen(cells - half[1])
-    lat = fit_projective(cells, centres, e_q, e_r, reader_module.FAR_JITTER)
+    lat = fit_projective(cells, centres, e_q, e_r, far_module.FAR_JITTER)
     assert lat is not None and lat.rms < 0.1
     for far, known in (((4, -1), True), ((10, -1), False)):
         at = np.array([far], np.float64)
         step = np.linalg.norm(seen(at + half[0]) - seen(at - half[0]))
         spread = lat.spread(at)[0] / step
-        assert (spread <= reader_module.FAR_SD_PICTURE) == known
+        assert (spread <= far_module.FAR_SD_PICTURE) == known
         if known:
             assert np.linalg.norm(lat.centres(at) - seen(at)) / step < 3.0 * spread
 

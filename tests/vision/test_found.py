@@ -1,8 +1,8 @@
-"""A card the paper mask lost is found by probing its free lattice cell (`reader._probe`), and
+"""A card the paper mask lost is found by probing its free lattice cell (`probe.probe`), and
 taken as whole only when every symbol reads and nearly all its paper and border band show. A
 glare spot on the table beside the card, or a blur bridging its band to a neighbour's paper, is
 often why the mask lost its outline, and lights the band along that side: 15 of its 18 places
-then suffice when the three missing are lit, white in every channel (`reader._probe_band`),
+then suffice when the three missing are lit, white in every channel (`probe.probe_band`),
 while a band coloured there (a fingertip, a pen) or missing along two sides still keeps the card
 out (something dark over the edge passes for the band itself, as before). Rendered
 hard tables check the whole reader against their truth."""
@@ -18,7 +18,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _probe, _probe_band
+from companion.vision.probe import probe, probe_band
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import draw_card, texture
@@ -57,7 +58,7 @@ def _probed(edges: tuple[int, ...], bgr: tuple[int, int, int]) -> bool:
     model = builtin_model("holodex")
     pose = Pose((80.0, 80.0), APOTHEM, 0.0, 1, ((1.0, 0.0), (0.0, 1.0)))
     first = read_cards(img, [pose], TableView(), model, blurred_rings=[True])
-    cells, _, reads = _probe(img, {(1, 0): pose}, first, TableView(), model, ReaderParams())
+    cells, _, reads = probe(img, {(1, 0): pose}, first, TableView(), model, ReaderParams())
     return cells == [(1, 0)] and reads[0].symbols == "RBVRBV"
 
 
@@ -74,7 +75,7 @@ def test_a_band_covered_or_lit_along_two_sides_does_not_pass_the_probe(edges, bg
     pose = Pose((80.0, 80.0), APOTHEM, 0.0, 1, ((1.0, 0.0), (0.0, 1.0)))
     read = read_cards(img, [pose], TableView(), builtin_model("holodex"))[0]
     assert read.symbols == "RBVRBV" and read.border_ok < ReaderParams().min_probe_ok, read
-    assert not _probe_band(img, TableView(), pose, read, ReaderParams())
+    assert not probe_band(img, TableView(), pose, read, ReaderParams())
 
 
 def test_a_band_lit_along_one_side_passes_the_probe():
@@ -82,7 +83,7 @@ def test_a_band_lit_along_one_side_passes_the_probe():
     pose = Pose((80.0, 80.0), APOTHEM, 0.0, 1, ((1.0, 0.0), (0.0, 1.0)))
     read = read_cards(img, [pose], TableView(), builtin_model("holodex"))[0]
     assert read.border_ok < ReaderParams().min_probe_ok, read
-    assert _probe_band(img, TableView(), pose, read, ReaderParams())
+    assert probe_band(img, TableView(), pose, read, ReaderParams())
 
 
 def test_an_intact_probed_card_is_still_found():
@@ -90,7 +91,7 @@ def test_an_intact_probed_card_is_still_found():
 
 
 @pytest.mark.parametrize("seed,edition,was", [(296, "holodex", 10), (385, "web", 15),
-                                               (464, "holodex", 19)])
+                                              (464, "holodex", 19)])
 def test_rendered_cards_lost_beside_a_glint_are_read(seed, edition, was):
     """Hard tables 296 (a glare spot between two cards on wood), 385 and 464 (a glint on the
     table at a card's side): a card read whole and right by the probe, its band lit along one

@@ -22,7 +22,8 @@ from companion.vision.calibration import TableView
 from companion.vision.cards import Blob, fit_card, fit_hexagons, paper_blobs, paper_mask
 from companion.vision.geometry import SQRT3, hexagon
 from companion.vision.lattice import card_frame, grow_lattice
-from companion.vision.reader import HexelReader, ReaderParams, _grow
+from companion.vision.reader import HexelReader, _grow
+from companion.vision.reader_params import ReaderParams
 from companion.vision.scoring import TruthCard, score_table
 
 from .crafted import draw_card, texture

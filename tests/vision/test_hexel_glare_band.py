@@ -1,7 +1,7 @@
-"""A card found by probing its free lattice cell (`reader._probe`) whose printed border band a
+"""A card found by probing its free lattice cell (`probe.probe`) whose printed border band a
 glare spot lifts along part of its edge: the lamp's light adds to the band there, which stays a
 grey line darker than the paper but no longer as dark as the read's band test asks (below 0.7
-of the white). Such places count as the band, veiled (`reader._band_lit`), so the card is taken
+of the white). Such places count as the band, veiled (`probe.band_lit`), so the card is taken
 when its band shows nearly all round, dark or veiled; a band tinted there (a fingertip, a pen)
 still keeps the card out, and held-out harsh tables (shadows, a glare spot, motion blur, a
 lamp) find cards under the spot that were lost before, each read under the usual rules."""
@@ -17,7 +17,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _probe, _probe_band
+from companion.vision.probe import probe, probe_band
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import draw_card, texture
@@ -53,7 +54,7 @@ def _probed(img: np.ndarray) -> bool:
     """Whether the probe finds the card at its cell, from its exact pose, read right."""
     model = builtin_model("holodex")
     first = read_cards(img, [POSE], TableView(), model, blurred_rings=[True])
-    cells, _, reads = _probe(img, {(1, 0): POSE}, first, TableView(), model, ReaderParams())
+    cells, _, reads = probe(img, {(1, 0): POSE}, first, TableView(), model, ReaderParams())
     return cells == [(1, 0)] and reads[0].symbols == "RBVRBV"
 
 
@@ -62,7 +63,7 @@ def test_a_card_whose_band_a_glare_veils_is_found(edges):
     img = _card_veiled(edges, VEIL)
     read = read_cards(img, [POSE], TableView(), builtin_model("holodex"))[0]
     assert read.symbols == "RBVRBV" and read.border_ok < ReaderParams().min_probe_ok, read
-    assert _probe_band(img, TableView(), POSE, read, ReaderParams())
+    assert probe_band(img, TableView(), POSE, read, ReaderParams())
     assert _probed(img)
 
 
@@ -71,7 +72,7 @@ def test_a_band_tinted_by_what_lies_on_it_keeps_the_card_out(edges):
     img = _card_veiled(edges, SKIN)
     read = read_cards(img, [POSE], TableView(), builtin_model("holodex"))[0]
     assert read.symbols == "RBVRBV" and read.border_ok < ReaderParams().min_probe_ok, read
-    assert not _probe_band(img, TableView(), POSE, read, ReaderParams())
+    assert not probe_band(img, TableView(), POSE, read, ReaderParams())
 
 
 @pytest.mark.parametrize("seed,was", [(98, 18), (33, 14)])

@@ -4,7 +4,7 @@ window (a card in shade on a pale table, the bright surround of a glare spot) a 
 no brighter than its surroundings and has no outline. A free cell next to the placed cards was
 probed only where the mask still showed some of its paper; it is now probed too where the frame
 itself shows a card's own contrast there — paper places bright and even, the printed border band
-dark all round (`reader._paper_in_border`), which shade and glare scale but do not undo. Crafted
+dark all round (`cell_poses.paper_in_border`), which shade and glare scale but do not undo. Crafted
 cards are drawn with plain cv2 (tests/vision/crafted.py); rendered hard tables check the whole
 reader against their truth."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
-from companion.vision.reader import _paper_in_border
+from companion.vision.cell_poses import paper_in_border
 from companion.vision.symbols import BORDER_PTS, PAPER_PTS, Pose, pose_points
 
 from .crafted import draw_card, texture
@@ -42,20 +42,20 @@ def _card_on(surface: str, gain: float = 1.0, card: bool = True) -> np.ndarray:
 @pytest.mark.parametrize("gain", [1.0, 0.45])
 def test_a_card_shows_its_own_contrast_in_light_or_shade(surface, gain):
     img = _card_on(surface, gain)
-    assert _paper_in_border(img, TableView(), _places((80.0, 80.0))).tolist() == [True]
+    assert paper_in_border(img, TableView(), _places((80.0, 80.0))).tolist() == [True]
 
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_bare_table_does_not(surface):
     img = _card_on(surface, card=False)
-    assert _paper_in_border(img, TableView(), _places((80.0, 80.0))).tolist() == [False]
+    assert paper_in_border(img, TableView(), _places((80.0, 80.0))).tolist() == [False]
 
 
 def test_a_card_half_a_card_away_does_not():
     """The border band must be dark all round the predicted place, not on one side."""
     img = _card_on("white")
     shift = HEXEL_FACE.apothem_mm * PPM
-    assert _paper_in_border(img, TableView(), _places((80.0 + shift, 80.0))).tolist() == [False]
+    assert paper_in_border(img, TableView(), _places((80.0 + shift, 80.0))).tolist() == [False]
 
 
 @pytest.mark.parametrize("seed,edition,was", [(213, "web", 16), (278, "holodex", 19)])

@@ -3,10 +3,10 @@ place. A free cell next to the placed cards is probed at the pose its neighbour'
 predicts, and the probe's pose search reaches only about a tenth of an apothem: a card laid by
 hand a quarter of an apothem off (its paper merged with a neighbour's, or lost in shade) showed
 its border band only in part there and its symbols off their places, and was never read. Now
-such a cell is looked about (`reader._refit`): the pose moves to where the card's own contrast
+such a cell is looked about (`probe.refit`): the pose moves to where the card's own contrast
 — even paper, the thin dark band all round it — shows best, it is read there too, and the
 probe starts from there where the predicted pose gives it no hope and five symbols show
-(`reader._better`), keeping a card only as it keeps any: all six symbols, its paper and its band
+(`probe.better`), keeping a card only as it keeps any: all six symbols, its paper and its band
 all but whole. Crafted cards are drawn with plain cv2 (tests/vision/crafted.py); a rendered
 hard table checks the whole reader against its truth."""
 
@@ -18,7 +18,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _better, _probe, _refit, _refit_cells
+from companion.vision.probe import better, probe, refit, refit_cells
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import lone_card
@@ -38,10 +39,10 @@ def _probed(img: np.ndarray) -> tuple:
     """(cells, poses, reads) the reader's probe finds about the predicted pose, as `_read`
     runs it: the cell read at its predicted and its moved pose, the search from the better."""
     view, model, pose = TableView(), builtin_model("holodex"), _predicted()
-    moved = _refit_cells(img, view, {(0, 0): pose}, {})
+    moved = refit_cells(img, view, {(0, 0): pose}, {})
     reads = read_cards(img, [pose, *moved.values()], view, model)
-    start, first = _better({(0, 0): pose}, reads[:1], moved, reads[1:], ReaderParams())
-    return _probe(img, start, first, view, model, ReaderParams())
+    start, first = better({(0, 0): pose}, reads[:1], moved, reads[1:], ReaderParams())
+    return probe(img, start, first, view, model, ReaderParams())
 
 
 def _predicted() -> Pose:
@@ -51,14 +52,14 @@ def _predicted() -> Pose:
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_card_off_its_predicted_place_is_found_about_it(surface):
-    (moved,) = _refit(_table(surface), TableView(), [_predicted()])
+    (moved,) = refit(_table(surface), TableView(), [_predicted()])
     assert moved is not None
     assert np.linalg.norm(np.asarray(moved.centre) - CARD) <= 0.1 * A   # the probe refines it
 
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_bare_table_moves_nothing(surface):
-    assert _refit(_table(surface, card=False), TableView(), [_predicted()]) == [None]
+    assert refit(_table(surface, card=False), TableView(), [_predicted()]) == [None]
 
 
 def test_the_moved_card_is_read_whole_and_right():
@@ -70,7 +71,7 @@ def test_a_moved_card_with_a_symbol_covered_is_not_read():
     """The guard: found about its place, the card still has to read whole; a fingertip over
     one symbol leaves it to the occluded evidence, never a guess."""
     img = _table("wood", cover=True)
-    (moved,) = _refit(img, TableView(), [_predicted()])
+    (moved,) = refit(img, TableView(), [_predicted()])
     assert moved is not None   # its band still shows all round but for the finger
     assert _probed(img) == ([], [], [])
 

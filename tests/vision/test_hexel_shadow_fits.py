@@ -4,7 +4,7 @@ pulled, are read. A soft shadow's edge across a card shrinks the blob the paper 
 so it is placed with a frame a tenth too small and a few px off; the free cells beside it were
 probed at the pose that frame predicts (the first placed neighbour's, by index), too small and
 off for the probe's search to find the cards in the shade. Now a free cell is predicted by a
-placed neighbour whose outline fits its hexagon tightly where one does (`reader._probe_cells`).
+placed neighbour whose outline fits its hexagon tightly where one does (`probe.probe_cells`).
 A bright patch of the table beside a card (a galaxy in a photograph, a pale stone) merges with
 its paper and pulls the fitted outline; the card's paper found again against its own band gave
 the lowest level's outline, as loose, and the higher levels, which part it, were never tried

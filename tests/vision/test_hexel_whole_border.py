@@ -17,7 +17,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _whole_read
+from companion.vision.probe import whole_read
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import draw_card, texture
@@ -25,7 +26,7 @@ from .test_reader import _read_hard
 
 
 @pytest.mark.parametrize("seed,edition,was", [(132, "holodex", 15), (629, "web", 16),
-                                               (454, "holodex", 10)])
+                                              (454, "holodex", 10)])
 def test_cards_whose_band_took_the_tables_hue_are_read(seed, edition, was):
     """Hard tables 132 (a yellow and black check), 629 (brown wood, an arm), 454 (two hands):
     cards read whole and right but flagged for their border band before."""
@@ -52,7 +53,7 @@ def _card_with_band_painted(edges: tuple[int, ...], bgr: tuple[int, int, int]) -
 def _whole(img: np.ndarray) -> bool:
     read = read_cards(img, [Pose((80.0, 80.0), 35.0, 0.0)], TableView(),
                       builtin_model("holodex"))[0]
-    return read.symbols == "RBVRBV" and _whole_read(read, ReaderParams())
+    return read.symbols == "RBVRBV" and whole_read(read, ReaderParams())
 
 
 def test_a_band_tinted_along_two_edges_is_whole_and_one_painted_along_four_is_not():

@@ -1,4 +1,4 @@
-"""A probed card's border band under a glare spot (`reader._probe_band`, `min_probe_lit`), and
+"""A probed card's border band under a glare spot (`probe.probe_band`, `min_probe_lit`), and
 cards whose paper blob was only part of their outline (`reader.HexelReader._read_frame`: a
 partial blob's cell is searched as a free cell is). A glare spot across one corner of a card
 lifts three or four of its eighteen band places past the read's band test; they are lit (as
@@ -16,7 +16,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _probe_band
+from companion.vision.probe import probe_band
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import BORDER_DEPTHS, BORDER_PTS, Pose, pose_points, read_cards
 
 from .crafted import draw_card, texture
@@ -44,7 +45,7 @@ def _card(places: list[int], bgr: tuple[int, int, int], seed: int) -> tuple[np.n
 def _band_ok(img: np.ndarray, pose: Pose) -> tuple[float, bool]:
     r = read_cards(img, [pose], TableView(), builtin_model("holodex"))[0]
     assert r.symbols == "RBVRBV"
-    return r.border_ok, _probe_band(img, TableView(), pose, r, ReaderParams())
+    return r.border_ok, probe_band(img, TableView(), pose, r, ReaderParams())
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -1,4 +1,4 @@
-"""Probing on from the cards the probe found (`reader._probe_onwards`). On a table as pale as
+"""Probing on from the cards the probe found (`probe.probe_onwards`). On a table as pale as
 the paper, or under a blur that bridged the border bands, the paper mask keeps few outlines,
 and the far side of a layout lies more than two steps from any card it kept: the first probe
 round cannot reach it. Each card a round finds brings its neighbours in reach of the next.
@@ -18,14 +18,11 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.cards import fit_hexagons, paper_blobs, paper_mask
+from companion.vision.cell_poses import cell_pose
 from companion.vision.colour import builtin_model
 from companion.vision.lattice import card_frame, grow_lattice
-from companion.vision.reader import (
-    PROBE_ROUNDS,
-    ReaderParams,
-    _cell_pose,
-    _probe_onwards,
-)
+from companion.vision.probe import PROBE_ROUNDS, probe_onwards
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
@@ -56,7 +53,7 @@ def _row(n: int, seed: int, cover: int | None = None) -> tuple[np.ndarray, np.nd
 
 def _onwards(img: np.ndarray, centres: np.ndarray):
     """The lattice from the whole outlines of the first two cards, the third handed over as
-    found (at the pose the lattice predicts, read there), and `_probe_onwards` from it."""
+    found (at the pose the lattice predicts, read there), and `probe_onwards` from it."""
     view, model, p = TableView(), builtin_model("holodex"), ReaderParams()
     mask = paper_mask(img, 1.0)
     whole, _ = fit_hexagons(paper_blobs(mask, 1.0, view), affine=True)
@@ -66,13 +63,13 @@ def _onwards(img: np.ndarray, centres: np.ndarray):
     (q0, r0), (q1, r1) = lat.cells[0], lat.cells[1]
     step = (q1 - q0, r1 - r0)
     third = (q1 + step[0], r1 + step[1])
-    pose = _cell_pose(lat, 1, np.asarray(lat.centres[1]) + step[0] * lat.e_q[1]
-                      + step[1] * lat.e_r[1])
+    pose = cell_pose(lat, 1, np.asarray(lat.centres[1]) + step[0] * lat.e_q[1]
+                     + step[1] * lat.e_r[1])
     read = read_cards(img, [pose], view, model)[0]
     assert read.symbols == SYMBOLS[2]
-    cells, poses, reads = _probe_onwards(img, mask, 1.0, lat, view, model, p,
-                                         {lat.cells[0], lat.cells[1], third},
-                                         ([third], [pose], [read]))
+    cells, poses, reads = probe_onwards(img, mask, 1.0, lat, view, model, p,
+                                        {lat.cells[0], lat.cells[1], third},
+                                        ([third], [pose], [read]))
     return step, third, cells, poses, reads
 
 

@@ -1,12 +1,12 @@
 """A free cell whose predicted pose shows a card's paper and border band nearly whole, but only
 two or three of its symbols, is searched by the probe. The probe searched about a free cell's
-predicted pose only where four symbols read there (`reader._hopeful`); a card laid a little off
+predicted pose only where four symbols read there (`probe.worth_search`); a card laid a little off
 the pose its neighbour's lattice step predicts (a tenth of an apothem, and a neighbour nearer the
 camera predicting it a few per cent large) keeps its broad paper and band places but lets its
 small symbols, each ringed by the paper it needs beside it, slip off theirs: hard table 522's
 crisp card, its paper merged with its neighbour's through a blurred corner, read three symbols
 at its predicted place and was never searched, though the pose search reads it whole a few
-pixels away. Now such a cell is searched too (`reader._searched`), and a card is still kept
+pixels away. Now such a cell is searched too (`probe.searched`), and a card is still kept
 only as any probed card is: all six symbols, its paper and its band all but whole. Crafted
 cards are drawn with plain cv2 (tests/vision/crafted.py); a rendered hard table checks the
 whole reader against its truth."""
@@ -19,7 +19,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.reader import ReaderParams, _hopeful, _probe, _searched
+from companion.vision.probe import probe, searched, worth_search
+from companion.vision.reader_params import ReaderParams
 from companion.vision.symbols import Pose, read_cards
 
 from .crafted import lone_card
@@ -45,15 +46,15 @@ def _probed(img: np.ndarray) -> tuple:
     """(the read at the predicted pose, and the probe's (cells, poses, reads) from it)."""
     view, model, pose = TableView(), builtin_model("holodex"), _predicted()
     (first,) = read_cards(img, [pose], view, model)
-    return first, _probe(img, {(0, 0): pose}, [first], view, model, ReaderParams())
+    return first, probe(img, {(0, 0): pose}, [first], view, model, ReaderParams())
 
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_card_showing_its_paper_and_band_off_its_symbols_is_searched_and_read(surface):
     first, (cells, _, reads) = _probed(_table(surface))
     p = ReaderParams()
-    assert 2 <= first.letters < 4 and not _hopeful(first, p)   # the search had no hope before
-    assert _searched(first, p)
+    assert 2 <= first.letters < 4 and not worth_search(first, p)   # the search had no hope before
+    assert searched(first, p)
     assert cells == [(0, 0)] and reads[0].symbols == "RBVRBV"
 
 
@@ -67,7 +68,7 @@ def test_a_searched_card_with_a_symbol_covered_is_not_read():
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_bare_table_is_not_searched(surface):
     first, found = _probed(_table(surface, card=False))
-    assert not _searched(first, ReaderParams()) and found == ([], [], [])
+    assert not searched(first, ReaderParams()) and found == ([], [], [])
 
 
 def test_a_rendered_card_merged_with_its_neighbour_off_its_predicted_place_is_read():

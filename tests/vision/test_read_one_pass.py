@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 import pytest
 
-import companion.vision.reader as reader_mod
 from companion.scenarios import hexel_scene
 from companion.vision import symbols as sym
 from companion.vision.colour import ColourModel
 from companion.vision.reader import HexelReader
 
+from .reader_spy import replaced
 from .test_border_all_clipped import ALL_CLIPPED, WARM_BAND, _band
 
 cv2.setNumThreads(1)
@@ -35,19 +35,17 @@ def _calls(seed: int, edition: str) -> list[tuple]:
     whose arguments are `read_cards`' own)."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
     calls = []
-    real = reader_mod.StagedRead
 
-    def spy(*args, **kwargs):
-        calls.append((args, kwargs))
-        return real(*args, **kwargs)
+    def spy(real):
+        def call(*args, **kwargs):
+            calls.append((args, kwargs))
+            return real(*args, **kwargs)
+        return call
 
-    reader_mod.StagedRead = spy
-    try:
+    with replaced("StagedRead", spy):
         reader = HexelReader(edition, find_markers=False)
         reader.calibrate(img)
         reader.read(img)
-    finally:
-        reader_mod.StagedRead = real
     return calls
 
 

@@ -1,9 +1,9 @@
 """Reads that share passes (`symbols.StagedRead`, `read_together`): several `read_cards` calls
 made a pass at a time, their due passes made as one, read each card as the calls made alone
 do (a card's read depends on its own call's cards only, through the band's lamp), also on a
-table whose paper clipped; and the probe (`reader._probe`), whose second round's first pass
+table whose paper clipped; and the probe (`probe.probe`), whose second round's first pass
 joins the first round's re-read pass (and whose first round may join the free cells'
-re-reads, `_coarse_ahead`), finds what the probe made round by round finds, where the guess
+re-reads, `coarse_ahead`), finds what the probe made round by round finds, where the guess
 holds and where it does not."""
 
 from __future__ import annotations
@@ -14,37 +14,33 @@ import cv2
 import numpy as np
 import pytest
 
-import companion.vision.reader as reader_mod
+import companion.vision.probe as probe_mod
 from companion.scenarios import hexel_scene
 from companion.vision import symbols as sym
 from companion.vision.reader import HexelReader
 from companion.vision.symbols import Pose, StagedRead, read_cards, read_together
 
+from .reader_spy import replaced
+
 cv2.setNumThreads(1)
 
 
-def _spy(seed: int, edition: str, *names: str) -> list[tuple]:
-    """The arguments of every call of `reader.<name>` (each of `names`) the reader makes on a
-    hard table."""
+def _spy(seed: int, edition: str, name: str) -> list[tuple]:
+    """The arguments of every call of `name` (looked up in the reader's modules) the reader
+    makes on a hard table."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
     calls = []
-    real = {name: getattr(reader_mod, name) for name in names}
 
-    def spy(name):
+    def spy(real):
         def call(*args, **kwargs):
             calls.append((args, kwargs))
-            return real[name](*args, **kwargs)
+            return real(*args, **kwargs)
         return call
 
-    for name in names:
-        setattr(reader_mod, name, spy(name))
-    try:
+    with replaced(name, spy):
         reader = HexelReader(edition, find_markers=False)
         reader.calibrate(img)
         reader.read(img)
-    finally:
-        for name in names:
-            setattr(reader_mod, name, real[name])
     return calls
 
 
@@ -73,13 +69,13 @@ def test_reads_made_together_read_as_alone(seed: int, edition: str) -> None:
 
 
 def _probe_round_by_round(frame, cand, first, view, model, p):
-    """`_probe` as it was made before its rounds shared passes: each round one `read_cards`."""
-    hopeful = [k for k, r in zip(cand, first, strict=True) if reader_mod._hopeful(r, p)]
+    """`probe` as it was made before its rounds shared passes: each round one `read_cards`."""
+    hopeful = [k for k, r in zip(cand, first, strict=True) if probe_mod.worth_search(r, p)]
     if not hopeful:
         return [], [], []
     best: dict = {}
     fine: dict = {}
-    for steps in (reader_mod._PROBE_SHIFTS, reader_mod._PROBE_FINE):
+    for steps in (probe_mod.PROBE_SHIFTS, probe_mod.PROBE_FINE):
         tries = []
         for k in hopeful:
             base = best[k][1] if k in best else cand[k]
@@ -90,25 +86,25 @@ def _probe_round_by_round(frame, cand, first, view, model, p):
                                       base.angle + math.radians(turn), base.turn, base.shape)))
         reads = read_cards(frame, [t[1] for t in tries], view, model)
         for (k, pose), r in zip(tries, reads, strict=True):
-            score = reader_mod._probe_score(r)
+            score = probe_mod.probe_score(r)
             if k not in best or score > best[k][0]:
                 best[k] = (score, pose, r)
-            if steps is reader_mod._PROBE_FINE:
+            if steps is probe_mod.PROBE_FINE:
                 fine.setdefault(k, []).append((score, r.crossed))
     best = {k: v for k, v in best.items()
             if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
-            and reader_mod._probe_band(frame, view, v[1], v[2], p)}
+            and probe_mod.probe_band(frame, view, v[1], v[2], p)}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
     reads = [best[k][2] for k in cells]
     for i, k in enumerate(cells):
-        marks = reader_mod._crossed_near(fine.get(k, []), best[k][0])
+        marks = probe_mod.crossed_near(fine.get(k, []), best[k][0])
         if any(marks):
             reads[i] = sym.replace(sym.uncrossed(reads[i], marks), crossed=marks)
     return cells, [best[k][1] for k in cells], reads
 
 
 def _second_off(real):
-    """`_probe_tries` with the poses of its second call (the guess of the second round, where
+    """`probe_tries` with the poses of its second call (the guess of the second round, where
     the first round has a re-read pass) made a little off."""
     n = [0]
 
@@ -129,33 +125,33 @@ def test_the_probe_finds_what_it_found_round_by_round(seed: int, edition: str,
     reader calls it (its first round begun ahead), without that, with a first round begun
     for other poses, and with its guess of the second round's poses wrong, the probe finds
     the cards, poses and reads its round-by-round form finds."""
-    calls = _spy(seed, edition, "_probe_passes")
+    calls = _spy(seed, edition, "probe_passes")
     searched = 0
     for args, kwargs in calls:
         assert not kwargs
         frame, cand, first, view, model, p = args[:6]
         ahead = args[6] if len(args) > 6 else None
         want = _probe_round_by_round(frame, cand, first, view, model, p)
-        assert reader_mod._probe(*args) == want   # (its first round done already)
-        assert reader_mod._probe(*args[:6]) == want
+        assert probe_mod.probe(*args) == want   # (its first round done already)
+        assert probe_mod.probe(*args[:6]) == want
         if ahead is None:
             continue
         searched += 1
         other = [(k, Pose(q.centre, q.apothem * 1.01, q.angle, q.turn, q.shape))
                  for k, q in ahead[0]]
         wrong = (other, StagedRead(frame, [q for _, q in other], view, model))
-        assert reader_mod._probe(*args[:6], wrong) == want
+        assert probe_mod.probe(*args[:6], wrong) == want
         fresh = (ahead[0], StagedRead(frame, [q for _, q in ahead[0]], view, model))
-        assert reader_mod._probe(*args[:6], fresh) == want
-        # the second round's guess wrong: its second call of `_probe_tries` made off
-        monkeypatch.setattr(reader_mod, "_probe_tries", _second_off(reader_mod._probe_tries))
-        assert reader_mod._probe(*args[:6]) == want
+        assert probe_mod.probe(*args[:6], fresh) == want
+        # the second round's guess wrong: its second call of `probe_tries` made off
+        monkeypatch.setattr(probe_mod, "probe_tries", _second_off(probe_mod.probe_tries))
+        assert probe_mod.probe(*args[:6]) == want
         monkeypatch.undo()
     assert searched
 
 
 def _alone(*searches):
-    """`reader._together` with each search made on its own, one after the other."""
+    """`passes.together` with each search made on its own, one after the other."""
     results = []
     for search in searches:
         try:
@@ -180,19 +176,19 @@ def _counted(real, count: list[int]):
 def test_the_probe_and_the_ragged_cards_share_passes(seed: int, edition: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The probe (with its search onwards) and the re-posing of ragged cards that do not read
-    whole (`reader._repose_ragged`) made side by side, pass by pass (`reader._together`), read
+    whole (`probe.repose_ragged`) made side by side, pass by pass (`passes.together`), read
     the table as the two made one after the other do, in fewer passes (tables where both
     search)."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
     got, passes = {}, {}
     for way in ("together", "alone"):
-        if way == "alone":
-            monkeypatch.setattr(reader_mod, "_together", _alone)
         count = [0]
         monkeypatch.setattr(sym, "_read_rows", _counted(sym._read_rows, count))
-        reader = HexelReader(edition, find_markers=False)
-        reader.calibrate(img)
-        res = reader.read(img)
+        alone = way == "alone"
+        with replaced("together", lambda real, alone=alone: _alone if alone else real):
+            reader = HexelReader(edition, find_markers=False)
+            reader.calibrate(img)
+            res = reader.read(img)
         got[way], passes[way] = repr((res.observation, res.reads, res.poses)), count[0]
         monkeypatch.undo()
     assert got["together"] == got["alone"]

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from companion.faces import HEXEL_FACE
-from companion.vision.reader import HexelReader, ReaderParams
+from companion.vision.reader import HexelReader
+from companion.vision.reader_params import ReaderParams
 from companion.vision.scoring import TruthCard, score_table
 
 from .crafted import draw_scene

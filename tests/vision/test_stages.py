@@ -356,12 +356,13 @@ def test_lattice_growth_leaves_out_a_card_beyond_a_gap_that_is_off_the_lattice()
 def test_a_probed_card_is_found_when_its_predicted_size_is_a_tenth_too_small(symbols):
     """A probed cell's pose comes from its neighbour, whose size perspective may make a tenth
     larger than this card's: the pose search tries sizes too, so the card still reads whole."""
-    from companion.vision.reader import ReaderParams, _probe
+    from companion.vision.probe import probe
+    from companion.vision.reader_params import ReaderParams
 
     img, apothem = card_image(symbols=symbols, width_px=80.0)
     model = builtin_model("holodex")
     pose = Pose((160.0, 120.0), 0.9 * apothem, 0.0, 1, ((1.0, 0.0), (0.0, 1.0)))
     first = read_cards(img, [pose], TableView(), model, blurred_rings=[True])
-    cells, _, reads = _probe(img, {(1, 0): pose}, first, TableView(), model, ReaderParams())
+    cells, _, reads = probe(img, {(1, 0): pose}, first, TableView(), model, ReaderParams())
     assert cells == [(1, 0)]
     assert reads[0].symbols == symbols

@@ -103,7 +103,7 @@ def test_a_grey_sleeve_over_a_symbol_is_not_read_as_the_ring():
     """`fingers` seed 54: a light grey sleeve (0.59 of the paper) across one edge of a card
     onto a red disc, read as the grey ring on a card reported whole. Some poses the lattice
     probe tried saw the crossing, the best-scoring one did not; a symbol any pose of the fine
-    round saw crossed now stays unread (`reader._probe`), and the card is reported occluded."""
+    round saw crossed now stays unread (`probe.probe`), and the card is reported occluded."""
     scene = heldout_scene(54, variant=VARIANTS["fingers"])
     s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s

@@ -1,0 +1,105 @@
+"""A free lattice cell seen at the pose the placed cards predict for it: the pose itself (a placed
+card's size, squash and the lattice's orientation carried to the cell: `cell_pose`), the share
+of its paper on the paper mask (`on_mask`), and whether the frame shows a card's contrast there
+— bright even paper inside a darker border band (`card_contrast`, `paper_in_border`), which a
+card keeps under shade or glare that the mask's fixed threshold does not follow. The probe
+(`probe`) and the far-cell search (`far_cells`) decide where to look with these.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .calibration import TableView
+from .lattice import (
+    GrownLattice,
+)
+from .symbols import (
+    BORDER_DEPTHS,
+    BORDER_PTS,
+    N_PAPER,
+    PAPER_PTS,
+    Pose,
+    sample,
+)
+
+
+def card_apothems(lat: GrownLattice) -> list[float]:
+    """Every placed card's apothem in the plane (the root of its frame's |determinant|), all
+    determinants in one call: the same LU per 2 x 2 matrix as one call each, bit for bit."""
+    dets = np.linalg.det(np.array([f.s for f in lat.frames])).tolist()
+    return [math.sqrt(abs(d)) for d in dets]
+
+
+def cell_pose(lat: GrownLattice, i: int, centre: np.ndarray, apothem: float | None = None
+              ) -> Pose:
+    """The pose of a card at plane point `centre` as placed card i sees it: that card's size
+    (`apothem`, from `card_apothems`, when the caller has it) and squash (so perspective is
+    followed) and the lattice's orientation there."""
+    frame = lat.frames[i]
+    if apothem is None:
+        apothem = math.sqrt(abs(np.linalg.det(frame.s)))
+    shape = frame.s / apothem
+    return Pose((float(centre[0]), float(centre[1])), apothem, lat.rect_angle_e(i), lat.turn,
+                ((shape[0, 0], shape[0, 1]), (shape[1, 0], shape[1, 1])))
+
+
+def on_mask(mask: np.ndarray, scale: float, view: TableView | None, plane: np.ndarray
+            ) -> np.ndarray:
+    """Per cell (plane: cells x points x 2, table plane, or frame pixels when `view` is None),
+    the share of its points that fall on the paper `mask` (worked at `scale` of the frame;
+    points outside it are off the mask)."""
+    pts = plane.reshape(-1, 2)
+    img = ((pts if view is None else view.to_image(pts)) + 0.5) * scale - 0.5
+    ix, iy = np.rint(img[:, 0]).astype(np.int64), np.rint(img[:, 1]).astype(np.int64)
+    h, w = mask.shape
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    on = np.zeros(len(ix), bool)
+    on[inside] = mask[iy[inside], ix[inside]] > 0
+    return on.reshape(len(plane), -1).mean(1)
+
+
+PROBE_EVEN = 0.8      # a probed cell's paper: its darker quartile this close to its median
+PROBE_BAND = 0.7      # and its border band this much darker, at PROBE_BAND_SHARE of its places
+PROBE_BAND_SHARE = 0.7   # (a neighbour's paper or a glare may light the rest)
+PROBE_DIM = 16.0      # paper darker than this (of 255) is sensor noise more than light
+
+
+def paper_in_border(frame: np.ndarray, view: TableView, plane: np.ndarray) -> np.ndarray:
+    """Per cell (plane: cells x (paper + border points) x 2, table plane), whether the frame
+    shows a card's contrast there: paper places bright and even (`PROBE_EVEN`), and around
+    them the border band darker (`PROBE_BAND`) at most of its places, at any of its depths."""
+    even, dark, _ = card_contrast(frame, view, plane)
+    return even & (dark >= PROBE_BAND_SHARE)
+
+
+def card_contrast(frame: np.ndarray, view: TableView | None, pts: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell (pts: ... x (paper + border points) x 2, table plane, or frame pixels when
+    `view` is None): (whether its paper places are lit, in the frame and brighter than
+    `PROBE_DIM`, and even, `PROBE_EVEN`; the share of its border band places darker than
+    `PROBE_BAND` of that paper at any depth; whether they are lit)."""
+    img = pts if view is None else view.to_image(pts.reshape(-1, 2)).reshape(pts.shape)
+    vals, inside = sample(frame, img)
+    grey = vals @ np.full(3, 1.0 / 3.0, vals.dtype)
+    paper = np.sort(grey[..., :N_PAPER], -1)   # median and lower quartile from one sort
+    mid = 0.5 * (paper[..., (N_PAPER - 1) // 2] + paper[..., N_PAPER // 2])
+    q = 0.25 * (N_PAPER - 1)
+    lo, frac = int(q), q - int(q)
+    low = paper[..., lo] + frac * (paper[..., lo + 1] - paper[..., lo])
+    even = low >= PROBE_EVEN * mid
+    depths = grey[..., N_PAPER:].reshape(*grey.shape[:-1], len(BORDER_DEPTHS), -1)
+    dark = np.count_nonzero(depths.min(-2) <= PROBE_BAND * mid[..., None], -1) / depths.shape[-1]
+    lit = inside.all(-1) & (mid >= PROBE_DIM)
+    return even & lit, dark, lit
+
+
+def pose_at(pose: Pose, centre: tuple[float, float]) -> Pose:
+    """`pose` moved to `centre` (built directly: dataclasses.replace re-inspects the fields
+    on every call)."""
+    return Pose(centre, pose.apothem, pose.angle, pose.turn, pose.shape)
+
+
+CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `card_contrast`'s points

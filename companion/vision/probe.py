@@ -1,0 +1,580 @@
+"""The probe: cards whose outline the paper mask lost (their paper merged with a bright table or a
+neighbour through a gap the blur closed, or cut by a hand's shade) found at the free lattice
+cells next to the placed cards. A cell whose predicted pose shows a card's paper, band and some
+symbols (`worth_search`, `searched`) gets a pose search — shifts, turns and sizes about the
+prediction, a coarse round then a fine one (`probe_passes`) — and a card is kept only where
+one pose reads it whole: all six symbols, nearly all its paper and border band (`probe_band`,
+whose missing band places may be lit by glare: `band_lit`), and no symbol that most of the
+near-best poses saw crossed by an object (`crossed_near`). Found cards seed further rounds
+outwards (`probe_onwards`). Cells whose band shows dark about the prediction are first
+looked about for the card's own contrast (`refit`). A ragged blob's card that does not read
+whole at its fitted pose gets the same search in place (`repose_ragged`). Every search is made
+pass by pass (`passes`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from .calibration import TableView
+from .cards import CardFit
+from .cell_poses import (
+    PROBE_BAND_SHARE,
+    card_apothems,
+    card_contrast,
+    cell_pose,
+    on_mask,
+    pose_at,
+)
+from .colour import ColourModel
+from .lattice import (
+    GrownLattice,
+)
+from .passes import Passes, reading, together
+from .reader_params import LOOSE_FIT_IOU, ReaderParams
+from .symbols import (
+    BORDER_DEPTHS,
+    BORDER_PTS,
+    N_PAPER,
+    NEUTRAL_SPREAD,
+    PAPER_PTS,
+    CardRead,
+    Pose,
+    StagedRead,
+    pose_matrices,
+    pose_points,
+    sample,
+    uncrossed,
+)
+
+AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# the twelve cells two steps away
+RING_2 = ((2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1), (-2, 2),
+          (-1, 2), (0, 2), (1, 1))
+# the pose search around a probed cell's predicted pose: offsets (apothems), turns (degrees) and
+# sizes (the predicted apothem is the neighbour's: a card one step nearer to or farther from the
+# camera looks a few per cent larger or smaller, which the neighbour's frame does not follow)
+PROBE_SHIFTS = tuple((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
+                     for dy in (-0.08, 0.0, 0.08))
+PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0),
+              (-0.04, 0.0, 0.0, 1.0), (0.0, 0.04, 0.0, 1.0), (0.0, -0.04, 0.0, 1.0),
+              (0.0, 0.0, 0.0, 0.96), (0.0, 0.0, 0.0, 1.04))
+
+
+def probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tuple[int, int]],
+                view: TableView, p: ReaderParams, frame: np.ndarray | None = None,
+                fit_iou: list[float] | None = None
+                ) -> tuple[dict[tuple[int, int], Pose], dict[tuple[int, int], Pose]]:
+    """The free cells one or two steps from placed cards where a card whose outline the paper
+    mask lost may lie (see `probe`), each at the pose its placed card's lattice steps predict
+    (a cell next to a card from that card's step; next to several, given each placed card's
+    `fit_iou`, from one whose outline fits its hexagon tightly, LOOSE_FIT_IOU, where one does):
+    those whose paper places lie mostly on the paper mask (nearly all of it two steps out), or,
+    next to a card, where the frame shows a card's own contrast (`paper_in_border`, given the
+    `frame`). Two steps, because a hand or a lost outline often takes the cards between: a card
+    whose neighbours are all covered is otherwise never looked for. A soft shadow's edge across
+    a card can shrink its blob by a tenth, and a bright patch beside it pull its outline off,
+    while it still reads whole: its frame then predicts its neighbours too small and a few px
+    off, beyond the probe's search, and those in the shade are never found. Returns (the cells
+    to probe, and the cells next to a card whose band the frame shows dark only in part,
+    REFIT_BAND_SHARE, where `refit_cells` looks about for a card laid a little off), each
+    cell with its pose."""
+    order = sorted(lat.cells)
+    # the placed cards whose steps predict the free cells, first to last: the loose fits last
+    # (each group in index order, as all were)
+    by_fit = order if fit_iou is None else sorted(order, key=lambda i: fit_iou[i] < LOOSE_FIT_IOU)
+    keys: list[tuple[int, int]] = []
+    steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
+    seen = set(taken)
+    near = 0                                        # keys[:near] are next to a placed card
+    for ring in (AXIAL_DIRS, RING_2):
+        near = len(keys)
+        for i in by_fit:
+            q, r = lat.cells[i]
+            for dq, dr in ring:
+                key = (q + dq, r + dr)
+                if key not in seen:
+                    seen.add(key)
+                    keys.append(key)
+                    steps.append((i, dq, dr))
+    if not keys:
+        return {}
+    owner, dq, dr = (np.array(v, np.int64) for v in zip(*steps, strict=True))
+    e_q = np.array([lat.e_q[i] for i in order])
+    e_r = np.array([lat.e_r[i] for i in order])
+    row = np.searchsorted(np.array(order, np.int64), owner)
+    centres = lat.centres[owner] + dq[:, None] * e_q[row] + dr[:, None] * e_r[row]
+    # card i's size, squash and lattice angle, at any centre: every key it predicts has the
+    # same card-frame offsets (`pose_points` of the pose at the origin), so the paper places
+    # of all keys are their centres plus those, and poses are made only for the keys kept
+    apothems = card_apothems(lat)
+    bases = {i: cell_pose(lat, i, lat.centres[i], apothems[i])
+             for i in dict.fromkeys(owner.tolist())}
+    offsets = pose_points([pose_at(b, (0.0, 0.0)) for b in bases.values()],
+                          np.concatenate([PAPER_PTS, BORDER_PTS]))
+    at = {i: k for k, i in enumerate(bases)}
+    pts_all = centres[:, None, :] + offsets[[at[i] for i in owner.tolist()]]
+    least = np.where(np.arange(len(keys)) < near, p.probe_mask, p.probe_mask_far)
+    papery = on_mask(mask, scale, view, pts_all[:, :N_PAPER]) >= least
+    doubt = np.zeros(len(keys), bool)
+    if frame is not None:
+        # The mask's local-mean test loses a card's paper where the light changes faster than
+        # its window: in a hand's shadow, beside a glare spot. A cell next to the cards is
+        # probed all the same when, in the frame itself, its paper places are bright and even
+        # and its printed border band is dark at most of its places: a card's own contrast,
+        # which shade and glare scale but do not undo. Where only part of the band is dark
+        # there, the card may lie off its predicted place (`refit_cells` looks about it).
+        lost = np.flatnonzero(~papery & (np.arange(len(keys)) < near))
+        if lost.size:
+            even, dark, lit = card_contrast(frame, view, pts_all[lost])
+            papery[lost] = even & (dark >= PROBE_BAND_SHARE)
+            doubt[lost] = lit & (dark >= REFIT_BAND_SHARE) & ~papery[lost]
+    at_xy = centres.tolist()
+    poses = [{keys[k]: pose_at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
+              for k in np.flatnonzero(flags).tolist()} for flags in (papery, doubt)]
+    return poses[0], poses[1]
+REFIT_BAND_SHARE = 0.5   # a cell whose band is dark at this share of its places is looked about
+REFIT_REACH = 0.24    # how far (apothems) `refit` looks about a predicted place, in steps of
+REFIT_STEP = 0.08     # this (a card laid by hand lies a few mm off its neighbours' lattice)
+REFIT_SYMBOLS = 5     # symbols a moved pose must read for the probe to search about it
+
+
+def _refit_shifts() -> np.ndarray:
+    """The shifts (apothems, card frame) `refit` tries, nearest first."""
+    k = np.arange(-REFIT_REACH, REFIT_REACH + 1e-9, REFIT_STEP)
+    grid = np.stack(np.meshgrid(k, k), -1).reshape(-1, 2)
+    return grid[np.argsort(np.hypot(grid[:, 0], grid[:, 1]), kind="stable")]
+
+
+_REFIT_SHIFTS = _refit_shifts()
+
+
+def refit(frame: np.ndarray, view: TableView, poses: list[Pose]) -> list[Pose | None]:
+    """Each pose moved to where, within REFIT_REACH of it, the frame shows a card's contrast
+    best (`card_contrast`: even paper, and around it the dark border band at the largest
+    share of its places, at least PROBE_BAND_SHARE; the nearest such place on a tie), or None
+    where no place shows it or the pose itself is best. A card's printed band is a thin dark
+    ring around bright paper: only near the card's true place does the ring of band samples
+    fall on it all round, and a card a few mm off still shows part of it (REFIT_BAND_SHARE)
+    at the predicted place, where alone the others are looked about. (The shifts are a few
+    mm: each is carried into the frame by the plane-to-frame map's derivative at the pose,
+    not mapped point by point.)"""
+    out: list[Pose | None] = [None] * len(poses)
+    if not poses:
+        return out
+    local = pose_points(poses, np.concatenate([PAPER_PTS, BORDER_PTS]))
+    _, dark, lit = card_contrast(frame, view, local)
+    part = np.flatnonzero(lit & (dark >= REFIT_BAND_SHARE) & (dark < 1.0)).tolist()
+    if not part:
+        return out
+    poses, local = [poses[i] for i in part], local[part]
+    n = len(poses)
+    m = pose_matrices(poses)                                    # poses x 2 x 2
+    moves = np.einsum("pab,sb->psa", m, _REFIT_SHIFTS)          # poses x shifts x 2, plane
+    centres = np.array([q.centre for q in poses], np.float64)
+    h = 0.1 * np.array([[q.apothem] for q in poses], np.float64)   # a step of 0.1 apothem
+    ends = np.concatenate([local.reshape(-1, 2), centres, centres + h * [1.0, 0.0],
+                           centres + h * [0.0, 1.0]])
+    img = view.to_image(ends)
+    pts, c0 = img[:-3 * n].reshape(local.shape), img[-3 * n:-2 * n]
+    jac = np.stack([(img[-2 * n:-n] - c0) / h, (img[-n:] - c0) / h], -1)
+    shift_img = np.einsum("pab,psb->psa", jac, moves)           # poses x shifts x 2, frame
+    even, dark, _ = card_contrast(frame, None, pts[:, None] + shift_img[:, :, None])
+    score = np.where(even, dark, -1.0)
+    best = score.argmax(1).tolist()
+    for i, pose, k, mv, sc in zip(part, poses, best, moves, score, strict=True):
+        if k > 0 and sc[k] >= PROBE_BAND_SHARE:
+            c = np.asarray(pose.centre) + mv[k]
+            out[i] = pose_at(pose, (float(c[0]), float(c[1])))
+    return out
+
+
+def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], Pose],
+                doubtful: dict[tuple[int, int], Pose]) -> dict[tuple[int, int], Pose]:
+    """The free cells to probe (`cand`, and `doubtful` ones whose band showed only in part)
+    whose predicted pose shows a card's paper and part of its band (REFIT_BAND_SHARE, not
+    all of it), each at the pose `refit` moves it to: a card laid a few millimetres off its
+    neighbours' lattice shows its symbols off the predicted places, and the probe's pose
+    search about those finds nothing."""
+    cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
+    moved = refit(frame, view, list(cells.values()))
+    return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
+
+
+# (a partial blob's cells, poses and reads at them: `_partials`)
+_Parts = tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+
+
+def better(cand: dict[tuple[int, int], Pose], reads: list[CardRead],
+           moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead], p: ReaderParams,
+           parts: _Parts | None = None) -> tuple[dict[tuple[int, int], Pose], list[CardRead]]:
+    """Per free cell, where the probe's search starts, with its read: the predicted pose where
+    its read gives the search hope (`worth_search`), else the pose `refit` moved it to where that
+    read shows five symbols (the best place of a wider search must show more of the card
+    than the predicted one: `worth_search` with REFIT_SYMBOLS), else the predicted pose. A partial
+    blob's cell (`parts`) not among them starts at its own pose: where a card reads whole
+    there, as a probed card must (its paper and band all but intact), the blob was only part
+    of its outline (a glare spot or a bright patch of table beside it took the rest)."""
+    best = {k: (pose, r) for (k, pose), r in zip(cand.items(), reads, strict=True)}
+    for (k, pose), r in zip(moved.items(), moved_reads, strict=True):
+        if worth_search(r, p, REFIT_SYMBOLS) and (k not in best or not worth_search(best[k][1], p)):
+            best[k] = (pose, r)
+    for k, pose, r in zip(*(parts or ((), (), ())), strict=True):
+        best.setdefault(k, (pose, r))
+    return {k: v[0] for k, v in best.items()}, [v[1] for v in best.values()]
+
+
+_Tries = list[tuple[tuple[int, int], Pose]]
+
+
+def probe_tries(hopeful: list[tuple[int, int]], cand: dict[tuple[int, int], Pose],
+                best: dict[tuple[int, int], tuple[float, Pose, CardRead]],
+                steps: tuple[tuple[float, float, float, float], ...]) -> _Tries:
+    """The poses one round of the probe's search tries (`probe`): `steps` about each hopeful
+    cell's best pose so far (`best`), or its pose in `cand`."""
+    tries: _Tries = []
+    for k in hopeful:
+        base = best[k][1] if k in best else cand[k]
+        m = np.asarray(base.shape) * base.apothem
+        for dx, dy, turn, size in steps:
+            c = np.asarray(base.centre) + m @ np.array([dx, dy])
+            # built directly (dataclasses.replace re-inspects the fields on every call)
+            tries.append((k, Pose((float(c[0]), float(c[1])), base.apothem * size,
+                                  base.angle + math.radians(turn), base.turn, base.shape)))
+    return tries
+
+
+def _probe_best(tries: _Tries, reads: list[CardRead],
+                best: dict[tuple[int, int], tuple[float, Pose, CardRead]],
+                fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] | None = None
+                ) -> None:
+    """`best` (per cell: score, pose, read) updated, in place, with one round's `reads` of its
+    `tries` (the first best pose on a tie); with `fine`, every try's score and crossings kept."""
+    for (k, pose), r in zip(tries, reads, strict=True):
+        score = probe_score(r)
+        if k not in best or score > best[k][0]:
+            best[k] = (score, pose, r)
+        if fine is not None:
+            fine.setdefault(k, []).append((score, r.crossed))
+
+
+def coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: list[CardRead],
+                 moved: dict[tuple[int, int], Pose], moved_reads: list[CardRead],
+                 view: TableView, model: ColourModel, p: ReaderParams,
+                 parts: _Parts | None = None) -> tuple[_Tries, StagedRead] | None:
+    """The probe's first round (`probe`) as the first reads of the free cells and partial
+    blobs' cells (before their re-reads: `reads`, `moved_reads`, `parts`' reads) would start
+    it, its read begun (`StagedRead`), so that its first pass can join those re-reads; None
+    where they start none."""
+    start, start_reads = better(cand, reads, moved, moved_reads, p, parts)
+    hopeful = [k for k, r in zip(start, start_reads, strict=True) if searched(r, p)]
+    if not hopeful:
+        return None
+    tries = probe_tries(hopeful, start, {}, PROBE_SHIFTS)
+    return tries, StagedRead(frame, [t[1] for t in tries], view, model)
+
+
+# (a search's cells, poses and reads of the cards it found)
+_Found = tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
+
+
+def probe(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+          view: TableView, model: ColourModel, p: ReaderParams,
+          ahead: tuple[_Tries, StagedRead] | None = None) -> _Found:
+    """`probe_passes` made on its own."""
+    return together(probe_passes(frame, cand, first, view, model, p, ahead))[0]
+
+
+def probe_all(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+              view: TableView, model: ColourModel, p: ReaderParams,
+              ahead: tuple[_Tries, StagedRead] | None, mask: np.ndarray, scale: float,
+              lat: GrownLattice, probed: set[tuple[int, int]]) -> Passes[_Found]:
+    """`probe_passes` from the free cells, then `_onward_passes` from what it found."""
+    found = yield from probe_passes(frame, cand, first, view, model, p, ahead)
+    return (yield from _onward_passes(frame, mask, scale, lat, view, model, p, probed, found))
+
+
+def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+                 view: TableView, model: ColourModel, p: ReaderParams,
+                 ahead: tuple[_Tries, StagedRead] | None = None) -> Passes[_Found]:
+    """Cards whose outline the paper mask lost — their paper merged with a bright table or a
+    neighbour through a gap the blur closed — found at the free cells `probe_cells` gives,
+    from their `first` reads at the predicted poses. Where that shows paper and some symbols,
+    poses a little shifted, turned and scaled are tried, and the best one is kept when the card
+    reads whole there (every symbol, its paper and border band all but intact, `probe_band`).
+    Returns (cells, poses, reads) of the cards found.
+    Each round's read is made in two passes (`StagedRead`); the second round's first pass
+    joins the first round's re-read pass, about the best poses the first round's first reads
+    give, and stands where its final reads give the same (nearly always); `ahead`: the first
+    round begun (`coarse_ahead`), taken where its poses are this round's. Made pass by pass
+    (`Passes`)."""
+    hopeful = [k for k, r in zip(cand, first, strict=True) if searched(r, p)]
+    if not hopeful:
+        return [], [], []
+    # coarse to fine: the best of nine shifts, then turns and half shifts about it
+    best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
+    fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] = {}
+    tries = probe_tries(hopeful, cand, best, PROBE_SHIFTS)
+    coarse = (ahead[1] if ahead is not None and ahead[0] == tries
+              else StagedRead(frame, [t[1] for t in tries], view, model))
+    if coarse.first is None:
+        yield [coarse]
+    guess = None
+    if not coarse.done:   # (the fine round as the first reads would start it)
+        assert coarse.first is not None
+        early: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
+        _probe_best(tries, coarse.first, early)
+        guessed = probe_tries(hopeful, cand, early, PROBE_FINE)
+        guess = (guessed, StagedRead(frame, [t[1] for t in guessed], view, model))
+    if not coarse.done or guess is not None:   # (nothing to read, no pass to wait for)
+        yield [coarse, *([guess[1]] if guess else [])]
+    assert coarse.reads is not None
+    _probe_best(tries, coarse.reads, best)
+    tries = probe_tries(hopeful, cand, best, PROBE_FINE)
+    staged = (guess[1] if guess is not None and guess[0] == tries
+              else StagedRead(frame, [t[1] for t in tries], view, model))
+    while not staged.done:
+        yield [staged]
+    assert staged.reads is not None
+    _probe_best(tries, staged.reads, best, fine)
+    best = {k: v for k, v in best.items()
+            if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
+            and probe_band(frame, view, v[1], v[2], p)}
+    cells = sorted(best, key=lambda k: (k[1], k[0]))
+    reads = [best[k][2] for k in cells]
+    for i, k in enumerate(cells):
+        marks = crossed_near(fine.get(k, []), best[k][0])
+        if any(marks):
+            reads[i] = replace(uncrossed(reads[i], marks), crossed=marks)
+    return cells, [best[k][1] for k in cells], reads
+
+
+PROBE_ROUNDS = 4   # rounds of `probe_onwards` at most (each from the cards the last one found)
+
+
+def probe_onwards(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+                  view: TableView, model: ColourModel, p: ReaderParams,
+                  probed: set[tuple[int, int]], found: _Found) -> _Found:
+    """`_onward_passes` made on its own."""
+    return together(_onward_passes(frame, mask, scale, lat, view, model, p, probed, found))[0]
+
+
+def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: GrownLattice,
+                   view: TableView, model: ColourModel, p: ReaderParams,
+                   probed: set[tuple[int, int]], found: _Found) -> Passes[_Found]:
+    """`found` (the probe's cards: cells, poses, reads) with the cards found by probing on from
+    them, round by round (PROBE_ROUNDS): the free cells next to a card the last round found,
+    neither placed nor probed before (`probed`), each at the pose the found card's own pose
+    and the nearest placed card's lattice steps predict, searched as `probe` searches (and
+    only where `probe_cells` would: paper on the mask or a card's contrast in the frame). On
+    a table as pale as the paper the mask keeps few outlines, and a layout's far side lies
+    more than two steps from any of them: each card found brings its neighbours in reach. A
+    card so found must read as whole as any probed card; none is guessed. Made pass by pass
+    (`Passes`)."""
+    cells, poses, reads = (list(v) for v in found)
+    last = list(zip(cells, poses, strict=True))
+    probed = set(probed)      # (the found cards' cells among them: the probe searched them)
+    order = np.array(sorted(lat.cells), np.int64)
+    for _ in range(PROBE_ROUNDS):
+        keys, cand = [], []
+        for cell, pose in last:
+            near = int(order[np.argmin(np.linalg.norm(lat.centres[order] - pose.centre, axis=1))])
+            for dq, dr in AXIAL_DIRS:
+                key = (cell[0] + dq, cell[1] + dr)
+                if key in probed:
+                    continue
+                probed.add(key)
+                c = np.asarray(pose.centre) + dq * lat.e_q[near] + dr * lat.e_r[near]
+                keys.append(key)
+                cand.append(pose_at(pose, (float(c[0]), float(c[1]))))
+        if not keys:
+            break
+        local = pose_points(cand, np.concatenate([PAPER_PTS, BORDER_PTS]))
+        even, dark, _ = card_contrast(frame, view, local)
+        keep = ((on_mask(mask, scale, view, local[:, :N_PAPER]) >= p.probe_mask)
+                | (even & (dark >= REFIT_BAND_SHARE))).tolist()
+        todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
+        if not todo:
+            break
+        first = yield from reading(StagedRead(frame, list(todo.values()), view, model))
+        new_cells, new_poses, new_reads = yield from probe_passes(frame, todo, first, view,
+                                                                  model, p)
+        if not new_cells:
+            break
+        cells += new_cells
+        poses += new_poses
+        reads += new_reads
+        last = list(zip(new_cells, new_poses, strict=True))
+    return cells, poses, reads
+
+
+# An object crossing onto a symbol is there whichever pose near the card's own is tried, but
+# the pose that reads best may be the one whose samples missed it (its read gains the symbol).
+# So the fine round's poses that read the card nearly as well as the best one (short of it by
+# one symbol's worth, 1/6 of the score, and CROSS_NEAR more: the crossed symbol and a little
+# paper or band) are polled, and a symbol most of them saw crossed stays unread. A pose that
+# reads the card much worse sees crossings of its own (its band samples off the band, on the
+# table or a neighbour's paper), and is not asked.
+CROSS_NEAR = 0.05
+
+
+def crossed_near(tried: list[tuple[float, tuple[bool, ...]]], top: float
+                 ) -> tuple[bool, ...]:
+    """Per symbol, whether most of the `tried` (score, crossed) poses scoring within one
+    symbol's worth and CROSS_NEAR of `top` saw it crossed (see CROSS_NEAR); () when none did."""
+    asked = [c if c else (False,) * 6 for score, c in tried
+             if score >= top - 1.0 / 6.0 - CROSS_NEAR]
+    most = 2 * np.sum(np.array(asked, bool).reshape(-1, 6), axis=0) > len(asked)
+    return tuple(most.tolist()) if most.any() else ()
+
+
+def worth_search(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:
+    """Whether a read at a free cell's pose is worth the probe's pose search: probe_paper of
+    its paper and of its band, and four symbols (or `symbols`)."""
+    return (r.paper_ok >= p.probe_paper and r.border_ok >= p.probe_paper
+            and r.letters >= symbols)
+
+
+PLAIN_PAPER = 0.75   # a free cell whose paper reads this whole at its predicted pose
+PLAIN_BAND = 0.85    # and its border band this whole is searched from two symbols read
+PLAIN_SYMBOLS = 2
+
+
+def searched(r: CardRead, p: ReaderParams) -> bool:
+    """Whether the probe searches about a free cell's pose: where its read is `worth_search`, or
+    where it shows a card's paper and border band nearly whole (PLAIN_PAPER, PLAIN_BAND) and
+    PLAIN_SYMBOLS symbols. A card laid a few millimetres off the pose its neighbours predict
+    (hand-laid, or a neighbour's frame a little off) keeps its paper and band on the
+    predicted places, which are broad, while its symbols, small and ringed by the paper each
+    needs beside it, slip off theirs: the read there is a card's, its symbols unread. The
+    search must still find a pose where the card reads whole."""
+    return worth_search(r, p) or (r.paper_ok >= PLAIN_PAPER and r.border_ok >= PLAIN_BAND
+                                  and r.letters >= PLAIN_SYMBOLS)
+
+
+def probe_score(r: CardRead) -> float:
+    """How whole a probed pose reads: its paper and band shares and the share of symbols read."""
+    return r.paper_ok + r.border_ok + r.letters / 6.0
+
+
+BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit
+VEIL_BAND_MAX = 0.92     # or its darkest depth darker than this (of the white) and no more
+VEIL_BAND_TINT = 0.05    # tinted than the card's dark band places (and this): the band veiled
+
+
+def probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: ReaderParams
+               ) -> bool:
+    """Whether a probed card's border band is whole enough (`probe`): min_probe_ok of its
+    places look like the printed band, as the read sees it or veiled (`band_lit`), or
+    min_probe_lit of them do as the read sees it and every place missing is lit or veiled. A
+    glare spot on the table beside a card, or a blur that bridged its band to a neighbour's
+    paper (both are why the mask lost its outline), lights the band along that side and hides
+    nothing; a glare spot on the card itself adds its light to the band, which stays a grey
+    line darker than the paper (veiled); a hand or a sleeve over the edge, which may reach a
+    symbol's surround, mostly leaves the band darker or coloured there, and the stricter share
+    stands (each symbol's surround is still checked on its own: `symbols`)."""
+    if r.border_ok >= p.min_probe_ok:
+        return True
+    missing = round(N_BORDER_PLACES * (1.0 - r.border_ok))
+    lit, veiled = band_lit(frame, view, pose, r.white_bgr)
+    if N_BORDER_PLACES - missing + veiled >= p.min_probe_ok * N_BORDER_PLACES:
+        return True
+    return r.border_ok >= p.min_probe_lit and lit + veiled >= missing
+
+
+N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each side
+
+
+def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
+             white_bgr: tuple[float, float, float]) -> tuple[int, int]:
+    """How many of a card's border band places (`symbols.BORDER_PTS`) are (lit, veiled): lit
+    at every depth at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every
+    channel; veiled, not lit, at their darkest depth between 0.7 and VEIL_BAND_MAX of the white
+    and grey: channels no further apart (paper-relative) than NEUTRAL_SPREAD, nor than the
+    median of the places the read's test sees dark plus VEIL_BAND_TINT. That is the printed grey
+    band seen through light a glare adds, which lifts it past the read's band test (darker than
+    0.7 of the white) but keeps it darker than the paper and no more tinted than it was; a
+    fingertip or a pen over the band shows its own colour. The read takes a place for the band
+    only where it is darker than 0.7 of the white and grey (`symbols`), so a lit or veiled place
+    is always one it missed, and where no more places are missing than are lit or veiled, the
+    missing ones are those."""
+    plane = pose_points([pose], BORDER_PTS)
+    vals, _ = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    rel = (vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)).reshape(
+        len(BORDER_DEPTHS), -1, 3)
+    lit = (rel.min(-1) >= BAND_LIT).all(0)
+    mean = rel.mean(-1)
+    darkest = np.take_along_axis(rel, mean.argmin(0)[None, :, None], 0)[0]
+    low = mean.min(0)
+    tint = darkest.max(-1) - darkest.min(-1)
+    band = (low < 0.7) & (tint < NEUTRAL_SPREAD)
+    if not band.any():
+        return int(np.count_nonzero(lit)), 0
+    # a veil mixes the band with the lamp's own light (the white's colour): greyer, never
+    # more tinted than the band seen dark elsewhere round the card
+    grey = tint < min(NEUTRAL_SPREAD, float(np.median(tint[band])) + VEIL_BAND_TINT)
+    veiled = grey & (low >= 0.7) & (low < VEIL_BAND_MAX) & ~lit
+    return int(np.count_nonzero(lit)), int(np.count_nonzero(veiled))
+
+
+def repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
+                  poses: list[Pose], reads: list[CardRead], view: TableView,
+                  model: ColourModel, p: ReaderParams) -> Passes[None]:
+    """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
+    the probe's pose search (`probe`), in place: where the symbols bit into the paper's outline
+    the hull misses some of the paper, so the fitted centre and size are off, and the border
+    band samples fall on paper. The search starts from the fitted pose, then, for a card still
+    not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
+    for a free cell: the neighbour's frame does not share the bitten outline's error). Made
+    pass by pass (`together`)."""
+    failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
+               if f.blob.ragged and not whole_read(r, p)]
+    if not failing:
+        return
+    at = {lat.cells[k]: k for k in failing}
+    found, _, _ = yield from _repose(frame, {lat.cells[k]: poses[k] for k in failing},
+                                     [reads[k] for k in failing], at, poses, reads, view,
+                                     model, p)
+    cand = {}
+    for k in failing:
+        if lat.cells[k] not in found:
+            pose = _neighbour_pose(lat, whole, k)
+            if pose is not None:
+                cand[lat.cells[k]] = pose
+    if cand:
+        first = yield from reading(StagedRead(frame, list(cand.values()), view, model,
+                                              [True] * len(cand)))
+        yield from _repose(frame, cand, first, at, poses, reads, view, model, p)
+
+
+def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[CardRead],
+            at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
+            view: TableView, model: ColourModel, p: ReaderParams) -> Passes[_Found]:
+    """`probe` from the poses `cand`; each card found whole replaces pose and read of the
+    card `at` its cell, in place. Returns what `probe` found."""
+    found = yield from probe_passes(frame, cand, first, view, model, p)
+    for key, pose, read in zip(*found, strict=True):
+        poses[at[key]], reads[at[key]] = pose, read
+    return found
+
+
+def _neighbour_pose(lat: GrownLattice, whole: list[CardFit], k: int) -> Pose | None:
+    """The pose of placed card k as its first placed neighbour whose blob is not ragged
+    predicts it (one lattice step in that neighbour's frame), or None."""
+    by_cell = {c: i for i, c in lat.cells.items()}
+    q, r = lat.cells[k]
+    for dq, dr in AXIAL_DIRS:
+        j = by_cell.get((q - dq, r - dr))
+        if j is not None and not whole[j].blob.ragged:
+            centre = lat.centres[j] + dq * lat.e_q[j] + dr * lat.e_r[j]
+            return cell_pose(lat, j, centre)
+    return None
+
+
+def whole_read(r: CardRead, p: ReaderParams) -> bool:
+    """Whether a read at a whole card's pose passes the verdict (`_verdict`)."""
+    return (r.complete and r.in_frame and r.paper_ok >= p.min_paper_ok
+            and r.border_ok >= p.min_border_ok)
