@@ -361,17 +361,13 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
         outlines[cell] = _apply(m, face_centre(face_px) + face_px / math.sqrt(3.0) * np.c_[
             np.cos(corner_ang), np.sin(corner_ang)])
-    visible = dict.fromkeys(cells, 1.0)
-    if variant.hands:
-        cover = np.zeros(img.shape[:2], np.float32)
-        for _ in range(variant.hands):
-            img, cover = _hand(img, cover, rng, card_px)
-        visible = {c: _visible_share(outlines[c], cover) for c in cells}
-    if variant.fingers:
-        cover = np.zeros(img.shape[:2], np.float32)
-        for _ in range(variant.fingers):
-            img, cover = _fingertip(img, cover, rng, outlines[cells[int(rng.integers(len(cells)))]])
-        visible = {c: _visible_share(outlines[c], cover) for c in cells}
+    # (one cover for arms and fingertips alike: a card either hides counts as occluded)
+    cover = np.zeros(img.shape[:2], np.float32)
+    for _ in range(variant.hands):
+        img, cover = _hand(img, cover, rng, card_px)
+    for _ in range(variant.fingers):
+        img, cover = _fingertip(img, cover, rng, outlines[cells[int(rng.integers(len(cells)))]])
+    visible = {c: _visible_share(outlines[c], cover) for c in cells}
     for _ in range(variant.glare):
         img = _glare(img, rng, card_px)
     # the lattice direction nearest image-right at the layout's centre

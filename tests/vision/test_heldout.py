@@ -16,6 +16,7 @@ from companion.vision.reader import HexelReader
 from .heldout import (
     SIZE,
     VARIANTS,
+    Variant,
     _face,
     _visible_share,
     blackbody_rgb,
@@ -151,6 +152,20 @@ def test_a_cards_visible_share_under_an_arm_is_measured():
     assert abs(_visible_share(outline, cover) - 0.5) < 0.03
     cover[:] = 1.0
     assert _visible_share(outline, cover) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_arms_and_fingertips_together_hide_what_each_hides(seed):
+    """Truth for a table with arms and fingertips both: the arms are drawn first, from the same
+    random stream as on a table with arms only, so every card is at most as much in view as it
+    is there (a fingertip's cover adds to the arms', it does not replace it), and some card is
+    hidden by an arm."""
+    arms = {t.cell: t.visible for t in heldout_scene(seed, variant=Variant(hands=2)).truth}
+    both = {t.cell: t.visible for t in
+            heldout_scene(seed, variant=Variant(hands=2, fingers=1)).truth}
+    assert arms.keys() == both.keys()
+    assert all(both[c] <= arms[c] + 1e-9 for c in arms), (arms, both)
+    assert min(both.values()) < 0.9
 
 
 @pytest.mark.parametrize("seed", [2, 26, 76])
