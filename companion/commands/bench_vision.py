@@ -5,8 +5,10 @@ cards were handled, and the median time per frame (reading; the once-per-camera 
 calibration is timed separately); with --tracked also for the next frame of the same still table
 (fresh sensor noise), which the reader keeps from the last full read unless a block of it
 changed (`companion.vision.change`); with --no-markers the reader is never calibrated from the
-table markers and works in image pixels, as on a photo without them. Scoring rules:
-`companion.vision.scoring`.
+table markers and works in image pixels, as on a photo without them; with --true-markers it is
+calibrated from the markers the scene truly laid (their rendered corners, seen or not), as a
+perfect marker search would calibrate it: the most any work on the markers can gain. Scoring
+rules: `companion.vision.scoring`.
 
 `--game hexapod` renders display cases (`companion.scenarios.hexapod_scene`) and scores the
 Hexapod reader per band (topdown, easy, hard): per-cell accuracy (a cell is right when its code
@@ -57,9 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tracked", action="store_true",
                    help="also time the next frame of each still table (hexel: the last read "
                         "kept unless the frame changed; hexapod: markers tracked)")
-    p.add_argument("--no-markers", action="store_true",
-                   help="hexel: read without calibrating from the table markers (image pixels, "
-                        "as on a photo without them)")
+    marks = p.add_mutually_exclusive_group()
+    marks.add_argument("--no-markers", action="store_true",
+                       help="hexel: read without calibrating from the table markers (image "
+                            "pixels, as on a photo without them)")
+    marks.add_argument("--true-markers", action="store_true",
+                       help="hexel: calibrate from the scene's true marker corners instead of "
+                            "the ones found (a perfect marker search; an upper bound)")
     p.add_argument("--show-failures", action="store_true",
                    help="list the scenes that were not read exactly")
     p.set_defaults(run=run)
@@ -73,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from ..scenarios import hexel_scene
+    from ..vision.calibration import TableView
     from ..vision.reader import HexelReader
     from ..vision.scoring import FULL_VISIBLE, TruthCard, score_table
 
@@ -92,7 +99,11 @@ def run(args: argparse.Namespace) -> int:
             image, truth = hexel_scene(seed, band, args.cards, edition)
             reader = HexelReader(edition, find_markers=False)
             t0 = time.perf_counter()
-            if not args.no_markers:
+            if args.true_markers:
+                table = true_calibration(truth)
+                if table is not None:
+                    reader.view = TableView(table)
+            elif not args.no_markers:
                 reader.calibrate(image)
             t1 = time.perf_counter()
             result = reader.read(image)
@@ -154,9 +165,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"  occluded truth (visible < {FULL_VISIBLE}): {figures['occluded_truth']} — "
                   f"flagged {figures['occluded_flagged']}, not reported "
                   f"{figures['occluded_unreported']}, read right {figures['occluded_read_right']}")
-            calibration = ("not calibrated (--no-markers)" if args.no_markers else
-                           f"{figures['median_ms_calibrate']:.2f} ms marker calibration (once "
-                           f"per camera; {calibrated} of {args.scenes} tables calibrated)")
+            calibration = (
+                "not calibrated (--no-markers)" if args.no_markers else
+                f"calibrated from the true markers on {calibrated} of {args.scenes} tables "
+                "(--true-markers)" if args.true_markers else
+                f"{figures['median_ms_calibrate']:.2f} ms marker calibration (once per camera; "
+                f"{calibrated} of {args.scenes} tables calibrated)")
             print(f"  time        {figures['median_ms_read']:.2f} ms median read per frame "
                   f"(p90 {figures['p90_ms_read']:.2f}), one thread; {calibration}")
             if still_ms:
@@ -170,6 +184,20 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     return 0
+
+
+def true_calibration(truth):
+    """The table calibration a perfect marker search would give on a rendered scene: the
+    rectangle fit (`calibration.fit_table`) to the true image corners of every marker the scene
+    laid, in view or not, hidden or not (None when it laid none)."""
+    import numpy as np
+
+    from ..vision.calibration import fit_table
+
+    if not truth.markers:
+        return None
+    return fit_table({m.id: np.asarray(m.corners, np.float64) for m in truth.markers},
+                     truth.params.marker_mm)
 
 
 def _card_widths(truth) -> list[float]:

@@ -25,3 +25,39 @@ def test_no_markers_reads_the_same_tables_uncalibrated(capsys):
     f = _figures(capsys, "--no-markers")
     assert f["tables_calibrated"] == 0
     assert f["per_card"] == 1.0 and f["misreads"] == 0 and f["false_cards"] == 0
+
+
+def test_true_markers_calibrates_every_table_from_its_laid_markers(capsys):
+    f = _figures(capsys, "--true-markers")
+    assert f["tables_calibrated"] == 2
+    assert f["per_card"] == 1.0 and f["misreads"] == 0 and f["false_cards"] == 0
+
+
+def test_the_true_calibration_is_the_rendered_homography():
+    """`--true-markers` calibrates from the scene's true marker corners: on a tilted, turned
+    scene without lens distortion that is the homography the scene was rendered with (up to the
+    table frame's similarity), within 0.5 px over the play area; no markers laid, none."""
+    import dataclasses
+
+    import numpy as np
+
+    from companion.commands.bench_vision import true_calibration
+    from companion.scenarios import hexel_scene
+    from companion.synth.scene import sample_params
+    from companion.vision.geometry import transform
+
+    from .test_calibration import _reprojection_px
+
+    params = dataclasses.replace(sample_params(5, "topdown"), tilt_deg=30.0, yaw_deg=40.0,
+                                 markers=True, jitter_deg=0.0, jitter_mm=0.0)
+    _, truth = hexel_scene(5, "topdown", 8, "web", params=params)
+    cal = true_calibration(truth)
+    h = np.asarray(truth.homography)
+    corners = np.concatenate([np.asarray(m.corners_mm) for m in truth.markers])
+    (x0, y0), (x1, y1) = corners.min(0), corners.max(0)
+    xs, ys = np.meshgrid(np.linspace(x0, x1, 9), np.linspace(y0, y1, 9))
+    err, scale = _reprojection_px(cal, h, transform(np.c_[xs.ravel(), ys.ravel()], h))
+    assert err < 0.5 and abs(scale - 1.0) < 0.01
+    _, bare = hexel_scene(5, "topdown", 8, "web",
+                          params=dataclasses.replace(params, markers=False))
+    assert true_calibration(bare) is None
