@@ -92,6 +92,7 @@ VARIANTS = {
     "hands": Variant(hands=2),
     "harsh": Variant(shadows=2, glare=1, motion=True, lamp=True),
     "fingers": Variant(fingers=2, motion=True),
+    "busy": Variant(hands=2, fingers=2, lamp=True, shadows=1),
     "printer": Variant(printer=15.0),
     "office": Variant(printer=8.0, pale=0.4),
     "markers": Variant(markers=True),
