@@ -11,7 +11,9 @@ channel to read too bright by one factor round the card, as far as the paper can
 clip). A symbol is read only when its samples agree clearly (enough of one ink, almost none
 of another, few unexplained pixels); otherwise it is '?'. A grey
 ring's band must be dark on both sides of its centre: an object lying over part of a disc (a
-coin, a sleeve) can leave a crescent of its rim, which is no ring. No coloured symbol is hollow;
+coin, a sleeve) can leave a crescent of its rim, which is no ring; one whose samples are paper and
+grey ink alone, no hue anywhere, is the ring however faint, when its band holds its darkest
+sample and it is dark alike either side of its centre. No coloured symbol is hollow;
 on a card whose paper clipped the sensor (its white reference neutral though the lamp is not) a
 grey ring's paper-ink blends carry the lamp's tint, which does not stop the ring from reading as
 the ring, and a weak coloured reading darker than its ink could make it, or weak beside a strong
@@ -206,6 +208,22 @@ FAINT_RING_DARK = 3.0         # a ring band's summed grey-ink fraction (12 sampl
 FAINT_RING_VOTE = 2.0         # ... that lets it stand with this vote (see `decide`)
 HOLLOW_INK = 0.1              # a symbol's ink this much weaker in its middle than around it
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
+# Every edge of a card carries a printed symbol, and in an edition with one grey ink (holodex's
+# void ring) every other symbol is a solid disc of saturated ink: blur, a dim or a clipped lamp
+# pale a coloured disc or darken it, but its samples keep fitting its coloured ink's line (or
+# fall off every line, unexplained). A whole card's symbol whose every sample is paper or the
+# grey ink, not one of them a coloured ink's or unexplained, is the grey ring however faint,
+# when it shows the ring's shape (`_hueless_ring`): its darkest sample lies in its band, not in
+# its middle (blur spreads a ring's band into its hole, never more ink than the band keeps,
+# while a disc, a coin or a border band seen from a pose off the card are darkest inside), it is
+# dark alike on both sides of its centre (RING_LOPSIDED), not flat (FLAT_BLOB: a pen or a sleeve
+# lying over it is one grey), and it stands out from the paper beside it (a shadow darkens
+# both). Smeared by 5-6 px of motion on a 50-70 px card under a bright lamp, such a ring keeps
+# the grey ink of one or two samples' worth in its band (hard tables 182, 186, 372, 386, 532),
+# below the vote a ring needs; HUELESS_VOTE is one whole sample's grey ink, HUELESS_CONTRAST
+# the noise of a sample's darkness on bare paper.
+HUELESS_VOTE = 1.0
+HUELESS_CONTRAST = 0.05
 # Bare paper just around each symbol (6 x 8 points at 1.45 symbol radii from its centre): a
 # printed symbol ends there, while a fingertip lying over it carries on past it.
 _HALO_A = np.radians(np.arange(8) * 45.0)
@@ -1921,7 +1939,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     (`FAINT_RING_VOTE`). Faint coloured samples in a ring's fringe and grey samples in a
     solid disc's rim do not count as rivals.
     One card has one blur: a grey blob blurred flat is no ring where a twin ring on the card
-    keeps its hole open (`_flat_beside_open`; a pen or a coin lying over a disc).
+    keeps its hole open (`_flat_beside_open`; a pen or a coin lying over a disc). Every edge
+    carries a symbol, and only the grey ink's has no hue: a symbol of paper and grey-ink
+    samples alone, ring-shaped, is the grey ring however faint (`_hueless_ring`).
     `allow` (cards), when given, limits the blurred-ring, disc-rim and mean-colour readings to
     those cards. `bleed` (alpha, ok; each cards x 6 x 19, from `ColourModel.grey_with_bleed`;
     or a function giving them for the symbols a cards x 6 mask selects, k x 19) gives a
@@ -2120,6 +2140,13 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         best = np.where(fb, mk0, best)
         conf = np.where(fb, 0.5, conf)
         ok = ok | fb
+    # every edge carries a symbol: one of no hue at all, ring-shaped, is the grey ring however
+    # faint (`_hueless_ring`; an edition without a grey ink has no such symbol)
+    if model.neutral.any():
+        hueless = _hueless_ring(kind, dark, top, middle, closed, flank_dark, ok, grey, coloured,
+                                allow, in_shade)
+        ok = ok | hueless
+        conf = np.where(hueless, 0.5, conf)
     # (the judgements below from one measure of each reading's darkness and ink)
     excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
     unsure = np.zeros_like(ok)
@@ -2140,6 +2167,32 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     conf = np.where(unsure, 0.0, conf)
     names = np.array([*letters, "?"])
     return _letters(np.where(ok, names[best], "?")), conf
+
+
+def _hueless_ring(kind: np.ndarray, dark: np.ndarray, top: np.ndarray, middle: np.ndarray,
+                  closed: np.ndarray, flank_dark: np.ndarray | None, ok: np.ndarray,
+                  grey: np.ndarray, coloured: np.ndarray, allow: np.ndarray | None,
+                  in_shade: np.ndarray | None) -> np.ndarray:
+    """Per symbol (cards x 6), whether a grey reading `decide` left unread is the edition's grey
+    ring all the same (see HUELESS_VOTE): on a whole card (`allow`; never where `flank_dark`
+    is not given), its surround not only excused as shade (`in_shade`), every sample paper or
+    the grey ink (`kind`: no coloured sample, `coloured`, and none unexplained), the grey ink
+    of HUELESS_VOTE samples (`top`), its darkest sample (`dark`, cards x 6 x 19) in its band,
+    its darkness spanning FLAT_BLOB, `closed` (RING_LOPSIDED), its middle not ink right through
+    (BLURRED_RING_MIDDLE) and its mean HUELESS_CONTRAST darker than its flanking paper's
+    (`flank_dark`). `ok`, `grey`: `decide`'s readings and which of them name a grey ink."""
+    want = ~ok & grey & (top >= HUELESS_VOTE)
+    if allow is not None:
+        want &= allow[:, None]
+    if in_shade is not None:
+        want &= ~in_shade
+    if flank_dark is None or not want.any():   # (nearly always: the rest is not needed)
+        return np.zeros_like(ok)
+    return (want & ~coloured.any(-1) & ~(kind == OTHER).any(-1) & closed
+            & (middle <= BLURRED_RING_MIDDLE)
+            & (dark[..., 7:].max(-1) >= dark[..., :7].max(-1))
+            & (dark.max(-1) - dark.min(-1) >= FLAT_BLOB)
+            & (_mean(dark) - flank_dark >= HUELESS_CONTRAST))
 
 
 def _clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind: np.ndarray,
