@@ -1574,28 +1574,31 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
 # symbol's middle to past the outline crosses at least the printed step from paper to band. The
 # guards above look for the object at fixed places (the halo samples facing an edge, the band's
 # three places per edge); with the pose a fraction off, or the object crossing aslant or at a
-# corner, they can miss it, and a grey pen or sleeve over a disc reads as the ring, a tan pen
-# over a blue disc as red. So `_runs_out` casts straight runs (`RUN_RAYS`) from each of a read
-# symbol's 7 middle samples, every RUN_TURN degrees within RUN_FAN of its edge's outward normal,
-# to RUN_OUT apothems from the card's centre (past the outline at any pose error the reader
-# leaves), and a symbol is covered ('?', counted as crossed) where one run's colour spreads
-# (largest channel, paper-relative, max less min over its RUN_POINTS points) less than RUN_FLAT
-# and less than RUN_SHARE of the card's printed step (the median over its 18 band places of the
-# step from the paper inside the band to the band): blur that flattens print along a run flattens
-# that step alike, so a blurred card asks for a flatter run. Held-out `fingers` tables 3198 (a
-# grey-green sleeve over a red disc), 3330 and 3340 (light grey pens over red discs, the pose a
-# fraction off) and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong:
-# runs spreading 0.019-0.032, 0.05-0.13 of their card's step. Crafted pens (`pen_sweep.pen_card`:
-# grey 135 and 165, sage and tan pens 0.18-0.24 of the card wide over red and blue discs, 40-64 px
-# cards, defocus 0.8-1.5 px, read at the true pose and at poses 0.06 of the apothem and 3-4°
-# off): 28 of 1152 read with a wrong letter before, none now; where read as a letter, at most
-# 0.096 and 0.28 of the step. Print read right on cards in full view (held-out `fingers` 0-99):
-# no run under 0.102, the flattest (tables 4, 54, 60 and 66, whose rings are smeared into their
-# band) 0.43 of their card's step or more; 768 clean crafted cards (both editions, 30-64 px,
-# defocus 0.8-4 px, 0-8 px of motion, both lamps, three poses) read as before. A run only starts
-# from a middle sample unlike paper by RUN_NEAR that some halo sample of the symbol is like within
-# RUN_NEAR (the object crosses the halo on its way out), and every RUN_COARSE-th point is tried
-# first: few symbols are looked at further.
+# corner, they can miss it, and a grey pen or sleeve over a disc reads as the ring, a tan pen over
+# a blue disc as red. So `_runs_out` casts straight runs (`RUN_RAYS`) from each of a read symbol's
+# 7 middle samples, every RUN_TURN degrees within RUN_FAN of its edge's outward normal, to RUN_OUT
+# apothems from the card's centre (past the outline at any pose error the reader leaves), and a
+# symbol is covered ('?', counted as crossed) where one run's colour spreads (largest channel,
+# paper-relative, max less min over its RUN_POINTS points) less than RUN_FLAT and less than
+# RUN_SHARE of the card's printed step (the median over its 18 band places of the step from the
+# paper inside the band to the band): blur that flattens print along a run flattens that step
+# alike, so a blurred card asks for a flatter run. Held-out `fingers` tables 3198 (a grey-green
+# sleeve over a red disc), 3330 and 3340 (light grey pens over red discs, the pose a fraction off)
+# and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong: runs spreading
+# 0.019-0.032, 0.05-0.13 of their card's step; `fingers` 3400-3699, swept after: four of five such
+# misreads closed (3450, 3634, 3665, 3686), none of the 4 972 cards in full view read right lost.
+# Not 3622: a brown pen over a blue disc on a 30 px card blurred so that its band steps by only
+# 0.12-0.2, its middle samples a blend of the pen and the disc's blue, the flattest run
+# 0.079-0.09. Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
+# the card wide over red and blue discs, 40-64 px cards, defocus 0.8-1.5 px, read at the true pose
+# and at poses 0.06 of the apothem and 3-4° off): 28 of 1152 read with a wrong letter before, none
+# now; where read as a letter, at most 0.096 and 0.28 of the step. Print read right on cards in
+# full view (held-out `fingers` 0-99): no run under 0.102, the flattest (tables 4, 54, 60 and 66,
+# whose rings are smeared into their band) 0.43 of their card's step or more; 768 clean crafted
+# cards (both editions, 30-64 px, defocus 0.8-4 px, 0-8 px of motion, both lamps, three poses)
+# read as before. A run only starts from a middle sample unlike paper by RUN_NEAR that some halo
+# sample of the symbol is like within RUN_NEAR (the object crosses the halo on its way out), and
+# every RUN_COARSE-th point is tried first: few symbols are looked at further.
 RUN_OUT = 1.2
 RUN_FLAT = 0.1
 RUN_SHARE = 0.35

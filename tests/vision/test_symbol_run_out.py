@@ -21,7 +21,8 @@ from .heldout import VARIANTS, heldout_scene, scored
 from .pen_sweep import CENTRE, NEUTRAL, WARM, pen_card
 
 # (held-out `fingers` seed, cards in full view read right before the rule and still)
-NEVER_SEEN = [(3198, 17), (3330, 18), (3340, 16), (3380, 16)]
+NEVER_SEEN = [(3198, 17), (3330, 18), (3340, 16), (3380, 16), (3450, 16), (3634, 17), (3665, 17),
+              (3686, 17)]
 
 
 @pytest.mark.parametrize(("seed", "right"), NEVER_SEEN)
@@ -29,8 +30,10 @@ def test_pens_and_a_sleeve_over_discs_on_never_seen_tables_are_not_misread(seed,
     """Held-out `fingers` tables from a seed range never looked at before, each with one card
     read whole with a wrong symbol: 3198, a grey-green sleeve over a red disc read as the ring;
     3330 and 3340, light grey pens over red discs read as the ring, the card's pose a fraction
-    off; 3380, a tan pen over a blue disc read red. Now no card is misread, and the cards in full
-    view read right before still are."""
+    off; 3380, a tan pen over a blue disc read red; and from the next range swept after the rule
+    was made, 3450 and 3634 (red discs read as the ring), 3665 (a yellow triangle read red, web
+    edition) and 3686. Now no card is misread, and the cards in full view read right before
+    still are."""
     s, _ = scored(heldout_scene(seed, variant=VARIANTS["fingers"]))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= right, s
