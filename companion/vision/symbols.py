@@ -32,11 +32,13 @@ its surround does not betray, a hand's blurred edge or a glare spot ('?'). A sym
 flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
 paper or paper in a soft shadow (then no grey blob there reads as a blurred ring: a grey object
 lying over it looks like that shade); so is a coloured symbol whose own ink carries on into its
-halo (a fingertip of that hue). Paper and border samples tell whether the card is seen whole.
-A pose fitted from a blurred outline can be a few degrees off, which puts symbols' samples on
-their edges: a whole card left with a '?'
-whose paper did not clip and is nearly all paper (no sleeve over it) is read again turned a
-little either way, and that read is kept only when it is complete and has every letter the first
+halo (a fingertip of that hue), and any symbol from whose middle one colour runs straight on
+past the card's outline, flatter than the card's print could be along that way (a pen or a
+sleeve laid over it from beyond the card, whatever the symbol reads as). Paper and border
+samples tell whether the card is seen whole. A pose fitted from a blurred outline can be a few
+degrees off, which puts symbols' samples on their edges: a whole card left with a '?' whose
+paper did not clip and is nearly all paper (no sleeve over it) is read again turned a little
+either way, and that read is kept only when it is complete and has every letter the first
 read made. A soft shadow across a card dims its paper and symbols without tinting them: a whole
 card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
 is read again against a white reference scaled point by point by the shade of the paper around
@@ -847,6 +849,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # (a dark object darker than the band beside it, from the paper to past the outline:
     # `_dark_across`, whatever the symbol reads as)
     across |= _dark_across(text, band, model)
+    # (an object's one colour running straight from the symbol's middle to past the outline)
+    across |= _runs_out(bgr, poses, view, white, _chars(text) != "?", vals[:, :ns],
+                        vals[:, halo_at:], band)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -1578,6 +1583,143 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
     dark = (lead > DARK_LEAD) & (light < OBJECT_DARK)
     dark |= (lead > GREY_LEAD) & (light < GREY_PEN_LIGHT) & _grey_read(text, model)
     return read & dark & (step > DARK_STEP)
+
+
+# An object laid over a symbol from beyond the card (a pen, a sleeve, a fingertip) is one colour
+# along its length: from the symbol's middle across the symbol's rim, the paper round it, the
+# printed band and the card's outline on to the table. Print never is: between a symbol and the
+# outline lie the paper (0.12 of the apothem wide) and the dark band, so a straight run from a
+# symbol's middle to past the outline crosses at least the printed step from paper to band. The
+# guards above look for the object at fixed places (the halo samples facing an edge, the band's
+# three places per edge); with the pose a fraction off, or the object crossing aslant or at a
+# corner, they can miss it, and a grey pen or sleeve over a disc reads as the ring, a tan pen over
+# a blue disc as red. So `_runs_out` casts straight runs (`RUN_RAYS`) from each of a read symbol's
+# 7 middle samples, every RUN_TURN degrees within RUN_FAN of its edge's outward normal, to RUN_OUT
+# apothems from the card's centre (past the outline at any pose error the reader leaves), and a
+# symbol is covered ('?', counted as crossed) where one run's colour spreads (largest channel,
+# paper-relative, max less min over its RUN_POINTS points) less than RUN_FLAT and less than
+# RUN_SHARE of the card's printed step (the median over its 18 band places of the step from the
+# paper inside the band to the band): blur that flattens print along a run flattens that step
+# alike, so a blurred card asks for a flatter run. Held-out `fingers` tables 3198 (a grey-green
+# sleeve over a red disc), 3330 and 3340 (light grey pens over red discs, the pose a fraction off)
+# and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong: runs spreading
+# 0.019-0.032, 0.05-0.13 of their card's step; `fingers` 3400-3699, swept after: four of five such
+# misreads closed (3450, 3634, 3665, 3686), none of the 4 972 cards in full view read right lost.
+# Not 3622: a brown pen over a blue disc on a 30 px card blurred so that its band steps by only
+# 0.12-0.2, its middle samples a blend of the pen and the disc's blue, the flattest run
+# 0.079-0.09. Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
+# the card wide over red and blue discs, 40-64 px cards, defocus 0.8-1.5 px, read at the true pose
+# and at poses 0.06 of the apothem and 3-4° off): 28 of 1152 read with a wrong letter before, none
+# now; where read as a letter, at most 0.096 and 0.28 of the step. Print read right on cards in
+# full view (held-out `fingers` 0-99): no run under 0.102, the flattest (tables 4, 54, 60 and 66,
+# whose rings are smeared into their band) 0.43 of their card's step or more; 768 clean crafted
+# cards (both editions, 30-64 px, defocus 0.8-4 px, 0-8 px of motion, both lamps, three poses)
+# read as before. A run only starts from a middle sample unlike paper by RUN_NEAR that some halo
+# sample of the symbol is like within RUN_NEAR (the object crosses the halo on its way out), and
+# every RUN_COARSE-th point is tried first: few symbols are looked at further.
+RUN_OUT = 1.2
+RUN_FLAT = 0.1
+RUN_SHARE = 0.35
+RUN_NEAR = 0.2
+RUN_FAN = 90.0
+RUN_TURN = 10.0
+RUN_POINTS = 21
+RUN_COARSE = 5
+RUN_STARTS = 7      # a symbol's middle samples (its centre and the 6 round it)
+
+
+def _run_rays() -> np.ndarray:
+    """Card-frame points (6 x rays x RUN_POINTS x 2) of the straight runs out of each symbol:
+    from each of its RUN_STARTS middle samples (rays start-major), in directions every RUN_TURN
+    degrees within RUN_FAN of its edge's outward normal, on to RUN_OUT apothems from the card's
+    centre (the hexagon's radius: the largest projection on the six edge normals), RUN_POINTS
+    points evenly apart."""
+    normals = np.array([[math.cos(math.radians(-60.0 * d)), math.sin(math.radians(-60.0 * d))]
+                        for d in range(6)])
+    turns = np.radians(np.arange(-RUN_FAN, RUN_FAN + 0.5, RUN_TURN))
+    frac = np.linspace(0.0, 1.0, RUN_POINTS)
+    out = []
+    for d in range(6):
+        ang = math.radians(-60.0 * d) + turns
+        dirs = np.c_[np.cos(ang), np.sin(ang)]                       # angles x 2
+        starts = SYMBOL_PTS[d, :RUN_STARTS]                          # starts x 2
+        along = dirs @ normals.T                                     # angles x 6
+        level = starts @ normals.T                                   # starts x 6
+        reach = np.where(along[None] > 1e-6,
+                         (RUN_OUT - level[:, None]) / np.maximum(along[None], 1e-6), np.inf)
+        t_end = reach.min(-1)                                        # starts x angles
+        pts = (starts[:, None, None] + (t_end[..., None] * frac)[..., None]
+               * dirs[None, :, None])                                # starts x angles x P x 2
+        out.append(pts.reshape(-1, RUN_POINTS, 2))
+    return np.array(out)
+
+
+RUN_RAYS = _run_rays()
+
+
+def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
+              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray
+              ) -> np.ndarray:
+    """Per card and symbol (cards x 6), of those `read` marks: some straight run from one of
+    the symbol's middle samples to past the card's outline (`RUN_RAYS`) is one colour, its
+    spread under RUN_FLAT and under RUN_SHARE of the card's printed step from paper to band
+    (see RUN_FLAT). `bgr` the frame, `white` the cards' white references (cards x 3 BGR),
+    `symbols` and `halo` their symbol and halo samples as sampled (cards x 6·N_SYMBOL and
+    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3)."""
+    n = len(poses)
+    mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS],
+                    white[:, None, None, :])
+    ring = normalise(halo.reshape(n, 6, N_HALO, 3), white[:, None, None, :])
+    # (a run starts from a middle sample unlike paper, like some halo sample: cards x 6 x 7)
+    near = (_max3(np.abs(mid[:, :, :, None] - ring[:, :, None])) < RUN_NEAR).any(-1)
+    start = read[..., None] & near & (_max3(np.abs(mid - 1.0)) > RUN_NEAR)
+    out = np.zeros(read.shape, bool)
+    ci, si = np.nonzero(start.any(-1))
+    if not ci.size:
+        return out
+    # (each card's printed step: the median over its band places, most of them in view)
+    step = np.median(_max3(np.abs(band[ci, 0] - band[ci, 2])), 1)
+    flat = np.minimum(RUN_FLAT, RUN_SHARE * step)                    # k
+    # (the poses of the cards looked at: a read's poses can be many)
+    cards = np.unique(ci)
+    m = np.zeros((n, 2, 2))
+    m[cards] = pose_matrices([poses[i] for i in cards])
+    centres = np.zeros((n, 2))
+    centres[cards] = [poses[i].centre for i in cards]
+    # (the runs from those starts, first at their two ends, then at every RUN_COARSE-th point,
+    # then at all: a run one colour at all its points is so at any of them)
+    turns = RUN_RAYS.shape[1] // RUN_STARTS
+    k, r = np.nonzero(np.repeat(start[ci, si], turns, axis=1))
+    # (its start is the middle sample, sampled already)
+    begin = mid[ci[k], si[k], r // turns]
+    for points in (slice(-1, None), slice(None, None, RUN_COARSE), slice(None)):
+        if not k.size:
+            return out
+        spread = _run_spread(bgr, view, white, m, centres, ci[k],
+                             RUN_RAYS[si[k], r][:, None, points], begin[:, None])[:, 0]
+        keep = spread < flat[k]
+        k, r, begin = k[keep], r[keep], begin[keep]
+    out[ci[k], si[k]] = True
+    return out
+
+
+def _run_spread(bgr: np.ndarray, view: TableView, white: np.ndarray, m: np.ndarray,
+                centres: np.ndarray, ci: np.ndarray, local: np.ndarray, begin: np.ndarray
+                ) -> np.ndarray:
+    """The colour spread (paper-relative, the largest channel's) along each run (k x runs) of
+    card-frame points `local` (k x runs x points x 2) on cards `ci` (k), whose poses' matrices
+    (cards x 2 x 2) and centres (cards x 2) are `m` and `centres`, with the colour `begin` of
+    its start (k x runs x 3, paper-relative RGB) among them; inf where a point lies outside the
+    frame."""
+    mk, ck = m[ci][:, None, None], centres[ci][:, None, None]
+    x, y = local[..., 0], local[..., 1]
+    plane = np.stack([ck[..., 0] + mk[..., 0, 0] * x + mk[..., 0, 1] * y,
+                      ck[..., 1] + mk[..., 1, 0] * x + mk[..., 1, 1] * y], -1)
+    img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    vals, inside = sample(bgr, img)
+    norm = normalise(vals, white[ci][:, None, None, :])
+    spread = _max3(np.maximum(norm.max(2), begin) - np.minimum(norm.min(2), begin))
+    return np.where(inside.all(2), spread, np.inf)
 
 
 def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:

@@ -292,7 +292,8 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     paper in the halo, and the symbol's own ink carrying on into it; so does the twin check
     (`_thinner`: far weaker red than the card's printed red), and so does the crossing test
     (`_crossed_edge`: the finger crosses the card's edge, unlike the band's hue round the
-    card); without all four it is a misread."""
+    card), and so does the run test (`_runs_out`: the finger's one colour runs from the
+    symbol's middle on past the card's outline); without all five it is a misread."""
     import companion.vision.symbols as symbols
     from companion.scenarios import hexel_scene
     from companion.vision.reader import HexelReader
@@ -316,6 +317,9 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     assert misreads() == 0
     no_crossing = lambda band: (np.zeros((len(band), 6), bool),) * 2  # noqa: E731
     monkeypatch.setattr(symbols, "_crossed_edge", no_crossing)
+    assert misreads() == 0
+    no_run = lambda *args: np.zeros_like(args[4])  # noqa: E731
+    monkeypatch.setattr(symbols, "_runs_out", no_run)
     assert misreads() == 1
 
 
