@@ -1674,8 +1674,10 @@ def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nda
     6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3).
     All the runs are tried first at their ends alone (every start's runs in one array, points
     first), those left at every RUN_COARSE-th point, and only those left at all their points: a
-    run's spread over some of its points is at most its spread over all (each point samples the
-    same wherever it lies in the array), so a run already too wide there cannot pass."""
+    run's spread over some of its points is at most its spread over all (a point maps and
+    samples the same to the last bit wherever it lies in an array of two or more points:
+    `transform` maps it alike in any such array, `sample` samples each point on its own; a lone
+    point can map a last bit apart), so a run already too wide there cannot pass."""
     n = len(poses)
     out = np.zeros(read.shape, bool)
     mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS],
