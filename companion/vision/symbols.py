@@ -1655,6 +1655,12 @@ def _run_rays() -> np.ndarray:
 
 
 RUN_RAYS = _run_rays()
+_RUN_TURNS = RUN_RAYS.shape[1] // RUN_STARTS
+# (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's end by
+# symbol, start and turn: 1 x 6 x RUN_STARTS x turns x 2)
+_RUN_POINTS_FIRST = np.ascontiguousarray(RUN_RAYS.transpose(2, 0, 1, 3))
+_RUN_ENDS = np.ascontiguousarray(
+    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS, _RUN_TURNS, 2))
 
 
 def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
@@ -1665,61 +1671,85 @@ def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nda
     spread under RUN_FLAT and under RUN_SHARE of the card's printed step from paper to band
     (see RUN_FLAT). `bgr` the frame, `white` the cards' white references (cards x 3 BGR),
     `symbols` and `halo` their symbol and halo samples as sampled (cards x 6·N_SYMBOL and
-    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3)."""
+    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3).
+    All the runs are tried first at their ends alone (every start's runs in one array, points
+    first), those left at every RUN_COARSE-th point, and only those left at all their points: a
+    run's spread over some of its points is at most its spread over all (a point maps and
+    samples the same to the last bit wherever it lies in an array of two or more points:
+    `transform` maps it alike in any such array, `sample` samples each point on its own; a lone
+    point can map a last bit apart), so a run already too wide there cannot pass."""
     n = len(poses)
+    out = np.zeros(read.shape, bool)
     mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS],
                     white[:, None, None, :])
-    ring = normalise(halo.reshape(n, 6, N_HALO, 3), white[:, None, None, :])
-    # (a run starts from a middle sample unlike paper, like some halo sample: cards x 6 x 7)
-    near = (_max3(np.abs(mid[:, :, :, None] - ring[:, :, None])) < RUN_NEAR).any(-1)
-    start = read[..., None] & near & (_max3(np.abs(mid - 1.0)) > RUN_NEAR)
-    out = np.zeros(read.shape, bool)
+    # (a run starts from a middle sample of a read symbol unlike paper, ...)
+    start = read[..., None] & (_max3(np.abs(mid - 1.0)) > RUN_NEAR)
     ci, si = np.nonzero(start.any(-1))
     if not ci.size:
         return out
-    # (each card's printed step: the median over its band places, most of them in view)
-    step = np.median(_max3(np.abs(band[ci, 0] - band[ci, 2])), 1)
-    flat = np.minimum(RUN_FLAT, RUN_SHARE * step)                    # k
-    # (the poses of the cards looked at: a read's poses can be many)
-    cards = np.unique(ci)
-    m = np.zeros((n, 2, 2))
-    m[cards] = pose_matrices([poses[i] for i in cards])
-    centres = np.zeros((n, 2))
-    centres[cards] = [poses[i].centre for i in cards]
-    # (the runs from those starts, first at their two ends, then at every RUN_COARSE-th point,
-    # then at all: a run one colour at all its points is so at any of them)
-    turns = RUN_RAYS.shape[1] // RUN_STARTS
-    k, r = np.nonzero(np.repeat(start[ci, si], turns, axis=1))
-    # (its start is the middle sample, sampled already)
-    begin = mid[ci[k], si[k], r // turns]
-    for points in (slice(-1, None), slice(None, None, RUN_COARSE), slice(None)):
+    # (... like some halo sample of its symbol: only the symbols with such a start looked at)
+    ring = normalise(halo.reshape(n, 6, N_HALO, 3)[ci, si], white[ci, None, :])
+    mids = mid[ci, si]                                               # symbols x 7 x 3
+    near = (_max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
+    j, r = np.nonzero(start[ci, si] & near)                          # the starts
+    if not j.size:
+        return out
+    ci, si = ci[j], si[j]
+    begin = mids[j, r]                                               # starts x 3
+    # (each card's printed step: the median over its band places, most of them in view; the
+    # poses' matrices and centres)
+    flat = np.minimum(RUN_FLAT, RUN_SHARE * _median_rows(
+        _max3(np.abs(band[:, 0] - band[:, 2]))))[ci]                  # starts
+    m = pose_matrices(poses)[ci]
+    centres, white = np.array([p.centre for p in poses])[ci], white[ci]
+    # (every run of each start at its end: starts x turns)
+    spread = _run_spread(bgr, view, _RUN_ENDS[:, si, r], m[:, None], centres[:, None],
+                         white[:, None], begin[:, None])
+    k, t = np.nonzero(spread < flat[:, None])
+    rays = r[k] * _RUN_TURNS + t
+    # (those left at every RUN_COARSE-th point, then at all; a run's start is the middle sample,
+    # sampled already)
+    for points in (slice(None, None, RUN_COARSE), slice(None)):
         if not k.size:
             return out
-        spread = _run_spread(bgr, view, white, m, centres, ci[k],
-                             RUN_RAYS[si[k], r][:, None, points], begin[:, None])[:, 0]
+        spread = _run_spread(bgr, view, _RUN_POINTS_FIRST[points, si[k], rays], m[k], centres[k],
+                             white[k], begin[k])
         keep = spread < flat[k]
-        k, r, begin = k[keep], r[keep], begin[keep]
+        k, rays = k[keep], rays[keep]
     out[ci[k], si[k]] = True
     return out
 
 
-def _run_spread(bgr: np.ndarray, view: TableView, white: np.ndarray, m: np.ndarray,
-                centres: np.ndarray, ci: np.ndarray, local: np.ndarray, begin: np.ndarray
-                ) -> np.ndarray:
-    """The colour spread (paper-relative, the largest channel's) along each run (k x runs) of
-    card-frame points `local` (k x runs x points x 2) on cards `ci` (k), whose poses' matrices
-    (cards x 2 x 2) and centres (cards x 2) are `m` and `centres`, with the colour `begin` of
-    its start (k x runs x 3, paper-relative RGB) among them; inf where a point lies outside the
-    frame."""
-    mk, ck = m[ci][:, None, None], centres[ci][:, None, None]
+def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarray,
+                centres: np.ndarray, white: np.ndarray, begin: np.ndarray) -> np.ndarray:
+    """The colour spread (paper-relative, the largest channel's) along each of some runs (of
+    any shape) of card-frame points `local` (points x runs x 2), whose cards' pose matrices
+    (runs x 2 x 2), centres (runs x 2) and white references (runs x 3 BGR) are `m`, `centres`
+    and `white` (or broadcast to the runs), with the colour `begin` of its start (runs x 3,
+    paper-relative RGB) among them; inf where a point lies outside the frame."""
     x, y = local[..., 0], local[..., 1]
-    plane = np.stack([ck[..., 0] + mk[..., 0, 0] * x + mk[..., 0, 1] * y,
-                      ck[..., 1] + mk[..., 1, 0] * x + mk[..., 1, 1] * y], -1)
+    # (each plane point c + m·p summed as (c + m00·x) + m01·y, in place)
+    plane = np.empty((*np.broadcast_shapes(x.shape, centres.shape[:-1]), 2))
+    for a in (0, 1):
+        np.multiply(m[..., a, 0], x, out=plane[..., a])
+        plane[..., a] += centres[..., a]
+        plane[..., a] += m[..., a, 1] * y
     img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
     vals, inside = sample(bgr, img)
-    norm = normalise(vals, white[ci][:, None, None, :])
-    spread = _max3(np.maximum(norm.max(2), begin) - np.minimum(norm.min(2), begin))
-    return np.where(inside.all(2), spread, np.inf)
+    norm = normalise(vals, white)
+    if len(norm) == 1:   # (one point: its distance from the start's colour, no reduction)
+        return np.where(inside[0], _max3(np.abs(norm[0] - begin)), np.inf)
+    spread = _max3(np.maximum(norm.max(0), begin) - np.minimum(norm.min(0), begin))
+    return np.where(inside.all(0), spread, np.inf)
+
+
+def _median_rows(x: np.ndarray) -> np.ndarray:
+    """`np.median(x, 1)` of a finite 2-D array (no NaN to look for), by one sort: the middle
+    value, or the mean of the middle two (their sum halved, in x's type, as NumPy's mean of
+    two takes it), without `np.median`'s checks and partition."""
+    s = np.sort(x, 1)
+    h = x.shape[1] // 2
+    return s[:, h] if x.shape[1] % 2 else (s[:, h - 1] + s[:, h]) / 2
 
 
 def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:

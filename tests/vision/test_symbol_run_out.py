@@ -11,11 +11,25 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
+from companion.vision import symbols as symbols_module
 from companion.vision.calibration import TableView
-from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.colour import builtin_model, normalise
+from companion.vision.symbols import (
+    N_HALO,
+    N_SYMBOL,
+    RUN_FLAT,
+    RUN_NEAR,
+    RUN_RAYS,
+    RUN_SHARE,
+    RUN_STARTS,
+    Pose,
+    pose_points,
+    read_cards,
+    sample,
+)
 
 from .heldout import VARIANTS, heldout_scene, scored
 from .pen_sweep import CENTRE, NEUTRAL, WARM, pen_card
@@ -102,3 +116,58 @@ def test_print_blurred_or_sharp_is_no_run(edition, symbols, width, blur, motion,
                       [_pose(width, off)], TableView(), model)[0]
     assert not any(read.crossed), read
     assert all(r in ("?", s) for r, s in zip(read.symbols, symbols, strict=True)), read
+
+
+def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band):
+    """`_runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
+    every run from every start, at all its points at once, one card at a time (each card's
+    points through `pose_points`); and the distance of the flattest run's spread from its limit
+    per symbol (cards x 6, inf where no run starts)."""
+    n = len(poses)
+    mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS], white[:, None, None])
+    ring = normalise(halo.reshape(n, 6, N_HALO, 3), white[:, None, None])
+    unlike = np.abs(mid - 1.0).max(-1) > RUN_NEAR
+    near = (np.abs(mid[:, :, :, None] - ring[:, :, None]).max(-1) < RUN_NEAR).any(-1)
+    start = read[..., None] & unlike & near
+    step = np.median(np.abs(band[:, 0] - band[:, 2]).max(-1), 1)
+    flat = np.minimum(RUN_FLAT, RUN_SHARE * step)
+    out = np.zeros(read.shape, bool)
+    margin = np.full(read.shape, np.inf)
+    turns = RUN_RAYS.shape[1] // RUN_STARTS
+    for c in range(n):
+        img = view.to_image(pose_points([poses[c]], RUN_RAYS.reshape(-1, 2))[0])
+        vals, inside = sample(bgr, img.reshape(RUN_RAYS.shape))
+        norm = normalise(vals, white[c])                             # 6 x rays x points x 3
+        begin = np.repeat(mid[c], turns, axis=1)                    # 6 x rays x 3
+        spread = (np.maximum(norm.max(2), begin) - np.minimum(norm.min(2), begin)).max(-1)
+        spread = np.where(inside.all(2) & np.repeat(start[c], turns, axis=1), spread, np.inf)
+        out[c] = (spread < flat[c]).any(1)
+        margin[c] = np.abs(spread - flat[c]).min(1)
+    return out, margin
+
+
+@pytest.mark.parametrize("seed", [3198, 3450, 3634, 4])
+def test_the_staged_trials_decide_as_every_run(monkeypatch, seed):
+    """`_runs_out` tries every run at its end, then at every RUN_COARSE-th point, then at all,
+    many symbols' runs in one array: a run too wide over some of its points cannot pass, so
+    it decides as trying every run whole does. On held-out `fingers` tables (pens and a
+    sleeve over discs, where the rule closes misreads, and 4, whose smeared rings run near
+    it), every call the reader makes decides, symbol for symbol, as the plain way does (a
+    run within 1e-4 of its limit, where the two ways' last bits could part, is not judged)."""
+    calls = []
+    staged = symbols_module._runs_out
+
+    def both(*args):
+        got = staged(*args)
+        calls.append((got, *_every_run_whole(*args)))
+        return got
+
+    monkeypatch.setattr(symbols_module, "_runs_out", both)
+    scored(heldout_scene(seed, variant=VARIANTS["fingers"]))
+    assert calls
+    fired = 0
+    for got, want, margin in calls:
+        judged = margin > 1e-4
+        assert np.array_equal(got[judged], want[judged])
+        fired += int(want.sum())
+    assert fired or seed == 4
