@@ -192,12 +192,14 @@ TWIN_APART = 0.24
 # letters). A coloured reading left unread is its ink when it holds TWIN_MEAN_VOTE of that ink's
 # samples, no sample of another coloured ink, its mean lies within TWIN_MEAN_MATCH of a twin's
 # (`_twins`) and TWIN_MEAN_APART or more from every symbol the card reads as another letter, on
-# a card reading MIN_TURN_LETTERS other symbols (a pose off a card reads fewer). Judged so in
-# every pass, with the two distances at 0.25 and 0.1, hard tables 0-699 still read no misread;
-# at 0.3 and 0.05 with no vote needed, three (37, 599, 628). Only a card's first read at its
-# own pose is judged so: a re-read (turned, shaded, by the lamp) stands only where complete,
-# and completed by twins it could carry what its own samples misread (a navy coin on a red
-# disc, crafted, read blue turned by 4 degrees; tests/vision/test_symbol_twin_mean.py).
+# a card reading MIN_TURN_LETTERS other symbols whose paper reads as paper (MIN_TURN_PAPER: a
+# pose a little off its card, as the probe tries, sees the table in its paper and blends of
+# half a symbol in its samples; held-out `harsh` 67). Judged so in every pass, with the two
+# distances at 0.25 and 0.1, hard tables 0-699 still read no misread; at 0.3 and 0.05 with no
+# vote needed, three (37, 599, 628). Only a card's first read at its own pose is judged so: a
+# re-read (turned, shaded, by the lamp) stands only where complete, and completed by twins it
+# could carry what its own samples misread (a navy coin on a red disc, crafted, read blue
+# turned by 4 degrees; tests/vision/test_symbol_twin_mean.py).
 TWIN_MEAN_VOTE = 0.5
 TWIN_MEAN_MATCH = 0.12
 TWIN_MEAN_APART = 0.24
@@ -752,7 +754,8 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     """`_read_pass` of the cards of several reads at once: `groups` (cards, band lamp given
     or None), one per read in the order of `poses`, each with its own band lamp (chosen over
     its own cards where not given); the lamp of each. `twin_rows` (cards): those whose
-    symbols are also judged against their twins (`decide`'s `twin`; None: none)."""
+    symbols are also judged against their twins (`decide`'s `twin`; None: none), where their
+    paper reads as paper (MIN_TURN_PAPER)."""
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
     vals, inside = samples if samples is not None else _sample_cards(bgr, poses, view)
@@ -845,13 +848,18 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if covered.any():
         excused = covered & _in_shade(surround, norm[:, ns:n_pts])
         covered &= ~excused
+    # (a symbol is judged against its twins only on a card whose paper reads as paper nearly
+    # all round, MIN_TURN_PAPER: its pose is the card's; a pose a little off the card takes
+    # the table or a neighbour's edge into its paper, and part of a symbol into its samples)
+    if twin_rows is not None:
+        twin_rows = twin_rows & (np.count_nonzero(is_paper, 1) >= MIN_TURN_PAPER * N_PAPER)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
                         bleed, white.max(1) >= CLIP_HIGH, excused,
                         clip_rivals if any_blurred else None, print_match,
-                        (_mean(sym_norm, 2), twin_rows)
+                        (sym_norm, twin_rows)
                         if any_blurred and twin_rows is not None and twin_rows.any() else None)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
@@ -2131,9 +2139,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     coloured symbols whose samples split between their ink and one other coloured ink have
     every rival sample clipped and within TWIN_MATCH of the card's own print of their ink (and
     not near its print of the rival): those rival samples are the print's, and the symbol is
-    judged as if they were not there. `twin` (the symbols' mean colours, cards x 6 x 3
-    paper-relative, and the cards judged so) lets a coloured symbol left unread be its ink
-    where its mean is its strong twin's on the card (`_twin_mean`)."""
+    judged as if they were not there. `twin` (the symbols' samples, cards x 6 x 19 x 3
+    paper-relative RGB, and the cards judged so) lets a coloured symbol left unread be its ink
+    where its mean colour is its strong twin's on the card (`_twin_mean`)."""
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -2373,7 +2381,7 @@ def _hueless_ring(kind: np.ndarray, dark: np.ndarray, top: np.ndarray, middle: n
 
 
 def _twin_mean(score: np.ndarray, best: np.ndarray, ok: np.ndarray, barred: np.ndarray,
-               twin: np.ndarray, means: np.ndarray, model: ColourModel,
+               twin: np.ndarray, samples: np.ndarray, model: ColourModel,
                allow: np.ndarray | None, in_shade: np.ndarray | None) -> np.ndarray:
     """Per symbol (cards x 6), whether a coloured reading `best` that `decide` left unread
     (`ok`), and did not bar (`barred`: set aside as unsure, hollow, or on a card not judged
@@ -2381,20 +2389,23 @@ def _twin_mean(score: np.ndarray, best: np.ndarray, ok: np.ndarray, barred: np.n
     (see TWIN_MEAN_VOTE): on a whole card (`allow`) reading MIN_TURN_LETTERS other symbols,
     its surround not only excused as shade (`in_shade`), TWIN_MEAN_VOTE of that ink's samples
     (`score`, cards x 6 x letters), not one sample of another coloured ink and grey ink at most
-    as `decide` allows a rival, and its mean colour (`means`, cards x 6 x 3, paper-relative)
-    within TWIN_MEAN_MATCH of a twin's (`twin`, `_twins`'s cards x 6 x letters) and
-    TWIN_MEAN_APART or more from every symbol the card reads as another letter."""
+    as `decide` allows a rival, and its mean colour (of `samples`, cards x 6 x 19 x 3,
+    paper-relative) within TWIN_MEAN_MATCH of a twin's (`twin`, `_twins`'s cards x 6 x
+    letters) and TWIN_MEAN_APART or more from every symbol the card reads as another letter."""
+    want = ~ok & ~barred & ~model.neutral[best] & (ok.sum(1) >= MIN_TURN_LETTERS)[:, None]
+    if not want.any():   # (nearly always: the rest is not needed)
+        return want
     own = np.take_along_axis(score, best[..., None], -1)[..., 0]
     greys = (score * model.neutral).sum(-1)
     rival = score.sum(-1) - own - greys
-    want = (~ok & ~barred & ~model.neutral[best] & (own >= TWIN_MEAN_VOTE) & (rival <= 0.0)
-            & (greys <= 0.12 * own + 0.3) & (ok.sum(1) >= MIN_TURN_LETTERS)[:, None])
+    want &= (own >= TWIN_MEAN_VOTE) & (rival <= 0.0) & (greys <= 0.12 * own + 0.3)
     if allow is not None:
         want &= allow[:, None]
     if in_shade is not None:
         want &= ~in_shade
-    if not want.any():   # (nearly always: the rest is not needed)
+    if not want.any():
         return want
+    means = _mean(samples, 2)
     apart = np.linalg.norm(means[:, :, None] - means[:, None, :], axis=-1)   # cards x 6 x 6
     # [c, s, t]: symbol t of card c is a twin of the ink symbol s's reading names; symbol t
     # reads as another letter

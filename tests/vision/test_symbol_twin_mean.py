@@ -21,6 +21,7 @@ from companion.vision.colour import OTHER, PAPER_K, builtin_model
 from companion.vision.symbols import N_SYMBOL, Pose, decide, read_cards
 
 from .crafted import draw_card, texture
+from .heldout import VARIANTS, heldout_scene, scored
 
 WIDTH = 36.0   # px across the flats
 WARM = (0.55, 0.75, 1.0)    # a warm lamp's gain per channel (BGR)
@@ -53,7 +54,7 @@ def _read(img: np.ndarray) -> str:
 
 @pytest.mark.parametrize("symbols,lamp,gain,noise", [
     ("BYBBYB", WARM, 0.6, 1), ("BYBBYB", WARM, 0.6, 3), ("BYBBYB", WARM, 0.5, 2),
-    ("BYBBYB", WARM, 0.5, 8), ("RBRBRB", WARMER, 0.8, 1), ("RBRBRB", WARMER, 0.8, 3),
+    ("RBRBRB", WARMER, 0.6, 4), ("RBRBRB", WARMER, 0.8, 1), ("RBRBRB", WARMER, 0.8, 3),
     ("RBRBRB", WARMER, 0.8, 4), ("RBRBRB", WARMER, 0.8, 5)])
 def test_a_dulled_blue_diamond_like_its_twins_is_read(symbols, lamp, gain, noise):
     """Each left one or two diamonds '?' before (noise seeds 1-8 under these lamps: the
@@ -112,10 +113,15 @@ def _card(letters: str = "?YBBYB") -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 ONE = np.ones(1, bool)   # the one card is judged against its twins
 
 
+def _samples(means: np.ndarray) -> np.ndarray:
+    """Each symbol's 19 samples at its mean colour (1 x 6 x 19 x 3)."""
+    return np.repeat(means[:, :, None, :], N_SYMBOL, 2)
+
+
 def _decide(kind, alpha, dark, means) -> str:
     return decide(kind, alpha, dark, builtin_model("web"), np.zeros((1, 6), np.float32), None,
                   None, None, None, None, None, None,
-                  None if means is None else (means, ONE))[0][0]
+                  None if means is None else (_samples(means), ONE))[0][0]
 
 
 def test_a_weak_blue_vote_whose_mean_is_its_twins_is_read():
@@ -172,5 +178,15 @@ def test_a_hollow_coloured_reading_is_not_read():
     alpha[0, 0, 7:], dark[0, 0, 7:] = 0.5, 0.5           # ... edge 0 a red-tinted ring
     means = np.tile(np.array(RED, np.float32), (1, 6, 1))
     text = decide(kind, alpha, dark, builtin_model("holodex"), np.zeros((1, 6), np.float32),
-                  None, None, None, None, None, None, None, (means, ONE))[0][0]
+                  None, None, None, None, None, None, None, (_samples(means), ONE))[0][0]
     assert text == "?RRRRR"
+
+
+def test_a_pose_off_its_card_is_not_judged_so():
+    """Held-out `harsh` table 67: a free cell's predicted pose sits a quarter of an apothem off
+    the card lying there, its paper samples partly the table's. Judged against its twins there,
+    that read gained letters enough for the probe to start its search from that pose, and it
+    never reached the card (found, and read whole, from the card's own outline, before): only a
+    card whose paper reads as paper nearly all round (MIN_TURN_PAPER) is judged so."""
+    s, _ = scored(heldout_scene(67, variant=VARIANTS["harsh"]))
+    assert s.correct == s.full == 20 and s.misreads == 0 and s.false_cards == 0, s
