@@ -13,7 +13,7 @@ import numpy as np
 from .calibration import TableView
 from .geometry import hexagon
 from .observation import HexelObservation
-from .symbols import Pose
+from .symbol_samples import Pose
 
 GOOD = (60, 200, 60)
 OCCLUDED = (0, 140, 255)

@@ -16,14 +16,7 @@ from .calibration import TableView
 from .lattice import (
     GrownLattice,
 )
-from .symbols import (
-    BORDER_DEPTHS,
-    BORDER_PTS,
-    N_PAPER,
-    PAPER_PTS,
-    Pose,
-    sample,
-)
+from .symbol_samples import BORDER_DEPTHS, BORDER_PTS, N_PAPER, PAPER_PTS, Pose, sample
 
 
 def card_apothems(lat: GrownLattice) -> list[float]:

@@ -33,14 +33,7 @@ from .lattice import (
     fit_projective,
     fit_regular,
 )
-from .symbols import (
-    BORDER_DEPTHS,
-    BORDER_PTS,
-    PAPER_PTS,
-    Pose,
-    pose_matrices,
-    sample,
-)
+from .symbol_samples import BORDER_DEPTHS, BORDER_PTS, PAPER_PTS, Pose, pose_matrices, sample
 
 FAR_MASK = 0.25    # a free cell far from the cards is looked at where this much of its paper
                    # places lie on the paper mask (a card's paper is brighter than the table
@@ -67,9 +60,9 @@ def _far_shifts() -> np.ndarray:
 
 _FAR_SHIFTS = _far_shifts()
 # The band profiles `_band_shares` samples: along the normal of each of the 18 border places
-# (`symbols.BORDER_PTS`: three along each edge), from the paper inside to beyond the band,
+# (`symbol_samples.BORDER_PTS`: three along each edge), from the paper inside to beyond the band,
 # FAR_GRID apart, as far either way as a shift moves the band; at any shift a place's band
-# depths (`symbols.BORDER_DEPTHS`) are a window of BAND_WINDOW of its profile's samples
+# depths (`symbol_samples.BORDER_DEPTHS`) are a window of BAND_WINDOW of its profile's samples
 _N_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)
 _BAND_DEPTH0 = min(BORDER_DEPTHS)
 BAND_WINDOW = round((max(BORDER_DEPTHS) - _BAND_DEPTH0) / FAR_GRID) + 1

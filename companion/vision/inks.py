@@ -29,7 +29,7 @@ import numpy as np
 
 from .calibration import TableView
 from .colour import ColourModel, normalise
-from .symbols import SYMBOL_PTS, Pose, pose_points, sample
+from .symbol_samples import SYMBOL_PTS, Pose, pose_points, sample
 
 MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
 MIN_CORES = 6           # cores one ink needs, at least one card's worth

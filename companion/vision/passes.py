@@ -12,11 +12,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TypeVar
 
-from .symbols import (
-    CardRead,
-    StagedRead,
-    read_together,
-)
+from .symbol_samples import CardRead
+from .symbols import StagedRead, read_together
 
 _T = TypeVar("_T")
 # A search made pass by pass: it yields the staged reads each of its passes makes, and returns

@@ -35,7 +35,7 @@ from .lattice import (
 )
 from .passes import Passes, reading, together
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .symbols import (
+from .symbol_samples import (
     BORDER_DEPTHS,
     BORDER_PTS,
     N_PAPER,
@@ -43,12 +43,11 @@ from .symbols import (
     PAPER_PTS,
     CardRead,
     Pose,
-    StagedRead,
     pose_matrices,
     pose_points,
     sample,
-    uncrossed,
 )
+from .symbols import StagedRead, uncrossed
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 # the twelve cells two steps away
@@ -490,7 +489,7 @@ N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each
 
 def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
              white_bgr: tuple[float, float, float]) -> tuple[int, int]:
-    """How many of a card's border band places (`symbols.BORDER_PTS`) are (lit, veiled): lit
+    """How many of a card's border band places (`symbol_samples.BORDER_PTS`) are (lit, veiled): lit
     at every depth at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every
     channel; veiled, not lit, at their darkest depth between 0.7 and VEIL_BAND_MAX of the white
     and grey: channels no further apart (paper-relative) than NEUTRAL_SPREAD, nor than the

@@ -69,13 +69,8 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .symbols import (
-    CardRead,
-    Pose,
-    StagedRead,
-    read_together,
-    undimmed,
-)
+from .symbol_samples import CardRead, Pose
+from .symbols import StagedRead, read_together, undimmed
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
@@ -406,7 +401,7 @@ class HexelReader:
         for another telling, and where every card reads whole only one turned by
         FIRM_TURN_DEG (`inks`) or more. Every count of cards read whole here is taken before the
         re-read by the lamp a card's own band shows (`CardRead.first_symbols`, see
-        `symbols._band_white`): that re-read can complete a card of another printer's inks
+        `symbol_lamp.band_white`): that re-read can complete a card of another printer's inks
         under our model, and must not stand in for the telling with the table's inks."""
         doubt = any("?" in self._own[id(f)].first_symbols for f in plain)
         inks = adapt_inks(self.model, cores, doubt)
@@ -567,7 +562,7 @@ class HexelReader:
             reads = [_blanked(r, confused) for r in reads]
             found_reads = [_blanked(r, confused) for r in found_reads]
         # (a symbol darker than the ink its hue names is reported unread, once the ink doubt
-        # has seen it read: `symbols.INK_RIVAL_DEG`)
+        # has seen it read: `symbol_crossings.INK_RIVAL_DEG`)
         reads = [undimmed(r) for r in reads]
         found_reads = [undimmed(r) for r in found_reads]
         all_poses = tuple(poses + found_poses + part_poses)
@@ -1053,7 +1048,7 @@ def _draw_lattice(frame: np.ndarray, lat: GrownLattice, view: TableView,
 
 
 def _draw_samples(frame: np.ndarray, poses: tuple[Pose, ...], view: TableView) -> np.ndarray:
-    from .symbols import sample_points
+    from .symbol_samples import sample_points
 
     out = frame.copy()
     if poses:
@@ -1072,7 +1067,7 @@ def learn_colours(frame: np.ndarray, edition: str, view: TableView | None = None
     from itertools import permutations
 
     from .colour import PAPER, normalise
-    from .symbols import N_PAPER, N_SYMBOL, sample, sample_points
+    from .symbol_samples import N_PAPER, N_SYMBOL, sample, sample_points
 
     view = view or TableView()
     base = builtin_model(edition)

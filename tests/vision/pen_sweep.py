@@ -23,7 +23,8 @@ import numpy as np
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import ColourModel, builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 try:   # imported by the tests (a package under pytest's importlib mode) or run as a script
     from .crafted import draw_card, motion_blur, texture

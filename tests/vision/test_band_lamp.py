@@ -1,7 +1,7 @@
 """Where every card's paper clipped the sensor in some channel, no card shows the lamp's colour
-(`symbols._lamp` finds none), yet each card's printed border band still does: normalised by the
-card's white, the band reads brighter in a clipped channel by as much as the paper lies past the
-clip (`symbols._band_white`), so the card's pale blends are judged against that paper. A card
+(`symbol_lamp.lamp_of_reads` finds none), yet each card's printed border band still does: normalised
+by the card's white, the band reads brighter in a clipped channel by as much as the paper lies past
+the clip (`symbol_lamp.band_white`), so the card's pale blends are judged against that paper. A card
 completed so keeps the symbols it first read (`CardRead.first_symbols`): the reader decides the
 table's inks by those, so another printer's inks are still measured (see test_inks.py,
 `test_cards_of_another_printer_are_read`). Crafted cards are drawn with plain cv2
@@ -16,14 +16,9 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import (
-    CLIP_NEAR,
-    CardRead,
-    Pose,
-    _band_white,
-    _lamp,
-    read_cards,
-)
+from companion.vision.symbol_lamp import band_white, lamp_of_reads
+from companion.vision.symbol_samples import CLIP_NEAR, CardRead, Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, photograph, texture
 
@@ -55,7 +50,7 @@ def test_cards_all_clipped_read_the_lamp_from_their_band(motion, whole):
     bgr, poses = _table(1.4, motion)
     reads = read_cards(bgr, poses, TableView(), builtin_model("holodex"))
     assert all(max(r.white_bgr) >= CLIP_NEAR for r in reads)
-    assert _lamp(reads) is None
+    assert lamp_of_reads(reads) is None
     for k, (r, truth) in enumerate(zip(reads, ROW, strict=True)):
         assert all(a in ("?", b) for a, b in zip(r.symbols, truth, strict=True)), (k, r)
         if k in whole:
@@ -70,7 +65,7 @@ def test_the_band_tells_a_lower_bound_of_the_paper():
     bgr, poses = _table(1.4, 3)
     reads = read_cards(bgr, poses, TableView(), builtin_model("holodex"))
     white = np.array([r.white_bgr for r in reads], np.float32)
-    est = _band_white(bgr, poses, TableView(), white)
+    est = band_white(bgr, poses, TableView(), white)
     assert (est[:, 0] == white[:, 0]).all()                   # blue did not clip
     assert (est[:, 2] >= white[:, 2]).all()
     assert (est[:, 2] <= 1.4 * 247.0 * 1.02).all()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.colour import OVEREXPOSED_MAX
-from companion.vision.symbols import NEUTRAL_SPREAD, _dark_band
+from companion.vision.symbol_lamp import dark_band
+from companion.vision.symbol_samples import NEUTRAL_SPREAD
 
 from .test_reader import _read_hard
 
@@ -29,28 +30,28 @@ def _band(*rgb: tuple[float, float, float]) -> np.ndarray:
 
 
 def test_a_grey_band_under_a_lamp_that_clipped_every_channel_is_dark():
-    assert _dark_band(_band(WARM_BAND), ALL_CLIPPED).all()
+    assert dark_band(_band(WARM_BAND), ALL_CLIPPED).all()
     # the same colour where the paper did not clip is a coloured band, not the grey border
-    assert not _dark_band(_band(WARM_BAND), NOTHING_CLIPPED).any()
+    assert not dark_band(_band(WARM_BAND), NOTHING_CLIPPED).any()
 
 
 def test_only_a_colour_the_clip_can_explain_is_the_band():
     # more saturated than a channel's half stop past the clip can make a grey
-    assert not _dark_band(_band((0.70, 0.30, 0.12)), ALL_CLIPPED).any()
+    assert not dark_band(_band((0.70, 0.30, 0.12)), ALL_CLIPPED).any()
     red = OVEREXPOSED_MAX * (0.30 + NEUTRAL_SPREAD) + 0.01
-    assert not _dark_band(_band((red, 0.30, 0.30)), ALL_CLIPPED).any()
+    assert not dark_band(_band((red, 0.30, 0.30)), ALL_CLIPPED).any()
     # bright (a hand, a pale table): never dark, whatever the lamp
-    assert not _dark_band(_band((0.90, 0.75, 0.62)), ALL_CLIPPED).any()
+    assert not dark_band(_band((0.90, 0.75, 0.62)), ALL_CLIPPED).any()
 
 
 def test_one_lamp_one_scaling_round_the_card():
     """A band warm on two thirds of its places and cool on the rest needs two lamps: only the
     places that one scaling makes grey count."""
     warm, cool = WARM_BAND, (0.15, 0.30, 0.58)
-    dark = _dark_band(_band(warm, warm, cool, warm, cool, warm), ALL_CLIPPED)[0, 0]
+    dark = dark_band(_band(warm, warm, cool, warm, cool, warm), ALL_CLIPPED)[0, 0]
     assert dark.tolist() == [True, True, False, True, False, True]
     # each alone is grey under its own lamp
-    assert _dark_band(_band(cool, cool), ALL_CLIPPED).all()
+    assert dark_band(_band(cool, cool), ALL_CLIPPED).all()
 
 
 def test_rendered_table_whose_paper_clipped_in_every_channel_is_read():

@@ -14,7 +14,9 @@ import pytest
 from companion.vision.calibration import TableView
 from companion.vision.colour import OVEREXPOSED_MAX, builtin_model
 from companion.vision.reader_params import ReaderParams
-from companion.vision.symbols import Pose, _dark_band, read_cards
+from companion.vision.symbol_lamp import dark_band
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .test_reader import _read_hard
 from .test_symbols_unflag import _jpeg_card
@@ -46,20 +48,20 @@ NOTHING_CLIPPED = np.array([[200.0, 220.0, 230.0]])
 
 
 def test_a_grey_band_tinted_towards_the_clipped_channels_is_dark():
-    assert _dark_band(_band((0.55, 0.45, 0.40)), RED_GREEN_CLIPPED).all()
+    assert dark_band(_band((0.55, 0.45, 0.40)), RED_GREEN_CLIPPED).all()
     # the same tint with nothing clipped is a coloured band, not the grey border
-    assert not _dark_band(_band((0.70, 0.50, 0.45)), NOTHING_CLIPPED).any()
-    assert _dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()
+    assert not dark_band(_band((0.70, 0.50, 0.45)), NOTHING_CLIPPED).any()
+    assert dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()
 
 
 def test_a_clipped_channel_may_not_read_darker_or_far_brighter_than_the_rest():
     # darker in a clipped channel: the light is brighter there than the reference, never dimmer
-    assert not _dark_band(_band((0.05, 0.45, 0.40)), RED_GREEN_CLIPPED).any()
+    assert not dark_band(_band((0.05, 0.45, 0.40)), RED_GREEN_CLIPPED).any()
     # brighter than the paper can be past clipping: a coloured (orange) band, not a grey one
-    assert not _dark_band(_band((OVEREXPOSED_MAX * 0.4 + 0.2, 0.45, 0.40)),
+    assert not dark_band(_band((OVEREXPOSED_MAX * 0.4 + 0.2, 0.45, 0.40)),
                           RED_GREEN_CLIPPED).any()
     # the unclipped channel alone must still be dark
-    assert not _dark_band(_band((0.95, 0.9, 0.8)), RED_GREEN_CLIPPED).any()
+    assert not dark_band(_band((0.95, 0.9, 0.8)), RED_GREEN_CLIPPED).any()
 
 
 def test_rendered_table_under_a_warm_clipping_lamp_is_read():
@@ -75,5 +77,5 @@ def test_no_allowance_under_a_cast_the_white_balance_left_strong():
     more than ~1.4x apart), the clipped channels may be brighter by more than any bound the
     reader can trust: the strict test stands, and a tinted band is not the border."""
     strong_cast = np.array([[150.0, 255.0, 255.0]])   # blue at 0.6 of the clip
-    assert not _dark_band(_band((0.70, 0.50, 0.45)), strong_cast).any()
-    assert _dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()
+    assert not dark_band(_band((0.70, 0.50, 0.45)), strong_cast).any()
+    assert dark_band(_band((0.70, 0.50, 0.45)), RED_GREEN_CLIPPED).all()

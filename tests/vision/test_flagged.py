@@ -3,12 +3,12 @@ lamp clips the paper. The card's white reference is then darker than the paper i
 channels, so a blend of paper and ink is seen too bright there and its hue is pulled towards
 them: a red disc's rim fits a pale yellow, a grey ring's blends fit red under a warm lamp.
 
-* `symbols._clipped_rim`: a disc whose middle is all strong red is the red print, and faint
+* `symbol_decide.clipped_rim`: a disc whose middle is all strong red is the red print, and faint
   yellow samples in its rim are its own blends, not a rival symbol. The sample arrays below are
   the red disc's on rendered hard table 149 (paper clipped in all three channels, 5 px of
   motion), as `ColourModel.explain` gave them; a rival of another ink at strength, or a disc
   whose middle is not all strong ink, still makes the symbol '?'.
-* `symbols._clip_rivals`: a pale coloured symbol (no sample at SOLID_CORE_ALPHA) read by its
+* `symbol_lamp.rival_explains`: a pale coloured symbol (no sample at SOLID_CORE_ALPHA) read by its
   mean colour on such a card was always '?'; it is read when no other ink explains that colour
   with the clipped channels scaled back by up to OVEREXPOSED_MAX. Under a warm lamp that
   clipped red alone nothing gains yellow's green over its blue, so a small blurred yellow
@@ -23,7 +23,10 @@ import pytest
 
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model, chroma_cast
-from companion.vision.symbols import Pose, _clip_rivals, decide, read_cards
+from companion.vision.symbol_decide import decide
+from companion.vision.symbol_lamp import rival_explains
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .test_reader import _read_hard
 from .test_symbols_unflag import _jpeg_card
@@ -107,7 +110,7 @@ def test_no_pale_symbol_is_filled_in_where_the_clip_changed_another_symbols_hue(
 
 def _rival(edition: str, letter: str, alpha: float, brighter: tuple[float, float, float],
            white_bgr: tuple[float, float, float], read_as: str) -> bool:
-    """`_clip_rivals` for one symbol whose mean colour is paper mixed with `alpha` of `letter`'s
+    """`rival_explains` for one symbol whose mean colour is paper mixed with `alpha` of `letter`'s
     ink, seen `brighter` (RGB) in the channels where the card's white (`white_bgr`) clipped,
     and read as `read_as`."""
     model = builtin_model(edition)
@@ -119,7 +122,7 @@ def _rival(edition: str, letter: str, alpha: float, brighter: tuple[float, float
     best = np.zeros((1, 6), np.int64)
     best[0, 0] = model.letters.index(read_as)
     white = np.array([white_bgr], np.float32)
-    return bool(_clip_rivals(means, white, chroma_cast(white), where, best, model)[0, 0])
+    return bool(rival_explains(means, white, chroma_cast(white), where, best, model)[0, 0])
 
 
 def test_a_grey_blend_seen_too_bright_in_red_is_never_read_red():

@@ -16,7 +16,7 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.cell_poses import paper_in_border
-from companion.vision.symbols import BORDER_PTS, PAPER_PTS, Pose, pose_points
+from companion.vision.symbol_samples import BORDER_PTS, PAPER_PTS, Pose, pose_points
 
 from .crafted import draw_card, texture
 from .test_reader import _read_hard

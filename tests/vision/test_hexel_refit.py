@@ -20,7 +20,8 @@ from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.probe import better, probe, refit, refit_cells
 from companion.vision.reader_params import ReaderParams
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import lone_card
 from .test_reader import _read_hard

@@ -4,7 +4,7 @@ ink keeps the lamp's colour and fits a coloured ink's line at up to about half s
 a ring is read as the ring when its shape says ring, and a hollow tinted shape is never read as
 a coloured symbol. Cards are drawn with plain cv2 (tests/vision/crafted.py) under per-channel
 gains, defocused and JPEG-compressed (`test_symbols_unflag._jpeg_card`) and read at the known
-pose; sample fits crafted for `symbols.decide` pin the hollow-shape rule; rendered hard tables
+pose; sample fits crafted for `symbol_decide.decide` pin the hollow-shape rule; rendered hard tables
 with the same light check the whole reader against their truth."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.symbols import decide
+from companion.vision.symbol_decide import decide
 
 from .test_reader import _read_hard
 from .test_symbols_unflag import _jpeg_card, _read

@@ -20,7 +20,7 @@ from companion.vision.inks import SPLIT_DEG, _runs, chroma, confused_letters, sy
 from companion.vision.observation import INK_DOUBT
 from companion.vision.reader import DOUBT_READS, HexelReader, _blanked
 from companion.vision.scoring import score_table
-from companion.vision.symbols import CardRead, Pose
+from companion.vision.symbol_samples import CardRead, Pose
 
 from . import heldout
 
@@ -161,7 +161,7 @@ def test_a_printer_far_off_our_inks_gets_no_card_misread(seed, in_doubt):
     """Held-out tables printed with hues turned by up to 30° (`heldout._printer`): on the old
     reader 13 (seed 7), 11 (35) cards were misread with red read as yellow, 4 (36) with a
     violet-blue read as the grey ring. On 36 the violet discs now read as grey blobs blurred
-    flat beside rings whose holes are open, which no blur makes (`symbols._flat_beside_open`):
+    flat beside rings whose holes are open, which no blur makes (`symbol_decide.flat_beside_open`):
     they are left unread on their cards, and no ring is read for them to put in doubt."""
     scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=30.0))
     s, obs = heldout.scored(scene)
@@ -191,8 +191,8 @@ def test_a_letter_in_doubt_stays_so_while_few_cards_are_in_view():
     """Three cards of the seed-7 print left in view (the rest under a cloth), each printed
     with red and blue only, show only one of yellow's two inks: alone they give no doubt (a
     fresh reader leaves their red, read as yellow by hue, unread only because it is darker than
-    yellow prints: `symbols.INK_RIVAL_DEG`, and says nothing of the print). A reader that saw
-    the whole table keeps yellow in doubt (`DOUBT_READS`) and asks for the print's colours."""
+    yellow prints: `symbol_crossings.INK_RIVAL_DEG`, and says nothing of the print). A reader that
+    saw the whole table keeps yellow in doubt (`DOUBT_READS`) and asks for the print's colours."""
     scene = heldout.heldout_scene(7, variant=heldout.Variant(printer=30.0))
     whole = HexelReader(scene.edition, find_markers=False)
     seen = whole.read(scene.image).observation

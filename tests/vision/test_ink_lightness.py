@@ -3,7 +3,7 @@ hue; with no other card to compare with (the ink-doubt rules need a table, or tw
 card) a lone card of such red discs read as a whole card of yellow triangles. A hue turn keeps
 the ink's lightness, and red is much darker than yellow against the paper round it: a symbol
 read as an ink with a darker rival near in hue, whose middle is darker than the two inks'
-geometric mean, is '?' (`symbols._darker_than_ink`)."""
+geometric mean, is '?' (`symbol_crossings.darker_than_ink`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import numpy as np
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import N_HALO, N_SYMBOL, Pose, read_cards
+from companion.vision.symbol_samples import N_HALO, N_SYMBOL, Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 from .heldout import Variant, heldout_scene, scored
@@ -23,14 +24,14 @@ def test_only_a_light_ink_with_a_darker_rival_near_in_hue_has_a_floor():
     """Web: yellow's rival is red (near in hue, darker); its floor lies between red's
     lightness relative to yellow and 1. Red and blue have no darker rival near in hue, and the
     Holodex edition (red, blue and a grey ring) none at all."""
-    from companion.vision.symbols import _ink_floors
+    from companion.vision.symbol_crossings import ink_floors
 
     web = builtin_model("web")
-    floors = dict(zip(web.letters, _ink_floors(web), strict=True))
+    floors = dict(zip(web.letters, ink_floors(web), strict=True))
     light = dict(zip(web.letters, web.inks.mean(-1), strict=True))
     assert light["R"] / light["Y"] < floors["Y"] < 1.0
     assert floors["R"] == 0.0 and floors["B"] == 0.0
-    assert not _ink_floors(builtin_model("holodex")).any()
+    assert not ink_floors(builtin_model("holodex")).any()
 
 
 def _samples(ink_rgb: np.ndarray, shade: float = 1.0, paper_halo: int = N_HALO
@@ -53,15 +54,15 @@ def test_a_symbol_darker_than_its_ink_against_the_paper_round_it_is_not_that_ink
     """Crafted samples: red's colour read as yellow is '?'; yellow's own colour, also in a
     shade over the symbol and its halo alike, stands; red read as red stands; with too little
     paper round the symbol to measure against, the rule says nothing."""
-    from companion.vision.symbols import _darker_than_ink
+    from companion.vision.symbol_crossings import darker_than_ink
 
     web = builtin_model("web")
     red, yellow = web.inks[0], web.inks[2]
-    assert _darker_than_ink(["YBRBRB"], *_samples(red), web).tolist() == [[True] + [False] * 5]
-    assert not _darker_than_ink(["YBRBRB"], *_samples(yellow), web).any()
-    assert not _darker_than_ink(["YBRBRB"], *_samples(yellow, shade=0.5), web).any()
-    assert not _darker_than_ink(["RBRBRB"], *_samples(red), web).any()
-    assert not _darker_than_ink(["YBRBRB"], *_samples(red, paper_halo=2), web).any()
+    assert darker_than_ink(["YBRBRB"], *_samples(red), web).tolist() == [[True] + [False] * 5]
+    assert not darker_than_ink(["YBRBRB"], *_samples(yellow), web).any()
+    assert not darker_than_ink(["YBRBRB"], *_samples(yellow, shade=0.5), web).any()
+    assert not darker_than_ink(["RBRBRB"], *_samples(red), web).any()
+    assert not darker_than_ink(["YBRBRB"], *_samples(red, paper_halo=2), web).any()
 
 
 def test_a_lone_red_card_printed_towards_orange_is_not_read_as_yellow():

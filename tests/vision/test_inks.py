@@ -1,5 +1,5 @@
 """The table's own ink hues (`companion.vision.inks`) and the grey-ink guard
-(`symbols._tinted_grey`): cards printed by another printer, whose red leans to magenta or
+(`symbol_crossings.tinted_grey`): cards printed by another printer, whose red leans to magenta or
 orange and whose blue to violet, are read, and a violet disc is never read as the grey ring.
 The printer is imitated on the exported faces of the held-out check (`heldout.py`, variant
 `printer`: each face's colours turned in hue in CIELAB, their chroma and lightness changed a

@@ -1,7 +1,7 @@
 """A black or dark grey pen from beyond a blurred card's edge onto one of its symbols
-(`symbols._dark_across`): darker than the band printed beside it, from the paper inside the band
-to past the card's outline, at the edge's middle place and not at its ends (a dark grey pen read
-as the grey ring by less, where the place is darker than a ring's blurred print leaves it). The
+(`symbol_crossings.dark_across`): darker than the band printed beside it, from the paper inside the
+band to past the card's outline, at the edge's middle place and not at its ends (a dark grey pen
+read as the grey ring by less, where the place is darker than a ring's blurred print leaves it). The
 symbol under it is reported unseen ('?'), never read as another letter (a disc as the grey ring,
 a yellow triangle as blue under a warm lamp). Crafted cards as the pen sweep draws them
 (`tests/vision/pen_sweep.py`); every pen case below misread before the rule, and the cards

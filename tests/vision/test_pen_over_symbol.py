@@ -1,6 +1,6 @@
 """A pen or marker of a printer ink's own colour, from beyond a blurred card's edge onto one of
-its symbols (`symbols._pen_on_band`, BLURRED_PEN_TINT): blur wider than the border band takes
-the printed step off the whole edge, so the band cannot show the step the pen hides, yet the
+its symbols (`symbol_crossings.pen_on_band`, BLURRED_PEN_TINT): blur wider than the border band
+takes the printed step off the whole edge, so the band cannot show the step the pen hides, yet the
 pen leaves its ink at full strength on the band and past the card's outline, where print never
 is. The symbol it lies on is reported unseen ('?'), never read as the pen's ink. Crafted cards
 drawn with plain cv2 (tests/vision/crafted.py), as the adversarial pen sweep draws them."""
@@ -14,7 +14,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, motion_blur, texture
 from .pen_sweep import CENTRE, NEUTRAL, WARM, pen_card

@@ -18,7 +18,8 @@ from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.probe import probe_band
 from companion.vision.reader_params import ReaderParams
-from companion.vision.symbols import BORDER_DEPTHS, BORDER_PTS, Pose, pose_points, read_cards
+from companion.vision.symbol_samples import BORDER_DEPTHS, BORDER_PTS, Pose, pose_points
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 from .test_reader import _read_hard
@@ -27,7 +28,7 @@ WIDTH = 60.0
 
 
 def _card(places: list[int], bgr: tuple[int, int, int], seed: int) -> tuple[np.ndarray, Pose]:
-    """A holodex card on felt whose border band places `places` (of `symbols.BORDER_PTS`) are
+    """A holodex card on felt whose border band places `places` (of `symbol_samples.BORDER_PTS`) are
     painted `bgr` at every depth, defocused a little, with sensor noise; and its pose."""
     rng = np.random.default_rng(seed)
     img = texture("felt", (200, 200), rng).astype(np.float32)

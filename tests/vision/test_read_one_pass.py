@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from companion.scenarios import hexel_scene
+from companion.vision import symbol_lamp, symbol_samples
 from companion.vision import symbols as sym
 from companion.vision.colour import ColourModel
 from companion.vision.reader import HexelReader
@@ -69,7 +70,7 @@ def _counting(passes: list[int]) -> Iterator[None]:
 def _sequential(bgr, poses, view, model, blurred_rings=True):
     """`read_cards` with its re-reads one pass each, in turn: the shaded cards, the lamp's,
     then the turned ones still asked for (as the code before the one pass did them)."""
-    samples = sym._sample_cards(bgr, poses, view)
+    samples = symbol_samples.sample_cards(bgr, poses, view)
     reads, lamp = sym._read_pass(bgr, poses, view, model, blurred_rings, samples)
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     todo, vals, inside, shade = sym._shade_of(samples, reads, allow)
@@ -95,14 +96,15 @@ def test_shaded_and_turned_rereads_share_one_pass(seed: int, edition: str) -> No
         for args, kwargs in calls:
             passes.append(0)
             reads = sym.read_cards(*args, **kwargs)
-            assert all(max(r.white_bgr) < sym.CLIP_NEAR for r in reads)   # no lamp re-read
+            # no lamp re-read
+            assert all(max(r.white_bgr) < symbol_samples.CLIP_NEAR for r in reads)
             assert passes[-1] <= 2
             first, _ = sym._read_pass(*args, **kwargs)
             allow = np.broadcast_to(np.asarray(kwargs.get("blurred_rings", True), bool),
                                     (len(first),))
             if not args[1]:
                 continue
-            samples = sym._sample_cards(args[0], args[1], args[2])
+            samples = symbol_samples.sample_cards(args[0], args[1], args[2])
             both += bool(sym._shade_of(samples, first, allow)[0]
                          and sym._turn_todo(first, allow))
             assert reads == _sequential(*args, **kwargs)
@@ -119,7 +121,7 @@ def test_a_rereads_card_reads_alone_as_in_company() -> None:
         if not poses:
             continue
         rings = rest[0] if rest else kwargs.get("blurred_rings", True)
-        samples = sym._sample_cards(bgr, poses, view)
+        samples = symbol_samples.sample_cards(bgr, poses, view)
         first, lamp = sym._read_pass(bgr, poses, view, model, rings, samples)
         allow = np.broadcast_to(np.asarray(rings, bool), (len(poses),))
         shade = sym._shade_of(samples, first, allow)
@@ -149,12 +151,12 @@ def test_a_clipped_cards_band_is_judged_by_the_lamp_given_whatever_its_company()
     by the cool lamp they make the likelier. Given the lamp its first read chose, a card's
     band is judged by that lamp alone or in any company."""
     warm, cool = WARM_BAND, (0.15, 0.30, 0.58)
-    alone, lamp = sym._dark_band_lamp(_band(warm, warm), ALL_CLIPPED)
+    alone, lamp = symbol_lamp.dark_band_lamp(_band(warm, warm), ALL_CLIPPED)
     assert alone.all() and lamp is not None
     company = np.concatenate([_band(warm, warm), _band(cool, cool), _band(cool, cool)])
     white = np.repeat(ALL_CLIPPED, 3, 0)
-    assert not sym._dark_band_lamp(company, white)[0][0].any()      # the company's lamp
-    dark, kept = sym._dark_band_lamp(company, white, lamp=lamp)
+    assert not symbol_lamp.dark_band_lamp(company, white)[0][0].any()      # the company's lamp
+    dark, kept = symbol_lamp.dark_band_lamp(company, white, lamp=lamp)
     assert dark[0].all() and not dark[1:].any() and kept is lamp
 
 
@@ -196,8 +198,9 @@ def test_a_lamp_plan_is_taken_only_for_the_lamp_it_was_made_for() -> None:
         if plan is None or not len(plan.keep):
             continue
         # (complete, and agreeing with every letter first read: taken when used)
-        wrong = [sym.CardRead(first[i].symbols.replace("?", "Z"), (1.0,) * 6, 1.0, 1.0, True,
-                              first[i].white_bgr) for i in (plan.todo[k] for k in plan.keep)]
+        wrong = [symbol_samples.CardRead(first[i].symbols.replace("?", "Z"), (1.0,) * 6, 1.0, 1.0,
+                                         True, first[i].white_bgr) for i in (plan.todo[k] for k in
+                                         plan.keep)]
         plain = sym._lamp_read(bgr, poses, view, model, list(first), allow, lamp)
         other = np.zeros(3) if plan.lamp is None else plan.lamp + 0.01
         for bad in (plan._replace(lamp=other), plan._replace(fused=False)):

@@ -1,8 +1,8 @@
 """The read pass's shortcuts give the values of the plain computations they replace: the
 censored refit stopping once its alternating projections repeat (`ColourModel._censored`), the
 inks' unit chroma worked out once per model (`ColourModel.chroma_units`), the unrolled maximum
-and minimum over an edge's places (`symbols._max_place`, `_min_place`), and one shared built-in
-model per edition (`colour.builtin_model`)."""
+and minimum over an edge's places (`symbol_crossings.max_place`, `min_place`), and one shared
+built-in model per edition (`colour.builtin_model`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from companion.vision import colour
 from companion.vision.colour import CENSOR_STEPS, ColourModel, builtin_model, clip
-from companion.vision.symbols import _max_place, _min_place
+from companion.vision.symbol_crossings import max_place, min_place
 
 
 def _censored_every_step(self: ColourModel, x: np.ndarray, low: np.ndarray, high: np.ndarray,
@@ -119,9 +119,9 @@ def test_place_extremes_match_numpy() -> None:
     rng = np.random.default_rng(3)
     x = rng.normal(size=(5, 6, 3, 3)).astype(np.float32)
     x[0, 0, 1, 2] = x[0, 0, 0, 2]   # ties
-    np.testing.assert_array_equal(_max_place(x), x.max(2))
-    np.testing.assert_array_equal(_min_place(x), x.min(2))
-    np.testing.assert_array_equal(_max_place(x) - _min_place(x), np.ptp(x, axis=2))
+    np.testing.assert_array_equal(max_place(x), x.max(2))
+    np.testing.assert_array_equal(min_place(x), x.min(2))
+    np.testing.assert_array_equal(max_place(x) - min_place(x), np.ptp(x, axis=2))
 
 
 def test_builtin_model_is_shared_and_frozen() -> None:

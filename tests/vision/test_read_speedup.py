@@ -16,7 +16,7 @@ import pytest
 from companion.vision.calibration import CameraCalibration, TableView
 from companion.vision.cards import DetectParams, paper_mask
 from companion.vision.reader import HexelReader, _centres_px
-from companion.vision.symbols import Pose
+from companion.vision.symbol_samples import Pose
 
 
 def _ref_mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> np.ndarray:

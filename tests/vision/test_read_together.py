@@ -18,7 +18,8 @@ import companion.vision.probe as probe_mod
 from companion.scenarios import hexel_scene
 from companion.vision import symbols as sym
 from companion.vision.reader import HexelReader
-from companion.vision.symbols import Pose, StagedRead, read_cards, read_together
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import StagedRead, read_cards, read_together
 
 from .reader_spy import replaced
 

@@ -6,7 +6,7 @@ lit, paper at ~(252, 252, 252)) six red discs in full view were seen at (1-18, 5
 BGR: 3-4 of their 19 samples, most in the middle, fit yellow (blue crushed to 0 fits yellow's 0
 better than red's 0.13; red clipped says nothing), so the reader left them '?' though their
 green, the channel that tells red from yellow there, lies within a few levels of the card's
-own red discs' and far below its yellow triangles' (`symbols._split_print`). These tests check
+own red discs' and far below its yellow triangles' (`symbol_decide.split_print`). These tests check
 
 * the rendered table 405 (with markers and without) now reads every card in full view, all six
   symbols right (the old reader: 9 of 15 with markers, one '?' on each of the six);
@@ -33,7 +33,9 @@ from companion.scenarios import hexel_scene
 from companion.vision.colour import builtin_model
 from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
-from companion.vision.symbols import SYMBOL_PTS, _print_match, decide, read_cards
+from companion.vision.symbol_decide import decide, match_prints
+from companion.vision.symbol_samples import SYMBOL_PTS
+from companion.vision.symbols import read_cards
 
 
 @pytest.mark.parametrize("markers", [True, False])
@@ -81,7 +83,7 @@ def _card(symbols: str, split: int = 4, rival=RED_AS_YELLOW, every: bool = True,
     raw[0, 1, :split] = rival
     norm = (raw / WHITE)[..., ::-1]
     dark = np.zeros((1, 6, 19), np.float32)
-    match = partial(_print_match, norm, raw, np.array([every]))
+    match = partial(match_prints, norm, raw, np.array([every]))
     with_rule = decide(kind, alpha, dark, model, paper_clipped=np.array([True]),
                        print_match=match)[0]
     return with_rule, decide(kind, alpha, dark, model, paper_clipped=np.array([True]))[0]

@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 
 from companion.faces import HEXEL_FACE
+from companion.vision import symbol_samples
 from companion.vision.calibration import TableView
 from companion.vision.cards import fit_hexagons, hexagon_pose, paper_blobs, paper_mask
 from companion.vision.colour import builtin_model
 from companion.vision.geometry import axial_round, hexagon
 from companion.vision.lattice import fit_lattice
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 
@@ -290,10 +292,12 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     bare, but a printed symbol ends a little beyond its rim and the finger does not, so the
     card is not reported with a wrong symbol. Two halo checks each catch it: too little bare
     paper in the halo, and the symbol's own ink carrying on into it; so does the twin check
-    (`_thinner`: far weaker red than the card's printed red), and so does the crossing test
-    (`_crossed_edge`: the finger crosses the card's edge, unlike the band's hue round the
-    card), and so does the run test (`_runs_out`: the finger's one colour runs from the
+    (`thinner_than_twins`: far weaker red than the card's printed red), and so does the crossing
+    test (`crossed_edge`: the finger crosses the card's edge, unlike the band's hue round the
+    card), and so does the run test (`runs_out`: the finger's one colour runs from the
     symbol's middle on past the card's outline); without all five it is a misread."""
+    import companion.vision.symbol_crossings as symbol_crossings
+    import companion.vision.symbol_decide as symbol_decide
     import companion.vision.symbols as symbols
     from companion.scenarios import hexel_scene
     from companion.vision.reader import HexelReader
@@ -311,15 +315,15 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     assert misreads() == 0
     monkeypatch.setattr(symbols, "MIN_HALO_PAPER", 0)
     assert misreads() == 0
-    monkeypatch.setattr(symbols, "MAX_OWN_HALO", symbols.N_HALO)
+    monkeypatch.setattr(symbol_crossings, "MAX_OWN_HALO", symbol_samples.N_HALO)
     assert misreads() == 0
-    monkeypatch.setattr(symbols, "TWIN_PEAK_SHARE", 0.0)
+    monkeypatch.setattr(symbol_decide, "TWIN_PEAK_SHARE", 0.0)
     assert misreads() == 0
     no_crossing = lambda band: (np.zeros((len(band), 6), bool),) * 2  # noqa: E731
-    monkeypatch.setattr(symbols, "_crossed_edge", no_crossing)
+    monkeypatch.setattr(symbols, "crossed_edge", no_crossing)
     assert misreads() == 0
     no_run = lambda *args: np.zeros_like(args[4])  # noqa: E731
-    monkeypatch.setattr(symbols, "_runs_out", no_run)
+    monkeypatch.setattr(symbols, "runs_out", no_run)
     assert misreads() == 1
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import OTHER, builtin_model
-from companion.vision.symbols import decide
+from companion.vision.symbol_decide import decide
 
 # (a card's lamp is clipped at 255 after the defocus, as a sensor clips the light the lens spread)
 from .test_symbols_unflag import _jpeg_card, _read

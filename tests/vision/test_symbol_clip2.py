@@ -1,8 +1,8 @@
 """On a card whose paper clipped the sensor, a heavily blurred grey ring's blends are pulled
 towards the clipped channels' hue and can fit a coloured ink at about half strength, only a
 little darker than that ink makes them (too little for the card-independent bound of
-`_greyed`). The symbols of one ink on a card are one print under one lamp and one blur, so a
-printed disc beside it shows what that ink looks like there: blends brighter than the ink makes
+`darker_than_allowed`). The symbols of one ink on a card are one print under one lamp and one blur,
+so a printed disc beside it shows what that ink looks like there: blends brighter than the ink makes
 them and a core at full strength. A weak reading that is clearly darker than its strong twin is
 a tinted ring and must be left '?'; twin discs that look alike still read."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import decide
+from companion.vision.symbol_decide import decide
 
 from .test_symbol_clip import COOL, _lit_read
 
@@ -94,7 +94,7 @@ def test_blurred_rings_beside_a_red_disc_under_a_clipping_warm_lamp_are_never_re
 def test_weak_blue_far_thinner_than_its_twin_is_unsure():
     """Samples at 0.56 blue, no darker than blue ink makes them, beside a blue disc whose core
     reaches full strength: barely half its twin's strength is not the same print under the
-    same blur, whether the paper clipped or not (`_thinner`, see test_symbol_thinner)."""
+    same blur, whether the paper clipped or not (`thinner_than_twins`, see test_symbol_thinner)."""
     model = builtin_model("holodex")
     full, thin = (1.0, -0.06), (0.56, 0.0)
     card = _card([full, thin, full, thin, full, full])

@@ -1,6 +1,6 @@
 """A fingertip lying over a symbol: printed ink stops at the symbol's edge, so a coloured
 symbol whose own ink carries on into the paper around it (its halo) is covered, '?', never
-read (`symbols._ink_beyond`). Checked on the rendered hard table where the old reader read a
+read (`symbol_crossings.ink_beyond`). Checked on the rendered hard table where the old reader read a
 grey ring under an orange fingertip as red, and on the samples themselves."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.colour import OTHER, PAPER_K, builtin_model
-from companion.vision.symbols import MAX_OWN_HALO, N_HALO, _ink_beyond
+from companion.vision.symbol_crossings import MAX_OWN_HALO, ink_beyond
+from companion.vision.symbol_samples import N_HALO
 
 from .test_reader import _read_hard
 
@@ -36,11 +37,11 @@ def test_own_ink_beyond_a_coloured_symbol_covers_it():
     model = builtin_model("holodex")            # letters R, B, V (V the grey ring)
     red = model.letters.index("R")
     kind, a = _halo(red, MAX_OWN_HALO + 1, 0.55)
-    assert _ink_beyond(["RBBVBB"], kind, a, model).tolist() == [[True] + [False] * 5]
+    assert ink_beyond(["RBBVBB"], kind, a, model).tolist() == [[True] + [False] * 5]
     # a blurred disc's faint trace in its halo, or a little of it, covers nothing
     for n_own, alpha in ((MAX_OWN_HALO, 0.9), (N_HALO, 0.3)):
         kind, a = _halo(red, n_own, alpha)
-        assert not _ink_beyond(["RBBVBB"], kind, a, model).any()
+        assert not ink_beyond(["RBBVBB"], kind, a, model).any()
 
 
 def test_only_the_symbols_own_coloured_ink_counts():
@@ -48,10 +49,10 @@ def test_only_the_symbols_own_coloured_ink_counts():
     blue, grey = model.letters.index("B"), model.letters.index("V")
     # another ink in the halo (a neighbour's blur) is not this symbol's ink carrying on
     kind, a = _halo(blue, N_HALO, 0.8)
-    assert not _ink_beyond(["RBBVBB"], kind, a, model).any()
+    assert not ink_beyond(["RBBVBB"], kind, a, model).any()
     # a grey ring is judged by its own shape tests, not by this one
     kind, a = _halo(grey, N_HALO, 0.8)
-    assert not _ink_beyond(["VBBVBB"], kind, a, model).any()
+    assert not ink_beyond(["VBBVBB"], kind, a, model).any()
     # nor does an unread symbol or unexplained samples
     kind, a = _halo(OTHER, N_HALO, 0.0)
-    assert not _ink_beyond(["?BBVBB"], kind, a, model).any()
+    assert not ink_beyond(["?BBVBB"], kind, a, model).any()

@@ -1,14 +1,15 @@
 """A card's pose a little off its print moves every symbol's halo alike, so its own ink shows in
 the same halo places round several symbols: that is no fingertip carrying a symbol's ink past
-its edge (`symbols._ink_beyond`, SHIFTED_SYMBOLS). A fingertip over one symbol, or two side by
-side, still covers them."""
+its edge (`symbol_crossings.ink_beyond`, SHIFTED_SYMBOLS). A fingertip over one symbol, or two side
+by side, still covers them."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.symbols import MAX_OWN_HALO, N_HALO, SHIFTED_SYMBOLS, _ink_beyond
+from companion.vision.symbol_crossings import MAX_OWN_HALO, SHIFTED_SYMBOLS, ink_beyond
+from companion.vision.symbol_samples import N_HALO
 
 from .test_reader import _read_scene
 
@@ -33,10 +34,10 @@ def test_own_ink_in_the_same_halo_places_round_most_symbols_is_the_pose_not_a_fi
     model = builtin_model("holodex")
     blue = model.letters.index("B")
     kind, a = _halo({1: [4, 5], 2: [0, 4, 5], 3: [4, 5], 4: [4, 5]}, blue)
-    assert not _ink_beyond(["BBBBBB"], kind, a, model).any()
+    assert not ink_beyond(["BBBBBB"], kind, a, model).any()
     # ... but a third sample of its own ink away from those places still covers it
     kind, a = _halo({1: [4, 5], 2: [0, 1, 2, 4, 5], 3: [4, 5], 4: [4, 5]}, blue)
-    assert _ink_beyond(["BBBBBB"], kind, a, model).tolist() == [[False, False, True] + [False] * 3]
+    assert ink_beyond(["BBBBBB"], kind, a, model).tolist() == [[False, False, True] + [False] * 3]
 
 
 def test_a_fingertip_over_two_symbols_of_one_ink_still_covers_both():
@@ -47,14 +48,14 @@ def test_a_fingertip_over_two_symbols_of_one_ink_still_covers_both():
     red = model.letters.index("R")
     over = list(range(MAX_OWN_HALO + 1))
     kind, a = _halo({0: over, 1: over}, red)
-    assert _ink_beyond(["RRBVBB"], kind, a, model).tolist() == [[True, True] + [False] * 4]
+    assert ink_beyond(["RRBVBB"], kind, a, model).tolist() == [[True, True] + [False] * 4]
     # unread symbols and grey rings (judged by their own shape tests) lend no shift
     grey = model.letters.index("V")
     kind, a = _halo({0: over, 1: over, 2: over}, red)
     for d in (3, 4):
         kind[0, d * N_HALO:d * N_HALO + len(over)] = grey
         a[0, d * N_HALO:d * N_HALO + len(over)] = 0.9
-    assert _ink_beyond(["R??VVB"], kind, a, model).tolist() == [[True] + [False] * 5]
+    assert ink_beyond(["R??VVB"], kind, a, model).tolist() == [[True] + [False] * 5]
 
 
 def test_own_ink_all_round_several_symbols_still_covers_them():
@@ -63,10 +64,10 @@ def test_own_ink_all_round_several_symbols_still_covers_them():
     model = builtin_model("holodex")
     red = model.letters.index("R")
     kind, a = _halo({d: list(range(N_HALO)) for d in range(4)}, red)
-    assert _ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
+    assert ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
     # the same places inked round four symbols, but paper across from them round only two
     kind, a = _halo({0: [4, 5, 0], 1: [4, 5, 0], 2: [4, 5, 1], 3: [4, 5, 1]}, red)
-    assert _ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
+    assert ink_beyond(["RRRRBB"], kind, a, model).tolist() == [[True] * 4 + [False] * 2]
 
 
 def test_hard_table_536_reads_its_blue_card():

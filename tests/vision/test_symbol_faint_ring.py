@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.symbols import N_SYMBOL, decide
+from companion.vision.symbol_decide import decide
+from companion.vision.symbol_samples import N_SYMBOL
 
 from .test_reader import _read_hard
 

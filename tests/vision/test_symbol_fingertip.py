@@ -1,8 +1,8 @@
 """A fingertip reaching over a symbol from beyond the card crosses the card's edge: the printed
 border band, the same all along its edge, is replaced where the finger crosses it by one colour
 from inside the band to past the edge, and the paper between band and symbol is gone
-(`symbols._crossed_edge`). Such a symbol is '?', never the letter its skin colour suggests: the
-old reader read skin over a disc as red, and dark skin as a blurred grey ring, on cards that
+(`symbol_crossings.crossed_edge`). Such a symbol is '?', never the letter its skin colour suggests:
+the old reader read skin over a disc as red, and dark skin as a blurred grey ring, on cards that
 looked complete (paper and band all there)."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 

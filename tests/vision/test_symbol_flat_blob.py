@@ -1,9 +1,9 @@
 """A pen or a sleeve lying over a symbol is one flat grey: read as the grey ring blurred into a
 blob, it is misread. Blur fills a ring's hole only when it is as wide as the ring, and one card
 has one blur: where a twin ring on the card keeps its hole open, a blob blurred flat is no ring
-(`symbols._flat_beside_open`). And a dark object running on from beyond the card across the
-band and into the halo onto the symbol's own middle is no print (`symbols._grey_across`). Such
-a symbol is '?', its card reported occluded."""
+(`symbol_decide.flat_beside_open`). And a dark object running on from beyond the card across the
+band and into the halo onto the symbol's own middle is no print (`symbol_crossings.grey_across`).
+Such a symbol is '?', its card reported occluded."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_a_flat_blob_beside_an_open_ring_is_told_from_blur():
     """The rule on crafted samples: a flat grey blob (as dark as a blurred ring, standing out
     from the paper) is read as the ring where its twin ring is blurred too, and is '?' where
     the twin keeps its hole open; the open twin itself stays read."""
-    from companion.vision.symbols import decide
+    from companion.vision.symbol_decide import decide
 
     model = builtin_model("holodex")
     flank = np.zeros((1, 6))
@@ -87,7 +87,7 @@ def _across(middle: float | None, alike: int = 1, plateau: float = 0.3, blurred:
     middle place of edge 0 one grey `plateau` at every depth to past the outline, `alike` of
     the three halo samples facing it that grey; `blurred` as there), and its symbol samples
     (1 x 6·19 x 3 BGR): symbol 0's middle `middle` of the paper (paper where None)."""
-    from companion.vision.symbols import N_SYMBOL
+    from companion.vision.symbol_samples import N_SYMBOL
 
     halo, white, band = _samples(plateau, alike=alike, blurred=blurred)
     mid = np.full((1, 6 * N_SYMBOL, 3), 200.0)
@@ -97,16 +97,16 @@ def _across(middle: float | None, alike: int = 1, plateau: float = 0.3, blurred:
 
 
 def test_a_dark_object_onto_the_symbol_middle_is_told_from_print():
-    """`_grey_across` on crafted samples: one dark grey from past the outline across the band
+    """`grey_across` on crafted samples: one dark grey from past the outline across the band
     into one halo sample and onto the symbol's middle is '?'; the middle paper (a ring's hole)
     or only as dark as print blurred flat, and the reading stands."""
-    from companion.vision.symbols import _grey_across
+    from companion.vision.symbol_crossings import grey_across
 
     model = builtin_model("holodex")
 
     def across(*args, **kwargs) -> list[list[bool]]:
         halo, white, band, symbols = _across(*args, **kwargs)
-        return _grey_across(["VBRBRB"], halo, white, band, model, symbols).tolist()
+        return grey_across(["VBRBRB"], halo, white, band, model, symbols).tolist()
 
     none = [[False] * 6]
     assert across(0.32) == [[True] + [False] * 5]

@@ -12,7 +12,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import colour_matrix, draw_card, motion_blur, texture
 from .test_reader import _read_hard
@@ -192,7 +193,7 @@ _HUELESS = pytest.mark.xfail(strict=True, reason=(
     "the blurred-ring rule reads it V"))
 
 
-# (the darker navy smeared 6 px along edge 0's normal reads '?' there since `_dark_across`:
+# (the darker navy smeared 6 px along edge 0's normal reads '?' there since `dark_across`:
 # its blob leads the band's end places as a dark grey pen does; the other two smears still
 # read it V)
 _NAVIES = [((20, 45, 110), 6, 0.0), ((20, 45, 110), 6, 90.0), ((20, 45, 110), 8, 45.0),

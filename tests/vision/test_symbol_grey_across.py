@@ -1,9 +1,9 @@
 """A dark pen laid from beyond a card over a symbol has the grey ring's colour: blurred and
-smeared, it reads as the ring there, and the crossing test (`symbols._crossed_edge`) misses it
-where the smear leaves no place of the edge showing the band's printed step. But the object is one
-colour from the symbol's halo across the band to past the card's outline, darker than print
-blurred flat there can be, where a printed ring ends inside its halo (`symbols._grey_across`).
-Such a symbol is '?'."""
+smeared, it reads as the ring there, and the crossing test (`symbol_crossings.crossed_edge`) misses
+it where the smear leaves no place of the edge showing the band's printed step. But the object is
+one colour from the symbol's halo across the band to past the card's outline, darker than print
+blurred flat there can be, where a printed ring ends inside its halo
+(`symbol_crossings.grey_across`). Such a symbol is '?'."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _samples(plateau: float = 0.3, outer: float | None = None, alike: int = 2,
     0.75 to 0.55), but the middle place of edge 0 one grey `plateau` at every depth (`outer` at
     the outer depth, past the outline, when given) and `alike` of the three halo samples
     facing edge 0 that grey too."""
-    from companion.vision.symbols import OUTWARD_AT
+    from companion.vision.symbol_crossings import OUTWARD_AT
 
     white = np.full((1, 3), 200.0)
     halo = np.full((1, 48, 3), 200.0)
@@ -66,37 +66,37 @@ def test_a_dark_object_across_the_edge_is_told_from_print():
     inside the band to past the outline, that grey running on into the halo facing it, is '?';
     the plateau as light as print blurred flat, stopping at the outline, not reaching the
     symbol, or a coloured reading, and it stands."""
-    from companion.vision.symbols import _grey_across
+    from companion.vision.symbol_crossings import grey_across
 
     model = builtin_model("holodex")
-    assert _grey_across(["VBRBRB"], *_samples(), model).tolist() == [[True] + [False] * 5]
+    assert grey_across(["VBRBRB"], *_samples(), model).tolist() == [[True] + [False] * 5]
     # as light as a ring and the band blurred into one plateau with the paper between them,
     # the whole band blurred as much (one card, one blur)
-    assert not _grey_across(["VBRBRB"], *_samples(plateau=0.6, blurred=True), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(plateau=0.6, blurred=True), model).any()
     # the table past the outline unlike it: the band's print stops there, no object runs on
-    assert not _grey_across(["VBRBRB"], *_samples(outer=0.6), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(outer=0.6), model).any()
     # the halo facing the edge paper (or only beside the band): nothing reaches the symbol
-    assert not _grey_across(["VBRBRB"], *_samples(alike=1), model).any()
-    # read as a coloured ink: `_ink_across` judges those by their chroma
-    assert not _grey_across(["BBRBRB"], *_samples(), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(alike=1), model).any()
+    # read as a coloured ink: `ink_across` judges those by their chroma
+    assert not grey_across(["BBRBRB"], *_samples(), model).any()
 
 
 def test_a_lighter_object_is_told_where_the_card_is_sharp():
     """A grey sleeve (0.6 of the paper) lying over a symbol from beyond the card is as light as
     a ring and the band blurred into one plateau; but blur that wide smears the card's opposite
     edge (on the same axis, motion blur too) alike: where that edge shows the band printed
-    sharp, the plateau is an object (`symbols.OBJECT_LIGHT`)."""
-    from companion.vision.symbols import _grey_across
+    sharp, the plateau is an object (`symbol_crossings.OBJECT_LIGHT`)."""
+    from companion.vision.symbol_crossings import grey_across
 
     model = builtin_model("holodex")
-    assert _grey_across(["VBRBRB"], *_samples(plateau=0.6), model).tolist() == [
+    assert grey_across(["VBRBRB"], *_samples(plateau=0.6), model).tolist() == [
         [True] + [False] * 5]
     # paper-light, no object: a band place lit or washed out
-    assert not _grey_across(["VBRBRB"], *_samples(plateau=0.8), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(plateau=0.8), model).any()
     # the opposite edge's band blurred: the plateau may be print
     halo, white, band = _samples(plateau=0.6)
     band[0, :, 9:12] = np.linspace(0.75, 0.55, 5)[:, None, None]
-    assert not _grey_across(["VBRBRB"], halo, white, band, model).any()
+    assert not grey_across(["VBRBRB"], halo, white, band, model).any()
 
 
 def test_a_grey_sleeve_over_a_symbol_is_not_read_as_the_ring():

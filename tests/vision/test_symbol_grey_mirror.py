@@ -1,10 +1,11 @@
 """A grey sleeve or fingertip as light as a grey ring blurred into the border band, laid from
 beyond a card over a symbol, is one plateau from past the outline across the band into the halo:
-where the card's opposite edge is blurred, `symbols._grey_across` could not tell it from print.
-But print is mirror-symmetric about each symbol's axis, and the band's blur reaches the paper
+where the card's opposite edge is blurred, `symbol_crossings.grey_across` could not tell it from
+print. But print is mirror-symmetric about each symbol's axis, and the band's blur reaches the paper
 inside it alike all along its edge: a plateau at a corner place of the edge that covers the
-paper just inside the band, where the mirror corner keeps that paper (`symbols.MIRROR_PAPER`),
-is no blur of the band or of a ring, which lies far from both corners. Such a symbol is '?'."""
+paper just inside the band, where the mirror corner keeps that paper
+(`symbol_crossings.MIRROR_PAPER`), is no blur of the band or of a ring, which lies far from both
+corners. Such a symbol is '?'."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def _samples(plateau: float = 0.57, mirror_inner: float = 0.93, places: tuple[in
     band (depth 0) down to 0.58 past the outline (a grey table), but the `places` of edge 0 one
     grey `plateau` at every depth and the two halo samples facing edge 0 on place 0's side
     that grey too."""
-    from companion.vision.symbols import OUTWARD_AT
+    from companion.vision.symbol_crossings import OUTWARD_AT
 
     white = np.full((1, 3), 200.0)
     halo = np.full((1, 48, 3), 200.0)
@@ -52,17 +53,17 @@ def test_a_plateau_at_a_corner_whose_mirror_keeps_its_paper_is_an_object():
     reading whose edge is one light plateau at a corner place, running on into the halo, where
     the mirror corner shows the paper inside the band, is '?'. The mirror corner as dark there
     (blur carrying the band inwards), or the plateau at the middle place only (beside the
-    ring), and it stands; a coloured reading is `_ink_across`'s."""
-    from companion.vision.symbols import _grey_across
+    ring), and it stands; a coloured reading is `ink_across`'s."""
+    from companion.vision.symbol_crossings import grey_across
 
     model = builtin_model("holodex")
-    assert _grey_across(["VBRBRB"], *_samples(), model).tolist() == [[True] + [False] * 5]
-    assert _grey_across(["VBRBRB"], *_samples(places=(0,)), model).tolist() == [
+    assert grey_across(["VBRBRB"], *_samples(), model).tolist() == [[True] + [False] * 5]
+    assert grey_across(["VBRBRB"], *_samples(places=(0,)), model).tolist() == [
         [True] + [False] * 5]
     # the band blurred inwards as far as the plateau all along the edge
-    assert not _grey_across(["VBRBRB"], *_samples(mirror_inner=0.75), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(mirror_inner=0.75), model).any()
     # the plateau at the middle place only: a ring and the band blurred into one may make it
-    assert not _grey_across(["VBRBRB"], *_samples(places=(1,)), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(places=(1,)), model).any()
     # paper-light: no object
-    assert not _grey_across(["VBRBRB"], *_samples(plateau=0.8, mirror_inner=1.0), model).any()
-    assert not _grey_across(["BBRBRB"], *_samples(), model).any()
+    assert not grey_across(["VBRBRB"], *_samples(plateau=0.8, mirror_inner=1.0), model).any()
+    assert not grey_across(["BBRBRB"], *_samples(), model).any()

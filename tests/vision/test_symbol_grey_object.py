@@ -4,7 +4,7 @@ blurred card the band reads mid-grey, and the old reader took the object for the
 grey blob over the symbol for a blurred ring (a blue or red disc read V, on cards whose paper and
 band were all there: 48 of 288 crafted cards, greys 70-160 under four lamps, both editions).
 The object runs on past the card's outline onto the table, where the edge's other places show
-the table: a printed band or ring stops inside the outline (`symbols._crossed_edge`). Such a
+the table: a printed band or ring stops inside the outline (`symbol_crossings.crossed_edge`). Such a
 symbol is '?', never a letter."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every edge of a Hex'el card carries a printed symbol, and in the holodex edition only the void
 ring's ink has no hue: a whole card's symbol whose samples are paper and grey ink alone, shaped
 like a ring (its darkest sample in its band, dark alike either side of its centre, not flat,
-standing out from the paper beside it), is the ring however faint (`symbols._hueless_ring`).
+standing out from the paper beside it), is the ring however faint (`symbol_decide.hueless_ring`).
 A bright lamp that clips the paper and 5-7 px of camera motion leave a thin ring on a 50 px card
 fainter than the vote a ring needs; a washed-out blue disc keeps its hue and stays '?', a grey
 blob darkest in its middle (a coin, a border band seen from a pose off the card) is no ring, and
@@ -17,7 +17,9 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.symbols import N_SYMBOL, Pose, decide, read_cards
+from companion.vision.symbol_decide import decide
+from companion.vision.symbol_samples import N_SYMBOL, Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, motion_blur, texture
 from .test_reader import _read_hard

@@ -1,9 +1,10 @@
 """A sleeve or a fingertip coloured like an ink, laid from beyond a card onto a symbol and
 smeared into the border band, is read as that ink there, and the crossing test
-(`symbols._crossed_edge`) misses it where no place of the band is one colour across it. The
+(`symbol_crossings.crossed_edge`) misses it where no place of the band is one colour across it. The
 object's colour runs on from the symbol across its halo and the band towards the edge, where
 print has none: a printed symbol ends inside its halo and blur spreads it alike either side of
-its centre, and the grey band adds no chroma (`symbols._ink_across`). Such a symbol is '?'."""
+its centre, and the grey band adds no chroma (`symbol_crossings.ink_across`). Such a symbol is
+'?'."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def _samples(lead: float = 0.6, facing: float = 0.0, tint: float = 0.5, step: fl
     `facing` in the three right across symbol 0 from them); a grey band (0.3) whose middle
     place on edge 0 is half red at every depth (`tint`) and whose other places step from
     paper to the band by `step`."""
-    from companion.vision.symbols import FACING, N_HALO, OUTWARD_AT
+    from companion.vision.symbol_crossings import FACING, OUTWARD_AT
+    from companion.vision.symbol_samples import N_HALO
 
     red = np.asarray(builtin_model("web").inks[0], np.float64)
     halo = np.ones((1, 6 * N_HALO, 3))
@@ -63,18 +65,18 @@ def test_ink_running_on_towards_the_edge_is_told_from_print():
     """The rule on crafted samples: the read ink leading towards the edge, the band tinted by
     it and the pose confirmed by the band's step elsewhere on that edge make the symbol '?';
     take away any one of them and it stands."""
-    from companion.vision.symbols import _ink_across
+    from companion.vision.symbol_crossings import ink_across
 
     model = builtin_model("web")
-    assert _ink_across(["RBYBYB"], *_samples(), model).tolist() == [[True] + [False] * 5]
+    assert ink_across(["RBYBYB"], *_samples(), model).tolist() == [[True] + [False] * 5]
     # the same ink at the other side of the symbol: blur spreads print alike both ways
-    assert not _ink_across(["RBYBYB"], *_samples(facing=0.6), model).any()
+    assert not ink_across(["RBYBYB"], *_samples(facing=0.6), model).any()
     # the band under it grey: the printed band, not an object of the ink's colour
-    assert not _ink_across(["RBYBYB"], *_samples(tint=0.0), model).any()
+    assert not ink_across(["RBYBYB"], *_samples(tint=0.0), model).any()
     # no place of the edge steps from paper to band: the pose is off there
-    assert not _ink_across(["RBYBYB"], *_samples(step=0.2), model).any()
+    assert not ink_across(["RBYBYB"], *_samples(step=0.2), model).any()
     # read as another ink: the red object does not carry blue's chroma
-    assert not _ink_across(["BBYBYB"], *_samples(), model).any()
+    assert not ink_across(["BBYBYB"], *_samples(), model).any()
 
 
 def _hiding(step: float = 0.3, outer: bool = True, shows_step: bool = False,
@@ -107,17 +109,17 @@ def test_ink_that_hides_the_bands_printed_step_is_an_object_even_on_a_soft_print
     that makes the symbol '?'; a place that still shows the step (the band tinted by blur), one
     whose colour stops at the outline, a band of that colour all along, or a card so blurred
     that a smear from beside it could tint its band flat, does not."""
-    from companion.vision.symbols import _ink_across
+    from companion.vision.symbol_crossings import ink_across
 
     model = builtin_model("web")
-    assert not _ink_across(["RBYBYB"], *_samples(step=0.3), model).any()
-    assert _ink_across(["RBYBYB"], *_hiding(), model).tolist() == [[True] + [False] * 5]
-    assert not _ink_across(["RBYBYB"], *_hiding(outer=False), model).any()
-    assert not _ink_across(["RBYBYB"], *_hiding(shows_step=True), model).any()
-    assert not _ink_across(["RBYBYB"], *_hiding(band_tinted=True), model).any()
+    assert not ink_across(["RBYBYB"], *_samples(step=0.3), model).any()
+    assert ink_across(["RBYBYB"], *_hiding(), model).tolist() == [[True] + [False] * 5]
+    assert not ink_across(["RBYBYB"], *_hiding(outer=False), model).any()
+    assert not ink_across(["RBYBYB"], *_hiding(shows_step=True), model).any()
+    assert not ink_across(["RBYBYB"], *_hiding(band_tinted=True), model).any()
     # the edge's other places step by less than half EDGE_SHARP: blur wider than the band,
     # which smears an object lying beside the card flat across it (held-out `fingers` 261)
-    assert not _ink_across(["RBYBYB"], *_hiding(step=0.2), model).any()
+    assert not ink_across(["RBYBYB"], *_hiding(step=0.2), model).any()
 
 
 def test_a_dark_finger_over_a_ring_on_a_blurred_card_is_not_read():

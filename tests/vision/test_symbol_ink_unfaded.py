@@ -1,10 +1,10 @@
 """A pen or sleeve coloured like an ink, laid from beyond a blurred card over a symbol, keeps its
 colour from inside the border band to past the card's outline or gains it, while a printed
-symbol's ink blurred into the band fades outwards, away from the symbol (`symbols._ink_on_band`,
-the comment before FACING): where that place also hides the band's printed step that another
-place of the edge shows, the symbol is '?', however the object's lightness varies across the
-band (a narrow pen blurred with the dark band and the table beside it is not one flat colour,
-which the older test asked)."""
+symbol's ink blurred into the band fades outwards, away from the symbol
+(`symbol_crossings.ink_on_band`, the comment before FACING): where that place also hides the band's
+printed step that another place of the edge shows, the symbol is '?', however the object's lightness
+varies across the band (a narrow pen blurred with the dark band and the table beside it is not one
+flat colour, which the older test asked)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def _band(outer_tint: float = 0.43, inner_tint: float = 0.35, others_outer: floa
     blue-tinted by `inner_tint` at depth 0 changing evenly to `outer_tint` past the outline, and
     darkening outwards (0.45 to 0.3 grey underneath: a narrow pen blurred with the band and the
     table); the other places of edge 0 tinted `others_outer` past the outline."""
-    from companion.vision.symbols import OUTWARD_AT
+    from companion.vision.symbol_crossings import OUTWARD_AT
 
     model = builtin_model("holodex")
     u = np.asarray(model.chroma_units[model.letters.index("B")], np.float64)
@@ -65,23 +65,23 @@ def test_an_inks_colour_unfaded_past_the_outline_is_told_from_print():
     table past the outline as blue at every place of the edge, a card blurred so wide that no
     place of the edge steps by half EDGE_SHARP, the colour stopping at the outline, or the place
     clipped by the sensor: it stands."""
-    from companion.vision.symbols import _ink_across
+    from companion.vision.symbol_crossings import ink_across
 
     model = builtin_model("holodex")
-    assert _ink_across(["BRRVRR"], *_band(), model).tolist() == [[True] + [False] * 5]
+    assert ink_across(["BRRVRR"], *_band(), model).tolist() == [[True] + [False] * 5]
     # flat is not fading either
-    assert _ink_across(["BRRVRR"], *_band(outer_tint=0.35), model).tolist() == [
+    assert ink_across(["BRRVRR"], *_band(outer_tint=0.35), model).tolist() == [
         [True] + [False] * 5]
     # a blurred disc's blue fades away from it
-    assert not _ink_across(["BRRVRR"], *_band(inner_tint=0.41, outer_tint=0.26), model).any()
-    assert not _ink_across(["BRRVRR"], *_band(inner_tint=0.45, outer_tint=0.4), model).any()
+    assert not ink_across(["BRRVRR"], *_band(inner_tint=0.41, outer_tint=0.26), model).any()
+    assert not ink_across(["BRRVRR"], *_band(inner_tint=0.45, outer_tint=0.4), model).any()
     # a blue table beside the whole edge: not one place standing out past the outline
-    assert not _ink_across(["BRRVRR"], *_band(others_outer=0.3), model).any()
+    assert not ink_across(["BRRVRR"], *_band(others_outer=0.3), model).any()
     # blur wider than the band: the edge's other places step by 0.2 only
-    assert not _ink_across(["BRRVRR"], *_band(step=0.2), model).any()
+    assert not ink_across(["BRRVRR"], *_band(step=0.2), model).any()
     # nothing past the outline: the blue stops at the card's edge
-    assert not _ink_across(["BRRVRR"], *_band(outer_tint=0.0, inner_tint=0.0), model).any()
+    assert not ink_across(["BRRVRR"], *_band(outer_tint=0.0, inner_tint=0.0), model).any()
     # a channel of the place clipped at one depth: its chroma is only a bound
     clipped = np.zeros((1, 5, 18), bool)
     clipped[0, 2, 1] = True
-    assert not _ink_across(["BRRVRR"], *_band(), model, clipped).any()
+    assert not ink_across(["BRRVRR"], *_band(), model, clipped).any()

@@ -17,7 +17,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, photograph, texture
 from .test_reader import _read_hard
@@ -67,24 +68,25 @@ def test_a_clipped_card_under_another_light_is_never_misread(cast):
 
 
 def test_the_lamp_needs_agreeing_cards_and_a_card_that_fits_it():
-    from companion.vision.symbols import CardRead, _lamp, _lamp_white
+    from companion.vision.symbol_lamp import lamp_of_reads, lamp_white
+    from companion.vision.symbol_samples import CardRead
 
     def read(white):   # a whole card read under `white`
         return CardRead("RBVRBV", (1.0,) * 6, 1.0, 1.0, True, white)
 
     warm = [(100.0, 140.0, 180.0), (110.0, 154.0, 198.0), (95.0, 133.0, 171.0)]
-    lamp = _lamp([read(w) for w in warm])
+    lamp = lamp_of_reads([read(w) for w in warm])
     assert lamp is not None
     # a window's light on half the cards: no lamp (they disagree); one card is too few
     window = [(170.0, 150.0, 140.0), (160.0, 141.0, 131.0)]
-    assert _lamp([read(w) for w in [*warm[:2], *window]]) is None
-    assert _lamp([read(warm[0])]) is None
+    assert lamp_of_reads([read(w) for w in [*warm[:2], *window]]) is None
+    assert lamp_of_reads([read(warm[0])]) is None
     # a clipped card of the lamp's colour: red raised to what blue and green say (x 1.14)
     white = np.array([[160.0, 224.0, 253.0]], np.float32)
-    assert _lamp_white(white, lamp)[0, 2] == pytest.approx(160.0 * 1.8, rel=0.02)
+    assert lamp_white(white, lamp)[0, 2] == pytest.approx(160.0 * 1.8, rel=0.02)
     # one whose green is far off the lamp's (another light on it) keeps its white
     other = np.array([[160.0, 150.0, 253.0]], np.float32)
-    assert (_lamp_white(other, lamp) == other).all()
+    assert (lamp_white(other, lamp) == other).all()
 
 
 @pytest.mark.parametrize("seed,edition,was", [(317, "web", 13), (640, "holodex", 7)])

@@ -4,7 +4,7 @@ must read '?', never as a grey ring. A blue disc whose uncovered rim has lost it
 dim or warm lamp, beside a grey or pale object, looks like a grey ring: a crescent (an open
 ring) or a grey blob (a blurred ring). Crafted cards: the truth is what was drawn; each case
 below was read as a wrong, complete card before a grey ring had to be closed and a grey blob
-beside 'paper in shade' stopped counting as a blurred ring (`symbols.decide`)."""
+beside 'paper in shade' stopped counting as a blurred ring (`symbol_decide.decide`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import PAPER_K, builtin_model
-from companion.vision.symbols import N_SYMBOL, Pose, decide, read_cards
+from companion.vision.symbol_decide import decide
+from companion.vision.symbol_samples import N_SYMBOL, Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 
@@ -74,7 +76,7 @@ CASES = [
 # A dark grey coin right over a blue disc, most of its halo still paper: a grey blob standing
 # out from the paper beside it like a blurred ring. Heavily blurred rendered rings smear as far
 # into their halo as the coin reaches, but the blob is flat, and the card's rings beside it keep
-# their holes open: no blur that flat on that card (`symbols._flat_beside_open`).
+# their holes open: no blur that flat on that card (`symbol_decide.flat_beside_open`).
 DARK_COIN = ("BVBVVR", 2, 62.277, 380, _coin(151.393, 108.212, 9.2067), (66.99,) * 3,
              (10.730, 9.512, 0.2285), (1.146, 1.135, 1.1275), 1.3912, 80)
 

@@ -1,6 +1,6 @@
 """A small printed symbol smeared by defocus and camera motion still reads by its mean colour
-(`symbols.decide`'s fallback) when its strongest sample reaches FALLBACK_PEAK (0.45): on a card
-about 36 px wide under 1.6 px of defocus and 5 px of motion, a yellow triangle's ink is spread
+(`symbol_decide.decide`'s fallback) when its strongest sample reaches FALLBACK_PEAK (0.45): on a
+card about 36 px wide under 1.6 px of defocus and 5 px of motion, a yellow triangle's ink is spread
 over its whole sample pattern and no sample keeps half of it, though every sample that shows ink
 shows yellow and its mean lies on yellow's line. Crafted cards are drawn with plain cv2
 (tests/vision/crafted.py); rendered hard tables check the whole reader against their truth."""
@@ -14,7 +14,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, motion_blur, texture
 from .test_reader import _read_hard

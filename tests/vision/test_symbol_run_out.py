@@ -2,10 +2,10 @@
 length: from the symbol's middle across its rim, the paper round it and the printed band on past
 the card's outline. Print never is: a straight run from a symbol's middle to past the outline
 crosses the paper and the band, at least the card's printed step from paper to band, which blur
-flattens alike all round the card (`symbols._runs_out`, the comment before RUN_OUT). A symbol
-from which such a run is flatter than print could be is '?' (counted as crossed), whatever it
+flattens alike all round the card (`symbol_crossings.runs_out`, the comment before RUN_OUT). A
+symbol from which such a run is flatter than print could be is '?' (counted as crossed), whatever it
 reads as, with the card's pose right or a fraction off, where the guards that look for the
-object at fixed places (`_ink_across`, `_grey_across`) can miss it."""
+object at fixed places (`ink_across`, `grey_across`) can miss it."""
 
 from __future__ import annotations
 
@@ -14,22 +14,13 @@ import math
 import numpy as np
 import pytest
 
+from companion.vision import symbol_crossings
 from companion.vision import symbols as symbols_module
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model, normalise
-from companion.vision.symbols import (
-    N_HALO,
-    N_SYMBOL,
-    RUN_FLAT,
-    RUN_NEAR,
-    RUN_RAYS,
-    RUN_SHARE,
-    RUN_STARTS,
-    Pose,
-    pose_points,
-    read_cards,
-    sample,
-)
+from companion.vision.symbol_crossings import RUN_FLAT, RUN_NEAR, RUN_RAYS, RUN_SHARE, RUN_STARTS
+from companion.vision.symbol_samples import N_HALO, N_SYMBOL, Pose, pose_points, sample
+from companion.vision.symbols import read_cards
 
 from .heldout import VARIANTS, heldout_scene, scored
 from .pen_sweep import CENTRE, NEUTRAL, WARM, pen_card
@@ -119,7 +110,7 @@ def test_print_blurred_or_sharp_is_no_run(edition, symbols, width, blur, motion,
 
 
 def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band):
-    """`_runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
+    """`runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
     every run from every start, at all its points at once, one card at a time (each card's
     points through `pose_points`); and the distance of the flattest run's spread from its limit
     per symbol (cards x 6, inf where no run starts)."""
@@ -148,21 +139,21 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band):
 
 @pytest.mark.parametrize("seed", [3198, 3450, 3634, 4])
 def test_the_staged_trials_decide_as_every_run(monkeypatch, seed):
-    """`_runs_out` tries every run at its end, then at every RUN_COARSE-th point, then at all,
+    """`runs_out` tries every run at its end, then at every RUN_COARSE-th point, then at all,
     many symbols' runs in one array: a run too wide over some of its points cannot pass, so
     it decides as trying every run whole does. On held-out `fingers` tables (pens and a
     sleeve over discs, where the rule closes misreads, and 4, whose smeared rings run near
     it), every call the reader makes decides, symbol for symbol, as the plain way does (a
     run within 1e-4 of its limit, where the two ways' last bits could part, is not judged)."""
     calls = []
-    staged = symbols_module._runs_out
+    staged = symbol_crossings.runs_out
 
     def both(*args):
         got = staged(*args)
         calls.append((got, *_every_run_whole(*args)))
         return got
 
-    monkeypatch.setattr(symbols_module, "_runs_out", both)
+    monkeypatch.setattr(symbols_module, "runs_out", both)
     scored(heldout_scene(seed, variant=VARIANTS["fingers"]))
     assert calls
     fired = 0

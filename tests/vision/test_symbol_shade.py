@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from companion.faces import HEXEL_FACE
+from companion.vision import symbol_samples
 from companion.vision import symbols as sym
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 
@@ -47,7 +49,7 @@ def _shadow(angle_deg: float, offset_px: float, depth: float, soft_px: float) ->
     return 1.0 - depth * np.clip(d / soft_px + 0.5, 0.0, 1.0)
 
 
-def _read(img: np.ndarray, edition: str, width_px: float) -> sym.CardRead:
+def _read(img: np.ndarray, edition: str, width_px: float) -> symbol_samples.CardRead:
     return read_cards(img, [Pose(CENTRE, width_px / 2.0, 0.0)], TableView(),
                       builtin_model(edition))[0]
 

@@ -1,4 +1,4 @@
-"""A thin coloured object across a card's edge onto a symbol (`symbols._ink_across`,
+"""A thin coloured object across a card's edge onto a symbol (`symbol_crossings.ink_across`,
 THIN_LEAD): a pen covers one of the three halo samples facing the edge, not two, yet carries
 its ink there far beyond what a halo's print shows. The held-out `fingers` table is printed as
 the `office` variant prints (a paler print, `heldout.Variant.pale`)."""

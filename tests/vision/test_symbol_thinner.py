@@ -1,7 +1,7 @@
 """A weak coloured reading far thinner than a strong symbol of the same ink on its card is not
-that print but something lying over the symbol (`symbols._thinner`): every symbol of one ink on
-a card is the same shape under the same lamp and blur, so its strongest sample reaches at most
-TWIN_PEAK_SHARE of its twin's only when it is not the print. On rendered hard table 45, read
+that print but something lying over the symbol (`symbol_decide.thinner_than_twins`): every symbol of
+one ink on a card is the same shape under the same lamp and blur, so its strongest sample reaches at
+most TWIN_PEAK_SHARE of its twin's only when it is not the print. On rendered hard table 45, read
 without markers, a hand's blurred edge over a yellow triangle read faintly red (its strongest
 sample 0.43 of its red twins') and the card was reported whole: a misread. The sample arrays
 below are that symbol's, as `ColourModel.explain` gave them."""
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.colour import OTHER, PAPER_K, builtin_model
-from companion.vision.symbols import decide
+from companion.vision.symbol_decide import decide
 
 from .test_reader import _read_scene
 

@@ -3,7 +3,7 @@ vote leaves unread — its samples dark and dulled by a warm, dim lamp until mos
 — is that ink when its mean colour lies within TWIN_MEAN_MATCH of a strong read symbol of that
 ink on the same card (its twin), TWIN_MEAN_APART or more from every symbol the card reads as
 another letter, no sample of it fits another coloured ink and the card reads at least
-MIN_TURN_LETTERS other symbols (`symbols._twin_mean`). Crafted web cards (plain cv2,
+MIN_TURN_LETTERS other symbols (`symbol_decide.twin_mean`). Crafted web cards (plain cv2,
 tests/vision/crafted.py) under a 3000 K-like lamp at 0.45-0.8 exposure, 36 px across, left
 blue diamonds '?' before and now read whole; a navy coin lying on a red disc of such a card,
 the card's blue diamonds beside it, is not a diamond's print and stays '?' (read blue it would be
@@ -18,7 +18,9 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import OTHER, PAPER_K, builtin_model
-from companion.vision.symbols import N_SYMBOL, Pose, decide, read_cards
+from companion.vision.symbol_decide import decide
+from companion.vision.symbol_samples import N_SYMBOL, Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 from .heldout import VARIANTS, heldout_scene, scored

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision import symbols
+from companion.vision import fast_reduce, symbol_decide, symbol_samples, symbols
 from companion.vision.calibration import TableView
 from companion.vision.colour import (
     BLED_MIN_ALPHA,
@@ -26,12 +26,13 @@ from companion.vision.colour import (
     _luma,
     builtin_model,
     chroma_cast,
+    clip,
     clip_bounds,
     normalise,
     paper_grey,
 )
 from companion.vision.reader import _reorient
-from companion.vision.symbols import N_BORDER, N_HALO, N_PAPER, N_SYMBOL, CardRead, Pose
+from companion.vision.symbol_samples import N_BORDER, N_HALO, N_PAPER, N_SYMBOL, CardRead, Pose
 
 # -- the plain implementation (as it was before the fast paths), for comparison only ----------
 
@@ -250,7 +251,7 @@ def _card_image() -> tuple[np.ndarray, Pose]:
     """A flat card drawn at a known pose: grey paper, symbols and a dark border band."""
     img = np.full((240, 320, 3), (190, 200, 205), np.uint8)
     pose = Pose((160.0, 120.0), 40.0, math.radians(5.0))
-    pts = symbols.sample_points([pose])[0]
+    pts = symbol_samples.sample_points([pose])[0]
     for k, (x, y) in enumerate(np.round(pts).astype(int)):
         colour = (30, 30, 200) if k < 6 * N_SYMBOL else (40, 40, 40)
         if 6 * N_SYMBOL <= k < 6 * N_SYMBOL + N_PAPER:
@@ -285,7 +286,7 @@ def test_read_cards_border_judged_from_its_own_samples():
     img, pose = _card_image()
     model = builtin_model("holodex")
     before = symbols.read_cards(img, [pose], TableView(), model)[0]
-    pts = symbols.sample_points([pose])[0]
+    pts = symbol_samples.sample_points([pose])[0]
     band = np.round(pts[6 * N_SYMBOL + N_PAPER:6 * N_SYMBOL + N_PAPER + N_BORDER]).astype(int)
     painted = img.copy()
     for x, y in band:
@@ -330,7 +331,7 @@ def _ref_pose_points(poses: list[Pose], local: np.ndarray) -> np.ndarray:
     """`pose_points` as it was: the products broadcast point by point (poses x points x 2)
     from the same matrices."""
     n = len(poses)
-    m = symbols.pose_matrices(poses)
+    m = symbol_samples.pose_matrices(poses)
     centres = np.array([p.centre for p in poses], np.float64).reshape(n, 1, 2)
     pts = np.asarray(local, np.float64).reshape(-1, 2)
     return centres + (pts[None, :, None, 0] * m[:, None, :, 0]
@@ -345,8 +346,9 @@ def test_pose_points_bit_for_bit():
                       int(rng.choice([1, -1])),
                       None if k % 3 == 0 else tuple(map(tuple, rng.normal(1.0, 0.2, (2, 2)))))
                  for k in range(n)]
-        for local in (symbols.PATTERN, symbols.PAPER_PTS, rng.normal(0.0, 1.0, (5, 2))):
-            got, want = symbols.pose_points(poses, local), _ref_pose_points(poses, local)
+        pattern = (symbol_samples.PATTERN, symbol_samples.PAPER_PTS, rng.normal(0.0, 1.0, (5, 2)))
+        for local in pattern:
+            got, want = symbol_samples.pose_points(poses, local), _ref_pose_points(poses, local)
             assert got.shape == want.shape and np.array_equal(got, want)
             # and the matrices themselves are each pose's own (`Pose.to_plane`)
             assert all(np.allclose(got[k], p.to_plane(local)) for k, p in enumerate(poses))
@@ -382,7 +384,7 @@ def test_sample_does_not_depend_on_the_map_layout():
         pts[:n // 10] = np.round(pts[:n // 10])
         pts[n // 10:n // 5, 0] = rng.choice([0.0, w - 1.0, -0.5, w - 0.5], n // 5 - n // 10)
         for shape in ((n,), (1, n)):
-            got, want = symbols.sample(img, pts.reshape(*shape, 2)), _ref_sample(
+            got, want = symbol_samples.sample(img, pts.reshape(*shape, 2)), _ref_sample(
                 img, pts.reshape(*shape, 2))
             assert all(a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
                        for a, b in zip(got, want, strict=True))
@@ -413,19 +415,19 @@ def test_decide_asks_for_the_ring_bleed_fit_only_where_it_can_count():
             asked.append(where.copy())
             return b_alpha[where], b_ok[where]
 
-        want = symbols.decide(kind, alpha, dark, model, None, None, allow, (b_alpha, b_ok))
-        got = symbols.decide(kind, alpha, dark, model, None, None, allow, fit)
+        want = symbol_decide.decide(kind, alpha, dark, model, None, None, allow, (b_alpha, b_ok))
+        got = symbol_decide.decide(kind, alpha, dark, model, None, None, allow, fit)
         assert got[0] == want[0] and np.array_equal(got[1], want[1])
         for where in asked:
             middle = dark[..., :7].mean(-1)
             is_ring = ((dark[..., 7:].mean(-1) - middle >= 0.15)
-                       & (middle <= symbols.BLURRED_RING_MIDDLE))
+                       & (middle <= symbol_decide.BLURRED_RING_MIDDLE))
             assert not (where & ~is_ring).any()
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_mean_and_clip_are_numpys(dtype):
-    """`symbols._mean` and `colour.clip` stand in for `x.mean(-1)` and `np.clip` in `decide`
+    """`fast_reduce.fast_mean` and `colour.clip` stand in for `x.mean(-1)` and `np.clip` in `decide`
     (and in the fits): bit for bit the same on slices like the symbols' middles and rims, on
     any shape it meets."""
     rng = np.random.default_rng(6)
@@ -435,11 +437,11 @@ def test_mean_and_clip_are_numpys(dtype):
         for part in (x, x[..., :7], x[..., 7:], x[:, ::2]):
             if not part.shape[-1]:
                 continue
-            got, want = symbols._mean(part), part.mean(-1)
+            got, want = fast_reduce.fast_mean(part), part.mean(-1)
             assert got.dtype == want.dtype and np.array_equal(got, want)
         whole = (x * 10).astype(np.int64)
-        assert np.array_equal(symbols._mean(whole), whole.mean(-1))
-        assert np.array_equal(symbols._mean(x > 0.5), (x > 0.5).mean(-1))
+        assert np.array_equal(fast_reduce.fast_mean(whole), whole.mean(-1))
+        assert np.array_equal(fast_reduce.fast_mean(x > 0.5), (x > 0.5).mean(-1))
         for low, high in ((0.0, 1.2), (0.0, 1.0)):
-            got, want = symbols.clip(x, low, high), np.clip(x, low, high)
+            got, want = clip(x, low, high), np.clip(x, low, high)
             assert got.dtype == want.dtype and np.array_equal(got, want)

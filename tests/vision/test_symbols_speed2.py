@@ -2,10 +2,10 @@
 less work: the best-fitting letter is picked by comparing whole rows, not by `argmin` across
 them (`colour._best_fit`); `clip_bounds` works in the samples' BGR layout; sums and means over
 three channels are unrolled, and means over other axes skip NumPy's Python layer
-(`symbols._mean`); fractions of truth values are counts over the total; strings are made from
-character arrays by a view (`symbols._letters`); the shade test for a covered symbol looks at
-its surround only (`symbols._in_shade`). Each stand-in is compared here with the NumPy call it
-replaces (or the code as it was) on random and edge-case inputs."""
+(`fast_reduce.fast_mean`); fractions of truth values are counts over the total; strings are made
+from character arrays by a view (`fast_reduce.as_strings`); the shade test for a covered symbol
+looks at its surround only (`symbols._in_shade`). Each stand-in is compared here with the NumPy call
+it replaces (or the code as it was) on random and edge-case inputs."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision import colour, symbols
+from companion.vision import colour, fast_reduce, symbol_samples, symbols
 from companion.vision.calibration import TableView
 from companion.vision.colour import (
     CLIP_HIGH,
@@ -28,7 +28,7 @@ from companion.vision.colour import (
     normalise,
     paper_grey,
 )
-from companion.vision.symbols import FLANKS, N_HALO, N_PAPER, N_SYMBOL, Pose
+from companion.vision.symbol_samples import FLANKS, N_HALO, N_PAPER, N_SYMBOL, Pose
 
 # -- the code as it was, for comparison only --------------------------------------------------
 
@@ -115,13 +115,13 @@ def test_best_fit_is_argmin_over_rows(rows):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_mean_over_any_axis_is_numpys(dtype):
-    """`symbols._mean` along the axes `read_cards` takes it over: the samples of each symbol
+    """`fast_reduce.fast_mean` along the axes `read_cards` takes it over: the samples of each symbol
     (axis 2 of cards x 6 x 19 x 3), the picked paper samples (axis 1 of cards x 9 x 3)."""
     rng = np.random.default_rng(8)
     for shape, axis in (((5, 6, 19, 3), 2), ((20, 9, 3), 1), ((1, 9, 3), 1), ((4, 6, 19), -1)):
         for x in (rng.integers(0, 256, shape).astype(dtype),
                   rng.uniform(-1, 300, shape).astype(dtype)):
-            got, want = symbols._mean(x, axis), x.mean(axis)
+            got, want = fast_reduce.fast_mean(x, axis), x.mean(axis)
             assert _same(got, want)
 
 
@@ -153,11 +153,11 @@ def test_letters_are_the_joined_rows():
     for n in (1, 2, 33):
         chars = rng.choice(np.array(list("RBVY?")), (n, 6))
         want = ["".join(row) for row in chars.tolist()]
-        assert symbols._letters(chars) == want
-        assert symbols._letters(chars[:, ::-1]) == [w[::-1] for w in want]   # not contiguous
-        assert np.array_equal(symbols._chars(want), chars)
+        assert fast_reduce.as_strings(chars) == want
+        assert fast_reduce.as_strings(chars[:, ::-1]) == [w[::-1] for w in want]   # not contiguous
+        assert np.array_equal(fast_reduce.as_chars(want), chars)
         covered = rng.random((n, 6)) < 0.3
-        assert symbols._letters(np.where(covered, "?", symbols._chars(want))) == [
+        assert fast_reduce.as_strings(np.where(covered, "?", fast_reduce.as_chars(want))) == [
             "".join("?" if c else ch for c, ch in zip(row, t, strict=True))
             for row, t in zip(covered.tolist(), want, strict=True)]
 
@@ -180,7 +180,7 @@ def test_read_cards_tests_shade_on_the_surround_only(monkeypatch):
     card's samples, the 6 x 19 inside its symbols too, and used only the paper and halo."""
     img = np.full((240, 320, 3), (190, 200, 205), np.uint8)
     pose = Pose((160.0, 120.0), 40.0, math.radians(5.0))
-    pts = symbols.sample_points([pose])[0]
+    pts = symbol_samples.sample_points([pose])[0]
     halo = np.round(pts[-6 * N_HALO:]).astype(int)
     for x, y in halo[:N_HALO]:   # a dark object over symbol 0's surround: it is covered
         img[y - 2:y + 3, x - 2:x + 3] = (20, 25, 30)

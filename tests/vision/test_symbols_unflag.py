@@ -15,7 +15,8 @@ import pytest
 from companion.faces import HEXEL_FACE, PAPER_RGB, SYMBOLS
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model, chroma_cast
-from companion.vision.symbols import Pose, read_cards
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
 

@@ -1,5 +1,5 @@
-"""The symbol reader's unrolled reductions (`symbols._max3`, `_min3`, `_sum3`,
-`_depth_spread`, `_along1`), compared value for value with the NumPy calls they replace, on
+"""The symbol reader's unrolled reductions (`fast_reduce.max3`, `min3`, `sum3`,
+`depth_spread`, `along1`), compared value for value with the NumPy calls they replace, on
 random float32 samples shaped as the reader's (border places, halo samples, paper samples),
 with ties, signed zeros, infinities and NaN mixed in. The reader's figures must not move by
 one bit: a reduction unrolled in another order than NumPy's would."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.symbols import _along1, _depth_spread, _max3, _min3, _sum3
+from companion.vision.fast_reduce import along1, depth_spread, max3, min3, sum3
 
 
 def _samples(seed: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -39,8 +39,8 @@ SHAPES = [(1, 5, 18, 3), (7, 4, 6, 3, 3), (20, 6, 8, 3), (3, 6, 3, 3, 3), (0, 6,
 @pytest.mark.parametrize("shape", SHAPES)
 def test_max_min_match_numpy(seed: int, shape: tuple[int, ...]) -> None:
     x = _samples(seed, shape)
-    assert _same(_max3(x), x.max(-1))
-    assert _same(_min3(x), x.min(-1))
+    assert _same(max3(x), x.max(-1))
+    assert _same(min3(x), x.min(-1))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -48,10 +48,10 @@ def test_max_min_match_numpy(seed: int, shape: tuple[int, ...]) -> None:
 def test_sum_matches_numpy(seed: int, shape: tuple[int, ...]) -> None:
     x = _samples(seed, shape)
     x[~np.isfinite(x)] = 0.5        # (the samples summed are finite: paper-relative colours)
-    prod = x * np.float32(0.37)     # a fresh product, as `_ink_across` sums
-    assert np.array_equal(_sum3(prod), prod.sum(-1))
+    prod = x * np.float32(0.37)     # a fresh product, as `ink_across` sums
+    assert np.array_equal(sum3(prod), prod.sum(-1))
     # bit for bit too, but for the sign of a zero sum (NumPy starts its sum from +0.0)
-    got, want = _sum3(prod), prod.sum(-1)
+    got, want = sum3(prod), prod.sum(-1)
     nonzero = want != 0
     assert _same(got[nonzero], want[nonzero])
 
@@ -60,8 +60,8 @@ def test_sum_matches_numpy(seed: int, shape: tuple[int, ...]) -> None:
 @pytest.mark.parametrize("depths", [4, 5])
 def test_depth_spread_matches_ptp(seed: int, depths: int) -> None:
     x = _samples(seed, (9, depths, 6, 3, 3))
-    assert _same(_depth_spread(x), np.ptp(x, axis=1))
-    assert _same(_depth_spread(x[:, 1:]), np.ptp(x[:, 1:], axis=1))
+    assert _same(depth_spread(x), np.ptp(x, axis=1))
+    assert _same(depth_spread(x[:, 1:]), np.ptp(x[:, 1:], axis=1))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -69,24 +69,24 @@ def test_along_matches_take_along_axis(seed: int) -> None:
     rng = np.random.default_rng(seed)
     paper = _samples(seed, (11, 18, 3))
     pick = np.argsort(rng.random((11, 18)), axis=1)[:, 7:16]
-    assert _same(_along1(paper, pick), np.take_along_axis(paper, pick[..., None], axis=1))
+    assert _same(along1(paper, pick), np.take_along_axis(paper, pick[..., None], axis=1))
     table = _samples(seed + 10, (11, 5))
     best = rng.integers(0, 5, (11, 6))
-    assert _same(_along1(table, best), np.take_along_axis(table, best, 1))
-    assert _along1(paper[:0], pick[:0]).shape == (0, 9, 3)
+    assert _same(along1(table, best), np.take_along_axis(table, best, 1))
+    assert along1(paper[:0], pick[:0]).shape == (0, 9, 3)
 
 
 def _crossed_edge_ref(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`symbols._crossed_edge` as it was, every card through every step, with NumPy's own
+    """`symbol_crossings.crossed_edge` as it was, every card through every step, with NumPy's own
     reductions."""
-    from companion.vision.symbols import (
+    from companion.vision.symbol_crossings import (
         EDGE_FLAT,
         EDGE_HUE,
         EDGE_PAPER,
         EDGE_STEP,
         EDGE_UNLIKE,
         MIN_BAND_REF,
-        _beside_step,
+        beside_step,
     )
 
     def hue_of(rgb: np.ndarray) -> np.ndarray:
@@ -105,7 +105,7 @@ def _crossed_edge_ref(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hue = hue_of(np.concatenate([colour, band_at], 2))
     diff = np.abs(colour[:, :, :, None] - band_at[:, :, None]).max(-1)
     dhue = np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]).max(-1)
-    unlike = _beside_step((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE), step)
+    unlike = beside_step((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE), step)
     count = step.reshape(n, -1).sum(-1)
     banded = count >= MIN_BAND_REF
     if banded.any():
@@ -123,7 +123,7 @@ def _crossed_edge_ref(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ohue = hue_of(outer)
     odiff = np.abs(outer[:, :, :, None] - outer[:, :, None]).max(-1)
     odhue = np.abs(ohue[:, :, :, None] - ohue[:, :, None]).max(-1)
-    past = _beside_step((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE), step)
+    past = beside_step((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE), step)
     past &= on
     unlike |= past
     dark = flat & (colour.mean(-1) < EDGE_PAPER)
@@ -155,10 +155,10 @@ def _bands(seed: int, n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_crossed_edge_matches_every_card_through_every_step(seed: int) -> None:
-    from companion.vision.symbols import _crossed_edge
+    from companion.vision.symbol_crossings import crossed_edge
 
     band = _bands(seed, 1 + 7 * (seed % 5))
-    got, want = _crossed_edge(band), _crossed_edge_ref(band)
+    got, want = crossed_edge(band), _crossed_edge_ref(band)
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and g.shape == w.shape
         assert np.array_equal(g, w)
@@ -166,18 +166,11 @@ def test_crossed_edge_matches_every_card_through_every_step(seed: int) -> None:
 
 def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = None,
                         lamp: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """`symbols._dark_band_lamp` as it was: each lamp helper picking the clipped cards' band
+    """`symbol_lamp.dark_band_lamp` as it was: each lamp helper picking the clipped cards' band
     out again, the scalings' spreads as samples x 11 x 3, NumPy's own reductions."""
-    from companion.vision.symbols import (
-        _LAMP_SCALES,
-        CLIP_HIGH,
-        CLIP_NEAR,
-        LAMP_GREEN,
-        MIN_CAST_WHITE,
-        NEUTRAL_SPREAD,
-        OVEREXPOSED_MAX,
-        _band_lamp,
-    )
+    from companion.vision.colour import CLIP_HIGH, OVEREXPOSED_MAX
+    from companion.vision.symbol_lamp import LAMP_GREEN, LAMP_SCALES, MIN_CAST_WHITE, lamp_of_bands
+    from companion.vision.symbol_samples import CLIP_NEAR, NEUTRAL_SPREAD
 
     def ordered_of(every: np.ndarray, dark: np.ndarray) -> np.ndarray:
         seen = band[every]
@@ -193,9 +186,9 @@ def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray |
         ordered = ordered_of(every, dark)
         if not ordered.any():
             return None
-        scaled = band[every][ordered][:, None, :] * _LAMP_SCALES
+        scaled = band[every][ordered][:, None, :] * LAMP_SCALES
         spread = scaled.max(-1) - scaled.min(-1)
-        return _LAMP_SCALES[np.median(spread, 0).argmin()]
+        return LAMP_SCALES[np.median(spread, 0).argmin()]
 
     b0, b1, b2 = band[..., 0], band[..., 1], band[..., 2]
     low = band.min(-1)
@@ -206,7 +199,7 @@ def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray |
     if lit.any():
         dark = (b0 + b1 + b2) / 3.0 < 0.7
         if lamp is None:
-            lamp = scale_of(lit, dark, _band_lamp(white, strict, whole))
+            lamp = scale_of(lit, dark, lamp_of_bands(white, strict, whole))
         grey = np.zeros(dark.shape, bool)
         if lamp is not None:
             scaled = band[lit] * lamp
@@ -227,7 +220,7 @@ def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray |
 
 @pytest.mark.parametrize("seed", range(10))
 def test_dark_band_lamp_matches_the_helpers_as_they_were(seed: int) -> None:
-    from companion.vision.symbols import _dark_band_lamp
+    from companion.vision.symbol_lamp import dark_band_lamp
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 12))
@@ -240,7 +233,7 @@ def test_dark_band_lamp_matches_the_helpers_as_they_were(seed: int) -> None:
     white = rng.choice([246.0, 251.0, 253.0, 200.0, 120.0], (n, 3)).astype(np.float32)
     whole = rng.random(n) < 0.7
     for given in (None, np.array([1.0, 0.9, 0.8], np.float32)):
-        got = _dark_band_lamp(band, white, whole, given)
+        got = dark_band_lamp(band, white, whole, given)
         want = _dark_band_lamp_ref(band, white, whole, given)
         assert np.array_equal(got[0], want[0])
         assert (got[1] is None) == (want[1] is None)
@@ -249,8 +242,9 @@ def test_dark_band_lamp_matches_the_helpers_as_they_were(seed: int) -> None:
 
 
 def _ink_across_ref(text: list[str], halo: np.ndarray, band: np.ndarray, model) -> np.ndarray:
-    """`symbols._ink_across` as it was: every card's band looked at, NumPy's own reductions."""
-    from companion.vision.symbols import (
+    """`symbol_crossings.ink_across` as it was: every card's band looked at, NumPy's own
+    reductions."""
+    from companion.vision.symbol_crossings import (
         BAND_TINT,
         EDGE_FLAT,
         EDGE_SHARP,
@@ -258,14 +252,14 @@ def _ink_across_ref(text: list[str], halo: np.ndarray, band: np.ndarray, model) 
         EDGE_UNLIKE,
         FACING,
         HALO_ASYM,
-        N_HALO,
         OUTWARD_AT,
         THIN_LEAD,
-        _beside_step,
-        _coloured_index,
+        beside_step,
+        coloured_index,
     )
+    from companion.vision.symbol_samples import N_HALO
 
-    own = _coloured_index(text, model)
+    own = coloured_index(text, model)
     found = own >= 0
     if not found.any():
         return found
@@ -287,7 +281,7 @@ def _ink_across_ref(text: list[str], halo: np.ndarray, band: np.ndarray, model) 
     step = np.abs(place[:, 0] - place[:, 2]).max(-1)
     sharp = (step > EDGE_SHARP).any(-1)
     band_at = place[:, 2]
-    unlike = _beside_step(np.abs(band_at[:, :, :, None] - band_at[:, :, None]).max(-1)
+    unlike = beside_step(np.abs(band_at[:, :, :, None] - band_at[:, :, None]).max(-1)
                           > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
     flat = np.ptp(place[:, 1:], axis=1).max(-1) < EDGE_FLAT
     hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
@@ -298,7 +292,7 @@ def _ink_across_ref(text: list[str], halo: np.ndarray, band: np.ndarray, model) 
 @pytest.mark.parametrize("edition", ["holodex", "web"])
 def test_ink_across_matches_every_card_through_every_step(seed: int, edition: str) -> None:
     from companion.vision.colour import builtin_model
-    from companion.vision.symbols import _ink_across
+    from companion.vision.symbol_crossings import ink_across
 
     model = builtin_model(edition)
     rng = np.random.default_rng(seed)
@@ -311,7 +305,7 @@ def test_ink_across_matches_every_card_through_every_step(seed: int, edition: st
     tinted = rng.random((n, 18)) < 0.3
     band[:, :4][np.broadcast_to(tinted[:, None], (n, 4, 18))] = np.repeat(
         ink[tinted][:, None], 4, 0).reshape(-1, 3)
-    got, want = _ink_across(text, halo, band, model), _ink_across_ref(text, halo, band, model)
+    got, want = ink_across(text, halo, band, model), _ink_across_ref(text, halo, band, model)
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
@@ -323,20 +317,15 @@ def test_reads_carry_their_white_reference_unchanged(seed: int) -> None:
     from companion.scenarios import hexel_scene
     from companion.vision.colour import builtin_model
     from companion.vision.reader import HexelReader
-    from companion.vision.symbols import (
-        N_PAPER,
-        N_SYMBOL,
-        _read_pass,
-        _sample_cards,
-        _white_reference,
-    )
+    from companion.vision.symbol_samples import N_PAPER, N_SYMBOL, sample_cards
+    from companion.vision.symbols import _read_pass, _white_reference
 
     edition = ("holodex", "web")[seed % 2]
     img, _ = hexel_scene(seed, "hard", 20, edition)
     r = HexelReader(edition, find_markers=False)
     r.calibrate(img)
     poses, view = list(r.read(img).poses), r.view
-    vals, inside = _sample_cards(img, poses, view)
+    vals, inside = sample_cards(img, poses, view)
     reads, _ = _read_pass(img, poses, view, builtin_model(edition), True, (vals, inside))
     ns = 6 * N_SYMBOL
     want = _white_reference(vals[:, ns:ns + N_PAPER], inside[:, ns:ns + N_PAPER])

@@ -1,0 +1,816 @@
+"""Objects lying across a card onto a symbol: a fingertip, a sleeve, a pen or a coin whose colour
+reads as an ink there. Print never does what such objects do, and each guard here looks for
+one thing only an object does: its ink carries on into the symbol's halo (`ink_beyond`) or
+across the halo and the border band towards the edge (`ink_across`, `ink_on_band`,
+`pen_on_band`); a grey or dark object lies flat over the band (`grey_across`, `dark_across`);
+a coloured reading is darker than its ink could be (`darker_than_ink`), or a grey one tinted
+(`tinted_grey`); a band place is one colour straight across the card's edge (`crossed_edge`);
+one colour runs straight from a symbol's middle on past the card's outline (`runs_out`). A
+symbol a guard flags is '?' and crossed, never a letter. The comment above each threshold
+records the evidence for it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .calibration import TableView
+from .colour import (
+    PAPER_K,
+    ColourModel,
+    normalise,
+)
+from .fast_reduce import (
+    as_chars,
+    depth_spread,
+    fast_mean,
+    max3,
+    median_rows,
+    sum3,
+)
+from .symbol_decide import (
+    FAINT_ALPHA,
+)
+from .symbol_samples import (
+    HALO_A,
+    N_HALO,
+    N_SYMBOL,
+    SYMBOL_PTS,
+    Pose,
+    pose_matrices,
+    sample,
+)
+
+MAX_OWN_HALO = 2              # of them showing the symbol's own coloured ink (see read_cards)
+
+
+# A coloured object reaching over a symbol from beyond the card (a sleeve or a fingertip the
+# colour of an ink) is read as that ink there, and the crossing test (`crossed_edge`) misses it
+# where a smear leaves no place of the band one colour across it. But the object's colour runs
+# on from the symbol across its halo and the band towards the edge, where print has none: a
+# printed symbol ends inside its halo, blur (defocus or motion) spreads it the same way either
+# side of its centre, and the band is printed grey, which adds darkness but no chroma. So
+# `ink_across` measures the read ink's chroma (the part of a paper-normalised colour off the
+# grey axis, along the ink's own: 1 for the ink, 0 for paper, the band or a grey shade) and asks
+# for three things at once: in at least two of the three halo samples facing the edge it exceeds
+# the halo sample right across the symbol by HALO_ASYM (the ink runs one way only); one band place
+# of that edge carries it at every depth on the card by BAND_TINT (the grey band under a coloured
+# object); and some place of the edge shows the printed step from paper to band by EDGE_SHARP, so
+# the pose is right along that edge (a pose off the card's middle moves a halo sample onto its
+# symbol's ink and the band onto the symbol, the edge's step then fading). On 100 rendered hard
+# tables (7 281 coloured symbols on cards read whole) the ink led by HALO_ASYM in two halo
+# samples for 83 and tinted a band place by BAND_TINT for 24; both held for 6: five on cards
+# 6-10 % under a hand, and one on a card in full view read from a pose off its middle (the
+# edge's step 0.17), which the step test keeps whole. On held-out `fingers` tables, the cards a
+# red or blue sleeve (or reddish skin) covered and that were read with its letter: lead
+# 0.28-0.39, tint 0.28-0.46, the edge's step 0.55-0.79.
+HALO_ASYM = 0.25
+# A thin object (a pen) crossing towards a symbol lies over one of the three halo samples facing
+# the edge only, but carries its colour there far past any halo's print: a lead of THIN_LEAD in
+# one sample stands for HALO_ASYM in two (the band tint and the edge's step still asked for). A
+# red pen over a blue disc of a paler print led by 0.52 in its middle sample, 0.21 in the other
+# two (held-out `fingers` on the `office` print, seed 33); on the 1400 hard tables (with and
+# without markers) and `fingers` 0-299 no card in full view meets it, and four partly covered
+# cards read right by chance are now reported occluded.
+THIN_LEAD = 0.45
+BAND_TINT = 0.25
+EDGE_SHARP = 0.45
+# On a blurred card no place of the edge may step by EDGE_SHARP, yet the pose is right where the
+# object shows itself: the tinted place keeps no step from paper to band (under EDGE_STEP) where
+# another place of the edge shows it at half EDGE_SHARP or more, in a colour unlike the object's
+# (by EDGE_UNLIKE), and it is one colour (within EDGE_FLAT) from the band to past the card's
+# outline, where print never is (a pose off the card's middle moves every place of the edge
+# alike; a band tinted by a blurred symbol or a warm lamp still steps, or has that colour all
+# along; and only blur wider than the band, which takes its step below half EDGE_SHARP, smears
+# an object lying beside the card flat across it). A dark red fingertip over a grey ring
+# (held-out `fingers` table 266, the edge's step 0.36-0.43): flat within 0.05 from the band
+# outwards, 0.28 from the band beside it; a card beside a red sleeve under a smear that leaves
+# its band's step at 0.13-0.18 (table 261) is not asked.
+# Blur wider than the band takes the printed step off every place of the edge, so `ink_on_band`
+# cannot see a step hidden; but a pen or a marker of a printer ink's own colour, crossing from
+# beyond the card onto the symbol, leaves that ink on the band at full strength, past the card's
+# outline included, where print never is, in one place of the edge and not the others (it lies
+# across the edge, not along it). On crafted cards 36-56 px wide under defocus 1.2-4 px and 6 px
+# of motion, a printed symbol's ink (or the felt's hue) tinted its edge's places at most 0.28 at
+# every depth, one place over another by at most 0.30; red, blue and yellow pens 0.16-0.22 of
+# the card wide that were read as the symbol's letter, 0.69 or more, standing out by 0.45 or more.
+# On rendered hard table 316 (a reddish surface), a red symbol's blurred print and the table's
+# hue together tint the middle place of its edge 0.5-0.73 at every depth, the print fading and the
+# table rising outward: past the outline the table tints the edge's corner places as much (0.3-
+# 0.5), so the place must stand out at every depth, not over the least tint of the edge anywhere.
+BLURRED_PEN_TINT = 0.5
+BLURRED_PEN_ACROSS = 0.35
+# A pen or sleeve of an ink's colour but lighter than BLURRED_PEN_TINT, on a card blurred so that
+# no place of the edge steps by EDGE_SHARP, and not one flat colour across the band (a pen half a
+# card wide, blurred with the dark band on one side and the table on the other, grows lighter
+# outwards by 0.1), escaped all three tests above. But print fades away from its symbol: the
+# innermost depth (paper, 0.08 of the apothem from the symbol) gets the most of a blurred
+# symbol's ink, every depth further out less, the grey band mixing in no chroma, while an object
+# lying across the edge from beyond keeps its colour outwards or gains it. So `ink_on_band`
+# also takes a place tinted by BAND_TINT at every depth, past the outline too, no less at any
+# depth than at the innermost (the tint unfaded), standing out past the outline by BAND_TINT over
+# the edge's least tinted place (not the table's hue), with no printed step of its own
+# (EDGE_STEP) where another place of the edge steps by half EDGE_SHARP. Held-out `fingers` table
+# 3000: a light blue pen over a red disc, read blue from two poses: the pen's corner place tinted
+# 0.35 rising to 0.43 (0.32 to 0.39) from inside the band to past the outline, standing out there
+# by 0.49 (0.55), another place stepping by 0.25 (0.30). Print blurred into the band that met
+# every other condition faded: a blue disc on a 40-47 px card on rendered hard table 595, 0.38-
+# 0.41 inside the band, 0.26-0.27 past the outline; on 800 clean crafted cards
+# (`pen_sweep.pen_card` with no pen: 30-70 px wide, defocus 0.8-4 px, 0-14 px of motion, both
+# lamps) one edge, 0.32 to 0.25. A place with a channel clipped at any depth does not count
+# either (a clipped channel's chroma is only a bound): under a lamp that clips red, a band washed
+# out along one edge keeps red at the paper's level while green and blue show the band, a red
+# tint with no step in red (rendered hard table 470: a red disc in full view, 0.41 inside the
+# band, 0.32-0.34 further out, so faded too).
+# The halo sample of a symbol right across its centre from each one.
+FACING = (np.arange(N_HALO) + N_HALO // 2) % N_HALO
+
+
+def ink_across(text: list[str], halo: np.ndarray, band: np.ndarray, model: ColourModel,
+                clipped: np.ndarray | None = None) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose ink runs on
+    towards its edge across the halo and the band (see HALO_ASYM and EDGE_SHARP, and the
+    comment after it): `halo` the halo samples
+    (cards x 6·N_HALO x 3) and `band` the border band's (cards x depths x 18 x 3), both
+    paper-normalised RGB; `clipped` (optional, cards x depths x 18) the band samples with a
+    channel at the sensor's clip (see the comment before FACING)."""
+    own = coloured_index(text, model)
+    found = own >= 0
+    if not found.any():
+        return found
+    n = len(text)
+    u = model.chroma_units[np.maximum(own, 0)]                     # cards x 6 x 3
+    h = halo.reshape(n, 6, N_HALO, 3)
+    ink = sum3((h - fast_mean(h)[..., None]) * u[:, :, None])        # cards x 6 x N_HALO
+    out = OUTWARD_AT.T % N_HALO                                    # 6 x 3: facing each edge
+    rows = np.arange(6)[:, None]
+    lead = ink[:, rows, out] - ink[:, rows, FACING[out]]           # cards x 6 x 3
+    found &= ((lead > HALO_ASYM).sum(-1) >= 2) | (max3(lead) > THIN_LEAD)
+    # (the band is looked at on the cards with such a symbol only: each card's is its own)
+    some = np.flatnonzero(found.any(1))
+    if some.size:
+        found[some] &= ink_on_band(band[some], u[some],
+                                    None if clipped is None else clipped[some])
+    return found
+
+
+def ink_on_band(band: np.ndarray, u: np.ndarray, clipped: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """`ink_across`'s test of the band (cards x depths x 18 x 3, paper-normalised RGB) for
+    each edge (cards x 6): one of its places tinted by the read ink (`u`, cards x 6 x 3: each
+    symbol's ink's unit chroma) at every depth on the card, and the edge showing the printed
+    step from paper to band (or the tinted place hiding it; see `ink_across`), or the tinted
+    place whose tint does not fade from inside the band to past the outline, none of its
+    samples clipped (`clipped`, cards x depths x 18, where given; see the comment before
+    FACING)."""
+    n = len(band)
+    place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
+    tint = sum3((place - fast_mean(place)[..., None]) * u[:, None, :, None])
+    tinted = tint[:, :4].min(1) > BAND_TINT                        # cards x edge x place
+    step = max3(np.abs(place[:, 0] - place[:, 2]))               # cards x edge x place
+    sharp = (step > EDGE_SHARP).any(-1)                            # cards x edge
+    # (or the tinted place hides the printed step from paper to band that the edge's other
+    # places show, one colour from the band to past the card's outline)
+    band_at = place[:, 2]                                          # cards x edge x place x RGB
+    unlike = beside_step(max3(np.abs(band_at[:, :, :, None] - band_at[:, :, None]))
+                          > EDGE_UNLIKE, step > EDGE_SHARP / 2.0)
+    flat = max3(depth_spread(place[:, 1:])) < EDGE_FLAT
+    hidden = (tinted & flat & (step < EDGE_STEP) & unlike).any(-1)
+    # (or the tint not fading from inside the band to past the outline, as print does)
+    kept = (tinted & (tint[:, -1] > BAND_TINT) & (tint[:, 1:].min(1) >= tint[:, 0])
+            & (tint[:, -1] - tint[:, -1].min(-1, keepdims=True) > BAND_TINT)
+            & (step < EDGE_STEP) & ((step > EDGE_SHARP / 2.0)[:, :, None] & _OTHER_PLACE).any(-1))
+    if clipped is not None:   # (a clipped channel is only a bound: its chroma is no colour)
+        kept &= ~clipped.reshape(kept.shape[0], -1, 6, 3).any(1)
+    return (tinted.any(-1) & (sharp | hidden)) | kept.any(-1) | pen_on_band(tint)
+
+
+def pen_on_band(tint: np.ndarray) -> np.ndarray:
+    """Per card and edge (cards x 6): one of the edge's places tinted by the read ink at
+    BLURRED_PEN_TINT or more at every depth of `tint` (cards x depths x edge x place), the one
+    past the card's outline included, and by BLURRED_PEN_ACROSS more than another place of
+    that edge at every depth: a pen of the ink's colour lying across the edge (see
+    BLURRED_PEN_TINT)."""
+    strong = tint.min(1) > BLURRED_PEN_TINT                        # cards x edge x place
+    # (over the edge's least tinted place at each depth: past the outline, a table of the
+    # ink's hue tints every place alike)
+    across = (tint - tint.min(-1, keepdims=True)).min(1) > BLURRED_PEN_ACROSS
+    return (strong & across).any(-1)
+
+
+# A dark object (a pen, a dark sleeve) reaching over a symbol from beyond the card has the grey
+# ring's colour: the symbol reads as the ring, and `ink_across` (chroma) cannot see it. But it is
+# one colour from the halo across the band to past the card's outline, where print never is: a
+# printed symbol ends inside its halo (paper), the band is printed between paper and table, and
+# blur that smears a band place flat across all five depths mixes it with that paper (a ring
+# beside the band and the band blurred into one plateau: on rendered hard tables and held-out
+# `fingers` ones, 0.52 of the paper or lighter). So `grey_across` turns a grey reading into a
+# crossing where one band place of its edge is flat (EDGE_FLAT) at every depth, the outer one
+# past the outline included, darker than OBJECT_DARK (deeper than print blurred flat gets), and
+# at least two of the three halo samples facing that edge (OUTWARD_AT: one level with the band's
+# inner depth, two ~0.08 apothem further in) within HALO_SAME of its colour in every channel:
+# the object runs on from the band towards the symbol; or one of them and the mean colour of the
+# symbol's own middle, where a printed ring has its hole (paper, or print blurred lighter than
+# OBJECT_DARK): the object runs on from beyond the card right onto the symbol, its smeared edge
+# leaving the halo beside it paler. The dark pens read as rings on held-out `fingers` tables 42
+# and 66: plateaus 0.31 and 0.22, two halo samples alike; on table 176, 0.30, one halo sample
+# and the middle within 0.02 and 0.05 (no ring read right on a card in full view has a flat
+# band place darker than 0.48 on 350 hard and 100 `fingers` holodex tables). On 350 rendered
+# hard holodex tables and 50 `fingers` ones no ring read right on a card in full view has such
+# a place; the few that do lie under a pen or a hand's dark skin (plateau 0.21-0.40) on cards
+# 82-92 % visible, read right only by chance. A lighter object is told from print only where
+# the card shows that blur did not make it: blur flattens the band into a plateau only where it
+# is as wide as the band, and it smears the card's opposite edge (on the same axis: motion blur
+# too) alike. Where that edge shows the band printed sharp (paper to band by EDGE_SHARP), a
+# plateau up to OBJECT_LIGHT is an object (a grey sleeve at 0.59 of the paper on held-out
+# `fingers` table 54, the opposite band stepping by 0.62-0.72); where the whole card is smeared
+# (table 66's rings blurred into their band, 0.62-0.69) it may be print, and stands.
+OBJECT_DARK = 0.45
+HALO_SAME = 0.1
+OBJECT_LIGHT = 0.75
+# Where the opposite edge is blurred too, the edge's own corners tell what blur did: print is
+# mirror-symmetric about each symbol's axis, and the band's blur reaches the paper inside the
+# band (the innermost depth) alike all along the edge, while a ring blurred into the band lies
+# beside its middle place, 0.21 of the apothem from either corner place's innermost depth (twice
+# as far as the band). So a plateau up to OBJECT_LIGHT at a corner place also counts as an
+# object where the mirror corner's innermost depth is MIRROR_PAPER or more lighter than the
+# plateau: blur that carried print that far in at one corner would have done it at the other.
+# Held-out `fingers` table 3018: a grey fingertip (0.55-0.6 of the paper) over a blue disc, read
+# as the ring, the card's opposite edge stepping 0.31 only; the mirror corner 0.93 inside the
+# band, 0.36 lighter than the plateau.
+MIRROR_PAPER = 0.25
+
+
+def _mirror_paper(inner: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Per card, edge and place (cards x edge x 3): a corner place whose mirror corner on the
+    same edge is lighter by MIRROR_PAPER at the innermost depth (`inner`: cards x edge x 3 x RGB,
+    paper-relative; `light`: the place's lightness to compare, cards x edge x 3); never the
+    middle place (see MIRROR_PAPER)."""
+    mirror = fast_mean(inner[:, :, ::-1])
+    out = mirror - light > MIRROR_PAPER
+    out[:, :, 1] = False
+    return out
+
+
+def grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.ndarray,
+                 model: ColourModel, symbols: np.ndarray | None = None) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a grey ink across whose edge a dark
+    object lies (see OBJECT_DARK): `halo` the halo samples (cards x 6·N_HALO x 3 BGR, as
+    sampled), `white` the cards' white references (cards x 3 BGR), `band` the border band's
+    samples normalised by them (cards x depths x 18 x 3 RGB), `symbols` (optional) the symbol
+    samples (cards x 6·N_SYMBOL x 3 BGR, as sampled): the mean colour of a symbol's 7 middle
+    ones, alike with one halo sample, stands for a second (see OBJECT_DARK; a lighter object
+    where the card shows blur did not make it: OBJECT_LIGHT and MIRROR_PAPER)."""
+    n = len(text)
+    # (first the innermost and outermost depths alike: cheap, and rarely so where print is)
+    ends = max3(np.abs(band[:, 0] - band[:, -1])) < EDGE_FLAT    # cards x 18 places
+    if not ends.any():
+        return np.zeros((n, 6), bool)
+    grey = _grey_read(text, model) & ends.reshape(n, 6, 3).any(-1)
+    if not grey.any():
+        return grey
+    place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
+    flat = max3(depth_spread(place)) < EDGE_FLAT                # cards x edge x place
+    grey &= flat.any(-1)
+    if not grey.any():
+        return grey
+    colour = fast_mean(place, 1)
+    light = fast_mean(colour)
+    dark = flat & (light < OBJECT_DARK)
+    lighter = flat & (light < OBJECT_LIGHT) & grey[..., None]
+    if lighter.any():   # (a lighter object where blur cannot have made it: see OBJECT_LIGHT)
+        printed = (fast_mean(place[:, 0] - place[:, 3]) > EDGE_SHARP).any(-1)    # cards x edge
+        dark |= lighter & np.roll(printed, 3, axis=1)[..., None]
+        # (or a corner place whose mirror corner keeps its paper inside the band: MIRROR_PAPER)
+        dark |= lighter & _mirror_paper(place[:, 0], light)
+    grey &= dark.any(-1)
+    if not grey.any():
+        return grey
+    near = normalise(halo, white[:, None, :])[:, OUTWARD_AT.T]    # cards x edge x 3 x RGB
+    alike = (max3(np.abs(near[:, :, None] - colour[:, :, :, None])) < HALO_SAME).sum(-1)
+    runs = alike >= 2
+    if symbols is not None:   # (or one halo sample and the symbol's middle: see OBJECT_DARK)
+        middle = fast_mean(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :7], 2)    # cards x 6 x BGR
+        mid = normalise(middle, white[:, None, :])[:, :, None]      # cards x 6 x 1 x RGB
+        runs |= (alike >= 1) & (max3(np.abs(mid - colour)) < HALO_SAME)
+    return grey & (dark & runs).any(-1)
+
+
+# A black pen (or a dark grey one) lying from beyond the card onto a symbol is darker than the
+# band printed beside it: the middle place of the edge (where a pen onto the symbol crosses it)
+# is darker than both end places at every depth, from the paper inside the band to past the
+# card's outline. Printed, an edge is the same all along (paper, band, table); a symbol blurred
+# into the band darkens its middle place on the paper side only, and the table past the outline
+# is the same at the three places unless something lies there. On crafted cards 36-56 px across
+# under defocus 1.2-2.8 px and 6 px of motion (the pen sweep, tests/vision/pen_sweep.py) no edge
+# of a clean card had a place darker than both others by more than 0.07 at every depth
+# (luminance, paper-relative); black pens misread before led by 0.18 or more (their place 0.36
+# of the paper or darker), dark grey ones (70 of 255) by -0.01-0.23. Under a dark pen the symbol
+# reads as anything (a disc as the grey ring, a yellow triangle as blue under a warm lamp), so
+# the test does not ask what was read. Only the middle place: on rendered hard tables a shadow
+# or a dark object at a corner darkens an end place (tables 12, 31, 151). And only where both
+# end places still step from the paper into the band by DARK_STEP (the black pens' cards: 0.086 or
+# more): blur too heavy to show that step spreads a disc's own print past the outline (table
+# 210: a red disc's edge 0.22 at every depth, its ends 0.62 and flat).
+DARK_LEAD = 0.12
+DARK_STEP = 0.05
+# A dark grey pen (70 of 255) on a small card under heavy defocus is as light as the band
+# blurred with the paper (its place up to 0.54 of the paper at its lightest depth) and leads the
+# end places by only 0.08-0.17, as a red disc's print blurred into its band does on rendered hard
+# tables (up to 0.13); but it reads as the grey ring, whose thin print blurred into the band
+# keeps the middle place's paper side lighter: on 400 rendered hard tables a ring read so led by
+# more than 0.057 only where that place's lightest depth was 0.57 of the paper or more (on the
+# clean crafted cards, 0.60). So a grey reading needs GREY_LEAD where its place is darker.
+GREY_LEAD = 0.07
+GREY_PEN_LIGHT = 0.55
+
+
+def dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read (not '?') the middle place of whose edge
+    is darker than OBJECT_DARK and than both other places by DARK_LEAD at every depth of
+    `band` (cards x depths x 18 x 3, paper-relative RGB), or, for a grey ink's reading, darker
+    than GREY_PEN_LIGHT and than both others by GREY_LEAD: a dark object lying across the edge
+    onto the symbol (see DARK_LEAD and GREY_LEAD)."""
+    read = as_chars(text) != "?"
+    if not read.any():
+        return read
+    n = len(band)
+    # (first past the outline alone: the lead there bounds the lead at every depth, and seldom
+    # reaches GREY_LEAD where nothing lies across an edge)
+    outer = fast_mean(band[:, -1]).reshape(n, 6, 3)
+    if not (read & (np.minimum(outer[..., 0], outer[..., 2]) - outer[..., 1] > GREY_LEAD)).any():
+        return np.zeros_like(read)
+    lum = fast_mean(band).reshape(n, band.shape[1], 6, 3)            # cards x depths x edge x place
+    mid = lum[..., 1]
+    lead = (np.minimum(lum[..., 0], lum[..., 2]) - mid).min(1)    # cards x edge
+    # (both end places showing the printed step from paper into the band: blur too heavy to
+    # show it spreads the symbol itself past the outline)
+    step = np.minimum(lum[:, 0, :, 0] - lum[:, 2, :, 0], lum[:, 0, :, 2] - lum[:, 2, :, 2])
+    light = mid.max(1)
+    dark = (lead > DARK_LEAD) & (light < OBJECT_DARK)
+    dark |= (lead > GREY_LEAD) & (light < GREY_PEN_LIGHT) & _grey_read(text, model)
+    return read & dark & (step > DARK_STEP)
+
+
+# An object laid over a symbol from beyond the card (a pen, a sleeve, a fingertip) is one colour
+# along its length: from the symbol's middle across the symbol's rim, the paper round it, the
+# printed band and the card's outline on to the table. Print never is: between a symbol and the
+# outline lie the paper (0.12 of the apothem wide) and the dark band, so a straight run from a
+# symbol's middle to past the outline crosses at least the printed step from paper to band. The
+# guards above look for the object at fixed places (the halo samples facing an edge, the band's
+# three places per edge); with the pose a fraction off, or the object crossing aslant or at a
+# corner, they can miss it, and a grey pen or sleeve over a disc reads as the ring, a tan pen over
+# a blue disc as red. So `runs_out` casts straight runs (`RUN_RAYS`) from each of a read symbol's
+# 7 middle samples, every RUN_TURN degrees within RUN_FAN of its edge's outward normal, to RUN_OUT
+# apothems from the card's centre (past the outline at any pose error the reader leaves), and a
+# symbol is covered ('?', counted as crossed) where one run's colour spreads (largest channel,
+# paper-relative, max less min over its RUN_POINTS points) less than RUN_FLAT and less than
+# RUN_SHARE of the card's printed step (the median over its 18 band places of the step from the
+# paper inside the band to the band): blur that flattens print along a run flattens that step
+# alike, so a blurred card asks for a flatter run. Held-out `fingers` tables 3198 (a grey-green
+# sleeve over a red disc), 3330 and 3340 (light grey pens over red discs, the pose a fraction off)
+# and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong: runs spreading
+# 0.019-0.032, 0.05-0.13 of their card's step; `fingers` 3400-3699, swept after: four of five such
+# misreads closed (3450, 3634, 3665, 3686), none of the 4 972 cards in full view read right lost.
+# Not 3622: a brown pen over a blue disc on a 30 px card blurred so that its band steps by only
+# 0.12-0.2, its middle samples a blend of the pen and the disc's blue, the flattest run
+# 0.079-0.09. Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
+# the card wide over red and blue discs, 40-64 px cards, defocus 0.8-1.5 px, read at the true pose
+# and at poses 0.06 of the apothem and 3-4° off): 28 of 1152 read with a wrong letter before, none
+# now; where read as a letter, at most 0.096 and 0.28 of the step. Print read right on cards in
+# full view (held-out `fingers` 0-99): no run under 0.102, the flattest (tables 4, 54, 60 and 66,
+# whose rings are smeared into their band) 0.43 of their card's step or more; 768 clean crafted
+# cards (both editions, 30-64 px, defocus 0.8-4 px, 0-8 px of motion, both lamps, three poses)
+# read as before. A run only starts from a middle sample unlike paper by RUN_NEAR that some halo
+# sample of the symbol is like within RUN_NEAR (the object crosses the halo on its way out), and
+# every RUN_COARSE-th point is tried first: few symbols are looked at further.
+RUN_OUT = 1.2
+RUN_FLAT = 0.1
+RUN_SHARE = 0.35
+RUN_NEAR = 0.2
+RUN_FAN = 90.0
+RUN_TURN = 10.0
+RUN_POINTS = 21
+RUN_COARSE = 5
+RUN_STARTS = 7      # a symbol's middle samples (its centre and the 6 round it)
+
+
+def _run_rays() -> np.ndarray:
+    """Card-frame points (6 x rays x RUN_POINTS x 2) of the straight runs out of each symbol:
+    from each of its RUN_STARTS middle samples (rays start-major), in directions every RUN_TURN
+    degrees within RUN_FAN of its edge's outward normal, on to RUN_OUT apothems from the card's
+    centre (the hexagon's radius: the largest projection on the six edge normals), RUN_POINTS
+    points evenly apart."""
+    normals = np.array([[math.cos(math.radians(-60.0 * d)), math.sin(math.radians(-60.0 * d))]
+                        for d in range(6)])
+    turns = np.radians(np.arange(-RUN_FAN, RUN_FAN + 0.5, RUN_TURN))
+    frac = np.linspace(0.0, 1.0, RUN_POINTS)
+    out = []
+    for d in range(6):
+        ang = math.radians(-60.0 * d) + turns
+        dirs = np.c_[np.cos(ang), np.sin(ang)]                       # angles x 2
+        starts = SYMBOL_PTS[d, :RUN_STARTS]                          # starts x 2
+        along = dirs @ normals.T                                     # angles x 6
+        level = starts @ normals.T                                   # starts x 6
+        reach = np.where(along[None] > 1e-6,
+                         (RUN_OUT - level[:, None]) / np.maximum(along[None], 1e-6), np.inf)
+        t_end = reach.min(-1)                                        # starts x angles
+        pts = (starts[:, None, None] + (t_end[..., None] * frac)[..., None]
+               * dirs[None, :, None])                                # starts x angles x P x 2
+        out.append(pts.reshape(-1, RUN_POINTS, 2))
+    return np.array(out)
+
+
+RUN_RAYS = _run_rays()
+_RUN_TURNS = RUN_RAYS.shape[1] // RUN_STARTS
+# (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's end by
+# symbol, start and turn: 1 x 6 x RUN_STARTS x turns x 2)
+_RUN_POINTS_FIRST = np.ascontiguousarray(RUN_RAYS.transpose(2, 0, 1, 3))
+_RUN_ENDS = np.ascontiguousarray(
+    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS, _RUN_TURNS, 2))
+
+
+def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
+              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray
+              ) -> np.ndarray:
+    """Per card and symbol (cards x 6), of those `read` marks: some straight run from one of
+    the symbol's middle samples to past the card's outline (`RUN_RAYS`) is one colour, its
+    spread under RUN_FLAT and under RUN_SHARE of the card's printed step from paper to band
+    (see RUN_FLAT). `bgr` the frame, `white` the cards' white references (cards x 3 BGR),
+    `symbols` and `halo` their symbol and halo samples as sampled (cards x 6·N_SYMBOL and
+    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3).
+    All the runs are tried first at their ends alone (every start's runs in one array, points
+    first), those left at every RUN_COARSE-th point, and only those left at all their points: a
+    run's spread over some of its points is at most its spread over all (a point maps and
+    samples the same to the last bit wherever it lies in an array of two or more points:
+    `transform` maps it alike in any such array, `sample` samples each point on its own; a lone
+    point can map a last bit apart), so a run already too wide there cannot pass."""
+    n = len(poses)
+    out = np.zeros(read.shape, bool)
+    mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS],
+                    white[:, None, None, :])
+    # (a run starts from a middle sample of a read symbol unlike paper, ...)
+    start = read[..., None] & (max3(np.abs(mid - 1.0)) > RUN_NEAR)
+    ci, si = np.nonzero(start.any(-1))
+    if not ci.size:
+        return out
+    # (... like some halo sample of its symbol: only the symbols with such a start looked at)
+    ring = normalise(halo.reshape(n, 6, N_HALO, 3)[ci, si], white[ci, None, :])
+    mids = mid[ci, si]                                               # symbols x 7 x 3
+    near = (max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
+    j, r = np.nonzero(start[ci, si] & near)                          # the starts
+    if not j.size:
+        return out
+    ci, si = ci[j], si[j]
+    begin = mids[j, r]                                               # starts x 3
+    # (each card's printed step: the median over its band places, most of them in view; the
+    # poses' matrices and centres)
+    flat = np.minimum(RUN_FLAT, RUN_SHARE * median_rows(
+        max3(np.abs(band[:, 0] - band[:, 2]))))[ci]                  # starts
+    m = pose_matrices(poses)[ci]
+    centres, white = np.array([p.centre for p in poses])[ci], white[ci]
+    # (every run of each start at its end: starts x turns)
+    spread = _run_spread(bgr, view, _RUN_ENDS[:, si, r], m[:, None], centres[:, None],
+                         white[:, None], begin[:, None])
+    k, t = np.nonzero(spread < flat[:, None])
+    rays = r[k] * _RUN_TURNS + t
+    # (those left at every RUN_COARSE-th point, then at all; a run's start is the middle sample,
+    # sampled already)
+    for points in (slice(None, None, RUN_COARSE), slice(None)):
+        if not k.size:
+            return out
+        spread = _run_spread(bgr, view, _RUN_POINTS_FIRST[points, si[k], rays], m[k], centres[k],
+                             white[k], begin[k])
+        keep = spread < flat[k]
+        k, rays = k[keep], rays[keep]
+    out[ci[k], si[k]] = True
+    return out
+
+
+def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarray,
+                centres: np.ndarray, white: np.ndarray, begin: np.ndarray) -> np.ndarray:
+    """The colour spread (paper-relative, the largest channel's) along each of some runs (of
+    any shape) of card-frame points `local` (points x runs x 2), whose cards' pose matrices
+    (runs x 2 x 2), centres (runs x 2) and white references (runs x 3 BGR) are `m`, `centres`
+    and `white` (or broadcast to the runs), with the colour `begin` of its start (runs x 3,
+    paper-relative RGB) among them; inf where a point lies outside the frame."""
+    x, y = local[..., 0], local[..., 1]
+    # (each plane point c + m·p summed as (c + m00·x) + m01·y, in place)
+    plane = np.empty((*np.broadcast_shapes(x.shape, centres.shape[:-1]), 2))
+    for a in (0, 1):
+        np.multiply(m[..., a, 0], x, out=plane[..., a])
+        plane[..., a] += centres[..., a]
+        plane[..., a] += m[..., a, 1] * y
+    img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    vals, inside = sample(bgr, img)
+    norm = normalise(vals, white)
+    if len(norm) == 1:   # (one point: its distance from the start's colour, no reduction)
+        return np.where(inside[0], max3(np.abs(norm[0] - begin)), np.inf)
+    spread = max3(np.maximum(norm.max(0), begin) - np.minimum(norm.min(0), begin))
+    return np.where(inside.all(0), spread, np.inf)
+
+
+def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): read as a grey ink."""
+    chars = as_chars(text)
+    grey = np.zeros(chars.shape, bool)
+    for k, letter in enumerate(model.letters):
+        if model.neutral[k]:
+            grey |= chars == letter
+    return grey
+
+
+def coloured_index(text: list[str], model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): the index of the coloured ink read (in the model's
+    letters), -1 for '?' and for a grey ink."""
+    chars = as_chars(text)
+    own = np.full(chars.shape, -1)
+    for k, letter in enumerate(model.letters):
+        if not model.neutral[k]:
+            own[chars == letter] = k
+    return own
+
+
+# A card's pose a little off its print (an outline fitted a pixel or two aside on a large sharp
+# card) moves every symbol's halo alike: at the same place round each symbol (the halo's places
+# are fixed in the card's frame) its own ink shows, and the place right across from it
+# (FACING) is paper, the ink moved away from it. So a halo place where the symbol shows its
+# ink with paper across from it, as at least SHIFTED_SYMBOLS of the card's other coloured
+# symbols do at that place, is the pose's offset and does not count towards MAX_OWN_HALO.
+# Nothing lying over the card mimics it: a fingertip covers one symbol, or two side by side;
+# that place round four symbols of the ring lies on a circle, and an object covering it there
+# but leaving paper at the place across from it round each of them has no such shape; blur
+# spreads ink all round (no paper across). Rendered hard table 536 (markers): a blue card 88
+# px across whose four middle discs show their ink at 0.6-1.0 in halo places 4 and 5, paper
+# in places 0 and 1, one of them its ink in place 0 too: three, so it was reported covered.
+SHIFTED_SYMBOLS = 3
+
+
+def ink_beyond(text: list[str], halo_kind: np.ndarray, halo_alpha: np.ndarray,
+                model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose halo
+    (`halo_kind`, `halo_alpha`: cards x 6·N_HALO) shows that same ink at FAINT_ALPHA or more
+    in more than MAX_OWN_HALO samples, not counting a place where it and SHIFTED_SYMBOLS of
+    the card's other coloured symbols show their own ink with paper across from it (a pose
+    off the print)."""
+    own = coloured_index(text, model)
+    n = len(text)
+    halo_kind = halo_kind.reshape(n, 6, N_HALO)
+    strong = halo_alpha.reshape(n, 6, N_HALO) >= FAINT_ALPHA
+    mine = (halo_kind == own[..., None]) & strong & (own >= 0)[..., None]
+    # (a place of own ink with paper across from it: what a shifted pose leaves)
+    shifted = mine & (halo_kind[..., FACING] == PAPER_K)
+    others = shifted.sum(1, keepdims=True) - shifted    # cards x 6 x N_HALO
+    same = (mine & ~(shifted & (others >= SHIFTED_SYMBOLS))).sum(-1)
+    return (own >= 0) & (same > MAX_OWN_HALO)
+
+
+# A grey ink is printed neutral: the lamp's tint left by the white reference, the paper's
+# chroma bled in by JPEG and the blur of a coloured neighbour give it little chroma (symbols
+# read as the grey ring on the hard band: per symbol the median chroma of its grey samples at
+# most 0.18, 99 % below 0.15; under a held-out lamp or harsh light at most 0.11). A disc
+# printed in a hue no ink of the model has (our blue printed violet with cyan running low)
+# lies within the grey fit's reach, lighter than the grey ink and about as dark as a blurred
+# ring: 0.27-0.34. Over GREY_MAX_CHROMA (`chroma` in `inks`) the grey reading is not trusted.
+GREY_MAX_CHROMA = 0.25
+
+
+def tinted_grey(text: list[str], sym_kind: np.ndarray, sym_norm: np.ndarray,
+                 model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a grey ink, with at least three
+    samples of that ink (`sym_kind`, cards x 6 x N_SYMBOL), more than half of which lie over
+    GREY_MAX_CHROMA from grey (`sym_norm`: their paper-normalised RGB)."""
+    chars = as_chars(text)
+    out = np.zeros(chars.shape, bool)
+    for k, letter in enumerate(model.letters):
+        read = chars == letter
+        if not model.neutral[k] or not read.any():
+            continue
+        x = sym_norm[read]                                   # m x N_SYMBOL x 3
+        r, g, b = x[..., 0], x[..., 1], x[..., 2]
+        # |x minus its grey| squared, (r-g)² + (g-b)² + (b-r)² = 3·that
+        far = ((r - g) ** 2 + (g - b) ** 2 + (b - r) ** 2) > 3.0 * GREY_MAX_CHROMA ** 2
+        mine = sym_kind[read] == k
+        n = mine.sum(-1)
+        out[read] = (n >= 3) & (2 * (mine & far).sum(-1) > n)
+    return out
+
+
+# A light ink is told from a darker ink near it in hue by its lightness as much as by its hue:
+# a printer that turns hues (a red printed towards orange) moves a red disc into the web
+# edition's yellow by hue, but not by lightness (a hue turn keeps it; our red is 0.65 of our
+# yellow's mean channel against the paper). Against the paper round it (its halo samples the
+# model calls paper, channel by channel: the lamp, a shade or a clipped white scale both alike)
+# a symbol's middle is at least as light as its ink, blur only mixing in paper. So a symbol
+# read as an ink that has a darker rival within INK_RIVAL_DEG in hue, whose 7 middle samples'
+# median lies below the geometric mean of the rival's lightness and the ink's own (both relative
+# to the ink's: 0.81 for our yellow, against red's 0.65), is no print of that ink
+# (`CardRead.dim`). On the ±30° printer tables (20 cards, seeds 0-119, web) the symbols read
+# yellow lie at 0.85 or more where they are yellow and 0.50-0.75 where they are red; the lone
+# card of seed 79 (all red) at 0.65-0.67. The read keeps the letter its hue gave, flagged: the
+# table-wide ink doubt (`inks.confused_letters`) must still see a red read as yellow to ask
+# for the print's colours, and only the reader's final report leaves it unread (`undimmed`).
+INK_RIVAL_DEG = 90.0
+MIN_LOCAL_PAPER = 3   # halo samples that are paper, for the paper round a symbol to be known
+_FLOORS: dict[int, tuple[ColourModel, np.ndarray]] = {}
+
+
+def ink_floors(model: ColourModel) -> np.ndarray:
+    """Per letter of `model`, the least lightness (of its ink's, against the paper) a symbol
+    read as it may show in its middle (see INK_RIVAL_DEG): 0 where no darker coloured ink lies
+    within INK_RIVAL_DEG in hue, and for a grey ink."""
+    inks = np.asarray(model.inks, np.float64)
+    light = inks.mean(-1)
+    hue = np.degrees(np.arctan2((inks[:, 1] - inks[:, 2]) * math.sqrt(3.0) / 2.0,
+                                inks[:, 0] - (inks[:, 1] + inks[:, 2]) / 2.0))
+    floors = np.zeros(len(inks))
+    for k in range(len(inks)):
+        for j in range(len(inks)):
+            turn = abs((hue[k] - hue[j] + 180.0) % 360.0 - 180.0)
+            if (j != k and not model.neutral[k] and not model.neutral[j]
+                    and light[j] < light[k] and turn < INK_RIVAL_DEG):
+                floors[k] = max(floors[k], math.sqrt(light[j] / light[k]))
+    return floors
+
+
+def _lightness_floors(model: ColourModel) -> np.ndarray:
+    """`ink_floors` times each ink's own lightness (mean channel, paper-relative): the least
+    mean channel a symbol read as it may show in its middle, against the paper round it;
+    remembered per model (a read asks for them in every call)."""
+    got = _FLOORS.get(id(model))
+    if got is None or got[0] is not model:
+        if len(_FLOORS) >= 8:   # (a reader keeps its model: a few at a time)
+            _FLOORS.clear()
+        got = (model, ink_floors(model) * np.asarray(model.inks, np.float64).mean(-1))
+        _FLOORS[id(model)] = got
+    return got[1]
+
+
+def darker_than_ink(text: list[str], symbols: np.ndarray, halo: np.ndarray,
+                     halo_paper: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as an ink with a darker rival near in hue
+    whose middle is darker than that ink's floor (`ink_floors`) against the paper round it:
+    `symbols` the symbol samples (cards x 6·N_SYMBOL x 3) and `halo` the halo samples (cards x
+    6·N_HALO x 3), both as sampled, `halo_paper` which halo samples are paper."""
+    n = len(text)
+    floors = _lightness_floors(model)
+    chars = as_chars(text)
+    out = np.zeros(chars.shape, bool)
+    if not floors.any():
+        return out
+    floor = np.zeros(chars.shape)
+    for k in np.flatnonzero(floors):
+        floor[chars == model.letters[k]] = floors[k]
+    c, d = np.nonzero(floor)
+    if not c.size:
+        return out
+    paper = halo_paper.reshape(n, 6, N_HALO)[c, d]                            # m x N_HALO
+    count = paper.sum(-1)
+    local = ((halo.reshape(n, 6, N_HALO, 3)[c, d] * paper[..., None]).sum(1)
+             / np.maximum(count, 1)[:, None])                                   # m x BGR
+    middle = symbols.reshape(n, 6, N_SYMBOL, 3)[c, d, :7] / np.maximum(local, 1.0)[:, None]
+    light = np.sort(middle.mean(-1), -1)[:, 3]                                 # their median
+    out[c, d] = (count >= MIN_LOCAL_PAPER) & (light < floor[c, d])
+    return out
+
+
+# Something lying over a symbol from beyond the card (a fingertip) crosses the card's edge
+# there (`crossed_edge`). Printed, each of the band's three places on an edge goes from paper
+# (just inside the band) to the dark band within a few pixels, at every blur the reader copes
+# with: at least EDGE_STEP (paper-relative, any channel) between the first and third depths.
+# An object there is one colour right across: no channel changing by more than EDGE_FLAT over
+# the four depths on the card (crafted fingertips: at most 0.05;
+# `tests/vision/test_symbol_fingertip.py`), darker than paper (EDGE_PAPER: a pose a pixel in
+# leaves a place flat on paper). Coming in aslant it may cover a side place as well as, or
+# instead of, the middle one, so any place counts, against the other places of the edge that
+# do show the step. And its colour is not the band's there (their middle depth): by
+# EDGE_UNLIKE in some channel, or by EDGE_HUE in hue (each channel's log less their mean; the
+# same lamp and paper scale both alike). A dark grey ring beside the band, both blurred into
+# one grey, or a band washed out on clipped paper, leaves the band's own colour there (rendered
+# hard tables: at most 0.12 apart, 0.08 in hue), a fingertip its own (crafted: 110 of 113 more
+# than 0.15 apart; the other 3, skin as bright as the band under a strong lamp, 0.16-0.21 in
+# hue). Read from a pose a little off the card (a pose search's shift, an outline fitted to
+# smeared paper) an edge's other places may show no step either: then the band's hue where it
+# shows the step anywhere round the card (at least MIN_BAND_REF places) stands for it, since
+# one print under one lamp has one hue all round and a shade dims without tinting. A grey
+# object (a pen, a phone, a grey sleeve) has the band's own grey, but it runs on past the
+# card's outline onto the table, at the band's colour still (the outer depth, within
+# EDGE_FLAT), where the edge's other places show the table: a printed band or ring stops
+# inside the outline. There no shadow explains the edge, so a halo sample that looks like
+# paper only in shade is no paper either (see `_read_cards`; crafted grey objects over small
+# blurred cards, `tests/vision/test_symbol_grey_object.py`: 139 of 6 480 read with a wrong
+# letter before, 11 after).
+EDGE_FLAT = 0.06
+EDGE_STEP = 0.15
+EDGE_UNLIKE = 0.15
+EDGE_HUE = 0.15
+MIN_BAND_REF = 6     # band places with the printed step: enough to know the band's hue
+EDGE_PAPER = 0.85    # a flat place this bright (paper-relative, mean of channels) is paper
+# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
+# and the border band.
+OUTWARD_HALO = np.array([int(np.argmin(np.abs((HALO_A + math.radians(60.0 * d) + math.pi)
+                                               % (2 * math.pi) - math.pi))) for d in range(6)])
+# their places among the halo samples, with the one either side (a finger comes in aslant)
+OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
+
+
+def crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per card and symbol (cards x 6): an object may cross edge d onto symbol d (the caller
+    also asks that one of the three halo samples facing that edge, OUTWARD_AT, is not paper: a
+    printed symbol never touches the band). One of the band's places on that edge (`band`:
+    cards x depths x 18 border places, paper-relative, edge d's at 3d .. 3d + 2) is one colour
+    across the band's depths, darker than paper and unlike the band's own where another place
+    of the edge steps from paper to the band (a printed band is the same all along its edge),
+    or unlike in hue the band wherever it steps round the card, or of the band's colour but
+    running on past the outline where the edge's other places show the table. Also returned:
+    where the last holds (an object running on past the card, which no shadow explains)."""
+    n = len(band)
+    place = band[:, :4].reshape(n, 4, 6, 3, 3)        # cards x depths x edge x place x RGB
+    flat = max3(depth_spread(place)) < EDGE_FLAT    # cards x edge x place
+    crossed, past = np.zeros((n, 6), bool), np.zeros((n, 6), bool)
+    if not flat.any():   # (often: the rest is not needed)
+        return crossed, past
+    colour = place.mean(1)                                     # cards x edge x place x RGB
+    # ... and darker than the paper (a pose a pixel in leaves a place on paper, flat too): a
+    # card with no such place has nothing crossed, and each card's test is its own, so only
+    # the cards with one are looked at further
+    dark = flat & (fast_mean(colour) < EDGE_PAPER)
+    some = np.flatnonzero(dark.any((1, 2)))
+    if some.size:
+        crossed[some], past[some] = _crossed_places(band[some], place[some], colour[some],
+                                                    flat[some], dark[some])
+    return crossed, past
+
+
+def _crossed_places(band: np.ndarray, place: np.ndarray, colour: np.ndarray, flat: np.ndarray,
+                    dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`crossed_edge`'s two answers for cards with a flat place darker than paper (`dark`):
+    `band` as it takes it, `place` its four inner depths by edge and place, `colour` their mean
+    over the depths, `flat` the places one colour across them."""
+    n = len(band)
+    step = max3(np.abs(place[:, 0] - place[:, 2])) > EDGE_STEP
+    band_at = place[:, 2]
+    hue = hue_angle(np.concatenate([colour, band_at], 2))
+    # place p against every other place q of the edge that shows the printed step
+    diff = max3(np.abs(colour[:, :, :, None] - band_at[:, :, None]))
+    dhue = max3(np.abs(hue[:, :, :3, None] - hue[:, :, None, 3:]))
+    unlike = beside_step((diff > EDGE_UNLIKE) | (dhue > EDGE_HUE), step)
+    # ... or unlike in hue the band where it shows the step anywhere round the card
+    count = step.reshape(n, -1).sum(-1)
+    banded = count >= MIN_BAND_REF
+    if banded.any():
+        # the median over the places with the step (np.nanmedian's, without its overhead)
+        ref = np.sort(np.where(step[..., None], hue[:, :, 3:], np.inf).reshape(n, -1, 3)[banded],
+                      axis=1)
+        k = count[banded]
+        rows = np.arange(len(k))
+        mid = 0.5 * (ref[rows, (k - 1) // 2] + ref[rows, k // 2])
+        far = np.zeros_like(unlike)
+        far[banded] = max3(np.abs(hue[banded][:, :, :3] - mid[:, None, None])) > EDGE_HUE
+        # (not where the whole edge is one flat colour: a table's hue bled into the band
+        # along it, or an object lying along the edge rather than across it onto a symbol)
+        one = flat.all(-1) & (max3(max_place(colour) - min_place(colour)) < EDGE_UNLIKE)
+        unlike |= far & ~one[..., None]
+    # ... or, of the band's own grey (a grey pen or sleeve), it carries on past the card's
+    # outline (the outer depth), where the other places show the table: a printed ring beside
+    # the band stops inside it
+    outer = band[:, 4].reshape(n, 6, 3, 3)
+    on = max3(np.abs(outer - colour)) < EDGE_FLAT                    # cards x edge x place
+    ohue = hue_angle(outer)
+    odiff = max3(np.abs(outer[:, :, :, None] - outer[:, :, None]))
+    odhue = max3(np.abs(ohue[:, :, :, None] - ohue[:, :, None]))
+    past = beside_step((odiff > EDGE_UNLIKE) | (odhue > EDGE_HUE), step)
+    past &= on
+    unlike |= past
+    return (dark & unlike).any(-1), (dark & past).any(-1)
+
+
+def max_place(x: np.ndarray) -> np.ndarray:
+    """`x.max(2)` over an edge's three places (axis 2 of cards x edge x place x RGB), unrolled
+    (see `max3`)."""
+    return np.maximum(np.maximum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
+
+
+def min_place(x: np.ndarray) -> np.ndarray:
+    """`x.min(2)` over an edge's three places, unrolled (see `max_place`)."""
+    return np.minimum(np.minimum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
+
+
+def beside_step(unlike: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Per border place p of each edge (cards x edge x 3): whether `unlike[..., p, q]` (cards
+    x edge x 3 x 3) holds for some other place q of that edge that `step` (cards x edge x 3)
+    marks as showing the band's printed step from paper."""
+    return (unlike & step[:, :, None] & _OTHER_PLACE).any(-1)
+
+
+_OTHER_PLACE = ~np.eye(3, dtype=bool)   # place q of an edge is not place p
+
+
+def hue_angle(rgb: np.ndarray) -> np.ndarray:
+    """Each channel's log less their mean (last axis): a colour's hue, the same under any
+    scaling of its level (a lamp's, the paper's, a shade's)."""
+    hue = np.log(np.maximum(rgb, 0.02))
+    hue -= fast_mean(hue)[..., None]
+    return hue
