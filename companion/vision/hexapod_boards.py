@@ -66,6 +66,10 @@ EDGE_MIN = 6                     # ...at least this many places (an arm across t
 EDGE_SPAN = 0.15                 # ...spanning this much of the edge's length at least
 SIZE_RATIO = 2.0         # a second sheet's image area within this factor of a found one's
 
+# a sheet whose outline verified two of one player's codes, the other two places showing a
+# framed marker each: (player, the two markers (id, corners), the sheet's TL, TR, BR, BL)
+Paired = tuple[int, list[tuple[int, Quad]], Quad]
+
 
 @lru_cache(maxsize=8)
 def _shifts(layout: CaseLayout, steps: int, modules: float = SHIFT_MODULES) -> np.ndarray:
@@ -89,23 +93,27 @@ def _place_mm(layout: CaseLayout, steps: int, modules: float = SHIFT_MODULES) ->
 
 def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = LAYOUT,
                 bgr: np.ndarray | None = None, outlines: list[Quad] | None = None,
-                pairs: list[tuple[int, Quad]] | None = None) -> list[CasePose]:
+                pairs: list[tuple[int, Quad]] | None = None,
+                framed: list[Paired] | None = None) -> list[CasePose]:
     """Cases found by their sheet's outline and verified by their markers' codes, for players
     not `located` already. `bgr`: the frame's colours, if it has them; `outlines`: the sheets
     to try (else `hexapod_outlines.sheet_outlines`, and, while a game's cases are not all
     found, its second look for sheets a hand or an arm joins or cuts). `pairs`, if given,
     gathers the markers (id, corners) of each sheet that shows exactly two of one player's
     codes clearly at their own places and no other, in one quarter turn only: too few for a
-    case, what `hexapod_markers.partial_cases` starts from."""
+    case, what `hexapod_markers.partial_cases` starts from; `framed`, if given, gathers those
+    sheets whose other two places show a framed marker each (`framed_pairs`)."""
     skip = {p.player for p in located}
     poses: dict[int, list[CasePose]] = {}
     image = grey if bgr is None else bgr
     if outlines is not None:
-        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image, pairs)
+        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image, pairs,
+                  framed)
         return _best(poses)
     regions = bright_regions(grey, bgr)
     tried = outlines_of(regions, MIN_SHEET_AREA, None)
-    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image, pairs)
+    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image, pairs,
+              framed)
     found = _best(poses)
     if len(located) + len(found) < GAME_CASES:
         # still a case short: look again for a sheet a hand or an arm joins or cuts, only
@@ -115,7 +123,7 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
                 if not any(np.abs(q - t).max() < 3.0 for t in tried)]
         rest: dict[int, list[CasePose]] = {}
         _verified(grey, off_cases(more, [*located, *found], layout),
-                  skip | set(poses), layout, rest, image, pairs)
+                  skip | set(poses), layout, rest, image, pairs, framed)
         found += _best(rest)
     return found
 
@@ -132,15 +140,17 @@ def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float
 
 def _verified(grey: np.ndarray, outlines: list[Quad], skip: set[int], layout: CaseLayout,
               poses: dict[int, list[CasePose]], image: np.ndarray,
-              pairs: list[tuple[int, Quad]] | None = None) -> None:
+              pairs: list[tuple[int, Quad]] | None = None,
+              framed: list[Paired] | None = None) -> None:
     """Poses of the sheets `outlines` that pass `verify_sheet` and `sheet_pose` (`image`: the
     frame, in colour if it has it), for players not in `skip`, added to `poses` by player;
-    sheets showing two markers only add those to `pairs` (if given, `find_boards`). The first
+    sheets showing two markers only add those to `pairs` and `framed` (if given,
+    `find_boards`). The first
     look at every outline's turns is taken in one batch (`_marker_like`)."""
     turns = [_sheet_turns(quad, layout) for quad in outlines]
     like = iter(_marker_like(grey, [H for each in turns for _, H in each], layout).tolist())
     for each in turns:
-        hit = _read_sheet(grey, each, [next(like) for _ in each], layout, pairs)
+        hit = _read_sheet(grey, each, [next(like) for _ in each], layout, pairs, framed)
         if hit is None or hit[0] in skip:
             continue
         pose = sheet_pose(*hit, layout, image)
@@ -337,11 +347,14 @@ def _sheet_turns(quad: Quad, layout: CaseLayout) -> list[tuple[Quad, np.ndarray]
 
 
 def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: list[bool],
-                layout: CaseLayout, pairs: list[tuple[int, Quad]] | None = None
+                layout: CaseLayout, pairs: list[tuple[int, Quad]] | None = None,
+                framed: list[Paired] | None = None
                 ) -> tuple[int, list[tuple[int, Quad]], Quad] | None:
     """`verify_sheet` of one outline's `turns` (`_sheet_turns`), given which of them passed
     the first look (`like`, `_marker_like`). When no turn shows three markers and exactly one
-    shows two, those two are added to `pairs` (if given)."""
+    shows two, those two are added to `pairs` (if given), and, when the turn's other two
+    places each show a framed marker (`MIN_FRAMED`) whose code is unclear, (player, the two,
+    the sheet's corners) to `framed` (if given; `framed_pairs`)."""
     accepted, two = [], []
     for (corners, H), ok in zip(turns, like, strict=True):
         if not ok:
@@ -352,9 +365,13 @@ def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: li
             if len(hit[1]) >= 3:
                 accepted.append((*hit, corners))
             else:
-                two.append(hit[1])
-    if pairs is not None and not accepted and len(two) == 1:
-        pairs += two[0]
+                two.append((*hit, corners, bool((frame.max(axis=1) >= MIN_FRAMED).all())))
+    if not accepted and len(two) == 1:
+        player, markers, corners, all_framed = two[0]
+        if pairs is not None:
+            pairs += markers
+        if framed is not None and all_framed:
+            framed.append((player, markers, corners))
     return accepted[0] if len(accepted) == 1 else None
 
 
@@ -531,3 +548,45 @@ def edges_agree(poses: list[CasePose], image: np.ndarray, layout: CaseLayout = L
                 continue
         kept.append(pose)
     return kept
+
+
+def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarray,
+                 layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """Cases, of players not `located`, from sheets whose outline verified two of the player's
+    codes clearly while its other two places each show a framed marker (a black border in its
+    white quiet zone, `MIN_FRAMED`) whose code blur left unclear, none another case code
+    clearly (`_read_sheet`): the board shows its four markers, two of them read. The outline,
+    found at half size, is a few pixels off; the sheet's corners are taken where its straight
+    edges, measured in `image` (the frame, in colour if it has it) near each corner's
+    neighbours, meet (`_edge_corner`; every edge must be clearly seen), and the case is kept
+    only when those four corners and the two markers' centres agree through one homography
+    within `JOINT_TOL` modules: the two markers then lie where the paper's own edges put
+    them, so neither a hand's or a card's edge taken for the sheet's nor a warped outline
+    passes, and the paper's corners pin the far side of the case, which two markers alone
+    would extrapolate. A player two sheets would name is in doubt (`_one_board`)."""
+    have = {p.player for p in located}
+    poses: dict[int, list[CasePose]] = {}
+    for player, markers, outline in sheets:
+        if player in have:
+            continue
+        printed = printed_corners(layout, player)
+        ids = [i for i, _ in markers]
+        seen = dict(markers)
+        module = float(np.mean([quad_side(seen[i]) for i in ids])) / layout.marker_modules
+        corners = [_edge_corner(image, outline, k, module) for k in range(4)]
+        if any(c is None for c in corners):
+            continue
+        src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
+                                                   for i in ids]])
+        dst = np.vstack([*corners, *[seen[i].mean(axis=0, keepdims=True) for i in ids]])
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            continue
+        res = np.linalg.norm(transform(src, H) - dst, axis=1)
+        side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
+        if res.max() > JOINT_TOL * side / layout.marker_modules:
+            continue
+        pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
+                        float(np.sqrt((res ** 2).mean())), side)
+        poses.setdefault(player, []).append(pose)
+    return _best(poses)

@@ -842,9 +842,11 @@ class MarkerTracker:
                 self._outline_wait -= 1
             else:
                 # (it builds on this module)
-                from .hexapod_boards import find_boards, placed_cases
+                from .hexapod_boards import find_boards, framed_pairs, placed_cases
                 pairs: list[tuple[int, Quad]] = []    # two markers verified on a sheet
-                boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs)
+                framed: list = []     # ... whose other two places show a framed marker each
+                boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs,
+                                     framed=framed)
                 located |= {p.player for p in boards}
                 seen = decoded + extra    # markers whose code was read or matched
                 if blurred and (len(located) < GAME_CASES or self.known - located):
@@ -868,6 +870,14 @@ class MarkerTracker:
                     # for by their codes where the two put them (`placed_cases`)
                     boards += placed_cases(grey, decoded, [*poses, *boards], self.layout,
                                            grey if frame.bgr is None else frame.bgr)
+                    located |= {p.player for p in boards}
+                if framed and (len(located) < GAME_CASES or self.known - located):
+                    # a sheet showing its four markers, two of them read, the others' codes
+                    # blurred past reading: its outline's corners, where the paper's own
+                    # edges meet, pin the case (`framed_pairs`)
+                    boards += framed_pairs(framed, [*poses, *boards],
+                                           grey if frame.bgr is None else frame.bgr,
+                                           self.layout)
                 if not poses and not boards:
                     # no case at all: markers too small for the decoder (under ~18 px, a
                     # module under three pixels, turned) are looked for in the frame at
