@@ -65,6 +65,9 @@ EDGE_FIT = 1.0                   # px: the paper's edge points within this of on
 EDGE_MIN = 6                     # ...at least this many places (an arm across the rest)...
 EDGE_SPAN = 0.15                 # ...spanning this much of the edge's length at least
 SIZE_RATIO = 2.0         # a second sheet's image area within this factor of a found one's
+# two read markers' centres within this many modules of where the paper's measured corners put
+# them (`framed_pairs`): those corners are sub-pixel (hard 18: 0.1 module), not an outline's
+PAIR_TOL = 0.5
 
 # a sheet whose outline verified two of one player's codes, the other two places showing a
 # framed marker each: (player, the two markers (id, corners), the sheet's TL, TR, BR, BL)
@@ -560,7 +563,7 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
     edges, measured in `image` (the frame, in colour if it has it) near each corner's
     neighbours, meet (`_edge_corner`; every edge must be clearly seen), and the case is kept
     only when those four corners and the two markers' centres agree through one homography
-    within `JOINT_TOL` modules: the two markers then lie where the paper's own edges put
+    within `PAIR_TOL` modules: the two markers then lie where the paper's own edges put
     them, so neither a hand's or a card's edge taken for the sheet's nor a warped outline
     passes, and the paper's corners pin the far side of the case, which two markers alone
     would extrapolate. A player two sheets would name is in doubt (`_one_board`)."""
@@ -584,7 +587,7 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
             continue
         res = np.linalg.norm(transform(src, H) - dst, axis=1)
         side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
-        if res.max() > JOINT_TOL * side / layout.marker_modules:
+        if res.max() > PAIR_TOL * side / layout.marker_modules:
             continue
         pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
                         float(np.sqrt((res ** 2).mean())), side)
