@@ -554,20 +554,29 @@ def edges_agree(poses: list[CasePose], image: np.ndarray, layout: CaseLayout = L
 
 
 def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarray,
-                 layout: CaseLayout = LAYOUT) -> list[CasePose]:
+                 layout: CaseLayout = LAYOUT, grey: np.ndarray | None = None
+                 ) -> list[CasePose]:
     """Cases, of players not `located`, from sheets whose outline verified two of the player's
     codes clearly while its other two places each show a framed marker (a black border in its
     white quiet zone, `MIN_FRAMED`) whose code blur left unclear, none another case code
     clearly (`_read_sheet`): the board shows its four markers, two of them read. The outline,
     found at half size, is a few pixels off; the sheet's corners are taken where its straight
     edges, measured in `image` (the frame, in colour if it has it) near each corner's
-    neighbours, meet (`_edge_corner`; every edge must be clearly seen), and the case is kept
-    only when those four corners and the two markers' centres agree through one homography
-    within `PAIR_TOL` modules: the two markers then lie where the paper's own edges put
-    them, so neither a hand's or a card's edge taken for the sheet's nor a warped outline
-    passes, and the paper's corners pin the far side of the case, which two markers alone
-    would extrapolate. A player two sheets would name is in doubt (`_one_board`)."""
+    neighbours, meet (`_edge_corner`; every edge must be clearly seen), and those four corners
+    and the two markers' centres must agree through one homography within `PAIR_TOL`
+    modules: the two markers then lie where the paper's own edges put them. The far side,
+    which the two markers cannot pin, is then checked by two measurements that do not share
+    their errors: the other two markers' frames are looked for about where that homography
+    puts them (shifts of up to `PLACE_MODULES`, in `grey`, the frame's grey levels), each must
+    be framed `MIN_FRAMED` and show no other case code clearly, and the sheet's corners and
+    all four markers' centres must agree through one homography within `JOINT_TOL` modules
+    (hard 18: 0.7), the case's pose; so neither a hand's or a card's edge taken for the
+    sheet's nor a warped outline passes. A player two sheets would name is in doubt
+    (`_one_board`)."""
+    if grey is None:
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     have = {p.player for p in located}
+    ids_of = case_templates(layout)[1]
     poses: dict[int, list[CasePose]] = {}
     for player, markers, outline in sheets:
         if player in have:
@@ -589,7 +598,32 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
         side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
         if res.max() > PAIR_TOL * side / layout.marker_modules:
             continue
-        pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
-                        float(np.sqrt((res ** 2).mean())), side)
-        poses.setdefault(player, []).append(pose)
+        # the other two markers' frames, about where the paper's corners put them
+        score, frame, px = _place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
+        far = []
+        for k, mid in enumerate(printed):
+            if mid in seen:
+                continue
+            j = int(frame[k].argmax())
+            clear = _clear_code(score, frame, k)
+            if frame[k, j] < MIN_FRAMED or (clear is not None and (
+                    clear[0] % 4 != 0 or int(ids_of[clear[0]]) != mid)):
+                break
+            far.append((mid, px[k, j].astype(np.float64)))
+        else:
+            src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
+                                                       for i in printed]])
+            centres = dict(markers) | dict(far)
+            dst = np.vstack([*corners, *[centres[i].mean(axis=0, keepdims=True)
+                                         for i in printed]])
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is None:
+                continue
+            res = np.linalg.norm(transform(src, H) - dst, axis=1)
+            side = float(np.mean([quad_side(transform(printed[i], H)) for i in printed]))
+            if res.max() > JOINT_TOL * side / layout.marker_modules:
+                continue
+            pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
+                            float(np.sqrt((res ** 2).mean())), side)
+            poses.setdefault(player, []).append(pose)
     return _best(poses)

@@ -877,7 +877,7 @@ class MarkerTracker:
                     # edges meet, pin the case (`framed_pairs`)
                     boards += framed_pairs(framed, [*poses, *boards],
                                            grey if frame.bgr is None else frame.bgr,
-                                           self.layout)
+                                           self.layout, grey)
                 if not poses and not boards:
                     # no case at all: markers too small for the decoder (under ~18 px, a
                     # module under three pixels, turned) are looked for in the frame at

@@ -30,9 +30,9 @@ def _scene() -> tuple[np.ndarray, object]:
 
 def test_a_case_whose_two_markers_read_and_four_show_is_found() -> None:
     """Player 2's case is found (the old reader: not found, every cell '?') through markers 21
-    and 22; its grid corners lie within a quarter of a cell of the truth's (the reader reads
-    cards a third of a cell off), and its cells read right or '?', never a wrong code, at
-    least 20 visible cells read."""
+    and 22, placed by the sheet's corners and all four markers' centres: its grid corners lie
+    within 0.15 cell of the truth's (through the corners and the two read markers alone: 0.21),
+    and its cells read right or '?', never a wrong code, at least 20 visible cells read."""
     image, truth = _scene()
     result = HexapodReader(track=False, keep_still=False).read_full(image)
     seen = {c.player: c for c in result.observation.cases}
@@ -42,7 +42,7 @@ def test_a_case_whose_two_markers_read_and_four_show_is_found() -> None:
     case = next(c for c in truth.cases if c.player == 2)
     cell = np.linalg.norm(np.subtract(case.corners[1], case.corners[0])) / LAYOUT.cols
     assert np.linalg.norm(pose.grid_corners() - np.array(case.corners), axis=1).max() \
-        < 0.25 * cell
+        < 0.15 * cell
     read = 0
     for r, row in enumerate(case.grid):
         for c, code in enumerate(row):
@@ -90,3 +90,35 @@ def test_markers_off_where_the_edges_put_them_make_no_case() -> None:
     step = 1.5 * side / LAYOUT.marker_modules * along / np.linalg.norm(along)
     moved = [(i, q + step) for i, q in markers]
     assert framed_pairs([(player, moved, outline)], located, image, LAYOUT) == []
+
+
+def test_far_markers_off_where_the_edges_put_them_make_no_case() -> None:
+    """Guard on the far side: the two unread markers (20, 23), each with its quiet zone, moved
+    1.8 modules along the sheet's top edge in the grey levels the frames are looked for in (the
+    paper's edges left as they are): their frames are found within the search, but off where
+    the sheet's corners put them, so the case is refused."""
+    image, truth = _scene()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    located = [p for p in MarkerTracker(LAYOUT, track=False).find(image)[0] if p.player == 1]
+    framed: list = []
+    find_boards(grey, located, LAYOUT, image, framed=framed)
+    assert [p.player for p in framed_pairs(framed, located, image, LAYOUT, grey)] == [2]
+    case = next(c for c in truth.cases if c.player == 2)
+    moved = grey.copy()
+    paper = float(np.percentile(grey, 99))
+    for mid in (20, 23):
+        quad = np.array(next(m.corners for m in case.markers if m.id == mid), np.float64)
+        side = np.linalg.norm(quad[1] - quad[0])
+        along = (quad[1] - quad[0]) / side
+        centre = quad.mean(axis=0)
+        zone = centre + 1.6 * (quad - centre)
+        x0, y0 = np.floor(zone.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(zone.max(axis=0)).astype(int)
+        patch = grey[y0:y1, x0:x1].copy()
+        mask = np.zeros_like(patch)
+        cv2.fillConvexPoly(mask, np.round(zone - (x0, y0)).astype(np.int32), 1)
+        moved[y0:y1, x0:x1][mask > 0] = paper
+        dx, dy = np.round(1.8 * side / LAYOUT.marker_modules * along).astype(int)
+        target = moved[y0 + dy:y1 + dy, x0 + dx:x1 + dx]
+        target[mask > 0] = patch[mask > 0]
+    assert framed_pairs(framed, located, image, LAYOUT, moved) == []
