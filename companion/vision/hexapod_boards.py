@@ -128,7 +128,81 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
         _verified(grey, off_cases(more, [*located, *found], layout),
                   skip | set(poses), layout, rest, image, pairs, framed)
         found += _best(rest)
+        if len(located) + len(found) < GAME_CASES:
+            # still short: every sheet of either look off the cases found, with its corners
+            # where the paper's own edges put them (`refined_outline`: a bright patch of the
+            # table or a hand by a corner bends the outline there), for players neither
+            # look saw a board of
+            again: list[Quad] = []
+            for q in off_cases([*tried, *more], [*located, *found], layout):
+                r = refined_outline(image, q, layout)
+                if r is not None and not any(np.abs(r - t).max() < 1.5
+                                             for t in [*tried, *more, *again]):
+                    again.append(r)
+            last: dict[int, list[CasePose]] = {}
+            _verified(grey, again, skip | set(poses) | set(rest), layout, last, image, pairs,
+                      framed)
+            found += _best(last)
     return found
+
+
+REFINE_ROUNDS = 3         # an outline's corners measured again about the last ones at most...
+REFINE_STILL = 0.5        # ...until none moves this far (px)
+
+
+def refined_outline(image: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
+                    ) -> Quad | None:
+    """`quad` (a sheet's outline, clockwise) with its corners where the paper's straight
+    edges, measured in `image` about its edges (`_edge_corner`), meet; measured again about
+    the corners found, up to `REFINE_ROUNDS` times (each edge is searched within two modules
+    of where it was put, so a corner tens of pixels off comes in over a few rounds); None when
+    a corner's edges are not clearly seen. When one corner's are not (an arm or a hand hides
+    the paper by it), it is first put where the three others make a parallelogram, and its
+    two edges are measured about that guess, each from its other corner or, where an arm lies
+    across that end, from the guess's end. Only a proposal: a board is what its markers
+    verify (`verify_sheet`, `sheet_pose`, `framed_pairs`)."""
+    _, _, w, h = layout.sheet_mm
+    module = sum(polygon_sides(quad)) / (2.0 * (w + h)) * layout.marker_mm \
+        / layout.marker_modules
+    now = quad
+    for _ in range(REFINE_ROUNDS):
+        new = _measured_corners(image, now, module)
+        if new is None:
+            return None if now is quad else now
+        moved = float(np.abs(new - now).max())
+        now = new
+        if moved < REFINE_STILL:
+            break
+    return now
+
+
+def _measured_corners(image: np.ndarray, quad: Quad, module: float) -> Quad | None:
+    """One round of `refined_outline`: `quad`'s corners where the paper's edges about it meet,
+    or None."""
+    corners = [_edge_corner(image, quad, k, module) for k in range(4)]
+    gone = [k for k in range(4) if corners[k] is None]
+    if not gone:
+        return np.array(corners)
+    if len(gone) > 1:
+        return None
+    k = gone[0]
+    guess = corners[(k + 1) % 4] + corners[(k + 3) % 4] - corners[(k + 2) % 4]
+    near = np.array([guess if j == k else corners[j] for j in range(4)])
+    centre = near.mean(axis=0)
+    lines = []
+    for s in (-1, 1):
+        other = near[(k + s) % 4]
+        line = _edge_line(image, other, near[k], centre, module)
+        lines.append(line if line is not None else
+                     _edge_line(image, near[k], other, centre, module))
+    if lines[0] is None or lines[1] is None:
+        return None
+    (p, d), (q, e) = lines
+    meet = line_meet(p, p + d, q, q + e)
+    if meet is None:
+        return None
+    near[k] = meet
+    return near
 
 
 def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float]:
