@@ -101,7 +101,8 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
     """Cases found by their sheet's outline and verified by their markers' codes, for players
     not `located` already. `bgr`: the frame's colours, if it has them; `outlines`: the sheets
     to try (else `hexapod_outlines.sheet_outlines`, and, while a game's cases are not all
-    found, its second look for sheets a hand or an arm joins or cuts). `pairs`, if given,
+    found, its second look for sheets a hand or an arm joins or cuts, and then the sheets of
+    both with their corners measured on the paper's edges, `_refined_look`). `pairs`, if given,
     gathers the markers (id, corners) of each sheet that shows exactly two of one player's
     codes clearly at their own places and no other, in one quarter turn only: too few for a
     case, what `hexapod_markers.partial_cases` starts from; `framed`, if given, gathers those
@@ -129,21 +130,46 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
                   skip | set(poses), layout, rest, image, pairs, framed)
         found += _best(rest)
         if len(located) + len(found) < GAME_CASES:
-            # still short: every sheet of either look off the cases found, with its corners
-            # where the paper's own edges put them (`refined_outline`: a bright patch of the
-            # table or a hand by a corner bends the outline there), for players neither
-            # look saw a board of
-            again: list[Quad] = []
-            for q in off_cases([*tried, *more], [*located, *found], layout):
-                r = refined_outline(image, q, layout)
-                if r is not None and not any(np.abs(r - t).max() < 1.5
-                                             for t in [*tried, *more, *again]):
-                    again.append(r)
-            last: dict[int, list[CasePose]] = {}
-            _verified(grey, again, skip | set(poses) | set(rest), layout, last, image, pairs,
-                      framed)
-            found += _best(last)
+            # still short: the sheets of either look again, their corners measured
+            found += _refined_look(grey, image, [*tried, *more], [*located, *found],
+                                   skip | set(poses) | set(rest), layout, pairs, framed)
     return found
+
+
+def _refined_look(grey: np.ndarray, image: np.ndarray, outlines: list[Quad],
+                  cases: list[CasePose], skip: set[int], layout: CaseLayout,
+                  pairs: list[tuple[int, Quad]] | None, framed: list[Paired] | None
+                  ) -> list[CasePose]:
+    """`find_boards`' third look, for players (not in `skip`) neither look saw a board of:
+    every sheet of either look (`outlines`) off the `cases` found and of a sheet's size beside
+    them, with its corners where the paper's own edges put them (`refined_outline`: a bright
+    patch of the table or a hand by a corner bends the outline there), verified as any
+    outline. An outline of the same corners in another order or within a few pixels (the two
+    thresholds, the grey and the dimmest channel) is refined once, and only one through which
+    two of the four marker places show a framed marker as it is (`_marker_like`: a bent
+    corner moves the places by it; a case wants two read), every outline's turns looked at in
+    one batch."""
+    lo, hi = _size_range(cases, layout)
+    done: list[Quad] = []
+    for q in off_cases(outlines, cases, layout):
+        if not lo <= cv2.contourArea(q.astype(np.float32)) <= hi:
+            continue
+        # each corner of q near some corner of a quad kept (any order): the same sheet
+        if not done or (np.linalg.norm(np.stack(done)[:, None] - q[None, :, None], axis=3)
+                        .min(axis=2).max(axis=1) >= 3.0).all():
+            done.append(q)
+    turns = [[H for _, H in _sheet_turns(q, layout)] for q in done]
+    like = iter(_marker_like(grey, [H for each in turns for H in each], layout, 2).tolist())
+    again: list[Quad] = []
+    for q, each in zip(done, turns, strict=True):
+        if not any([next(like) for _ in each]):
+            continue
+        r = refined_outline(image, q, layout)
+        if r is not None and not any(np.abs(r - t).max() < 1.5 for t in [*outlines, *again]):
+            again.append(r)
+    poses: dict[int, list[CasePose]] = {}
+    _verified(grey, again, skip, layout, poses, image, pairs, framed)
+    return _best(poses)
 
 
 REFINE_ROUNDS = 3         # an outline's corners measured again about the last ones at most...
@@ -179,12 +205,14 @@ def refined_outline(image: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
 def _measured_corners(image: np.ndarray, quad: Quad, module: float) -> Quad | None:
     """One round of `refined_outline`: `quad`'s corners where the paper's edges about it meet,
     or None."""
-    corners = [_edge_corner(image, quad, k, module) for k in range(4)]
+    corners: list[np.ndarray | None] = []
+    for k in range(4):
+        corners.append(_edge_corner(image, quad, k, module))
+        if sum(c is None for c in corners) > 1:
+            return None                  # two corners unseen: no more edges measured
     gone = [k for k in range(4) if corners[k] is None]
     if not gone:
         return np.array(corners)
-    if len(gone) > 1:
-        return None
     k = gone[0]
     guess = corners[(k + 1) % 4] + corners[(k + 3) % 4] - corners[(k + 2) % 4]
     near = np.array([guess if j == k else corners[j] for j in range(4)])
@@ -310,11 +338,13 @@ def _edge_corner(image: np.ndarray, corners: Quad, k: int, module: float) -> np.
     a homography's perspective too loosely to place the fourth corner (2.5-5 modules off on
     hard scenes whose outline was right)."""
     centre = corners.mean(axis=0)
-    lines = [_edge_line(image, corners[(k + s) % 4], corners[k], centre, module)
-             for s in (-1, 1)]
-    if lines[0] is None or lines[1] is None:
+    first = _edge_line(image, corners[(k - 1) % 4], corners[k], centre, module)
+    if first is None:
+        return None                      # (the second edge is not measured then)
+    second = _edge_line(image, corners[(k + 1) % 4], corners[k], centre, module)
+    if second is None:
         return None
-    (p, d), (q, e) = lines
+    (p, d), (q, e) = first, second
     return line_meet(p, p + d, q, q + e)
 
 
@@ -452,13 +482,14 @@ def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: li
     return accepted[0] if len(accepted) == 1 else None
 
 
-def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> np.ndarray:
-    """For each homography in `Hs` (board mm -> image px), whether at least three of the four
-    marker places through it fit a framed marker `PRE_FRAMED` at one of a few shifts a module
-    apart: a first look that lets most pale patches of a table and sheets of paper go at a
-    fraction of the full search's cost, each module sampled at 2 x 2 points (the full search
-    takes 4 x 4). The places of every homography are sampled in one batch (each quad's means
-    are its own: the same values as one homography at a time)."""
+def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout,
+                 places: int = 3) -> np.ndarray:
+    """For each homography in `Hs` (board mm -> image px), whether at least `places` of the
+    four marker places through it fit a framed marker `PRE_FRAMED` at one of a few shifts a
+    module apart: a first look that lets most pale patches of a table and sheets of paper go
+    at a fraction of the full search's cost, each module sampled at 2 x 2 points (the full
+    search takes 4 x 4). The places of every homography are sampled in one batch (each quad's
+    means are its own: the same values as one homography at a time)."""
     if not Hs:
         return np.zeros(0, bool)
     mm = _place_mm(layout, 3)
@@ -469,7 +500,7 @@ def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> 
     for k in range(len(Hs)):
         part = means[k * per:(k + 1) * per]
         best = np.einsum("qm,tm->qt", part, _framed(layout)).max(axis=1).reshape(4, -1)
-        out[k] = int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
+        out[k] = int((best.max(axis=1) >= PRE_FRAMED).sum()) >= places
     return out
 
 
