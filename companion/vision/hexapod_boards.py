@@ -17,7 +17,12 @@ it was seen, and a sheet corner no verified marker vouches for lies within two m
 where the sheet's two straight edges through it, measured in the frame near the vouched
 corners, meet (`sheet_pose`): an outline warped by a glare spot or a hand at one corner is
 caught there. A sheet of paper, a white card, or a board showing other codes at its corners is
-no case.
+no case. Still a case short, the third look takes every outline of the first two again with
+its corners where the paper's own edges, measured round after round, meet (`refined_outline`,
+`_refined_look`: a bright patch of the table or a hand by a corner bends an outline by tens of
+pixels), verified the same way. A sheet that shows all four markers but whose blur left only
+two codes readable is a case only as `framed_pairs` checks it: the other two places framed,
+the paper's measured corners and all four markers' centres through one homography.
 """
 from __future__ import annotations
 

@@ -18,7 +18,9 @@ the frame at half size, where a blurred marker's border closes again, matched as
 markers were seen (decoded, or matched at either size; else two its sheet's outline verified
 at their places, a hand over a third bending the outline there) is looked for where those put
 its others, each place in a window of its own under thresholds the whole-frame search cannot
-afford, the same codes and three-marker geometry deciding (`partial_cases`). A case fitted
+afford, the same codes and three-marker geometry deciding (`partial_cases`); a sheet whose
+four markers all show framed, two of them read, is placed by its measured corners and all four
+markers' centres (`hexapod_boards.framed_pairs`). A case fitted
 through three markers extrapolates their corners' noise to the far grid corner (3-9 px there on
 blurred scenes): when the fourth is a rejected quad where the three put it, of its size, turn
 and code, the case is refitted through all four (`complete`). Corners stay as the detector finds
