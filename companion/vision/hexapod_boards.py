@@ -17,7 +17,12 @@ it was seen, and a sheet corner no verified marker vouches for lies within two m
 where the sheet's two straight edges through it, measured in the frame near the vouched
 corners, meet (`sheet_pose`): an outline warped by a glare spot or a hand at one corner is
 caught there. A sheet of paper, a white card, or a board showing other codes at its corners is
-no case.
+no case. Still a case short, the third look takes every outline of the first two again with
+its corners where the paper's own edges, measured round after round, meet (`refined_outline`,
+`_refined_look`: a bright patch of the table or a hand by a corner bends an outline by tens of
+pixels), verified the same way. A sheet that shows all four markers but whose blur left only
+two codes readable is a case only as `framed_pairs` checks it: the other two places framed,
+the paper's measured corners and all four markers' centres through one homography.
 """
 from __future__ import annotations
 
@@ -65,6 +70,13 @@ EDGE_FIT = 1.0                   # px: the paper's edge points within this of on
 EDGE_MIN = 6                     # ...at least this many places (an arm across the rest)...
 EDGE_SPAN = 0.15                 # ...spanning this much of the edge's length at least
 SIZE_RATIO = 2.0         # a second sheet's image area within this factor of a found one's
+# two read markers' centres within this many modules of where the paper's measured corners put
+# them (`framed_pairs`): those corners are sub-pixel (hard 18: 0.1 module), not an outline's
+PAIR_TOL = 0.5
+
+# a sheet whose outline verified two of one player's codes, the other two places showing a
+# framed marker each: (player, the two markers (id, corners), the sheet's TL, TR, BR, BL)
+Paired = tuple[int, list[tuple[int, Quad]], Quad]
 
 
 @lru_cache(maxsize=8)
@@ -89,23 +101,28 @@ def _place_mm(layout: CaseLayout, steps: int, modules: float = SHIFT_MODULES) ->
 
 def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = LAYOUT,
                 bgr: np.ndarray | None = None, outlines: list[Quad] | None = None,
-                pairs: list[tuple[int, Quad]] | None = None) -> list[CasePose]:
+                pairs: list[tuple[int, Quad]] | None = None,
+                framed: list[Paired] | None = None) -> list[CasePose]:
     """Cases found by their sheet's outline and verified by their markers' codes, for players
     not `located` already. `bgr`: the frame's colours, if it has them; `outlines`: the sheets
     to try (else `hexapod_outlines.sheet_outlines`, and, while a game's cases are not all
-    found, its second look for sheets a hand or an arm joins or cuts). `pairs`, if given,
+    found, its second look for sheets a hand or an arm joins or cuts, and then the sheets of
+    both with their corners measured on the paper's edges, `_refined_look`). `pairs`, if given,
     gathers the markers (id, corners) of each sheet that shows exactly two of one player's
     codes clearly at their own places and no other, in one quarter turn only: too few for a
-    case, what `hexapod_markers.partial_cases` starts from."""
+    case, what `hexapod_markers.partial_cases` starts from; `framed`, if given, gathers those
+    sheets whose other two places show a framed marker each (`framed_pairs`)."""
     skip = {p.player for p in located}
     poses: dict[int, list[CasePose]] = {}
     image = grey if bgr is None else bgr
     if outlines is not None:
-        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image, pairs)
+        _verified(grey, off_cases(outlines, located, layout), skip, layout, poses, image, pairs,
+                  framed)
         return _best(poses)
     regions = bright_regions(grey, bgr)
     tried = outlines_of(regions, MIN_SHEET_AREA, None)
-    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image, pairs)
+    _verified(grey, off_cases(tried, located, layout), skip, layout, poses, image, pairs,
+              framed)
     found = _best(poses)
     if len(located) + len(found) < GAME_CASES:
         # still a case short: look again for a sheet a hand or an arm joins or cuts, only
@@ -115,9 +132,110 @@ def find_boards(grey: np.ndarray, located: list[CasePose], layout: CaseLayout = 
                 if not any(np.abs(q - t).max() < 3.0 for t in tried)]
         rest: dict[int, list[CasePose]] = {}
         _verified(grey, off_cases(more, [*located, *found], layout),
-                  skip | set(poses), layout, rest, image, pairs)
+                  skip | set(poses), layout, rest, image, pairs, framed)
         found += _best(rest)
+        if len(located) + len(found) < GAME_CASES:
+            # still short: the sheets of either look again, their corners measured
+            found += _refined_look(grey, image, [*tried, *more], [*located, *found],
+                                   skip | set(poses) | set(rest), layout, pairs, framed)
     return found
+
+
+def _refined_look(grey: np.ndarray, image: np.ndarray, outlines: list[Quad],
+                  cases: list[CasePose], skip: set[int], layout: CaseLayout,
+                  pairs: list[tuple[int, Quad]] | None, framed: list[Paired] | None
+                  ) -> list[CasePose]:
+    """`find_boards`' third look, for players (not in `skip`) neither look saw a board of:
+    every sheet of either look (`outlines`) off the `cases` found and of a sheet's size beside
+    them, with its corners where the paper's own edges put them (`refined_outline`: a bright
+    patch of the table or a hand by a corner bends the outline there), verified as any
+    outline. An outline of the same corners in another order or within a few pixels (the two
+    thresholds, the grey and the dimmest channel) is refined once, and only one through which
+    two of the four marker places show a framed marker as it is (`_marker_like`: a bent
+    corner moves the places by it; a case wants two read), every outline's turns looked at in
+    one batch."""
+    lo, hi = _size_range(cases, layout)
+    done: list[Quad] = []
+    for q in off_cases(outlines, cases, layout):
+        if not lo <= cv2.contourArea(q.astype(np.float32)) <= hi:
+            continue
+        # each corner of q near some corner of a quad kept (any order): the same sheet
+        if not done or (np.linalg.norm(np.stack(done)[:, None] - q[None, :, None], axis=3)
+                        .min(axis=2).max(axis=1) >= 3.0).all():
+            done.append(q)
+    turns = [[H for _, H in _sheet_turns(q, layout)] for q in done]
+    like = iter(_marker_like(grey, [H for each in turns for H in each], layout, 2).tolist())
+    again: list[Quad] = []
+    for q, each in zip(done, turns, strict=True):
+        if not any([next(like) for _ in each]):
+            continue
+        r = refined_outline(image, q, layout)
+        if r is not None and not any(np.abs(r - t).max() < 1.5 for t in [*outlines, *again]):
+            again.append(r)
+    poses: dict[int, list[CasePose]] = {}
+    _verified(grey, again, skip, layout, poses, image, pairs, framed)
+    return _best(poses)
+
+
+REFINE_ROUNDS = 3         # an outline's corners measured again about the last ones at most...
+REFINE_STILL = 0.5        # ...until none moves this far (px)
+
+
+def refined_outline(image: np.ndarray, quad: Quad, layout: CaseLayout = LAYOUT
+                    ) -> Quad | None:
+    """`quad` (a sheet's outline, clockwise) with its corners where the paper's straight
+    edges, measured in `image` about its edges (`_edge_corner`), meet; measured again about
+    the corners found, up to `REFINE_ROUNDS` times (each edge is searched within two modules
+    of where it was put, so a corner tens of pixels off comes in over a few rounds); None when
+    a corner's edges are not clearly seen. When one corner's are not (an arm or a hand hides
+    the paper by it), it is first put where the three others make a parallelogram, and its
+    two edges are measured about that guess, each from its other corner or, where an arm lies
+    across that end, from the guess's end. Only a proposal: a board is what its markers
+    verify (`verify_sheet`, `sheet_pose`, `framed_pairs`)."""
+    _, _, w, h = layout.sheet_mm
+    module = sum(polygon_sides(quad)) / (2.0 * (w + h)) * layout.marker_mm \
+        / layout.marker_modules
+    now = quad
+    for _ in range(REFINE_ROUNDS):
+        new = _measured_corners(image, now, module)
+        if new is None:
+            return None if now is quad else now
+        moved = float(np.abs(new - now).max())
+        now = new
+        if moved < REFINE_STILL:
+            break
+    return now
+
+
+def _measured_corners(image: np.ndarray, quad: Quad, module: float) -> Quad | None:
+    """One round of `refined_outline`: `quad`'s corners where the paper's edges about it meet,
+    or None."""
+    corners: list[np.ndarray | None] = []
+    for k in range(4):
+        corners.append(_edge_corner(image, quad, k, module))
+        if sum(c is None for c in corners) > 1:
+            return None                  # two corners unseen: no more edges measured
+    gone = [k for k in range(4) if corners[k] is None]
+    if not gone:
+        return np.array(corners)
+    k = gone[0]
+    guess = corners[(k + 1) % 4] + corners[(k + 3) % 4] - corners[(k + 2) % 4]
+    near = np.array([guess if j == k else corners[j] for j in range(4)])
+    centre = near.mean(axis=0)
+    lines = []
+    for s in (-1, 1):
+        other = near[(k + s) % 4]
+        line = _edge_line(image, other, near[k], centre, module)
+        lines.append(line if line is not None else
+                     _edge_line(image, near[k], other, centre, module))
+    if lines[0] is None or lines[1] is None:
+        return None
+    (p, d), (q, e) = lines
+    meet = line_meet(p, p + d, q, q + e)
+    if meet is None:
+        return None
+    near[k] = meet
+    return near
 
 
 def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float]:
@@ -132,15 +250,17 @@ def _size_range(cases: list[CasePose], layout: CaseLayout) -> tuple[float, float
 
 def _verified(grey: np.ndarray, outlines: list[Quad], skip: set[int], layout: CaseLayout,
               poses: dict[int, list[CasePose]], image: np.ndarray,
-              pairs: list[tuple[int, Quad]] | None = None) -> None:
+              pairs: list[tuple[int, Quad]] | None = None,
+              framed: list[Paired] | None = None) -> None:
     """Poses of the sheets `outlines` that pass `verify_sheet` and `sheet_pose` (`image`: the
     frame, in colour if it has it), for players not in `skip`, added to `poses` by player;
-    sheets showing two markers only add those to `pairs` (if given, `find_boards`). The first
+    sheets showing two markers only add those to `pairs` and `framed` (if given,
+    `find_boards`). The first
     look at every outline's turns is taken in one batch (`_marker_like`)."""
     turns = [_sheet_turns(quad, layout) for quad in outlines]
     like = iter(_marker_like(grey, [H for each in turns for _, H in each], layout).tolist())
     for each in turns:
-        hit = _read_sheet(grey, each, [next(like) for _ in each], layout, pairs)
+        hit = _read_sheet(grey, each, [next(like) for _ in each], layout, pairs, framed)
         if hit is None or hit[0] in skip:
             continue
         pose = sheet_pose(*hit, layout, image)
@@ -223,11 +343,13 @@ def _edge_corner(image: np.ndarray, corners: Quad, k: int, module: float) -> np.
     a homography's perspective too loosely to place the fourth corner (2.5-5 modules off on
     hard scenes whose outline was right)."""
     centre = corners.mean(axis=0)
-    lines = [_edge_line(image, corners[(k + s) % 4], corners[k], centre, module)
-             for s in (-1, 1)]
-    if lines[0] is None or lines[1] is None:
+    first = _edge_line(image, corners[(k - 1) % 4], corners[k], centre, module)
+    if first is None:
+        return None                      # (the second edge is not measured then)
+    second = _edge_line(image, corners[(k + 1) % 4], corners[k], centre, module)
+    if second is None:
         return None
-    (p, d), (q, e) = lines
+    (p, d), (q, e) = first, second
     return line_meet(p, p + d, q, q + e)
 
 
@@ -337,11 +459,14 @@ def _sheet_turns(quad: Quad, layout: CaseLayout) -> list[tuple[Quad, np.ndarray]
 
 
 def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: list[bool],
-                layout: CaseLayout, pairs: list[tuple[int, Quad]] | None = None
+                layout: CaseLayout, pairs: list[tuple[int, Quad]] | None = None,
+                framed: list[Paired] | None = None
                 ) -> tuple[int, list[tuple[int, Quad]], Quad] | None:
     """`verify_sheet` of one outline's `turns` (`_sheet_turns`), given which of them passed
     the first look (`like`, `_marker_like`). When no turn shows three markers and exactly one
-    shows two, those two are added to `pairs` (if given)."""
+    shows two, those two are added to `pairs` (if given), and, when the turn's other two
+    places each show a framed marker (`MIN_FRAMED`) whose code is unclear, (player, the two,
+    the sheet's corners) to `framed` (if given; `framed_pairs`)."""
     accepted, two = [], []
     for (corners, H), ok in zip(turns, like, strict=True):
         if not ok:
@@ -352,19 +477,24 @@ def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: li
             if len(hit[1]) >= 3:
                 accepted.append((*hit, corners))
             else:
-                two.append(hit[1])
-    if pairs is not None and not accepted and len(two) == 1:
-        pairs += two[0]
+                two.append((*hit, corners, bool((frame.max(axis=1) >= MIN_FRAMED).all())))
+    if not accepted and len(two) == 1:
+        player, markers, corners, all_framed = two[0]
+        if pairs is not None:
+            pairs += markers
+        if framed is not None and all_framed:
+            framed.append((player, markers, corners))
     return accepted[0] if len(accepted) == 1 else None
 
 
-def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> np.ndarray:
-    """For each homography in `Hs` (board mm -> image px), whether at least three of the four
-    marker places through it fit a framed marker `PRE_FRAMED` at one of a few shifts a module
-    apart: a first look that lets most pale patches of a table and sheets of paper go at a
-    fraction of the full search's cost, each module sampled at 2 x 2 points (the full search
-    takes 4 x 4). The places of every homography are sampled in one batch (each quad's means
-    are its own: the same values as one homography at a time)."""
+def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout,
+                 places: int = 3) -> np.ndarray:
+    """For each homography in `Hs` (board mm -> image px), whether at least `places` of the
+    four marker places through it fit a framed marker `PRE_FRAMED` at one of a few shifts a
+    module apart: a first look that lets most pale patches of a table and sheets of paper go
+    at a fraction of the full search's cost, each module sampled at 2 x 2 points (the full
+    search takes 4 x 4). The places of every homography are sampled in one batch (each quad's
+    means are its own: the same values as one homography at a time)."""
     if not Hs:
         return np.zeros(0, bool)
     mm = _place_mm(layout, 3)
@@ -375,7 +505,7 @@ def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout) -> 
     for k in range(len(Hs)):
         part = means[k * per:(k + 1) * per]
         best = np.einsum("qm,tm->qt", part, _framed(layout)).max(axis=1).reshape(4, -1)
-        out[k] = int((best.max(axis=1) >= PRE_FRAMED).sum()) >= 3
+        out[k] = int((best.max(axis=1) >= PRE_FRAMED).sum()) >= places
     return out
 
 
@@ -531,3 +661,79 @@ def edges_agree(poses: list[CasePose], image: np.ndarray, layout: CaseLayout = L
                 continue
         kept.append(pose)
     return kept
+
+
+def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarray,
+                 layout: CaseLayout = LAYOUT, grey: np.ndarray | None = None
+                 ) -> list[CasePose]:
+    """Cases, of players not `located`, from sheets whose outline verified two of the player's
+    codes clearly while its other two places each show a framed marker (a black border in its
+    white quiet zone, `MIN_FRAMED`) whose code blur left unclear, none another case code
+    clearly (`_read_sheet`): the board shows its four markers, two of them read. The outline,
+    found at half size, is a few pixels off; the sheet's corners are taken where its straight
+    edges, measured in `image` (the frame, in colour if it has it) near each corner's
+    neighbours, meet (`_edge_corner`; every edge must be clearly seen), and those four corners
+    and the two markers' centres must agree through one homography within `PAIR_TOL`
+    modules: the two markers then lie where the paper's own edges put them. The far side,
+    which the two markers cannot pin, is then checked by two measurements that do not share
+    their errors: the other two markers' frames are looked for about where that homography
+    puts them (shifts of up to `PLACE_MODULES`, in `grey`, the frame's grey levels), each must
+    be framed `MIN_FRAMED` and show no other case code clearly, and the sheet's corners and
+    all four markers' centres must agree through one homography within `JOINT_TOL` modules
+    (hard 18: 0.7), the case's pose; so neither a hand's or a card's edge taken for the
+    sheet's nor a warped outline passes. A player two sheets would name is in doubt
+    (`_one_board`)."""
+    if grey is None:
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    have = {p.player for p in located}
+    ids_of = case_templates(layout)[1]
+    poses: dict[int, list[CasePose]] = {}
+    for player, markers, outline in sheets:
+        if player in have:
+            continue
+        printed = printed_corners(layout, player)
+        ids = [i for i, _ in markers]
+        seen = dict(markers)
+        module = float(np.mean([quad_side(seen[i]) for i in ids])) / layout.marker_modules
+        corners = [_edge_corner(image, outline, k, module) for k in range(4)]
+        if any(c is None for c in corners):
+            continue
+        src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
+                                                   for i in ids]])
+        dst = np.vstack([*corners, *[seen[i].mean(axis=0, keepdims=True) for i in ids]])
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            continue
+        res = np.linalg.norm(transform(src, H) - dst, axis=1)
+        side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
+        if res.max() > PAIR_TOL * side / layout.marker_modules:
+            continue
+        # the other two markers' frames, about where the paper's corners put them
+        score, frame, px = _place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
+        far = []
+        for k, mid in enumerate(printed):
+            if mid in seen:
+                continue
+            j = int(frame[k].argmax())
+            clear = _clear_code(score, frame, k)
+            if frame[k, j] < MIN_FRAMED or (clear is not None and (
+                    clear[0] % 4 != 0 or int(ids_of[clear[0]]) != mid)):
+                break
+            far.append((mid, px[k, j].astype(np.float64)))
+        else:
+            src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
+                                                       for i in printed]])
+            centres = dict(markers) | dict(far)
+            dst = np.vstack([*corners, *[centres[i].mean(axis=0, keepdims=True)
+                                         for i in printed]])
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is None:
+                continue
+            res = np.linalg.norm(transform(src, H) - dst, axis=1)
+            side = float(np.mean([quad_side(transform(printed[i], H)) for i in printed]))
+            if res.max() > JOINT_TOL * side / layout.marker_modules:
+                continue
+            pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
+                            float(np.sqrt((res ** 2).mean())), side)
+            poses.setdefault(player, []).append(pose)
+    return _best(poses)

@@ -18,7 +18,9 @@ the frame at half size, where a blurred marker's border closes again, matched as
 markers were seen (decoded, or matched at either size; else two its sheet's outline verified
 at their places, a hand over a third bending the outline there) is looked for where those put
 its others, each place in a window of its own under thresholds the whole-frame search cannot
-afford, the same codes and three-marker geometry deciding (`partial_cases`). A case fitted
+afford, the same codes and three-marker geometry deciding (`partial_cases`); a sheet whose
+four markers all show framed, two of them read, is placed by its measured corners and all four
+markers' centres (`hexapod_boards.framed_pairs`). A case fitted
 through three markers extrapolates their corners' noise to the far grid corner (3-9 px there on
 blurred scenes): when the fourth is a rejected quad where the three put it, of its size, turn
 and code, the case is refitted through all four (`complete`). Corners stay as the detector finds
@@ -842,9 +844,11 @@ class MarkerTracker:
                 self._outline_wait -= 1
             else:
                 # (it builds on this module)
-                from .hexapod_boards import find_boards, placed_cases
+                from .hexapod_boards import find_boards, framed_pairs, placed_cases
                 pairs: list[tuple[int, Quad]] = []    # two markers verified on a sheet
-                boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs)
+                framed: list = []     # ... whose other two places show a framed marker each
+                boards = find_boards(grey, poses, self.layout, frame.bgr, pairs=pairs,
+                                     framed=framed)
                 located |= {p.player for p in boards}
                 seen = decoded + extra    # markers whose code was read or matched
                 if blurred and (len(located) < GAME_CASES or self.known - located):
@@ -868,6 +872,14 @@ class MarkerTracker:
                     # for by their codes where the two put them (`placed_cases`)
                     boards += placed_cases(grey, decoded, [*poses, *boards], self.layout,
                                            grey if frame.bgr is None else frame.bgr)
+                    located |= {p.player for p in boards}
+                if framed and (len(located) < GAME_CASES or self.known - located):
+                    # a sheet showing its four markers, two of them read, the others' codes
+                    # blurred past reading: its outline's corners, where the paper's own
+                    # edges meet, pin the case (`framed_pairs`)
+                    boards += framed_pairs(framed, [*poses, *boards],
+                                           grey if frame.bgr is None else frame.bgr,
+                                           self.layout, grey)
                 if not poses and not boards:
                     # no case at all: markers too small for the decoder (under ~18 px, a
                     # module under three pixels, turned) are looked for in the frame at
