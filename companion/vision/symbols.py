@@ -32,15 +32,15 @@ its surround does not betray, a hand's blurred edge or a glare spot ('?'). A sym
 flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
 paper or paper in a soft shadow (then no grey blob there reads as a blurred ring: a grey object
 lying over it looks like that shade); so is a coloured symbol whose own ink carries on into its
-halo (a fingertip of that hue), and any symbol from whose middle one colour runs straight on
-past the card's outline, flatter than the card's print could be along that way (a pen or a
-sleeve laid over it from beyond the card, whatever the symbol reads as). Paper and border
-samples tell whether the card is seen whole. A pose fitted from a blurred outline can be a few
-degrees off, which puts symbols' samples on their edges: a whole card left with a '?' whose
-paper did not clip and is nearly all paper (no sleeve over it) is read again turned a little
-either way, and that read is kept only when it is complete and has every letter the first
-read made. A soft shadow across a card dims its paper and symbols without tinting them: a whole
-card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
+halo (a fingertip of that hue), and any symbol from whose middle, or from whose halo facing its
+edge, one colour runs straight on past the card's outline, flatter than the card's print could
+be along that way (a pen or a sleeve laid over it from beyond the card, whatever the symbol
+reads as). Paper and border samples tell whether the card is seen whole. A pose fitted from a
+blurred outline can be a few degrees off, which puts symbols' samples on their edges: a whole card
+left with a '?' whose paper did not clip and is nearly all paper (no sleeve over it) is read again
+turned a little either way, and that read is kept only when it is complete and has every letter the
+first read made. A soft shadow across a card dims its paper and symbols without tinting them: a
+whole card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
 is read again against a white reference scaled point by point by the shade of the paper around
 each point; that read is kept on the same terms, and never for a grey ink (a grey object on the
 card looks like deep shade). A whole card with a '?' whose paper clipped the sensor is read
@@ -141,6 +141,7 @@ BLURRED_RING_PEAK = 0.38
 # whose hue is lost (navy printed heavy, under dim light) is dark right through its middle
 # (0.87-0.95), even where sharpening darkens its rim.
 BLURRED_RING_MIDDLE = 0.82
+OPEN_HOLE = 0.15              # a ring's band this much darker than its middle shows its hole
 # A coloured symbol read by its mean colour (see `decide`): the mean's ink fraction, and how much
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
@@ -255,6 +256,12 @@ HALO_PTS = np.concatenate([
 N_HALO = 8
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
 MAX_OWN_HALO = 2              # of them showing the symbol's own coloured ink (see read_cards)
+# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
+# and the border band.
+OUTWARD_HALO = np.array([int(np.argmin(np.abs((_HALO_A + math.radians(60.0 * d) + math.pi)
+                                               % (2 * math.pi) - math.pi))) for d in range(6)])
+# their places among the halo samples, with the one either side (a finger comes in aslant)
+OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 PATTERN = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, BORDER_PTS, HALO_PTS])
 
 
@@ -883,8 +890,10 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # `_dark_across`, whatever the symbol reads as)
     across |= _dark_across(text, band, model)
     # (an object's one colour running straight from the symbol's middle to past the outline)
+    # (also from the halo facing the edge, for a grey blob whose hole does not show)
     across |= _runs_out(bgr, poses, view, white, _chars(text) != "?", vals[:, :ns],
-                        vals[:, halo_at:], band)
+                        vals[:, halo_at:], band,
+                        _grey_read(text, model) & ~_open_ring(dark[:, :ns].reshape(shape)))
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = _letters(np.where(covered, "?", _chars(text)))
@@ -1638,9 +1647,8 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
 # and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong: runs spreading
 # 0.019-0.032, 0.05-0.13 of their card's step; `fingers` 3400-3699, swept after: four of five such
 # misreads closed (3450, 3634, 3665, 3686), none of the 4 972 cards in full view read right lost.
-# Not 3622: a brown pen over a blue disc on a 30 px card blurred so that its band steps by only
-# 0.12-0.2, its middle samples a blend of the pen and the disc's blue, the flattest run
-# 0.079-0.09. Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
+# Not 3622 (a brown pen over a blue disc on a card 31 px in apothem): see the halo start below.
+# Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
 # the card wide over red and blue discs, 40-64 px cards, defocus 0.8-1.5 px, read at the true pose
 # and at poses 0.06 of the apothem and 3-4° off): 28 of 1152 read with a wrong letter before, none
 # now; where read as a letter, at most 0.096 and 0.28 of the step. Print read right on cards in
@@ -1650,6 +1658,26 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
 # read as before. A run only starts from a middle sample unlike paper by RUN_NEAR that some halo
 # sample of the symbol is like within RUN_NEAR (the object crosses the halo on its way out), and
 # every RUN_COARSE-th point is tried first: few symbols are looked at further.
+# Where a pen's tip lies on a disc, blur blends the two in the disc's middle samples, and no run
+# from them is one colour: held-out `fingers` table 3622, a brown pen over a blue disc on a card
+# 31 px in apothem blurred so that its band steps by only 0.19 (the median of its places; the
+# limit 0.068), its middle samples the pen's grey-brown tinted blue, the flattest run from them
+# 0.079; read whole with the disc as the grey ring, a blob whose hole does not show. Where the
+# object crosses the halo on its way out it shows its own colour unmixed, so on a symbol read as
+# a grey ink whose hole does not show (`_open_ring`: blur or something over it hides the print's
+# shape) a run also starts from its halo sample facing its edge (`OUTWARD_HALO`, 0.88-0.89 of
+# the apothem out, level with the band's innermost depth) where that sample and the one either
+# side of it (0.8 of the apothem out, 0.2 aside) are unlike paper by RUN_NEAR (the object covers
+# the halo on the edge's side), it like one of the symbol's middle samples within RUN_NEAR (and
+# reaches on onto the symbol). 3622's pen runs from there 0.032. Not from a ring whose hole
+# shows (the print is there: on `fingers` table 18 a grey pen lies along an edge by a sharp
+# ring, the halo sample and the run out from it grey, 0.078 against 0.091), nor where a side
+# sample is paper (table 7460: a card smeared by motion along an edge, its ring and band blurred
+# into the gap beside it one grey from the halo on, 0.041 against 0.066; the sample 0.2 aside
+# 0.97 of the paper). Crafted pens (brown, tan, taupe and grey 135, 0.18-0.24 of the card wide
+# over red and blue discs, 50-64 px cards, defocus 1.5-3 px, 0 or 6 px of motion, both lamps,
+# five poses up to 0.06 of the apothem and 4° off): 202 of 11 520 reads misread before, 152 now
+# (all a disc read as the ring; none misread that was not before).
 RUN_OUT = 1.2
 RUN_FLAT = 0.1
 RUN_SHARE = 0.35
@@ -1663,10 +1691,10 @@ RUN_STARTS = 7      # a symbol's middle samples (its centre and the 6 round it)
 
 def _run_rays() -> np.ndarray:
     """Card-frame points (6 x rays x RUN_POINTS x 2) of the straight runs out of each symbol:
-    from each of its RUN_STARTS middle samples (rays start-major), in directions every RUN_TURN
-    degrees within RUN_FAN of its edge's outward normal, on to RUN_OUT apothems from the card's
-    centre (the hexagon's radius: the largest projection on the six edge normals), RUN_POINTS
-    points evenly apart."""
+    from each of its RUN_STARTS middle samples and then its halo sample facing its edge
+    (`OUTWARD_HALO`; rays start-major), in directions every RUN_TURN degrees within RUN_FAN of
+    its edge's outward normal, on to RUN_OUT apothems from the card's centre (the hexagon's
+    radius: the largest projection on the six edge normals), RUN_POINTS points evenly apart."""
     normals = np.array([[math.cos(math.radians(-60.0 * d)), math.sin(math.radians(-60.0 * d))]
                         for d in range(6)])
     turns = np.radians(np.arange(-RUN_FAN, RUN_FAN + 0.5, RUN_TURN))
@@ -1675,7 +1703,8 @@ def _run_rays() -> np.ndarray:
     for d in range(6):
         ang = math.radians(-60.0 * d) + turns
         dirs = np.c_[np.cos(ang), np.sin(ang)]                       # angles x 2
-        starts = SYMBOL_PTS[d, :RUN_STARTS]                          # starts x 2
+        starts = np.concatenate([SYMBOL_PTS[d, :RUN_STARTS],
+                                 HALO_PTS[d * N_HALO + OUTWARD_HALO[d]][None]])   # starts x 2
         along = dirs @ normals.T                                     # angles x 6
         level = starts @ normals.T                                   # starts x 6
         reach = np.where(along[None] > 1e-6,
@@ -1688,23 +1717,26 @@ def _run_rays() -> np.ndarray:
 
 
 RUN_RAYS = _run_rays()
-_RUN_TURNS = RUN_RAYS.shape[1] // RUN_STARTS
+_RUN_TURNS = RUN_RAYS.shape[1] // (RUN_STARTS + 1)
 # (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's end by
-# symbol, start and turn: 1 x 6 x RUN_STARTS x turns x 2)
+# symbol, start and turn: 1 x 6 x (RUN_STARTS + 1) x turns x 2)
 _RUN_POINTS_FIRST = np.ascontiguousarray(RUN_RAYS.transpose(2, 0, 1, 3))
 _RUN_ENDS = np.ascontiguousarray(
-    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS, _RUN_TURNS, 2))
+    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS + 1, _RUN_TURNS, 2))
 
 
 def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
-              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray
-              ) -> np.ndarray:
+              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray,
+              blobs: np.ndarray | None = None) -> np.ndarray:
     """Per card and symbol (cards x 6), of those `read` marks: some straight run from one of
-    the symbol's middle samples to past the card's outline (`RUN_RAYS`) is one colour, its
-    spread under RUN_FLAT and under RUN_SHARE of the card's printed step from paper to band
-    (see RUN_FLAT). `bgr` the frame, `white` the cards' white references (cards x 3 BGR),
-    `symbols` and `halo` their symbol and halo samples as sampled (cards x 6·N_SYMBOL and
-    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3).
+    the symbol's middle samples, or from its halo sample facing its edge, to past the card's
+    outline (`RUN_RAYS`) is one colour, its spread under RUN_FLAT and under RUN_SHARE of the
+    card's printed step from paper to band (see the comment before RUN_OUT). `bgr` the frame,
+    `white` the cards' white references (cards x 3 BGR), `symbols` and `halo` their symbol and
+    halo samples as sampled (cards x 6·N_SYMBOL and 6·N_HALO x 3 BGR), `band` their border
+    band's, normalised (cards x depths x 18 x 3); `blobs` (cards x 6, optional) the symbols
+    whose runs may also start from the halo facing their edge (grey blobs whose hole does not
+    show), where it and the halo samples either side of it are unlike paper.
     All the runs are tried first at their ends alone (every start's runs in one array, points
     first), those left at every RUN_COARSE-th point, and only those left at all their points: a
     run's spread over some of its points is at most its spread over all (a point maps and
@@ -1724,11 +1756,18 @@ def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nda
     ring = normalise(halo.reshape(n, 6, N_HALO, 3)[ci, si], white[ci, None, :])
     mids = mid[ci, si]                                               # symbols x 7 x 3
     near = (_max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
-    j, r = np.nonzero(start[ci, si] & near)                          # the starts
+    # (and, on the `blobs`, the halo sample facing the edge, it and those either side unlike
+    # paper by RUN_NEAR, it like some middle sample within it: see the comment before RUN_OUT)
+    facing = ring[np.arange(len(si))[:, None], OUTWARD_AT.T[si] % N_HALO]    # symbols x 3 x 3
+    outward = facing[:, 1]                                           # symbols x 3
+    from_halo = ((_max3(np.abs(facing - 1.0)) > RUN_NEAR).all(-1)
+                 & (_max3(np.abs(mids - outward[:, None])) < RUN_NEAR).any(-1))
+    from_halo &= blobs[ci, si] if blobs is not None else False
+    j, r = np.nonzero(np.c_[start[ci, si] & near, from_halo])        # the starts
     if not j.size:
         return out
     ci, si = ci[j], si[j]
-    begin = mids[j, r]                                               # starts x 3
+    begin = np.concatenate([mids, outward[:, None]], 1)[j, r]        # starts x 3
     # (each card's printed step: the median over its band places, most of them in view; the
     # poses' matrices and centres)
     flat = np.minimum(RUN_FLAT, RUN_SHARE * _median_rows(
@@ -1981,12 +2020,6 @@ EDGE_UNLIKE = 0.15
 EDGE_HUE = 0.15
 MIN_BAND_REF = 6     # band places with the printed step: enough to know the band's hue
 EDGE_PAPER = 0.85    # a flat place this bright (paper-relative, mean of channels) is paper
-# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
-# and the border band.
-OUTWARD_HALO = np.array([int(np.argmin(np.abs((_HALO_A + math.radians(60.0 * d) + math.pi)
-                                               % (2 * math.pi) - math.pi))) for d in range(6)])
-# their places among the halo samples, with the one either side (a finger comes in aslant)
-OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 
 
 def _crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -2175,9 +2208,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     letters = model.letters
     middle = _mean(dark[..., :7])
     hollow = _mean(dark[..., 7:]) - middle   # outer ring minus middle
-    # a ring: a darker band around a middle that is not ink right through (a sharpened solid
-    # disc has a darker rim too, see BLURRED_RING_MIDDLE)
-    ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
+    ring = _open_ring(dark)
     if bleed is not None:
         kind, alpha = _ring_bleed(kind, alpha, ring, model, bleed, allow)
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
@@ -2538,6 +2569,14 @@ def _flat_beside_open(dark: np.ndarray, hollow: np.ndarray, blob: np.ndarray,
     if not flat.any():
         return flat
     return flat & (rings & (hollow >= OPEN_RING)).any(-1, keepdims=True)
+
+
+def _open_ring(dark: np.ndarray) -> np.ndarray:
+    """Per symbol (cards x 6): a ring whose hole shows, as `decide` takes it: a band darker
+    (`dark`, cards x 6 x 19, the grey-ink fraction) by OPEN_HOLE than a middle that is not ink
+    right through (a sharpened solid disc has a darker rim too, see BLURRED_RING_MIDDLE)."""
+    middle = _mean(dark[..., :7])
+    return (_mean(dark[..., 7:]) - middle >= OPEN_HOLE) & (middle <= BLURRED_RING_MIDDLE)
 
 
 def _lopsided(dark: np.ndarray, middle: np.ndarray) -> np.ndarray:
