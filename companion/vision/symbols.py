@@ -1666,18 +1666,21 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
 # object crosses the halo on its way out it shows its own colour unmixed, so on a symbol read as
 # a grey ink whose hole does not show (`_open_ring`: blur or something over it hides the print's
 # shape) a run also starts from its halo sample facing its edge (`OUTWARD_HALO`, 0.88-0.89 of
-# the apothem out, level with the band's innermost depth) where that sample and the one either
-# side of it (0.8 of the apothem out, 0.2 aside) are unlike paper by RUN_NEAR (the object covers
-# the halo on the edge's side), it like one of the symbol's middle samples within RUN_NEAR (and
-# reaches on onto the symbol). 3622's pen runs from there 0.032. Not from a ring whose hole
-# shows (the print is there: on `fingers` table 18 a grey pen lies along an edge by a sharp
-# ring, the halo sample and the run out from it grey, 0.078 against 0.091), nor where a side
-# sample is paper (table 7460: a card smeared by motion along an edge, its ring and band blurred
-# into the gap beside it one grey from the halo on, 0.041 against 0.066; the sample 0.2 aside
-# 0.97 of the paper). Crafted pens (brown, tan, taupe and grey 135, 0.18-0.24 of the card wide
-# over red and blue discs, 50-64 px cards, defocus 1.5-3 px, 0 or 6 px of motion, both lamps,
-# five poses up to 0.06 of the apothem and 4° off): 202 of 11 520 reads misread before, 152 now
-# (all a disc read as the ring; none misread that was not before).
+# the apothem out, level with the band's innermost depth) where that sample is unlike paper by
+# RUN_NEAR and like one of the symbol's middle samples within RUN_NEAR (the object reaches on
+# onto the symbol), and the halo samples either side of it (0.8 of the apothem out, 0.2 aside)
+# are within HALO_SAME of its colour in every channel: an object lying over the three is one
+# colour, while blur from the band (or a dark gap beside it) falls off inwards and leaves those
+# two paler than the one beside the band. 3622's pen: 0.052 and 0.074 apart; the run from the
+# halo 0.032. Print that a halo start without those terms took for an object: a ring by a grey
+# pen lying along an edge (`fingers` table 18, its hole showing; the run 0.078 against 0.091),
+# a card smeared by motion along an edge, its ring and band blurred one grey into the gap
+# beside it (table 7460: 0.041 against 0.066; the samples aside 0.97 and 0.76 of the paper, the
+# one facing the edge 0.52), and on the rendered hard tables rings blurred into a dark gap
+# beside a touching neighbour (12, with markers) and on a card 29 px across (28, without), the
+# samples aside 0.11-0.2 paler than the one facing the edge. No crafted pen (`pen_sweep`
+# cards, pens 0.18-0.36 of the card wide) is read differently: blur leaves paper in the samples
+# aside so narrow a pen's edges.
 RUN_OUT = 1.2
 RUN_FLAT = 0.1
 RUN_SHARE = 0.35
@@ -1735,8 +1738,8 @@ def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nda
     `white` the cards' white references (cards x 3 BGR), `symbols` and `halo` their symbol and
     halo samples as sampled (cards x 6·N_SYMBOL and 6·N_HALO x 3 BGR), `band` their border
     band's, normalised (cards x depths x 18 x 3); `blobs` (cards x 6, optional) the symbols
-    whose runs may also start from the halo facing their edge (grey blobs whose hole does not
-    show), where it and the halo samples either side of it are unlike paper.
+    whose runs may also start from the halo sample facing their edge (grey blobs whose hole
+    does not show), where it is unlike paper and the samples either side of it alike it.
     All the runs are tried first at their ends alone (every start's runs in one array, points
     first), those left at every RUN_COARSE-th point, and only those left at all their points: a
     run's spread over some of its points is at most its spread over all (a point maps and
@@ -1756,11 +1759,13 @@ def _runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nda
     ring = normalise(halo.reshape(n, 6, N_HALO, 3)[ci, si], white[ci, None, :])
     mids = mid[ci, si]                                               # symbols x 7 x 3
     near = (_max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
-    # (and, on the `blobs`, the halo sample facing the edge, it and those either side unlike
-    # paper by RUN_NEAR, it like some middle sample within it: see the comment before RUN_OUT)
+    # (and, on the `blobs`, the halo sample facing the edge, unlike paper by RUN_NEAR and like
+    # some middle sample within it, those either side within HALO_SAME of it: see the comment
+    # before RUN_OUT)
     facing = ring[np.arange(len(si))[:, None], OUTWARD_AT.T[si] % N_HALO]    # symbols x 3 x 3
     outward = facing[:, 1]                                           # symbols x 3
-    from_halo = ((_max3(np.abs(facing - 1.0)) > RUN_NEAR).all(-1)
+    from_halo = ((_max3(np.abs(outward - 1.0)) > RUN_NEAR)
+                 & (_max3(np.abs(facing - outward[:, None])) < HALO_SAME).all(-1)
                  & (_max3(np.abs(mids - outward[:, None])) < RUN_NEAR).any(-1))
     from_halo &= blobs[ci, si] if blobs is not None else False
     j, r = np.nonzero(np.c_[start[ci, si] & near, from_halo])        # the starts
