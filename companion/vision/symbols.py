@@ -1671,16 +1671,18 @@ def _dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nd
 # onto the symbol), and the halo samples either side of it (0.8 of the apothem out, 0.2 aside)
 # are within HALO_SAME of its colour in every channel: an object lying over the three is one
 # colour, while blur from the band (or a dark gap beside it) falls off inwards and leaves those
-# two paler than the one beside the band. 3622's pen: 0.052 and 0.074 apart; the run from the
+# two paler than the one beside the band. 3622's pen: 0.05 and 0.075 apart; the run from the
 # halo 0.032. Print that a halo start without those terms took for an object: a ring by a grey
 # pen lying along an edge (`fingers` table 18, its hole showing; the run 0.078 against 0.091),
 # a card smeared by motion along an edge, its ring and band blurred one grey into the gap
 # beside it (table 7460: 0.041 against 0.066; the samples aside 0.97 and 0.76 of the paper, the
 # one facing the edge 0.52), and on the rendered hard tables rings blurred into a dark gap
-# beside a touching neighbour (12, with markers) and on a card 29 px across (28, without), the
-# samples aside 0.11-0.2 paler than the one facing the edge. No crafted pen (`pen_sweep`
-# cards, pens 0.18-0.36 of the card wide) is read differently: blur leaves paper in the samples
-# aside so narrow a pen's edges.
+# beside a touching neighbour (12, with markers) and on a card 29 px across (28, without), one
+# of the samples aside 0.15-0.27 paler (in lightness) than the one facing the edge. Crafted pens
+# (`pen_sweep.pen_card`: brown, tan, taupe and grey, 0.18-0.24 of the card wide, over red and
+# blue discs on 50-64 px cards, defocus 1.5-3 px, 0 or 6 px of motion, both lamps, five poses up
+# to 0.06 of the apothem and 4° off) misread and hide their disc exactly as before (202 and
+# 11 318 of 11 520 reads): blur leaves paper in the samples aside so narrow a pen's edges.
 RUN_OUT = 1.2
 RUN_FLAT = 0.1
 RUN_SHARE = 0.35
