@@ -35,6 +35,7 @@ from .symbol_decide import (
 )
 from .symbol_samples import (
     HALO_A,
+    HALO_PTS,
     N_HALO,
     N_SYMBOL,
     SYMBOL_PTS,
@@ -44,6 +45,12 @@ from .symbol_samples import (
 )
 
 MAX_OWN_HALO = 2              # of them showing the symbol's own coloured ink (see read_cards)
+# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
+# and the border band.
+OUTWARD_HALO = np.array([int(np.argmin(np.abs((HALO_A + math.radians(60.0 * d) + math.pi)
+                                               % (2 * math.pi) - math.pi))) for d in range(6)])
+# their places among the halo samples, with the one either side (a finger comes in aslant)
+OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 
 
 # A coloured object reaching over a symbol from beyond the card (a sleeve or a fingertip the
@@ -268,7 +275,7 @@ def grey_across(text: list[str], halo: np.ndarray, white: np.ndarray, band: np.n
     ends = max3(np.abs(band[:, 0] - band[:, -1])) < EDGE_FLAT    # cards x 18 places
     if not ends.any():
         return np.zeros((n, 6), bool)
-    grey = _grey_read(text, model) & ends.reshape(n, 6, 3).any(-1)
+    grey = grey_read(text, model) & ends.reshape(n, 6, 3).any(-1)
     if not grey.any():
         return grey
     place = band.reshape(n, band.shape[1], 6, 3, 3)               # cards x depths x edge x place
@@ -350,7 +357,7 @@ def dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nda
     step = np.minimum(lum[:, 0, :, 0] - lum[:, 2, :, 0], lum[:, 0, :, 2] - lum[:, 2, :, 2])
     light = mid.max(1)
     dark = (lead > DARK_LEAD) & (light < OBJECT_DARK)
-    dark |= (lead > GREY_LEAD) & (light < GREY_PEN_LIGHT) & _grey_read(text, model)
+    dark |= (lead > GREY_LEAD) & (light < GREY_PEN_LIGHT) & grey_read(text, model)
     return read & dark & (step > DARK_STEP)
 
 
@@ -374,9 +381,8 @@ def dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nda
 # and 3380 (a tan pen over a blue disc), each read whole with that symbol wrong: runs spreading
 # 0.019-0.032, 0.05-0.13 of their card's step; `fingers` 3400-3699, swept after: four of five such
 # misreads closed (3450, 3634, 3665, 3686), none of the 4 972 cards in full view read right lost.
-# Not 3622: a brown pen over a blue disc on a 30 px card blurred so that its band steps by only
-# 0.12-0.2, its middle samples a blend of the pen and the disc's blue, the flattest run
-# 0.079-0.09. Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
+# Not 3622 (a brown pen over a blue disc on a card 31 px in apothem): see the halo start below.
+# Crafted pens (`pen_sweep.pen_card`: grey 135 and 165, sage and tan pens 0.18-0.24 of
 # the card wide over red and blue discs, 40-64 px cards, defocus 0.8-1.5 px, read at the true pose
 # and at poses 0.06 of the apothem and 3-4° off): 28 of 1152 read with a wrong letter before, none
 # now; where read as a letter, at most 0.096 and 0.28 of the step. Print read right on cards in
@@ -386,6 +392,31 @@ def dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nda
 # read as before. A run only starts from a middle sample unlike paper by RUN_NEAR that some halo
 # sample of the symbol is like within RUN_NEAR (the object crosses the halo on its way out), and
 # every RUN_COARSE-th point is tried first: few symbols are looked at further.
+# Where a pen's tip lies on a disc, blur blends the two in the disc's middle samples, and no run
+# from them is one colour: held-out `fingers` table 3622, a brown pen over a blue disc on a card
+# 31 px in apothem blurred so that its band steps by only 0.19 (the median of its places; the
+# limit 0.068), its middle samples the pen's grey-brown tinted blue, the flattest run from them
+# 0.079; read whole with the disc as the grey ring, a blob whose hole does not show. Where the
+# object crosses the halo on its way out it shows its own colour unmixed, so on a symbol read as
+# a grey ink whose hole does not show (`open_ring`: blur or something over it hides the print's
+# shape) a run also starts from its halo sample facing its edge (`OUTWARD_HALO`, 0.88-0.89 of
+# the apothem out, level with the band's innermost depth) where that sample is unlike paper by
+# RUN_NEAR and like one of the symbol's middle samples within RUN_NEAR (the object reaches on
+# onto the symbol), and the halo samples either side of it (0.8 of the apothem out, 0.2 aside)
+# are within HALO_SAME of its colour in every channel: an object lying over the three is one
+# colour, while blur from the band (or a dark gap beside it) falls off inwards and leaves those
+# two paler than the one beside the band. 3622's pen: 0.05 and 0.075 apart; the run from the
+# halo 0.032. Print that a halo start without those terms took for an object: a ring by a grey
+# pen lying along an edge (`fingers` table 18, its hole showing; the run 0.078 against 0.091),
+# a card smeared by motion along an edge, its ring and band blurred one grey into the gap
+# beside it (table 7460: 0.041 against 0.066; the samples aside 0.97 and 0.76 of the paper, the
+# one facing the edge 0.52), and on the rendered hard tables rings blurred into a dark gap
+# beside a touching neighbour (12, with markers) and on a card 29 px across (28, without), one
+# of the samples aside 0.15-0.27 paler (in lightness) than the one facing the edge. Crafted pens
+# (`pen_sweep.pen_card`: brown, tan, taupe and grey, 0.18-0.24 of the card wide, over red and
+# blue discs on 50-64 px cards, defocus 1.5-3 px, 0 or 6 px of motion, both lamps, five poses up
+# to 0.06 of the apothem and 4° off) misread and hide their disc exactly as before (202 and
+# 11 318 of 11 520 reads): blur leaves paper in the samples aside so narrow a pen's edges.
 RUN_OUT = 1.2
 RUN_FLAT = 0.1
 RUN_SHARE = 0.35
@@ -399,10 +430,10 @@ RUN_STARTS = 7      # a symbol's middle samples (its centre and the 6 round it)
 
 def _run_rays() -> np.ndarray:
     """Card-frame points (6 x rays x RUN_POINTS x 2) of the straight runs out of each symbol:
-    from each of its RUN_STARTS middle samples (rays start-major), in directions every RUN_TURN
-    degrees within RUN_FAN of its edge's outward normal, on to RUN_OUT apothems from the card's
-    centre (the hexagon's radius: the largest projection on the six edge normals), RUN_POINTS
-    points evenly apart."""
+    from each of its RUN_STARTS middle samples and then its halo sample facing its edge
+    (`OUTWARD_HALO`; rays start-major), in directions every RUN_TURN degrees within RUN_FAN of
+    its edge's outward normal, on to RUN_OUT apothems from the card's centre (the hexagon's
+    radius: the largest projection on the six edge normals), RUN_POINTS points evenly apart."""
     normals = np.array([[math.cos(math.radians(-60.0 * d)), math.sin(math.radians(-60.0 * d))]
                         for d in range(6)])
     turns = np.radians(np.arange(-RUN_FAN, RUN_FAN + 0.5, RUN_TURN))
@@ -411,7 +442,8 @@ def _run_rays() -> np.ndarray:
     for d in range(6):
         ang = math.radians(-60.0 * d) + turns
         dirs = np.c_[np.cos(ang), np.sin(ang)]                       # angles x 2
-        starts = SYMBOL_PTS[d, :RUN_STARTS]                          # starts x 2
+        starts = np.concatenate([SYMBOL_PTS[d, :RUN_STARTS],
+                                 HALO_PTS[d * N_HALO + OUTWARD_HALO[d]][None]])   # starts x 2
         along = dirs @ normals.T                                     # angles x 6
         level = starts @ normals.T                                   # starts x 6
         reach = np.where(along[None] > 1e-6,
@@ -424,23 +456,26 @@ def _run_rays() -> np.ndarray:
 
 
 RUN_RAYS = _run_rays()
-_RUN_TURNS = RUN_RAYS.shape[1] // RUN_STARTS
+_RUN_TURNS = RUN_RAYS.shape[1] // (RUN_STARTS + 1)
 # (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's end by
-# symbol, start and turn: 1 x 6 x RUN_STARTS x turns x 2)
+# symbol, start and turn: 1 x 6 x (RUN_STARTS + 1) x turns x 2)
 _RUN_POINTS_FIRST = np.ascontiguousarray(RUN_RAYS.transpose(2, 0, 1, 3))
 _RUN_ENDS = np.ascontiguousarray(
-    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS, _RUN_TURNS, 2))
+    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS + 1, _RUN_TURNS, 2))
 
 
 def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
-              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray
-              ) -> np.ndarray:
+              read: np.ndarray, symbols: np.ndarray, halo: np.ndarray, band: np.ndarray,
+              blobs: np.ndarray | None = None) -> np.ndarray:
     """Per card and symbol (cards x 6), of those `read` marks: some straight run from one of
-    the symbol's middle samples to past the card's outline (`RUN_RAYS`) is one colour, its
-    spread under RUN_FLAT and under RUN_SHARE of the card's printed step from paper to band
-    (see RUN_FLAT). `bgr` the frame, `white` the cards' white references (cards x 3 BGR),
-    `symbols` and `halo` their symbol and halo samples as sampled (cards x 6·N_SYMBOL and
-    6·N_HALO x 3 BGR), `band` their border band's, normalised (cards x depths x 18 x 3).
+    the symbol's middle samples, or from its halo sample facing its edge, to past the card's
+    outline (`RUN_RAYS`) is one colour, its spread under RUN_FLAT and under RUN_SHARE of the
+    card's printed step from paper to band (see the comment before RUN_OUT). `bgr` the frame,
+    `white` the cards' white references (cards x 3 BGR), `symbols` and `halo` their symbol and
+    halo samples as sampled (cards x 6·N_SYMBOL and 6·N_HALO x 3 BGR), `band` their border
+    band's, normalised (cards x depths x 18 x 3); `blobs` (cards x 6, optional) the symbols
+    whose runs may also start from the halo sample facing their edge (grey blobs whose hole
+    does not show), where it is unlike paper and the samples either side of it alike it.
     All the runs are tried first at their ends alone (every start's runs in one array, points
     first), those left at every RUN_COARSE-th point, and only those left at all their points: a
     run's spread over some of its points is at most its spread over all (a point maps and
@@ -460,11 +495,20 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     ring = normalise(halo.reshape(n, 6, N_HALO, 3)[ci, si], white[ci, None, :])
     mids = mid[ci, si]                                               # symbols x 7 x 3
     near = (max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
-    j, r = np.nonzero(start[ci, si] & near)                          # the starts
+    # (and, on the `blobs`, the halo sample facing the edge, unlike paper by RUN_NEAR and like
+    # some middle sample within it, those either side within HALO_SAME of it: see the comment
+    # before RUN_OUT)
+    facing = ring[np.arange(len(si))[:, None], OUTWARD_AT.T[si] % N_HALO]    # symbols x 3 x 3
+    outward = facing[:, 1]                                           # symbols x 3
+    from_halo = ((max3(np.abs(outward - 1.0)) > RUN_NEAR)
+                 & (max3(np.abs(facing - outward[:, None])) < HALO_SAME).all(-1)
+                 & (max3(np.abs(mids - outward[:, None])) < RUN_NEAR).any(-1))
+    from_halo &= blobs[ci, si] if blobs is not None else False
+    j, r = np.nonzero(np.c_[start[ci, si] & near, from_halo])        # the starts
     if not j.size:
         return out
     ci, si = ci[j], si[j]
-    begin = mids[j, r]                                               # starts x 3
+    begin = np.concatenate([mids, outward[:, None]], 1)[j, r]        # starts x 3
     # (each card's printed step: the median over its band places, most of them in view; the
     # poses' matrices and centres)
     flat = np.minimum(RUN_FLAT, RUN_SHARE * median_rows(
@@ -512,7 +556,7 @@ def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarr
     return np.where(inside.all(0), spread, np.inf)
 
 
-def _grey_read(text: list[str], model: ColourModel) -> np.ndarray:
+def grey_read(text: list[str], model: ColourModel) -> np.ndarray:
     """Per card and symbol (cards x 6): read as a grey ink."""
     chars = as_chars(text)
     grey = np.zeros(chars.shape, bool)
@@ -708,12 +752,6 @@ EDGE_UNLIKE = 0.15
 EDGE_HUE = 0.15
 MIN_BAND_REF = 6     # band places with the printed step: enough to know the band's hue
 EDGE_PAPER = 0.85    # a flat place this bright (paper-relative, mean of channels) is paper
-# The halo sample of symbol d nearest its edge's outward normal (-60°·d), between the symbol
-# and the border band.
-OUTWARD_HALO = np.array([int(np.argmin(np.abs((HALO_A + math.radians(60.0 * d) + math.pi)
-                                               % (2 * math.pi) - math.pi))) for d in range(6)])
-# their places among the halo samples, with the one either side (a finger comes in aslant)
-OUTWARD_AT = np.stack([np.arange(6) * N_HALO + (OUTWARD_HALO + k) % N_HALO for k in (-1, 0, 1)])
 
 
 def crossed_edge(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -44,6 +44,7 @@ BLURRED_RING_PEAK = 0.38
 # whose hue is lost (navy printed heavy, under dim light) is dark right through its middle
 # (0.87-0.95), even where sharpening darkens its rim.
 BLURRED_RING_MIDDLE = 0.82
+OPEN_HOLE = 0.15              # a ring's band this much darker than its middle shows its hole
 # A coloured symbol read by its mean colour (see `decide`): the mean's ink fraction, and how much
 # stronger the ink is in the symbol's middle (7 inner samples) than around it (12 outer ones).
 FALLBACK_ALPHA = 0.3
@@ -214,9 +215,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
-    # a ring: a darker band around a middle that is not ink right through (a sharpened solid
-    # disc has a darker rim too, see BLURRED_RING_MIDDLE)
-    ring = (hollow >= 0.15) & (middle <= BLURRED_RING_MIDDLE)
+    ring = open_ring(dark)
     if bleed is not None:
         kind, alpha = _ring_bleed(kind, alpha, ring, model, bleed, allow)
     member = kind[..., None] == np.arange(len(letters))     # cards x 6 x 19 x letters
@@ -578,6 +577,14 @@ def flat_beside_open(dark: np.ndarray, hollow: np.ndarray, blob: np.ndarray,
     if not flat.any():
         return flat
     return flat & (rings & (hollow >= OPEN_RING)).any(-1, keepdims=True)
+
+
+def open_ring(dark: np.ndarray) -> np.ndarray:
+    """Per symbol (cards x 6): a ring whose hole shows, as `decide` takes it: a band darker
+    (`dark`, cards x 6 x 19, the grey-ink fraction) by OPEN_HOLE than a middle that is not ink
+    right through (a sharpened solid disc has a darker rim too, see BLURRED_RING_MIDDLE)."""
+    middle = fast_mean(dark[..., :7])
+    return (fast_mean(dark[..., 7:]) - middle >= OPEN_HOLE) & (middle <= BLURRED_RING_MIDDLE)
 
 
 def _lopsided(dark: np.ndarray, middle: np.ndarray) -> np.ndarray:

@@ -32,15 +32,15 @@ its surround does not betray, a hand's blurred edge or a glare spot ('?'). A sym
 flanking paper or halo is missing is taken to be covered ('?'), unless that whole surround is
 paper or paper in a soft shadow (then no grey blob there reads as a blurred ring: a grey object
 lying over it looks like that shade); so is a coloured symbol whose own ink carries on into its
-halo (a fingertip of that hue), and any symbol from whose middle one colour runs straight on
-past the card's outline, flatter than the card's print could be along that way (a pen or a
-sleeve laid over it from beyond the card, whatever the symbol reads as). Paper and border
-samples tell whether the card is seen whole. A pose fitted from a blurred outline can be a few
-degrees off, which puts symbols' samples on their edges: a whole card left with a '?' whose
-paper did not clip and is nearly all paper (no sleeve over it) is read again turned a little
-either way, and that read is kept only when it is complete and has every letter the first
-read made. A soft shadow across a card dims its paper and symbols without tinting them: a whole
-card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
+halo (a fingertip of that hue), and any symbol from whose middle, or from whose halo facing its
+edge, one colour runs straight on past the card's outline, flatter than the card's print could
+be along that way (a pen or a sleeve laid over it from beyond the card, whatever the symbol
+reads as). Paper and border samples tell whether the card is seen whole. A pose fitted from a
+blurred outline can be a few degrees off, which puts symbols' samples on their edges: a whole card
+left with a '?' whose paper did not clip and is nearly all paper (no sleeve over it) is read again
+turned a little either way, and that read is kept only when it is complete and has every letter the
+first read made. A soft shadow across a card dims its paper and symbols without tinting them: a
+whole card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
 is read again against a white reference scaled point by point by the shade of the paper around
 each point; that read is kept on the same terms, and never for a grey ink (a grey object on the
 card looks like deep shade). A whole card with a '?' whose paper clipped the sensor is read
@@ -91,6 +91,7 @@ from .symbol_crossings import (
     dark_across,
     darker_than_ink,
     grey_across,
+    grey_read,
     ink_across,
     ink_beyond,
     runs_out,
@@ -99,6 +100,7 @@ from .symbol_crossings import (
 from .symbol_decide import (
     decide,
     match_prints,
+    open_ring,
 )
 from .symbol_lamp import (
     LAMP_WHOLE,
@@ -616,8 +618,10 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # `dark_across`, whatever the symbol reads as)
     across |= dark_across(text, band, model)
     # (an object's one colour running straight from the symbol's middle to past the outline)
+    # (also from the halo facing the edge, for a grey blob whose hole does not show)
     across |= runs_out(bgr, poses, view, white, as_chars(text) != "?", vals[:, :ns],
-                        vals[:, halo_at:], band)
+                        vals[:, halo_at:], band,
+                        grey_read(text, model) & ~open_ring(dark[:, :ns].reshape(shape)))
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = as_strings(np.where(covered, "?", as_chars(text)))
