@@ -663,6 +663,24 @@ def edges_agree(poses: list[CasePose], image: np.ndarray, layout: CaseLayout = L
     return kept
 
 
+def _sheet_fit(layout: CaseLayout, corners: list[np.ndarray], printed: dict[int, np.ndarray],
+               quads: dict[int, np.ndarray], ids: list[int]
+               ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The homography (board mm -> image px) through the sheet's four corners (`corners`, as
+    the image shows them) and the centres of the markers `ids` (printed: `printed`; seen:
+    `quads`), each point's residual (px) and the mean side of those markers as it maps them;
+    None where no homography fits."""
+    src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
+                                               for i in ids]])
+    dst = np.vstack([*corners, *[quads[i].mean(axis=0, keepdims=True) for i in ids]])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        return None
+    res = np.linalg.norm(transform(src, H) - dst, axis=1)
+    side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
+    return H, res, side
+
+
 def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarray,
                  layout: CaseLayout = LAYOUT, grey: np.ndarray | None = None
                  ) -> list[CasePose]:
@@ -698,14 +716,10 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
         corners = [_edge_corner(image, outline, k, module) for k in range(4)]
         if any(c is None for c in corners):
             continue
-        src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
-                                                   for i in ids]])
-        dst = np.vstack([*corners, *[seen[i].mean(axis=0, keepdims=True) for i in ids]])
-        H, _ = cv2.findHomography(src, dst, 0)
-        if H is None:
+        fit = _sheet_fit(layout, corners, printed, seen, ids)
+        if fit is None:
             continue
-        res = np.linalg.norm(transform(src, H) - dst, axis=1)
-        side = float(np.mean([quad_side(transform(printed[i], H)) for i in ids]))
+        H, res, side = fit
         if res.max() > PAIR_TOL * side / layout.marker_modules:
             continue
         # the other two markers' frames, about where the paper's corners put them
@@ -721,16 +735,10 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
                 break
             far.append((mid, px[k, j].astype(np.float64)))
         else:
-            src = np.vstack([_sheet_corners(layout), *[printed[i].mean(axis=0, keepdims=True)
-                                                       for i in printed]])
-            centres = dict(markers) | dict(far)
-            dst = np.vstack([*corners, *[centres[i].mean(axis=0, keepdims=True)
-                                         for i in printed]])
-            H, _ = cv2.findHomography(src, dst, 0)
-            if H is None:
+            fit = _sheet_fit(layout, corners, printed, dict(markers) | dict(far), list(printed))
+            if fit is None:
                 continue
-            res = np.linalg.norm(transform(src, H) - dst, axis=1)
-            side = float(np.mean([quad_side(transform(printed[i], H)) for i in printed]))
+            H, res, side = fit
             if res.max() > JOINT_TOL * side / layout.marker_modules:
                 continue
             pose = CasePose(player, H / H[2, 2], tuple(sorted(ids)),
