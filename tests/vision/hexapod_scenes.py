@@ -75,3 +75,15 @@ def assert_no_wrong_code(truth, obs) -> None:
     """No cell of the scene, in full view or partly hidden, reads a code other than its own."""
     for player, r, c, code, _, got in case_cells(truth, obs):
         assert got in (UNKNOWN, code), (player, r, c, code, got)
+
+
+def visible_read_right(case, seen) -> int:
+    """Asserts that every cell of the true case `case` reads its own code or '?' in `seen` (the
+    case read), and returns how many cells in full view read their code."""
+    read = 0
+    for r, row in enumerate(case.grid):
+        for c, code in enumerate(row):
+            got = seen.grid[r][c]
+            assert got in (code, UNKNOWN), (r, c, code, got)
+            read += got == code and case.visible[r][c] >= 1.0
+    return read

@@ -7,25 +7,17 @@ matches, its outline verifies 21 and 22) carries its own truth."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
 from companion.faces import HEXAPOD_CASE as LAYOUT
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_boards import find_boards, framed_pairs
 from companion.vision.hexapod_markers import MarkerTracker
-from companion.vision.observation import UNKNOWN
+
+from .hexapod_scenes import hard_scene, visible_read_right
 
 SEED = 18
-
-
-def _scene() -> tuple[np.ndarray, object]:
-    params = replace(sample_params(SEED, "hard", 1280, 720), hfov_deg=0.0)
-    return hexapod_scene(SEED, "hard", params=params)
 
 
 def test_a_case_whose_two_markers_read_and_four_show_is_found() -> None:
@@ -33,7 +25,7 @@ def test_a_case_whose_two_markers_read_and_four_show_is_found() -> None:
     and 22, placed by the sheet's corners and all four markers' centres: its grid corners lie
     within 0.15 cell of the truth's (through the corners and the two read markers alone: 0.21),
     and its cells read right or '?', never a wrong code, at least 20 visible cells read."""
-    image, truth = _scene()
+    image, truth = hard_scene(SEED)
     result = HexapodReader(track=False, keep_still=False).read_full(image)
     seen = {c.player: c for c in result.observation.cases}
     assert set(seen) == {1, 2}
@@ -43,13 +35,7 @@ def test_a_case_whose_two_markers_read_and_four_show_is_found() -> None:
     cell = np.linalg.norm(np.subtract(case.corners[1], case.corners[0])) / LAYOUT.cols
     assert np.linalg.norm(pose.grid_corners() - np.array(case.corners), axis=1).max() \
         < 0.15 * cell
-    read = 0
-    for r, row in enumerate(case.grid):
-        for c, code in enumerate(row):
-            got = seen[2].grid[r][c]
-            assert got in (code, UNKNOWN)
-            read += got == code and case.visible[r][c] >= 1.0
-    assert read >= 20
+    assert visible_read_right(case, seen[2]) >= 20
 
 
 def _covered(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -66,7 +52,7 @@ def test_a_place_showing_no_marker_makes_no_case() -> None:
     """Guard: the same frame with paper laid over marker 20 (one whose code is unread): the
     outline still verifies 21 and 22, but only three places show a marker and two codes are
     read — player 2 is not found, and no other player is reported."""
-    image, truth = _scene()
+    image, truth = hard_scene(SEED)
     case = next(c for c in truth.cases if c.player == 2)
     quad = np.array(next(m.corners for m in case.markers if m.id == 20), np.float64)
     poses, _ = MarkerTracker(LAYOUT, track=False).find(_covered(image, quad))
@@ -77,7 +63,7 @@ def test_markers_off_where_the_edges_put_them_make_no_case() -> None:
     """Guard on the joint fit: the sheet the outline search gathers is accepted as it is, and
     refused when its two read markers are moved a module and a half along the sheet's top
     edge (the paper's corners then put them elsewhere than they were read)."""
-    image, _ = _scene()
+    image, _ = hard_scene(SEED)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     located = [p for p in MarkerTracker(LAYOUT, track=False).find(image)[0] if p.player == 1]
     framed: list = []
@@ -97,7 +83,7 @@ def test_far_markers_off_where_the_edges_put_them_make_no_case() -> None:
     1.8 modules along the sheet's top edge in the grey levels the frames are looked for in (the
     paper's edges left as they are): their frames are found within the search, but off where
     the sheet's corners put them, so the case is refused."""
-    image, truth = _scene()
+    image, truth = hard_scene(SEED)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     located = [p for p in MarkerTracker(LAYOUT, track=False).find(image)[0] if p.player == 1]
     framed: list = []

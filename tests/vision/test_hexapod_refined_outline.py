@@ -7,26 +7,18 @@ truth."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
 from companion.faces import HEXAPOD_CASE as LAYOUT
-from companion.scenarios import hexapod_scene
-from companion.synth.scene import sample_params
 from companion.vision.geometry import transform
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_boards import refined_outline
 from companion.vision.hexapod_outlines import sheet_outlines
-from companion.vision.observation import UNKNOWN
+
+from .hexapod_scenes import hard_scene, visible_read_right
 
 SEED = 971
-
-
-def _scene() -> tuple[np.ndarray, object]:
-    params = replace(sample_params(SEED, "hard", 1280, 720), hfov_deg=0.0)
-    return hexapod_scene(SEED, "hard", params=params)
 
 
 def _sheet(truth: object, player: int) -> np.ndarray:
@@ -47,7 +39,7 @@ def test_a_bent_outline_is_brought_to_the_papers_corners() -> None:
     corners; refined, one comes within 3 px (a marker module; the markers' places are searched a
     module about where an outline puts them) of all four (the paper's printed corners: a miscut
     sheet's own lie up to a pixel off them)."""
-    image, truth = _scene()
+    image, truth = hard_scene(SEED)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     sheet = _sheet(truth, 1)
     near = [q for q in sheet_outlines(grey, image) if _gap(q, sheet) < 60.0]
@@ -59,16 +51,10 @@ def test_a_bent_outline_is_brought_to_the_papers_corners() -> None:
 def test_the_case_of_a_bent_outline_is_found() -> None:
     """Player 1's case is found (the old reader: not found, every cell '?') through all four
     markers; its cells read right or '?', never a wrong code, at least 25 visible cells read."""
-    image, truth = _scene()
+    image, truth = hard_scene(SEED)
     result = HexapodReader(track=False, keep_still=False).read_full(image)
     seen = {c.player: c for c in result.observation.cases}
     assert set(seen) == {1, 2}
     assert next(p for p in result.poses if p.player == 1).markers == (10, 11, 12, 13)
     case = next(c for c in truth.cases if c.player == 1)
-    read = 0
-    for r, row in enumerate(case.grid):
-        for c, code in enumerate(row):
-            got = seen[1].grid[r][c]
-            assert got in (code, UNKNOWN)
-            read += got == code and case.visible[r][c] >= 1.0
-    assert read >= 25
+    assert visible_read_right(case, seen[1]) >= 25
