@@ -836,11 +836,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
         code[bare], conf[bare] = EMPTY_CODE, 0.5
-        # ... along half of each side, where no occluder's mask comes near the cell and its very
-        # centre is lit and no ink: a card hides the whole of one side of each pair, while a pale
-        # hand's edges and shading beside a side dip as a line does, and a card half a cell off
-        # (beyond the third the reader is built for) leaves half of two sides lined, its edge
-        # through the centre (`bare_board`, `CENTRE_FILL`)
+        # ... along half of each side, where no occluder's mask comes near the cell, its very
+        # centre is lit and no ink and no kind's hue covers its small window: a card hides the
+        # whole of one side of each pair, while a pale hand's edges and shading beside a side
+        # dip as a line does, a card half a cell off (beyond the third the reader is built for)
+        # leaves half of two sides lined, its edge through the centre (`bare_board`,
+        # `CENTRE_FILL`), and a dim, blurred tile's gutter, legs and card border dip as lines
+        # do about its pale middle (`tile_centre`)
         left = np.flatnonzero(code == UNKNOWN_CODE)
         if len(left) and hand.any():
             left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
@@ -851,7 +853,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                    params.colour.dim_v) & \
                 (cell_windows(pix.sat, px, m, rows, cols, centre, cells=left) <
                  params.colour.ink_sat)
-            left = left[lit.all(axis=1)]
+            left = left[lit.all(axis=1) & ~tile_centre(hs[left])]
         if len(left):
             bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params,
                                    HAND_LINE_SHARE)]
@@ -937,6 +939,24 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 # whose edge runs through the centre; a card a third of a cell off beside the cell, blurred,
 # reaches 0.1 cell from it
 CENTRE_FILL = 0.15
+
+
+# the share of a cell's small window over which one kind's hue (any level) shows a card's tile
+# at its centre (`tile_centre`)
+CENTRE_KIND = 0.5
+
+
+def tile_centre(h: np.ndarray) -> np.ndarray:
+    """True for each window (`h`: label shares of cells' small windows, one row a cell) over
+    `CENTRE_KIND` of which one kind's hue shows, at any level: a card's tile lies over the
+    cell's centre. A card on the cell, at most a third of a cell off, covers the small window
+    (0.45 cell) with its tile nearly whole; a neighbour's card as far off reaches no more than
+    its paper gutter into it; and board fill is printed neutral, so under the case's white it
+    takes a kind's hue only where a light's cast tints the whole board alike. A dim, blurred
+    tile shows its hue at the pale level alone, its ink's saturation lost, and its gutters,
+    legs and card border dip as printed lines do."""
+    hue = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
+    return hue.max(axis=1) >= CENTRE_KIND
 
 
 def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:
