@@ -115,6 +115,7 @@ from .hexapod_colour import (
     PALE,
     TINTED,
     Pixels,
+    arm_entries,
     case_white,
     clipped_channels,
     colour_unknown,
@@ -738,10 +739,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                            blown=blown, raw_v=raw_v)
 
     # the read under the case's own white, and the occluders it finds running in from the
-    # edge, each worked out once, when first asked for (when the fill gives no colour, that
-    # read is the case's)
+    # edge (or from a margin read as the table, which the masks cut an arm off at), each
+    # worked out once, when first asked for (when the fill gives no colour, that read is the
+    # case's)
     read_white = cache(partial(read_as, white))
-    edge_skin = cache(lambda: edge_occluders(read_white()[2][1]))
+    edge_skin = cache(lambda: edge_occluders(read_white()[2][1],
+                                             arm_entries(read_white()[0], m)))
     lit_white = fill_white(white, planes, raw_v, m, skin=edge_skin, levels=levels) \
         if colour_unknown(white) else white
     pix, labels, (hand, own) = read_white() if lit_white is white else read_as(lit_white)

@@ -7,7 +7,8 @@ pixels mixed from clipped readings, which keep the clipped white's false ratio: 
 paper and fill that such a white would leave unclipped refute it); a white clipped in all three
 channels with no quiet zone below the clip takes the colour of the grid's board fill and card
 paper lit below the clip (`fill_white`: printed near-white in every channel, they stay bright in
-every channel where skin and ink do not), and a pixel clipped in some
+every channel where skin and ink do not; a lit arm running in from beyond the board, or from a
+margin read as the table, is no evidence: `arm_entries`), and a pixel clipped in some
 channels is read as the least saturated colour its reading allows (a clipped channel is only a
 lower bound). A local grey gain (gradients, soft shadows, a hand's shadow) is the mean
 brightness of the paper-like pixels within a cell and a half. Each pixel then gets one label
@@ -65,6 +66,9 @@ LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
 RIM_CELLS = 0.4      # and the board lies this close across most of its rim
 PALM_CELLS = 3.0     # a palm covers at least this many cells' area
+ACROSS = 0.9        # skin over this share of a table margin's line crosses it (an arm),
+TABLE_SAT = 0.1     # hiding the table at the canvas's edge: saturation this far off the side's,
+ARM_SIDE = 0.5      # over at most this share of the side (paper lit warm runs along it)
 TABLE_SIDE = 0.8     # skin-like colour along this share of a side's margin is the table
 FILL_SHARE = 0.6     # fill under a white clipped in all three: this share of the clip or more
 FILL_MIN = 0.02      # and covering this share of the grid, it gives the light's colour
@@ -941,6 +945,86 @@ def _hulls(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def _skin_masks(pix: Pixels) -> tuple[np.ndarray, np.ndarray]:
+    """uint8 masks of skin-like colour (orange hue 0-45 degrees at saturation 0.15-0.7, up to
+    65 degrees at 0.15-0.55) and of dark skin: more saturated than that range, in the hues
+    between red's and gold's ink ranges, which no ink has (skin, wood or a sleeve as long as
+    the region is bigger than a palm: far more than a red tile drifted there under a cast)."""
+    skin = (pix.sat >= 0.15) & (((pix.hue <= round(45.0 * HUE_BINS / 360.0)) &
+                                 (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0))
+                                                      & (pix.sat <= 0.55)))
+    deep = (pix.sat > 0.7) & (pix.hue >= DEEP_HUES[0]) & (pix.hue <= DEEP_HUES[1])
+    return skin.view(np.uint8), deep.view(np.uint8)
+
+
+def _table_side(side: np.ndarray) -> bool:
+    """Whether a side's margin (a mask's view, one row per line along the side) reads as the
+    table: set along `TABLE_SIDE` or more of the side (a side with fewer set pixels than that
+    many lines cannot qualify: the count is far cheaper than the per-line test)."""
+    return np.count_nonzero(side) >= TABLE_SIDE * len(side) - 1 and \
+        side.any(axis=1).mean() >= TABLE_SIDE
+
+
+def _margin_sides(mask: np.ndarray, margin: int) -> tuple[np.ndarray, ...]:
+    """The four sides' `margin` of `mask` (left, right, top, bottom; views, one row per line
+    across the side, its first pixel at the canvas's edge)."""
+    return (mask[:, :margin], mask[:, :-margin - 1:-1], mask[:margin].T,
+            mask[:-margin - 1:-1].T)
+
+
+def _clear_table(skin: np.ndarray, deep: np.ndarray, margin: int) -> np.ndarray:
+    """Where an arm comes from (uint8): the canvas's outer edge, and the inner line of each
+    side's `margin` in which `skin` or `deep` runs along `TABLE_SIDE` or more of the side (the
+    wooden table beyond the board; an arm over it is cut off there). Such a margin is cleared
+    of both masks in place."""
+    beyond = np.zeros_like(skin)
+    beyond[[0, -1]] = 1
+    beyond[:, [0, -1]] = 1
+    if margin > 0:
+        for mask in (skin, deep):
+            for side, reach in zip(_margin_sides(mask, margin),
+                                   _margin_sides(beyond, margin + 1), strict=True):
+                if _table_side(side):
+                    side[:] = 0                  # views: clears that margin of the mask
+                    reach[:] = 1
+    return beyond
+
+
+def arm_entries(pix: Pixels, margin: int) -> np.ndarray:
+    """Where an arm over the case comes from (uint8 mask of the canvas): its outer edge, and
+    the lines of a `margin` read as the table (which `occluder_masks` clears, cutting an arm
+    over it off at the margin's inner line) that skin-like colour crosses all the way from
+    the canvas's edge to the grid (`ACROSS` of the line's pixels) and where the table at the
+    canvas's edge (its outer quarter) differs in saturation by `TABLE_SAT` from the table along
+    the side (the median of its lines), when such lines are no more than `ARM_SIDE` of the
+    side. An arm crosses the margin, the sheet's paper and the table alike, over a stretch of
+    the side and hides the table there; paper lit warm below the clip and the table run along
+    the side, and fill lit warm beside them leaves the table as it is elsewhere (a light's
+    gradient across the table changes its brightness, not its saturation)."""
+    skin, deep = _skin_masks(pix)
+    beyond = np.zeros_like(skin)
+    beyond[[0, -1]] = 1
+    beyond[:, [0, -1]] = 1
+    if margin <= 0:
+        return beyond
+    either = skin | deep
+    outer = max(1, margin // 4)
+    for s, d, lines, sat, reach in zip(
+            _margin_sides(skin, margin), _margin_sides(deep, margin),
+            _margin_sides(either, margin), _margin_sides(pix.sat, margin),
+            _margin_sides(beyond, margin + 1), strict=True):
+        if not (_table_side(s) or _table_side(d)):
+            continue
+        across = np.count_nonzero(lines, axis=1) >= ACROSS * margin
+        if not across.any() or np.count_nonzero(across) > ARM_SIDE * len(across):
+            continue
+        # the table at the canvas's edge, line by line, against its own along the side
+        sat_out = np.median(sat[:, :outer], axis=1)
+        hidden = np.abs(sat_out - np.median(sat_out)) > TABLE_SAT
+        reach[:, -1] |= (across & hidden).view(np.uint8)
+    return beyond
+
+
 def occluder_mask(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 1.5,
                   clipped: np.ndarray | None = None, margin: int = 0,
                   blown: np.ndarray | None = None, raw_v: np.ndarray | None = None
@@ -992,34 +1076,10 @@ def occluder_masks(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 
     given), a region of `blown` pixels that the closed hand runs along and whose skin beside it
     is lit near the clip all along is covered whole (glare on an arm: `_glare_on_hand`), given
     `raw_v`."""
-    skin = (pix.sat >= 0.15) & (((pix.hue <= round(45.0 * HUE_BINS / 360.0)) &
-                                 (pix.sat <= 0.7)) | ((pix.hue <= round(65.0 * HUE_BINS / 360.0))
-                                                      & (pix.sat <= 0.55)))
-    skin = skin.view(np.uint8)
+    skin, deep = _skin_masks(pix)
     lit = _lit_inside(skin, blown, px, margin) \
         if blown is not None and blown.any() else None
-    # dark skin is more saturated than the range above; in the hues between red's and gold's
-    # ink ranges, which no ink has, any saturation is skin (or wood, a sleeve) as long as the
-    # region is bigger than a palm: far more than a red tile drifted there under a cast
-    deep = ((pix.sat > 0.7) & (pix.hue >= DEEP_HUES[0]) & (pix.hue <= DEEP_HUES[1])
-            ).view(np.uint8)
-    # where an arm comes from: the canvas's outer edge, and the inner line of a margin cleared
-    # as the table (an arm over a wooden table is cut off there)
-    beyond = np.zeros_like(skin)
-    beyond[[0, -1]] = 1
-    beyond[:, [0, -1]] = 1
-    if margin > 0:
-        for mask in (skin, deep):
-            for side, reach in ((mask[:, :margin], beyond[:, :margin + 1]),
-                                (mask[:, -margin:], beyond[:, -margin - 1:]),
-                                (mask[:margin].T, beyond[:margin + 1].T),
-                                (mask[-margin:].T, beyond[-margin - 1:].T)):
-                # a side with fewer set pixels than that many lines cannot qualify: the
-                # count is far cheaper than the per-line test
-                if np.count_nonzero(side) >= TABLE_SIDE * len(side) - 1 and \
-                        side.any(axis=1).mean() >= TABLE_SIDE:
-                    side[:] = 0                  # views: clears that margin of the mask
-                    reach[:] = 1
+    beyond = _clear_table(skin, deep, margin)
     # under a white clipped in two channels a lit hand clips to the paper's colour and only its
     # shaded rim keeps skin's hue: a thin line that opening would erase
     rim = clipped is not None and clipped.any()

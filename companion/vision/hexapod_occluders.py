@@ -4,8 +4,8 @@ between a hand's parts covers the cell shows its card's own tile (`tile_in_gap`)
 read where a black occluder's own pixels reach, or whose black runs in from beyond the board
 over more of the grid than a tile, is '?' (`dark_occluder_dung`, `black_from_beyond`); and
 under a white clipped in all three channels, the occluders the clipped white's own skin test
-finds running in from the canvas's edge stay covered whatever the fill's colour says
-(`edge_occluders`, `arms_kept`).
+finds running in from the canvas's edge (or from a margin read as the table, which cuts an arm
+off) stay covered whatever the fill's colour says (`edge_occluders`, `arms_kept`).
 """
 
 from __future__ import annotations
@@ -152,10 +152,12 @@ def _from_beyond(dark: np.ndarray, px: int, margin: int, rows: int, cols: int,
 EDGE_BAND = 3
 
 
-def edge_occluders(own: np.ndarray) -> np.ndarray:
+def edge_occluders(own: np.ndarray, beyond: np.ndarray | None = None) -> np.ndarray:
     """The parts of the occluder mask `own` (uint8) that run in from the canvas's outer edge
-    (8-connected regions reaching within `EDGE_BAND` of it): a hand or arm comes from beyond
-    the board, a lamp's pool or a cast on the fill lies within it."""
+    (8-connected regions reaching within `EDGE_BAND` of it), or of `beyond` when given
+    (`hexapod_colour.arm_entries`: that edge and the inner line of a margin read as the table,
+    where the masks cut an arm over a wooden table off): a hand or arm comes from beyond the
+    board, a lamp's pool or a cast on the fill lies within it."""
     if not own.any():
         return own
     n, lab = cv2.connectedComponents(own, connectivity=8)
@@ -163,6 +165,9 @@ def edge_occluders(own: np.ndarray) -> np.ndarray:
     k = EDGE_BAND
     for side in (lab[:k], lab[-k:], lab[:, :k], lab[:, -k:]):
         edge[side] = True
+    if beyond is not None:
+        near = cv2.dilate(beyond, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+        edge[lab[near > 0]] = True
     edge[0] = False
     return edge[lab].view(np.uint8)
 
