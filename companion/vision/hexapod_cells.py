@@ -125,7 +125,7 @@ from .hexapod_colour import (
     select,
     tint_levels,
 )
-from .hexapod_cover import blown_unlined_empty, glare_unknown, unlined_dim_empty
+from .hexapod_cover import blown_unlined_empty, glare_pool, glare_unknown, unlined_dim_empty
 from .hexapod_halves import half_evidence, name_halves
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
@@ -920,6 +920,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if n_clipped == 0:
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")
+    # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
+    # to fill's pale flatness
+    now = np.array([CODES.index(got) for row in grid for got in row])
+    for i in glare_pool(now, planes, white, px, m, rows, cols, large, 0 < n_clipped < 3, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "glare_pool")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "off_frame")

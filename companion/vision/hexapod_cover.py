@@ -11,6 +11,7 @@ releases a cell is the board's printed lines (`hexapod_lines`): never a guess.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import reduce
@@ -29,7 +30,16 @@ from .hexapod_lines import (
     unclipped,
 )
 from .hexapod_occluders import DARK_SLEEVE
-from .hexapod_windows import DEFAULT, EMPTY, CellParams, cell_windows, gather, window_index
+from .hexapod_windows import (
+    DEFAULT,
+    EMPTY,
+    EMPTY_CODE,
+    K_CODE,
+    CellParams,
+    cell_windows,
+    gather,
+    window_index,
+)
 from .observation import UNKNOWN
 
 # a cell read empty whose middle is at most this share of the white shows the board only by its
@@ -415,3 +425,66 @@ def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int,
     keep[lab.reshape(-1)[cells[seed]]] = True
     keep[0] = False
     return through & keep[lab.reshape(-1)[cells]]
+
+
+# `glare_pool`: a cell's dark floor is this quantile of its large window's least channel over
+# the white's: a card's tile, whatever its kind, is a saturated or black print whose least
+# channel lies far below the paper's over most of the window, its insect and ink darker still
+GLARE_FLOOR_Q = 0.1
+# ... a card lifted by glare has its floor this far (share of the white) above the median floor
+# of the case's cards read as kinds, measured over this many such cards at least
+GLARE_LIFT = 0.2
+GLARE_CARDS = 4
+# ... and the half of its window facing the pool's core floored this much above the opposite
+# half
+GLARE_RISE = 0.05
+
+
+def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+               white: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
+               kinds: bool, params: CellParams = DEFAULT) -> np.ndarray:
+    """Flat indices of the cells to be read '?' because a pool of the lamp's specular glare
+    lies over them. Glare adds light, so it lifts a card's dark print (its tile's least
+    channel, its insect's body and ink) towards the clip where it lies, while a whole board
+    over-exposed keeps its print's dark structure (the exposure scales the print; only the
+    paper and fill reach the clip). A card read as a kind whose dark floor (`GLARE_FLOOR_Q` of
+    its large window, side `size`, in the least channel over the `white`'s) lies `GLARE_LIFT`
+    above the median of the case's other cards is under the pool's rim; the pool's core, where
+    a card is washed out to something as pale and flat as board fill, lies next to it, so a
+    cell read empty next to such a card (its 8 neighbours) is '?': inside one cell a washed
+    card and fill look alike. `code` is the flat grid of code indices (`CODES`). With `kinds`
+    (a white clipped in one channel or two: glare lifts the unclipped channels only, shifting
+    a card's hue towards another kind's), the lifted card is '?' as well."""
+    kind = code < K_CODE + 1
+    if kind.sum() < GLARE_CARDS:
+        return np.zeros(0, np.int64)
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    least = cv2.min(cv2.min(planes[0] * inv[0], planes[1] * inv[1]), planes[2] * inv[2])
+    win = cell_windows(least, px, margin, rows, cols, size)
+    q = int(GLARE_FLOOR_Q * (win.shape[1] - 1))
+    floor = np.partition(win, q, axis=1)[:, q]
+    lifted = kind & (floor >= np.median(floor[kind]) + GLARE_LIFT)
+    if not lifted.any():
+        return np.zeros(0, np.int64)
+    out = lifted.copy() if kinds else np.zeros(rows * cols, bool)
+    # the pool's core lies on the side of a lifted card that glare lifts more: the floor of the
+    # half of its window facing a neighbour above that of the opposite half (a diagonal one:
+    # of neither half facing it below its opposite, and of both together above)
+    n = win.shape[1]
+    side = round(math.sqrt(n))
+    sq = win.reshape(-1, side, side)
+    h = side // 2
+    qh = int(GLARE_FLOOR_Q * (h * side - 1))
+    for i in np.flatnonzero(lifted):
+        halves = (sq[i, :h], sq[i, side - h:], sq[i, :, :h].T, sq[i, :, side - h:].T)
+        top, bottom, left, right = (float(np.partition(x.reshape(-1), qh)[qh]) for x in halves)
+        r, c = divmod(int(i), cols)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < rows and 0 <= cc < cols) or code[rr * cols + cc] != EMPTY_CODE:
+                    continue
+                rise = [(top - bottom) * -dr, (left - right) * -dc]
+                if min(rise) >= 0.0 and sum(rise) >= GLARE_RISE:
+                    out[rr * cols + cc] = True
+    return np.flatnonzero(out)
