@@ -5,13 +5,15 @@ blind (its colour unmeasured), flat cloth across its sides with no trace of its 
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
 white clipped in all three channels, it shows no line and no lit middle
-(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`). What
-releases a cell is the board's printed lines (`hexapod_lines`): never a guess.
+(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or a
+pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
+cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
+where glare shifts its hue). What releases a cell is the board's printed lines
+(`hexapod_lines`): never a guess.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import reduce
@@ -442,17 +444,21 @@ GLARE_RISE = 0.05
 
 def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
                white: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
-               kinds: bool, params: CellParams = DEFAULT) -> np.ndarray:
+               kinds: bool) -> np.ndarray:
     """Flat indices of the cells to be read '?' because a pool of the lamp's specular glare
     lies over them. Glare adds light, so it lifts a card's dark print (its tile's least
     channel, its insect's body and ink) towards the clip where it lies, while a whole board
     over-exposed keeps its print's dark structure (the exposure scales the print; only the
     paper and fill reach the clip). A card read as a kind whose dark floor (`GLARE_FLOOR_Q` of
     its large window, side `size`, in the least channel over the `white`'s) lies `GLARE_LIFT`
-    above the median of the case's other cards is under the pool's rim; the pool's core, where
-    a card is washed out to something as pale and flat as board fill, lies next to it, so a
-    cell read empty next to such a card (its 8 neighbours) is '?': inside one cell a washed
-    card and fill look alike. `code` is the flat grid of code indices (`CODES`). With `kinds`
+    above the median of the case's cards so read is under the pool's rim; the pool's core,
+    where a card is washed out to something as pale and flat as board fill, lies next to it on
+    the side the glare lifts more, so a cell read empty next to such a card (its 8 neighbours)
+    is '?' when the floor of the half of the card's window facing it lies `GLARE_RISE` above
+    that of the opposite half (a diagonal neighbour's: neither facing half below its opposite,
+    the two rises together that much): inside one cell a washed card and fill look alike, and
+    a card's floor lifted by something else (a pale print, blur with its paper) rises towards
+    no side in particular. `code` is the flat grid of code indices (`CODES`). With `kinds`
     (a white clipped in one channel or two: glare lifts the unclipped channels only, shifting
     a card's hue towards another kind's), the lifted card is '?' as well."""
     kind = code < K_CODE + 1
@@ -470,13 +476,11 @@ def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarra
     # the pool's core lies on the side of a lifted card that glare lifts more: the floor of the
     # half of its window facing a neighbour above that of the opposite half (a diagonal one:
     # of neither half facing it below its opposite, and of both together above)
-    n = win.shape[1]
-    side = round(math.sqrt(n))
-    sq = win.reshape(-1, side, side)
-    h = side // 2
-    qh = int(GLARE_FLOOR_Q * (h * side - 1))
+    sq = win.reshape(-1, size, size)
+    h = size // 2
+    qh = int(GLARE_FLOOR_Q * (h * size - 1))
     for i in np.flatnonzero(lifted):
-        halves = (sq[i, :h], sq[i, side - h:], sq[i, :, :h].T, sq[i, :, side - h:].T)
+        halves = (sq[i, :h], sq[i, size - h:], sq[i, :, :h].T, sq[i, :, size - h:].T)
         top, bottom, left, right = (float(np.partition(x.reshape(-1), qh)[qh]) for x in halves)
         r, c = divmod(int(i), cols)
         for dr in (-1, 0, 1):

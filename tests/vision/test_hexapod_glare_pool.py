@@ -72,8 +72,9 @@ def _board(glare: float, exposure: float) -> tuple[np.ndarray, np.ndarray]:
 
 def test_a_glare_pool_doubts_the_washed_cell_and_an_over_exposed_board_nothing():
     """Under a glare pool on (2, 2) the washed card there, read empty, is '?' and the fill
-    diagonal to the lifted cards beside it, on their far side from the core, is not; the same board over-exposed 1.3 times with no glare (fill
-    and paper clipped, the print's dark structure kept) doubts no cell."""
+    diagonal to the lifted cards beside it, on their far side from the core, is not; the same
+    board over-exposed 1.3 times with no glare (fill and paper clipped, the print's dark
+    structure kept) doubts no cell."""
     white = np.full(3, 255.0, np.float32)
     large = round(0.8 * PX)
     img, code = _board(0.9, 1.0)
