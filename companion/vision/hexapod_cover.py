@@ -476,13 +476,15 @@ def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarra
     # the pool's core lies on the side of a lifted card that glare lifts more: the floor of the
     # half of its window facing a neighbour above that of the opposite half (a diagonal one:
     # of neither half facing it below its opposite, and of both together above)
-    sq = win.reshape(-1, size, size)
+    at = np.flatnonzero(lifted)
+    sq = win[at].reshape(-1, size, size)
     h = size // 2
     qh = int(GLARE_FLOOR_Q * (h * size - 1))
-    for i in np.flatnonzero(lifted):
-        halves = (sq[i, :h], sq[i, size - h:], sq[i, :, :h].T, sq[i, :, size - h:].T)
-        top, bottom, left, right = (float(np.partition(x.reshape(-1), qh)[qh]) for x in halves)
-        r, c = divmod(int(i), cols)
+    # (lifted cards, 4): the floors of the top, bottom, left and right halves of each window
+    halves = np.stack([np.partition(x.reshape(len(at), -1), qh, axis=1)[:, qh] for x in
+                       (sq[:, :h], sq[:, size - h:], sq[:, :, :h], sq[:, :, size - h:])], axis=1)
+    for i, (top, bottom, left, right) in zip(at.tolist(), halves.tolist(), strict=True):
+        r, c = divmod(i, cols)
         for dr in (-1, 0, 1):
             for dc in (-1, 0, 1):
                 rr, cc = r + dr, c + dc
