@@ -79,8 +79,8 @@ clip, so a window clipped in all three channels over a share of it is the lamp's
 reflection, which washes a card out to something as pale and flat as fill: `glare_unknown`), a cell
 read empty beside a card whose dark print a glare pool lifts towards the clip, the lift rising
 towards the cell, under any white (the pool's core, where a washed card and fill look alike:
-`glare_pool`; under a white clipped in one channel or two the lifted card too, glare shifting its
-hue), a cell
+`glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
+kind whose hue glare fakes there, `glare_hue`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -927,7 +927,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
     # to fill's pale flatness
     now = np.array([CODES.index(got) for row in grid for got in row])
-    for i in glare_pool(now, planes, white, px, m, rows, cols, large, 0 < n_clipped < 3):
+    for i in glare_pool(now, planes, white, px, m, rows, cols, large):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "glare_pool")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):

@@ -21,7 +21,7 @@ from functools import reduce
 import cv2
 import numpy as np
 
-from .hexapod_colour import CLIP, Pixels
+from .hexapod_colour import CLIP, INKS, Pixels
 from .hexapod_lines import (
     COVER_FLAT,
     frame_hidden,
@@ -442,9 +442,21 @@ GLARE_CARDS = 4
 GLARE_RISE = 0.05
 
 
+def glare_hue(white: np.ndarray) -> int:
+    """The kind (index into `KINDS`) whose printed ink lies nearest in hue (cosine, BGR) to the
+    colour of the channels in which `white` lies below the clip: the hue towards which glare
+    moves a card's colour when the white clips in the others (only they still rise); -1 when
+    it clips in none or all three (glare then only pales a card)."""
+    low = np.array([w < CLIP - 5.0 for w in white], np.float64)
+    if low.sum() in (0, 3):
+        return -1
+    inks = np.array([v[::-1] for v in INKS.values()], np.float64)
+    return int(np.argmax(inks @ low / np.linalg.norm(inks, axis=1)))
+
+
 def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
-               white: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int,
-               kinds: bool) -> np.ndarray:
+               white: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int
+               ) -> np.ndarray:
     """Flat indices of the cells to be read '?' because a pool of the lamp's specular glare
     lies over them. Glare adds light, so it lifts a card's dark print (its tile's least
     channel, its insect's body and ink) towards the clip where it lies, while a whole board
@@ -458,9 +470,11 @@ def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarra
     that of the opposite half (a diagonal neighbour's: neither facing half below its opposite,
     the two rises together that much): inside one cell a washed card and fill look alike, and
     a card's floor lifted by something else (a pale print, blur with its paper) rises towards
-    no side in particular. `code` is the flat grid of code indices (`CODES`). With `kinds`
-    (a white clipped in one channel or two: glare lifts the unclipped channels only, shifting
-    a card's hue towards another kind's), the lifted card is '?' as well."""
+    no side in particular. `code` is the flat grid of code indices (`CODES`). Under a white
+    clipped in one channel or two, glare lifts the unclipped channels only, so a lifted card's
+    hue moves towards theirs: a lifted card read as the kind whose ink lies nearest that colour
+    (`glare_hue`: teal, the moth, under a white clipped in red) may be another kind washed, and
+    is '?' as well."""
     kind = code < K_CODE + 1
     if kind.sum() < GLARE_CARDS:
         return np.zeros(0, np.int64)
@@ -472,7 +486,7 @@ def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarra
     lifted = kind & (floor >= np.median(floor[kind]) + GLARE_LIFT)
     if not lifted.any():
         return np.zeros(0, np.int64)
-    out = lifted.copy() if kinds else np.zeros(rows * cols, bool)
+    out = lifted & (code == glare_hue(white))
     # the pool's core lies on the side of a lifted card that glare lifts more: the floor of the
     # half of its window facing a neighbour above that of the opposite half (a diagonal one:
     # of neither half facing it below its opposite, and of both together above)

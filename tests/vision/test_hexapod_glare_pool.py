@@ -79,11 +79,11 @@ def test_a_glare_pool_doubts_the_washed_cell_and_an_over_exposed_board_nothing()
     large = round(0.8 * PX)
     img, code = _board(0.9, 1.0)
     planes = tuple(np.ascontiguousarray(img[..., k]) for k in range(3))
-    got = set(glare_pool(code, planes, white, PX, M, 6, 6, large, False).tolist())
+    got = set(glare_pool(code, planes, white, PX, M, 6, 6, large).tolist())
     assert 2 * 6 + 2 in got
     assert all(code[i] == EMPTY_CODE for i in got)
     # fill diagonal to the lifted cards beside the core, on their far side from it
     assert not got & {0 * 6 + 2, 4 * 6 + 2}
     img, code = _board(0.0, 1.3)
     planes = tuple(np.ascontiguousarray(img[..., k]) for k in range(3))
-    assert len(glare_pool(code, planes, white, PX, M, 6, 6, large, False)) == 0
+    assert len(glare_pool(code, planes, white, PX, M, 6, 6, large)) == 0
