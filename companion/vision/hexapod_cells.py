@@ -77,6 +77,10 @@ lies there; looked for in the channels the white leaves below the clip, `line_gr
 read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below the
 clip, so a window clipped in all three channels over a share of it is the lamp's specular
 reflection, which washes a card out to something as pale and flat as fill: `glare_unknown`), a cell
+read empty beside a card whose dark print a glare pool lifts towards the clip, the lift rising
+towards the cell, under any white (the pool's core, where a washed card and fill look alike:
+`glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
+kind whose hue glare fakes there, `glare_hue`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -126,7 +130,7 @@ from .hexapod_colour import (
     select,
     tint_levels,
 )
-from .hexapod_cover import blown_unlined_empty, glare_unknown, unlined_dim_empty
+from .hexapod_cover import blown_unlined_empty, glare_pool, glare_unknown, unlined_dim_empty
 from .hexapod_halves import half_evidence, name_halves
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose
@@ -923,6 +927,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if n_clipped == 0:
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")
+    # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
+    # to fill's pale flatness
+    now = np.array([CODES.index(got) for row in grid for got in row])
+    for i in glare_pool(now, planes, white, px, m, rows, cols, large):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "glare_pool")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "off_frame")

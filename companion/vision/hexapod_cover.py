@@ -5,8 +5,11 @@ blind (its colour unmeasured), flat cloth across its sides with no trace of its 
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
 white clipped in all three channels, it shows no line and no lit middle
-(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`). What
-releases a cell is the board's printed lines (`hexapod_lines`): never a guess.
+(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or a
+pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
+cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
+where glare shifts its hue). What releases a cell is the board's printed lines
+(`hexapod_lines`): never a guess.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from functools import reduce
 import cv2
 import numpy as np
 
-from .hexapod_colour import CLIP, Pixels
+from .hexapod_colour import CLIP, INKS, Pixels
 from .hexapod_lines import (
     COVER_FLAT,
     frame_hidden,
@@ -29,7 +32,16 @@ from .hexapod_lines import (
     unclipped,
 )
 from .hexapod_occluders import DARK_SLEEVE
-from .hexapod_windows import DEFAULT, EMPTY, CellParams, cell_windows, gather, window_index
+from .hexapod_windows import (
+    DEFAULT,
+    EMPTY,
+    EMPTY_CODE,
+    K_CODE,
+    CellParams,
+    cell_windows,
+    gather,
+    window_index,
+)
 from .observation import UNKNOWN
 
 # a cell read empty whose middle is at most this share of the white shows the board only by its
@@ -415,3 +427,84 @@ def _joined(cells: np.ndarray, seed: np.ndarray, through: np.ndarray, rows: int,
     keep[lab.reshape(-1)[cells[seed]]] = True
     keep[0] = False
     return through & keep[lab.reshape(-1)[cells]]
+
+
+# `glare_pool`: a cell's dark floor is this quantile of its large window's least channel over
+# the white's: a card's tile, whatever its kind, is a saturated or black print whose least
+# channel lies far below the paper's over most of the window, its insect and ink darker still
+GLARE_FLOOR_Q = 0.1
+# ... a card lifted by glare has its floor this far (share of the white) above the median floor
+# of the case's cards read as kinds, measured over this many such cards at least
+GLARE_LIFT = 0.2
+GLARE_CARDS = 4
+# ... and the half of its window facing the pool's core floored this much above the opposite
+# half
+GLARE_RISE = 0.05
+
+
+def glare_hue(white: np.ndarray) -> int:
+    """The kind (index into `KINDS`) whose printed ink lies nearest in hue (cosine, BGR) to the
+    colour of the channels in which `white` lies below the clip: the hue towards which glare
+    moves a card's colour when the white clips in the others (only they still rise); -1 when
+    it clips in none or all three (glare then only pales a card)."""
+    low = np.array([w < CLIP - 5.0 for w in white], np.float64)
+    if low.sum() in (0, 3):
+        return -1
+    inks = np.array([v[::-1] for v in INKS.values()], np.float64)
+    return int(np.argmax(inks @ low / np.linalg.norm(inks, axis=1)))
+
+
+def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+               white: np.ndarray, px: int, margin: int, rows: int, cols: int, size: int
+               ) -> np.ndarray:
+    """Flat indices of the cells to be read '?' because a pool of the lamp's specular glare
+    lies over them. Glare adds light, so it lifts a card's dark print (its tile's least
+    channel, its insect's body and ink) towards the clip where it lies, while a whole board
+    over-exposed keeps its print's dark structure (the exposure scales the print; only the
+    paper and fill reach the clip). A card read as a kind whose dark floor (`GLARE_FLOOR_Q` of
+    its large window, side `size`, in the least channel over the `white`'s) lies `GLARE_LIFT`
+    above the median of the case's cards so read is under the pool's rim; the pool's core,
+    where a card is washed out to something as pale and flat as board fill, lies next to it on
+    the side the glare lifts more, so a cell read empty next to such a card (its 8 neighbours)
+    is '?' when the floor of the half of the card's window facing it lies `GLARE_RISE` above
+    that of the opposite half (a diagonal neighbour's: neither facing half below its opposite,
+    the two rises together that much): inside one cell a washed card and fill look alike, and
+    a card's floor lifted by something else (a pale print, blur with its paper) rises towards
+    no side in particular. `code` is the flat grid of code indices (`CODES`). Under a white
+    clipped in one channel or two, glare lifts the unclipped channels only, so a lifted card's
+    hue moves towards theirs: a lifted card read as the kind whose ink lies nearest that colour
+    (`glare_hue`: teal, the moth, under a white clipped in red) may be another kind washed, and
+    is '?' as well."""
+    kind = code < K_CODE + 1
+    if kind.sum() < GLARE_CARDS:
+        return np.zeros(0, np.int64)
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    least = cv2.min(cv2.min(planes[0] * inv[0], planes[1] * inv[1]), planes[2] * inv[2])
+    win = cell_windows(least, px, margin, rows, cols, size)
+    q = int(GLARE_FLOOR_Q * (win.shape[1] - 1))
+    floor = np.partition(win, q, axis=1)[:, q]
+    lifted = kind & (floor >= np.median(floor[kind]) + GLARE_LIFT)
+    if not lifted.any():
+        return np.zeros(0, np.int64)
+    out = lifted & (code == glare_hue(white))
+    # the pool's core lies on the side of a lifted card that glare lifts more: the floor of the
+    # half of its window facing a neighbour above that of the opposite half (a diagonal one:
+    # of neither half facing it below its opposite, and of both together above)
+    at = np.flatnonzero(lifted)
+    sq = win[at].reshape(-1, size, size)
+    h = size // 2
+    qh = int(GLARE_FLOOR_Q * (h * size - 1))
+    # (lifted cards, 4): the floors of the top, bottom, left and right halves of each window
+    halves = np.stack([np.partition(x.reshape(len(at), -1), qh, axis=1)[:, qh] for x in
+                       (sq[:, :h], sq[:, size - h:], sq[:, :, :h], sq[:, :, size - h:])], axis=1)
+    for i, (top, bottom, left, right) in zip(at.tolist(), halves.tolist(), strict=True):
+        r, c = divmod(i, cols)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < rows and 0 <= cc < cols) or code[rr * cols + cc] != EMPTY_CODE:
+                    continue
+                rise = [(top - bottom) * -dr, (left - right) * -dc]
+                if min(rise) >= 0.0 and sum(rise) >= GLARE_RISE:
+                    out[rr * cols + cc] = True
+    return np.flatnonzero(out)

@@ -53,8 +53,10 @@ class Variant:
     the picture (`cell_px`), a lamp of 2800-6500 K seen by a camera white-balanced for 5000 K
     with an exposure of 0.6-1.5 that clips (`lamp`), soft shadows (`shadows`, as
     `heldout.camera`), an arm reaching from a picture edge over the board (`hand`; of one
-    neutral grey from black to white, `GREYS`, with `grey_arms`), and both players' boards in
-    one picture, each with its own pose (`two`)."""
+    neutral grey from black to white, `GREYS`, with `grey_arms`), both players' boards in
+    one picture, each with its own pose (`two`), and `glare` specular spots of the light
+    mirrored in the glossy cards, each over a random point of the first board's grid
+    (`_glare_spot`)."""
 
     shift: float = 0.22
     turn_deg: float = 2.0
@@ -65,6 +67,7 @@ class Variant:
     hand: bool = False
     two: bool = False
     grey_arms: bool = False
+    glare: int = 0
 
 
 VARIANTS = {
@@ -77,6 +80,7 @@ VARIANTS = {
     "hand": Variant(hand=True),
     "two": Variant(two=True),
     "grey-sleeves": Variant(hand=True, grey_arms=True),
+    "glare": Variant(glare=1),
 }
 
 
@@ -227,6 +231,8 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
         img, arm, arm_bgr = _arm(img, mm_to_px[0], extra, GREYS if variant.grey_arms else None)
     if variant.lamp:
         img = _lamp(img, extra)
+    for _ in range(variant.glare):
+        img = _glare_spot(img, mm_to_px[0], metas[0]["cell_mm"], extra)
     out = camera(img, rng, variant.shadows)
     result = []
     for (_, grid), meta, m in zip(laid, metas, mm_to_px, strict=True):
@@ -342,6 +348,22 @@ def _lamp(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     gain = planck(temp) / planck(5000.0)
     gain = gain / gain[1] * rng.uniform(0.6, 1.5)
     return relight(img, gain.astype(np.float32))
+
+
+def _glare_spot(img: np.ndarray, mm_to_px: np.ndarray, cell_mm: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """`img` (float BGR) with a specular spot of the light mirrored in glossy print added: a
+    round Gaussian of sigma 0.4-1.2 cells adding 100-230 levels of neutral light at its peak
+    (the camera's cast and gain then tint and scale it as they do the paper, and clip it),
+    centred on a random point of the board's 6 x 6 grid (`mm_to_px`: board mm -> picture px,
+    cells of `cell_mm`)."""
+    u, v = rng.uniform(0.0, 6.0, 2)
+    cx, cy = _apply(mm_to_px, np.array([(u * cell_mm, v * cell_mm)]))[0]
+    r = rng.uniform(0.4, 1.2) * _cell_size(mm_to_px, cell_mm)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2.0 * r * r))
+    return img + rng.uniform(100.0, 230.0) * spot[..., None]
 
 
 def _covered(arm: np.ndarray, mm_to_px: np.ndarray, meta: dict) -> tuple[np.ndarray, int]:
