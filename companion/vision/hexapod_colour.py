@@ -972,14 +972,21 @@ def _margin_sides(mask: np.ndarray, margin: int) -> tuple[np.ndarray, ...]:
             mask[:-margin - 1:-1].T)
 
 
+def _canvas_edge(like: np.ndarray) -> np.ndarray:
+    """A uint8 mask of `like`'s shape set on the canvas's outer edge (where an arm comes from
+    beyond the board)."""
+    edge = np.zeros(like.shape, np.uint8)
+    edge[[0, -1]] = 1
+    edge[:, [0, -1]] = 1
+    return edge
+
+
 def _clear_table(skin: np.ndarray, deep: np.ndarray, margin: int) -> np.ndarray:
     """Where an arm comes from (uint8): the canvas's outer edge, and the inner line of each
     side's `margin` in which `skin` or `deep` runs along `TABLE_SIDE` or more of the side (the
     wooden table beyond the board; an arm over it is cut off there). Such a margin is cleared
     of both masks in place."""
-    beyond = np.zeros_like(skin)
-    beyond[[0, -1]] = 1
-    beyond[:, [0, -1]] = 1
+    beyond = _canvas_edge(skin)
     if margin > 0:
         for mask in (skin, deep):
             for side, reach in zip(_margin_sides(mask, margin),
@@ -1002,9 +1009,7 @@ def arm_entries(pix: Pixels, margin: int) -> np.ndarray:
     the side, and fill lit warm beside them leaves the table as it is elsewhere (a light's
     gradient across the table changes its brightness, not its saturation)."""
     skin, deep = _skin_masks(pix)
-    beyond = np.zeros_like(skin)
-    beyond[[0, -1]] = 1
-    beyond[:, [0, -1]] = 1
+    beyond = _canvas_edge(skin)
     if margin <= 0:
         return beyond
     either = skin | deep
