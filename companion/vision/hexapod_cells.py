@@ -264,12 +264,13 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     the 15th percentile is at most 0.45 of the 85th, its grey beetle in the middle is darker
     than paper or board fill, and the small window shows both beetle and black (its 85th
     percentile at least `min_beetle` times its 15th: a shadow's edge across fill leaves the
-    middle in flat shade); the beetle is neutral, or, when a colour cast the white did not
+    middle in flat shade), and its black tile is neutral DARK / DIM over `min_black` of the
+    large window (or `black`: a hand's edge or the shading beside a finger gives fill a dark end
+    of skin, labelled by its hue); the beetle is neutral, or, when a colour cast the white did not
     remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while no
-    kind's hue covers half the small window, no kind's ink more than `max_cast_ink` of it (a
-    cast never tints a grey to an ink's saturation) and the black tile is neutral DARK / DIM
-    over `min_black` of the large window (or `black`, that share measured otherwise: see
-    `cast_dung`). An empty cell is light board fill: neutral light labels,
+    kind's hue covers half the small window and no kind's ink more than `max_cast_ink` of it (a
+    cast never tints a grey to an ink's saturation; `black`, the black tile's share measured
+    otherwise: see `cast_dung`). An empty cell is light board fill: neutral light labels,
     or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
     a large window as flat as fill (`min_flat`, no black), or a small window as flat with next
     to no black in the large one (`max_fill_black`: a neighbouring card's paper or lit fill past a
@@ -294,8 +295,11 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     # flat shade and the lit fill beyond it at the large window's side
     dung_shape = (q15 <= 0.4) & (contrast <= 0.45) & (q85 >= 0.45) & \
         (qs[..., 1] <= params.max_grey) & (qs[..., 2] >= params.min_beetle * qs[..., 0])
+    # the black tile is neutral black over `min_black` of the large window (or `black`): the
+    # dark end of a window on a hand's edge or under its shading is skin, not black ink
+    black_l = hl[..., DARK] + hl[..., DIM] if black is None else black
     is_dung = dung_shape & (all_chroma <= 0.2) & (h[..., OTHER] <= 0.15) & \
-        (chroma_l <= 0.35) & (hl[..., OTHER] <= 0.15)
+        (chroma_l <= 0.35) & (hl[..., OTHER] <= 0.15) & (black_l >= params.min_black)
     light_fill = (h[..., LIGHT] >= 0.75) & (h[..., LIGHT] + h[..., MID] >= 0.8) & \
         (all_chroma <= 0.2) & (h[..., OTHER] <= 0.1) & (h[..., DARK] + h[..., DIM] <= 0.05) & \
         (qs[..., 1] > params.max_grey)
@@ -306,7 +310,7 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         # ink in it is a coloured tile (blurred or half lit), not a tinted dung beetle
         is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
             (same < 0.5) & \
-            ((hl[..., DARK] + hl[..., DIM] if black is None else black) >= params.min_black) & \
+            (black_l >= params.min_black) & \
             (h[..., INK:INK + NK].max(axis=-1) <= params.max_cast_ink)
         # a neighbouring card's paper or lit fill past a shadow's edge may brighten the large
         # window's top end: a small window as flat is as good when none of the large one is

@@ -76,6 +76,8 @@ CLOTH_TINT = 0.06
 CLOTH_SAME = 0.7
 # ... after an opening this share of a cell wide (lines and outlines gone)
 CLOTH_OPEN = 0.25
+# ... its colour measured on the canvas smoothed over this share of a cell
+CLOTH_SMOOTH = 0.2
 
 
 def black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px: int,
@@ -93,11 +95,13 @@ def black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px
     tile with its grey beetle. Given the canvas's `planes` (B, G, R), dark grey cloth counts
     too: a region so running in whose every channel is at most `CLOTH_DARK` of the white's
     and within `CLOTH_TINT` of the others (neutral under the lamp; a tile dark in its largest
-    channel is coloured), wider than `CLOTH_OPEN` of a cell (a dim picture's printed lines
-    are as dark and neutral, and join a tile to the edge), when the cell's part of it is as
-    light as the region's middle (`CLOTH_SAME`): a sleeve is one flat grey, while a deep
-    shadow running in over the board leaves a black tile within it far darker than the shaded
-    fill about it."""
+    channel is coloured; both measured on the canvas smoothed over `CLOTH_SMOOTH` of a cell,
+    since in so dark a picture the sensor's noise and JPEG speckle tint single pixels and break
+    a flat sleeve into pieces that no longer reach the edge), wider than `CLOTH_OPEN` of a cell
+    (a dim picture's printed lines are as dark and neutral, and join a tile to the edge), when
+    the cell's part of it is as light as the region's middle (`CLOTH_SAME`): a sleeve is one
+    flat grey, while a deep shadow running in over the board leaves a black tile within it far
+    darker than the shaded fill about it."""
     dung = np.flatnonzero(code == K_CODE)
     if not len(dung):
         return dung
@@ -105,7 +109,11 @@ def black_from_beyond(code: np.ndarray, raw_v: np.ndarray, white: np.ndarray, px
     black = raw_v <= DARK_SLEEVE * float(np.max(white))
     out = _from_beyond(black.view(np.uint8), px, margin, rows, cols, at)[0]
     if planes is not None and not out.all():
-        share = [p * (1.0 / max(float(w), 4.0)) for p, w in zip(planes, white, strict=True)]
+        # measured on the canvas smoothed over a fifth of a cell: a sleeve is one flat grey,
+        # while the sensor's noise and JPEG speckle tint a dark pixel here and there
+        smooth = max(3, round(CLOTH_SMOOTH * px)) | 1
+        share = [cv2.blur(p, (smooth, smooth)) * (1.0 / max(float(w), 4.0))
+                 for p, w in zip(planes, white, strict=True)]
         top = cv2.max(cv2.max(share[0], share[1]), share[2])
         low = cv2.min(cv2.min(share[0], share[1]), share[2])
         grey = ((top <= CLOTH_DARK) & (top - low <= CLOTH_TINT)).view(np.uint8)

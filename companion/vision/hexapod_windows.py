@@ -42,7 +42,7 @@ class CellParams:
     min_line: float = 0.03         # a printed grid line's dip below the fill beside it
     max_glare: float = 0.15        # an empty cell whose large window is this much specular glare
     max_grey: float = 0.76         # a dung beetle's middle is at most this bright, fill more
-    half_margin: float = 0.08      # evidence needed to name a half without the run's parity
+    half_margin: float = 0.1       # evidence needed to name a half without the run's parity
     max_tinted: float = 0.5        # a dung beetle: share of its lit pixels that are TINTED
     min_black: float = 0.15        # its black tile: DARK + DIM share of the large window
     max_faint: float = 0.15        # an empty cell: share of FAINT or TINTED pixels
