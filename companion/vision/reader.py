@@ -72,7 +72,7 @@ from .probe import (
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, undimmed
-from .veil import band_level, card_veil, deveiled
+from .veil import card_veils, clipped_symbols, deveiled
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 VEIL_READ = True
@@ -624,14 +624,18 @@ class HexelReader:
             return found
         white = np.median(np.array([r.white_bgr for _, r in good], np.float64), axis=0)
         white = np.maximum(white, 1.0)
-        others = float(np.median([band_level(frame, view, q, white) for q, _ in good]))
-        veils = {k: card_veil(frame, view, q, white, others) for k, q in cand.items()}
-        veiled = {k: cand[k] for k, v in veils.items() if v is not None}
+        keys = list(cand)
+        veils = card_veils(frame, view, [cand[k] for k in keys], [q for q, _ in good], white)
+        veiled = {k: cand[k] for k, v in zip(keys, veils, strict=True) if v is not None}
         if not veiled:
             return found
-        through = deveiled(frame, [v for v in veils.values() if v is not None], white)
+        through = deveiled(frame, [v for v in veils if v is not None], white)
         first = together(reading(StagedRead(through, list(veiled.values()), view, self.model)))[0]
         new = probe(through, veiled, first, view, self.model, p)
+        # a symbol holding a clipped pixel was read from pixels partly mapped back and partly
+        # not: it is not read ('?'), so its card does not read whole through the veil
+        clipped = clipped_symbols(frame, view, new[1]).any(-1)
+        new = tuple([a[i] for i in range(len(a)) if not clipped[i]] for a in new)
         f_cells, f_poses, f_reads = (list(a) for a in found)
         part_cells, part_poses = parts
         for key, pose, read in zip(*new, strict=True):

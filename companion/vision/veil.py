@@ -4,24 +4,30 @@ under it the paper, the border band and the ink are all lifted and the ink's con
 chroma wash out (red turns pink, blue cyan). Measured in units of the table's paper white (the
 white of the cards read whole, per channel) the veil is one number per place, the same in every
 channel. Every Hex'el card carries its own black and white: the border band's dark neutral
-print and the paper. `card_veil` samples both at a candidate card's pose (a free cell the
-probe searched, a blob that did not read whole): where the band is lifted well above the other
-cards' bands and the paper reaches the table's white (a veil lifts both; a shade or a grey
-cloth lifts neither), the band's and the paper's levels round the card are kept as its veil.
+print and the paper. `card_veils` samples both at the candidate cards' poses (free cells the
+probe searched, blobs that did not read whole; the candidates' bands first, in one pass, and
+the cards read whole only where a candidate's band is lifted at all): where the band is lifted
+well above the other cards' bands and the paper reaches the table's white (a veil lifts
+both; a shade or a grey cloth lifts neither), the band's and the paper's levels round the
+card are kept as its veil.
 `deveiled` maps that card's pixels back — the local band level onto the band's reflectance and
 the local paper level onto the paper, interpolated over the card between the places measured,
 one gain and one offset for all three channels (so it invents no hue) — and leaves a pixel
-with a channel at the sensor's top as seen (its hue is in doubt: the reader's checks leave it
-'?'). The reader then reads those cards again through it, under the probe's own tests.
+with a channel at the sensor's top as seen. Such a pixel's true level is unknown, and beside
+pixels mapped darker it fakes structure (a red disc whose R clipped at its centre keeps a pale
+centre inside a rim mapped dark: a void ring), so a symbol holding one (`clipped_symbols`) is
+not read through the veil. The reader then reads those cards again through it, under the
+probe's own tests, and keeps only those with no such symbol.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from ..faces import BORDER_RGB, PAPER_RGB
+from ..faces import BORDER_RGB, HEXEL_FACE, PAPER_RGB
 from .calibration import TableView
 from .symbol_samples import (
     BORDER_DEPTHS,
@@ -40,7 +46,24 @@ SPAN_MIN = 0.12     # paper over band (of the white) a veiled place must keep to
 MAX_GAIN = 6.0      # contrast is restored by at most this much
 CLIP = 250          # a channel at or above this has clipped: the pixel is left as seen
 REACH = 1.12        # the pixels mapped back: within this many apothems of the card's centre
+DISC = 1.1          # a symbol's disc checked for clipped pixels: this many symbol radii
 _PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)
+
+
+def _disc_pattern(step: float = 0.1) -> np.ndarray:
+    """Card-frame points (6 x k x 2) filling each symbol's disc (DISC symbol radii) on a grid
+    `step` symbol radii apart."""
+    f = HEXEL_FACE
+    g = np.arange(-DISC, DISC + 1e-9, step)
+    gx, gy = np.meshgrid(g, g)
+    keep = gx ** 2 + gy ** 2 <= DISC ** 2
+    local = f.symbol_radius_frac * np.c_[gx[keep], gy[keep]]
+    a = -np.radians(60.0 * np.arange(6))
+    centres = f.symbol_centre_frac * np.c_[np.cos(a), np.sin(a)]
+    return centres[:, None, :] + local[None]
+
+
+DISC_PTS = _disc_pattern()
 
 
 @dataclass(frozen=True)
@@ -57,45 +80,71 @@ class CardVeil:
     reach: float
 
 
-def band_level(frame: np.ndarray, view: TableView, pose: Pose, white: np.ndarray) -> float:
-    """The median over a card's band places of the band's level (its darkest depth's mean
-    channel, of the `white`)."""
-    return float(np.median(_band(frame, view, pose, white)[1]))
-
-
-def _band(frame: np.ndarray, view: TableView, pose: Pose, white: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """Per band place (`symbol_samples.BORDER_PTS`), its image point at the darkest depth and
-    that depth's mean channel (of the `white`)."""
-    plane = pose_points([pose], BORDER_PTS)[0]
-    img = view.to_image(plane).reshape(len(BORDER_DEPTHS), _PLACES, 2)
+def band_levels(frame: np.ndarray, view: TableView, poses: list[Pose], white: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per pose and band place (`symbol_samples.BORDER_PTS`), the image point at the band's
+    darkest depth (poses x places x 2) and that depth's mean channel, of the `white` (poses x
+    places): every pose sampled in one pass."""
+    n = len(poses)
+    plane = pose_points(poses, BORDER_PTS)
+    img = view.to_image(plane.reshape(-1, 2)).reshape(n, len(BORDER_DEPTHS), _PLACES, 2)
     vals, _ = sample(frame, img)
     mean = (vals / white).mean(-1)
-    k = mean.argmin(0)
-    idx = np.arange(_PLACES)
-    return img[k, idx], mean[k, idx]
+    k = mean.argmin(1)[:, None, :, None]
+    return (np.take_along_axis(img, k, 1)[:, 0],
+            np.take_along_axis(mean, k[..., 0], 1)[:, 0])
 
 
-def card_veil(frame: np.ndarray, view: TableView, pose: Pose, white: np.ndarray,
-              others: float) -> CardVeil | None:
-    """The veil over the card at `pose` (see the module), or None where its band is not lifted
-    LIFT_MIN over `others` (the other cards' band level) or its paper stays below PAPER_MIN of
-    the `white` (B G R of the table's paper)."""
-    band_xy, band = _band(frame, view, pose, white)
-    if float(np.median(band)) < others + LIFT_MIN:
-        return None
-    plane = pose_points([pose], np.concatenate([PAPER_PTS, HALO_PTS]))[0]
-    paper_xy = view.to_image(plane)
+def card_veils(frame: np.ndarray, view: TableView, cand: list[Pose], ref: list[Pose],
+               white: np.ndarray) -> list[CardVeil | None]:
+    """The veil over each card at the `cand` poses (see the module), None where its band is
+    not lifted LIFT_MIN over the band level of the cards at the `ref` poses (read whole: the
+    median of their bands' medians) or its paper stays below PAPER_MIN of the `white` (B G R
+    of the table's paper). The candidates' bands are sampled first, the reference cards' only
+    where one of them is lifted at all."""
+    out: list[CardVeil | None] = [None] * len(cand)
+    if not cand or not ref:
+        return out
+    band_xy, band = band_levels(frame, view, cand, white)
+    level = np.median(band, axis=1)
+    # the bands' levels are fractions of the white, never below 0: a candidate not lifted
+    # LIFT_MIN over nothing is not lifted over the others either
+    if not (level >= LIFT_MIN).any():
+        return out
+    others = float(np.median(np.median(band_levels(frame, view, ref, white)[1], axis=1)))
+    lifted = np.flatnonzero(level >= others + LIFT_MIN)
+    if not len(lifted):
+        return out
+    poses = [cand[i] for i in lifted]
+    plane = pose_points(poses, np.concatenate([PAPER_PTS, HALO_PTS]))
+    paper_xy = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
     vals, inside = sample(frame, paper_xy)
     # the paper's level: its dimmest channel (ink keeps one channel low; paper none)
     paper = (vals / white).min(-1)
-    if not inside.all() or float(np.median(paper)) < PAPER_MIN:
-        return None
-    centre = view.to_image(np.array([pose.centre], np.float64))[0]
-    edge = view.to_image(np.array(pose.to_plane(np.array([[1.0, 0.0]])), np.float64))[0]
-    reach = REACH * float(np.hypot(*(edge - centre))) / np.cos(np.pi / 6)
-    return CardVeil(band_xy, band, paper_xy, paper, (float(centre[0]), float(centre[1])),
-                    reach)
+    centres = view.to_image(np.array([q.centre for q in poses], np.float64))
+    edges = view.to_image(np.concatenate([q.to_plane(np.array([[1.0, 0.0]])) for q in poses]))
+    reach = REACH * np.hypot(*(edges - centres).T) / np.cos(np.pi / 6)
+    for j, i in enumerate(lifted):
+        if inside[j].all() and float(np.median(paper[j])) >= PAPER_MIN:
+            out[i] = CardVeil(band_xy[i], band[i], paper_xy[j], paper[j],
+                              (float(centres[j, 0]), float(centres[j, 1])), float(reach[j]))
+    return out
+
+
+def clipped_symbols(frame: np.ndarray, view: TableView, poses: list[Pose]) -> np.ndarray:
+    """Per pose and symbol (poses x 6), whether any pixel within the symbol's disc has a
+    channel at or above CLIP. Such a pixel is left as seen by `deveiled`, so a symbol holding
+    one is read from a mix of pixels mapped back and pixels not: its hue and its rings are in
+    doubt and it may not be read through the veil."""
+    if not poses:
+        return np.zeros((0, 6), bool)
+    n = len(poses)
+    plane = pose_points(poses, DISC_PTS.reshape(-1, 2))
+    img = view.to_image(plane.reshape(-1, 2)).reshape(n, 6, -1, 2)
+    top = (frame.max(-1) >= CLIP).astype(np.uint8)
+    # bilinear: a point takes a share of each of its four pixels, so any clipped one shows
+    vals, _ = sample(cv2.merge([top, top, top]), img)
+    return (vals[..., 0] > 0).any(-1)
 
 
 def deveiled(frame: np.ndarray, veils: list[CardVeil], white: np.ndarray) -> np.ndarray:
