@@ -72,7 +72,7 @@ from .probe import (
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, undimmed
-from .veil import card_veils, clipped_symbols, deveiled
+from .veil import NEAR_PTS, card_veils, clipped, clipped_symbols, deveiled
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 VEIL_READ = True
@@ -629,13 +629,21 @@ class HexelReader:
         veiled = {k: cand[k] for k, v in zip(keys, veils, strict=True) if v is not None}
         if not veiled:
             return found
-        through = deveiled(frame, [v for v in veils if v is not None], white)
+        # a symbol holding a clipped pixel was read from pixels partly mapped back and partly
+        # not: it is not read ('?'), so its card does not read whole through the veil; one
+        # with a clipped pixel near a symbol's predicted centre would not wherever the probe
+        # settles (`veil.NEAR`), and is not searched
+        top = clipped(frame)
+        near = clipped_symbols(top, view, list(veiled.values()), NEAR_PTS).any(-1)
+        veils = [v for v in veils if v is not None]
+        veiled = {k: q for (k, q), c in zip(veiled.items(), near, strict=True) if not c}
+        if not veiled:
+            return found
+        through = deveiled(frame, [v for v, c in zip(veils, near, strict=True) if not c], white)
         first = together(reading(StagedRead(through, list(veiled.values()), view, self.model)))[0]
         new = probe(through, veiled, first, view, self.model, p)
-        # a symbol holding a clipped pixel was read from pixels partly mapped back and partly
-        # not: it is not read ('?'), so its card does not read whole through the veil
-        clipped = clipped_symbols(frame, view, new[1]).any(-1)
-        new = tuple([a[i] for i in range(len(a)) if not clipped[i]] for a in new)
+        out = clipped_symbols(top, view, new[1]).any(-1)
+        new = tuple([a[i] for i in range(len(a)) if not out[i]] for a in new)
         f_cells, f_poses, f_reads = (list(a) for a in found)
         part_cells, part_poses = parts
         for key, pose, read in zip(*new, strict=True):

@@ -47,23 +47,28 @@ MAX_GAIN = 6.0      # contrast is restored by at most this much
 CLIP = 250          # a channel at or above this has clipped: the pixel is left as seen
 REACH = 1.12        # the pixels mapped back: within this many apothems of the card's centre
 DISC = 1.1          # a symbol's disc checked for clipped pixels: this many symbol radii
+# the probe moves a symbol at most 0.77 symbol radii off its predicted place (shifts of 0.08
+# then 0.04 apothems each way, or a 2.5 degree turn, or 4 % in size): a clipped pixel this
+# near a symbol's predicted centre lies within DISC of it wherever the probe settles
+NEAR = 0.3
 _PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)
 
 
-def _disc_pattern(step: float = 0.1) -> np.ndarray:
-    """Card-frame points (6 x k x 2) filling each symbol's disc (DISC symbol radii) on a grid
-    `step` symbol radii apart."""
+def _disc_pattern(radius: float, step: float = 0.1) -> np.ndarray:
+    """Card-frame points (6 x k x 2) filling each symbol's disc (`radius` symbol radii) on a
+    grid `step` symbol radii apart."""
     f = HEXEL_FACE
-    g = np.arange(-DISC, DISC + 1e-9, step)
+    g = np.arange(-radius, radius + 1e-9, step)
     gx, gy = np.meshgrid(g, g)
-    keep = gx ** 2 + gy ** 2 <= DISC ** 2
+    keep = gx ** 2 + gy ** 2 <= radius ** 2
     local = f.symbol_radius_frac * np.c_[gx[keep], gy[keep]]
     a = -np.radians(60.0 * np.arange(6))
     centres = f.symbol_centre_frac * np.c_[np.cos(a), np.sin(a)]
     return centres[:, None, :] + local[None]
 
 
-DISC_PTS = _disc_pattern()
+DISC_PTS = _disc_pattern(DISC)
+NEAR_PTS = _disc_pattern(NEAR)
 
 
 @dataclass(frozen=True)
@@ -131,20 +136,27 @@ def card_veils(frame: np.ndarray, view: TableView, cand: list[Pose], ref: list[P
     return out
 
 
-def clipped_symbols(frame: np.ndarray, view: TableView, poses: list[Pose]) -> np.ndarray:
-    """Per pose and symbol (poses x 6), whether any pixel within the symbol's disc has a
-    channel at or above CLIP. Such a pixel is left as seen by `deveiled`, so a symbol holding
-    one is read from a mix of pixels mapped back and pixels not: its hue and its rings are in
-    doubt and it may not be read through the veil."""
+def clipped(frame: np.ndarray) -> np.ndarray:
+    """Per pixel and channel, 255 where the channel is at or above CLIP, else 0 (the frame's
+    shape): what `clipped_symbols` looks in."""
+    return cv2.threshold(frame, CLIP - 1, 255, cv2.THRESH_BINARY)[1]
+
+
+def clipped_symbols(top: np.ndarray, view: TableView, poses: list[Pose],
+                    disc: np.ndarray = DISC_PTS) -> np.ndarray:
+    """Per pose and symbol (poses x 6), whether any pixel within the symbol's `disc` (card-frame
+    points, 6 x k x 2) has a channel clipped (`top`: `clipped` of the frame). Such a pixel is
+    left as seen by `deveiled`, so a symbol holding one is read from a mix of pixels mapped
+    back and pixels not: its hue and its rings are in doubt and it may not be read through the
+    veil."""
     if not poses:
         return np.zeros((0, 6), bool)
     n = len(poses)
-    plane = pose_points(poses, DISC_PTS.reshape(-1, 2))
+    plane = pose_points(poses, disc.reshape(-1, 2))
     img = view.to_image(plane.reshape(-1, 2)).reshape(n, 6, -1, 2)
-    top = (frame.max(-1) >= CLIP).astype(np.uint8)
     # bilinear: a point takes a share of each of its four pixels, so any clipped one shows
-    vals, _ = sample(cv2.merge([top, top, top]), img)
-    return (vals[..., 0] > 0).any(-1)
+    vals, _ = sample(top, img)
+    return (vals > 0).any(-1).any(-1)
 
 
 def deveiled(frame: np.ndarray, veils: list[CardVeil], white: np.ndarray) -> np.ndarray:

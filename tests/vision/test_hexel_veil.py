@@ -19,7 +19,7 @@ from companion.vision.probe import probe
 from companion.vision.reader_params import ReaderParams
 from companion.vision.symbol_samples import Pose
 from companion.vision.symbols import read_cards
-from companion.vision.veil import card_veils, clipped_symbols, deveiled
+from companion.vision.veil import card_veils, clipped, clipped_symbols, deveiled
 
 from .crafted import draw_card, texture
 from .heldout import VARIANTS, heldout_scene, scored
@@ -96,7 +96,7 @@ def test_a_clipped_pixel_in_a_symbol_s_disc_is_found_and_one_off_the_symbols_is_
     img[y - 1:y + 1, x - 1:x + 1] = 255
     cx, cy = (int(v) for v in VEILED.centre)
     img[cy - 1:cy + 1, cx - 1:cx + 1] = 255  # the card's bare centre
-    got = clipped_symbols(img, TableView(), [VEILED, PLAIN])
+    got = clipped_symbols(clipped(img), TableView(), [VEILED, PLAIN])
     assert got.tolist() == [[False, False, True, False, False, False], [False] * 6]
 
 
