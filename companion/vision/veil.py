@@ -5,8 +5,8 @@ chroma wash out (red turns pink, blue cyan). Measured in units of the table's pa
 white of the cards read whole, per channel) the veil is one number per place, the same in every
 channel. Every Hex'el card carries its own black and white: the border band's dark neutral
 print and the paper. `card_veils` samples both at the candidate cards' poses (free cells the
-probe searched, blobs that did not read whole; the candidates' bands first, in one pass, and
-the cards read whole only where a candidate's band is lifted at all): where the band is lifted
+probe searched, blobs that did not read whole; their bands and those of the cards read whole
+in one pass): where the band is lifted
 well above the other cards' bands and the paper reaches the table's white (a veil lifts
 both; a shade or a grey cloth lifts neither), the band's and the paper's levels round the
 card are kept as its veil.
@@ -105,19 +105,15 @@ def card_veils(frame: np.ndarray, view: TableView, cand: list[Pose], ref: list[P
     """The veil over each card at the `cand` poses (see the module), None where its band is
     not lifted LIFT_MIN over the band level of the cards at the `ref` poses (read whole: the
     median of their bands' medians) or its paper stays below PAPER_MIN of the `white` (B G R
-    of the table's paper). The candidates' bands are sampled first, the reference cards' only
-    where one of them is lifted at all."""
+    of the table's paper). Every band is sampled in one pass."""
     out: list[CardVeil | None] = [None] * len(cand)
     if not cand or not ref:
         return out
-    band_xy, band = band_levels(frame, view, cand, white)
+    # every band in one pass: the candidates' and the reference cards'
+    band_xy, band = band_levels(frame, view, [*cand, *ref], white)
     level = np.median(band, axis=1)
-    # the bands' levels are fractions of the white, never below 0: a candidate not lifted
-    # LIFT_MIN over nothing is not lifted over the others either
-    if not (level >= LIFT_MIN).any():
-        return out
-    others = float(np.median(np.median(band_levels(frame, view, ref, white)[1], axis=1)))
-    lifted = np.flatnonzero(level >= others + LIFT_MIN)
+    others = float(np.median(level[len(cand):]))
+    lifted = np.flatnonzero(level[:len(cand)] >= others + LIFT_MIN)
     if not len(lifted):
         return out
     poses = [cand[i] for i in lifted]
