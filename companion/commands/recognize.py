@@ -3,6 +3,9 @@ or a folder of images is read frame by frame (each picture calibrated from its o
 if visible); a video is read with one calibration and the temporal filter, printing the table each
 time its stable reading changes. Colour prototypes saved by `companion calibrate colours` and a
 camera calibration saved by `companion calibrate camera` (calibration/) are used when present.
+Unless `--edition` names the cards' edition, each frame is read with both editions' models and
+the reading with more cards whole is kept (`vision.edition`); a video keeps the first edition a
+frame tells apart.
 
 `--game hexapod` reads Hexapod display cases instead (`companion.vision.hexapod`): per case the
 player its board's markers name and the code of every cell, '?' where hidden. Pictures are read
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".avif"}
@@ -34,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("source", help="image file, folder of images, or video file")
     p.add_argument("--game", choices=["hexel", "hexapod"], default="hexel",
                    help="hexel (default) or hexapod (display cases with corner markers)")
-    p.add_argument("--edition", choices=["holodex", "web"], default="holodex")
+    p.add_argument("--edition", choices=["auto", "holodex", "web"], default="auto",
+                   help="the cards' edition; auto (default) reads with both and keeps the one "
+                        "that reads more cards whole (notes say which)")
     p.add_argument("--json", action="store_true", help="print JSON (one object per frame)")
     p.add_argument("--annotate", metavar="OUT.png",
                    help="write the (last) frame with what was read drawn on it")
@@ -108,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..vision.calibration import load_camera
     from ..vision.colour import load_model
+    from ..vision.edition import EDITIONS, choose_edition
     from ..vision.reader import HexelReader
     from ..vision.temporal import StableFilter
 
@@ -116,22 +123,37 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{source} does not exist")
     cal_dir = Path(args.calibration)
     camera = load_camera(cal_dir / "camera.json")
-    model = load_model(args.edition, cal_dir)
+    editions = EDITIONS if args.edition == "auto" else (args.edition,)
+    models = {e: load_model(e, cal_dir) for e in editions}
     is_video = _is_video(source)
 
-    def new_reader() -> HexelReader:
-        return HexelReader(args.edition, model=model, camera=camera, find_markers=is_video)
+    def new_readers() -> dict[str, HexelReader]:
+        return {e: HexelReader(e, model=models[e], camera=camera, find_markers=is_video)
+                for e in editions}
 
-    reader = new_reader()
+    readers = new_readers()
     filt = StableFilter(args.stable_s) if is_video else None
     last = None
     shown = None
     try:
         for seq, (name, frame, t) in enumerate(_frames(source)):
             if not is_video:   # each picture is its own table, seen by its own camera
-                reader = new_reader()
-                reader.calibrate(frame, args.marker_mm)
-            result = reader.read(frame, t, seq, keep_stages=bool(args.dump_stages))
+                readers = new_readers()
+                first = next(iter(readers.values()))
+                first.calibrate(frame, args.marker_mm)
+                for r in readers.values():
+                    r.view = first.view
+            results = {e: r.read(frame, t, seq, keep_stages=bool(args.dump_stages))
+                       for e, r in readers.items()}
+            result = next(iter(results.values()))
+            if len(results) > 1:
+                choice = choose_edition({e: res.observation for e, res in results.items()})
+                result = results[choice.edition]
+                obs = result.observation
+                obs = replace(obs, notes=(*obs.notes, choice.note))
+                result = replace(result, observation=obs)
+                if is_video and choice.decided:   # one table, one deck: read on with it
+                    readers = {choice.edition: readers[choice.edition]}
             last = (frame, result)
             if filt is None:
                 _print(name, result.observation, args.json)

@@ -27,8 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..faces import SYMBOLS
 from .calibration import TableView
-from .colour import ColourModel, normalise
+from .colour import ColourModel, builtin_model, normalise
 from .symbol_samples import SYMBOL_PTS, Pose, pose_points, sample
 
 MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
@@ -37,6 +38,11 @@ MAX_SPREAD_DEG = 10.0   # their hues' median absolute deviation
 MIN_TURN_DEG = 6.0      # a turn below this is noise: the ink stays as it is
 FIRM_TURN_DEG = 12.0    # below this, a turn is taken only where some card reads a '?'
 MAX_SHARE = 0.35        # of the hue gap to the nearest other coloured ink, the largest turn
+# The other edition's cards can lie on the table too (printed for the other game, or the reader
+# told the wrong edition): an ink of theirs that ours lacks (the web edition's yellow triangle
+# on a holodex table) is no ink of ours turned. A turn towards such a foreign ink stops short of
+# FOREIGN_SHARE of the way to it: a core nearer their ink than ours is theirs, not ours turned.
+FOREIGN_SHARE = 0.5
 KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between them, turned
 N_CORE = 7              # a symbol's middle samples (its first seven)
 # A printer on plain paper lays less ink than our colours ask for: its red and blue come out
@@ -176,6 +182,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     col, ink_hue, hue, off, nearest = (given.col, given.ink_hue, given.hue, given.off,
                                        given.nearest)
     turns = {}
+    foreign = _foreign_hues(model)
     for k, letter_at in enumerate(col):
         gaps = np.abs(_wrap(ink_hue[k] - np.delete(ink_hue, k)))
         limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
@@ -186,6 +193,10 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
         spread = float(np.median(np.abs(mine - turn)))
         if (abs(turn) < math.radians(MIN_TURN_DEG) or abs(turn) > limit
                 or spread > math.radians(MAX_SPREAD_DEG)):
+            continue
+        towards = _wrap(foreign - ink_hue[k])         # the way to each foreign ink, signed
+        ahead = np.sign(towards) == np.sign(turn)
+        if (np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any():
             continue
         turns[model.letters[letter_at]] = turn
     # (two inks each turned towards the other could meet: then neither is turned; and a turn
@@ -200,6 +211,19 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
             if abs(_wrap(turned[i] - turned[j])) < KEEP_GAP * abs(_wrap(ink_hue[i] - ink_hue[j])):
                 return {}
     return turns
+
+
+def _foreign_hues(model: ColourModel) -> np.ndarray:
+    """The hues (radians, as `chroma` gives them) of the coloured inks that another edition
+    prints and `model` lacks (by letter; see FOREIGN_SHARE)."""
+    ours = set(model.letters)
+    hues = []
+    for edition in SYMBOLS:
+        other = builtin_model(edition)
+        for i in np.flatnonzero(~other.neutral):
+            if other.letters[i] not in ours:
+                hues.append(float(chroma(other.inks.astype(np.float64)[i])[1]))
+    return np.asarray(hues, np.float64)
 
 
 def ink_fades(model: ColourModel, cores: np.ndarray, turns: dict[str, float] | None = None
