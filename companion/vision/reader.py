@@ -75,6 +75,7 @@ from .symbols import StagedRead, read_together, undimmed
 from .veil import NEAR_PTS, card_veils, clipped, clipped_symbols, deveiled
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
+VEIL_READ = True
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
@@ -558,9 +559,10 @@ class HexelReader:
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
         reads += [first[n_probe + k] for k in kept]
-        found_cells, found_poses, found_reads = self._through_veils(
-            frame, {**start, **far}, (cells, poses, reads), (part_cells, part_poses),
-            (found_cells, found_poses, found_reads))
+        if VEIL_READ:
+            found_cells, found_poses, found_reads = self._through_veils(
+                frame, {**start, **far}, (cells, poses, reads), (part_cells, part_poses),
+                (found_cells, found_poses, found_reads))
         confused = self._confused(frame, plain, cores, found_poses, found_reads)
         if confused:
             notes.append(ink_doubt_note(confused))
