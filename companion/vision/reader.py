@@ -58,11 +58,10 @@ from .lattice import (
     grow_lattice,
 )
 from .observation import HexelObservation, SeenCard, ink_doubt_note
-from .passes import Passes, reading, together
+from .passes import Passes, together
 from .probe import (
     better,
     coarse_ahead,
-    probe,
     probe_all,
     probe_cells,
     refit_cells,
@@ -72,10 +71,8 @@ from .probe import (
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, undimmed
-from .veil import NEAR_PTS, card_veils, clipped, clipped_symbols, deveiled
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
-VEIL_READ = True
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
@@ -559,10 +556,6 @@ class HexelReader:
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
         reads += [first[n_probe + k] for k in kept]
-        if VEIL_READ:
-            found_cells, found_poses, found_reads = self._through_veils(
-                frame, {**start, **far}, (cells, poses, reads), (part_cells, part_poses),
-                (found_cells, found_poses, found_reads))
         confused = self._confused(frame, plain, cores, found_poses, found_reads)
         if confused:
             notes.append(ink_doubt_note(confused))
@@ -594,69 +587,6 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
-
-
-    def _through_veils(self, frame: np.ndarray, free: dict[tuple[int, int], Pose],
-                       placed: tuple[list, list[Pose], list[CardRead]],
-                       parts: tuple[list[tuple[int, int]], list[Pose]],
-                       found: tuple[list[tuple[int, int]], list[Pose], list[CardRead]]
-                       ) -> tuple[list[tuple[int, int]], list[Pose], list[CardRead]]:
-        """The candidate cards that did not read whole — the `free` cells probed and not
-        found, the placed cards (`placed`: cells, poses, reads, the partial blobs' reads after
-        the placed ones) whose read is not whole — read again through their own glare veil
-        (`veil`), where their band is lifted above the cards read whole and their paper reaches
-        the table's white, by the probe's search and tests (`probe`). A placed card found so
-        takes that pose and read (in place); a free cell's card joins the `found` ones (cells,
-        poses, reads: returned), and a partial blob's at its cell (`parts`) leaves them."""
-        cells, poses, reads = placed
-        view, p = self.view, self.params
-        n = len(poses)
-        good = [(q, r) for q, r in zip([*poses, *found[1]], [*reads[:n], *found[2]],
-                                       strict=True) if whole_read(r, p)]
-        taken = set(found[0])
-        cand = {k: q for k, q in free.items() if k not in taken}
-        at = {}
-        for k, (c, q, r) in enumerate(zip(cells, poses, reads, strict=False)):
-            if not whole_read(r, p):
-                key = tuple(int(v) for v in c)
-                cand[key], at[key] = q, k
-        if not good or not cand:
-            return found
-        white = np.median(np.array([r.white_bgr for _, r in good], np.float64), axis=0)
-        white = np.maximum(white, 1.0)
-        keys = list(cand)
-        veils = card_veils(frame, view, [cand[k] for k in keys], [q for q, _ in good], white)
-        veiled = {k: cand[k] for k, v in zip(keys, veils, strict=True) if v is not None}
-        if not veiled:
-            return found
-        # a symbol holding a clipped pixel was read from pixels partly mapped back and partly
-        # not: it is not read ('?'), so its card does not read whole through the veil; one
-        # with a clipped pixel near a symbol's predicted centre would not wherever the probe
-        # settles (`veil.NEAR`), and is not searched
-        top = clipped(frame)
-        near = clipped_symbols(top, view, list(veiled.values()), NEAR_PTS).any(-1)
-        veils = [v for v in veils if v is not None]
-        veiled = {k: q for (k, q), c in zip(veiled.items(), near, strict=True) if not c}
-        if not veiled:
-            return found
-        through = deveiled(frame, [v for v, c in zip(veils, near, strict=True) if not c], white)
-        first = together(reading(StagedRead(through, list(veiled.values()), view, self.model)))[0]
-        new = probe(through, veiled, first, view, self.model, p)
-        out = clipped_symbols(top, view, new[1]).any(-1)
-        new = tuple([a[i] for i in range(len(a)) if not out[i]] for a in new)
-        f_cells, f_poses, f_reads = (list(a) for a in found)
-        part_cells, part_poses = parts
-        for key, pose, read in zip(*new, strict=True):
-            if key in at:
-                poses[at[key]], reads[at[key]] = pose, read
-                continue
-            if key in part_cells:
-                i = part_cells.index(key)
-                del part_cells[i], part_poses[i], reads[n + i]
-            f_cells.append(key)
-            f_poses.append(pose)
-            f_reads.append(read)
-        return f_cells, f_poses, f_reads
 
 
 class _Layout(NamedTuple):
