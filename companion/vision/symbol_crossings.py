@@ -5,7 +5,8 @@ across the halo and the border band towards the edge (`ink_across`, `ink_on_band
 `pen_on_band`); a grey or dark object lies flat over the band (`grey_across`, `dark_across`);
 a coloured reading is darker than its ink could be (`darker_than_ink`), or a grey one tinted
 (`tinted_grey`); a band place is one colour straight across the card's edge (`crossed_edge`);
-one colour runs straight from a symbol's middle on past the card's outline (`runs_out`). A
+one colour runs straight from a symbol's middle on past the card's outline (`runs_out`), or
+lies straight across a grey blob's edge, lighter than the band (`pen_beyond`). A
 symbol a guard flags is '?' and crossed, never a letter. The comment above each threshold
 records the evidence for it.
 """
@@ -476,14 +477,17 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     band's, normalised (cards x depths x 18 x 3); `blobs` (cards x 6, optional) the symbols
     whose runs may also start from the halo sample facing their edge (grey blobs whose hole
     does not show), where it is unlike paper and the samples either side of it alike it.
-    All the runs are tried first at their ends alone (every start's runs in one array, points
-    first), those left at every RUN_COARSE-th point, and only those left at all their points: a
-    run's spread over some of its points is at most its spread over all (a point maps and
-    samples the same to the last bit wherever it lies in an array of two or more points:
-    `transform` maps it alike in any such array, `sample` samples each point on its own; a lone
-    point can map a last bit apart), so a run already too wide there cannot pass."""
+    A blob also counts where a narrow object lighter than the band lies straight across its edge
+    (`pen_beyond`). All the runs are tried first at their ends alone (every start's runs in one
+    array, points first), those left at every RUN_COARSE-th point, and only those left at all
+    their points: a run's spread over some of its points is at most its spread over all (a point
+    maps and samples the same to the last bit wherever it lies in an array of two or more
+    points: `transform` maps it alike in any such array, `sample` samples each point on its own;
+    a lone point can map a last bit apart), so a run already too wide there cannot pass."""
     n = len(poses)
     out = np.zeros(read.shape, bool)
+    if blobs is not None:
+        out = pen_beyond(bgr, poses, view, white, blobs & read)
     mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS],
                     white[:, None, None, :])
     # (a run starts from a middle sample of a read symbol unlike paper, ...)
@@ -554,6 +558,85 @@ def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarr
         return np.where(inside[0], max3(np.abs(norm[0] - begin)), np.inf)
     spread = max3(np.maximum(norm.max(0), begin) - np.minimum(norm.min(0), begin))
     return np.where(inside.all(0), spread, np.inf)
+
+
+# A pen lying on a card over a disc, its grey over the disc's colour, reads there as a grey blob
+# whose hole does not show: the blurred grey ring (`decide`). But it reaches on from the symbol
+# across the border band onto the table: where its shaft crosses the edge, the paper, the band
+# and the table beyond are one colour, the pen's, while print leaves the paper-to-band step all
+# along the edge. So on such a blob (`runs_out`'s `blobs`) each place s along its edge (PEN_S;
+# those -0.3..0.3 of the apothem aside) is looked at straight across the edge (PEN_DEPTHS,
+# 0.88-1.08 of the apothem out; lightness paper-relative, the mean of channels): at the place
+# where its spread there is least, that spread is under PEN_FLAT of the card's printed step (the
+# median spread over the card's other five edges, blurred alike); an end of the edge (|s| >= 0.4)
+# keeps PEN_SIDE of that step (the object is narrow: a hand over the whole edge is the other
+# guards'); and the band's darkest depth at that place is lighter by PEN_LIFT than at the ends
+# (a pen lighter than the printed band lies over it: blur or motion only spread the ring's ink
+# into the band and darken it). Such a symbol is '?'. Measured on every blob so read: crafted
+# clean cards' rings (70 137 reads: 50-64 px, defocus 1.5-3 px, 0 or 6 px of motion, both lamps,
+# five poses) flattest at 0.088 of the step or more (1 %: 0.31), the band lifted 0.052 at most:
+# none taken; crafted pens (brown, tan, taupe, grey) read as the ring flattest at 0.006-0.21 of
+# the step, the band lifted -0.11..0.32 (the darker pens lift it little and stay misread);
+# held-out `fingers` table 7460's light grey pen 0.04-0.18 and 0.17-0.24 (25 of its 27 reads
+# taken). Rings smeared by motion along their edge's normal (`fingers` 66, 7460's other cards)
+# come as flat as 0.05-0.15 of the step, but with their band darkened, not lifted: without
+# PEN_LIFT, 7460 lost 6 of its 16 cards at PEN_FLAT 0.15. What it does take besides: a pale
+# pen or a fingertip lying over a ring and across its edge (that ring read through the object's
+# grey), on partly hidden cards (`fingers` 7312, 7330, 7344, 7574; hard bench 428, no markers).
+PEN_FLAT = 0.2
+PEN_SIDE = 0.5
+PEN_LIFT = 0.12
+PEN_S = np.linspace(-0.5, 0.5, 21)
+PEN_DEPTHS = (0.88, 0.90, 0.93, 0.96, 0.99, 1.02, 1.08)
+
+
+def _pen_points() -> np.ndarray:
+    """Card-frame points (6 x depths x places x 2) across each edge (see PEN_FLAT)."""
+    out = []
+    for d in range(6):
+        a = math.radians(-60.0 * d)
+        n, t = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        out.append([[dep * n + s * t for s in PEN_S] for dep in PEN_DEPTHS])
+    return np.array(out)
+
+
+_PEN_PTS = _pen_points()
+_PEN_MID = np.abs(PEN_S) <= 0.3
+_PEN_ENDS = (PEN_S <= -0.4, PEN_S >= 0.4)
+
+
+def pen_beyond(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
+               blobs: np.ndarray) -> np.ndarray:
+    """Per card and symbol (cards x 6), of the `blobs`: some place of its edge is one colour
+    straight across the edge (paper, band and table alike) where the card's other edges show
+    their printed step, and an end of the edge keeps that step (see PEN_FLAT)."""
+    out = np.zeros(blobs.shape, bool)
+    cards = np.flatnonzero(blobs.any(-1))
+    if not cards.size:
+        return out
+    m = pose_matrices([poses[c] for c in cards])                     # k x 2 x 2
+    centres = np.array([poses[c].centre for c in cards])
+    plane = centres[:, None, None, None] + np.einsum("kij,edsj->kedsi", m, _PEN_PTS)
+    img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
+    vals, inside = sample(bgr, img)
+    light = normalise(vals, white[cards][:, None, None, None]).mean(-1)   # k x 6 x D x S
+    spread = light.max(2) - light.min(2)                                  # k x 6 x S
+    edge = np.median(spread[..., _PEN_MID], -1)                           # k x 6
+    ci, si = np.nonzero(blobs[cards])
+    others = np.ones((len(ci), 6), bool)
+    others[np.arange(len(ci)), si] = False
+    step = np.median(edge[ci][others].reshape(-1, 5), -1)                 # blobs
+    own = spread[ci, si]                                                  # blobs x S
+    at = np.flatnonzero(_PEN_MID)[own[:, _PEN_MID].argmin(-1)]           # the flattest place
+    flat = own[np.arange(len(ci)), at]
+    end = np.maximum(*(own[:, e].mean(-1) for e in _PEN_ENDS))
+    band = light[ci, si, 1:-1].min(1)                                     # blobs x S: band
+    lift = band[np.arange(len(ci)), at] - np.maximum(
+        *(band[:, e].mean(-1) for e in _PEN_ENDS))
+    hit = ((flat < PEN_FLAT * step) & (end >= PEN_SIDE * step) & (lift >= PEN_LIFT)
+           & inside.reshape(light.shape)[ci, si].all((-1, -2)))
+    out[cards[ci[hit]], si[hit]] = True
+    return out
 
 
 def grey_read(text: list[str], model: ColourModel) -> np.ndarray:
