@@ -38,9 +38,6 @@ from .symbol_samples import (
     sample_cards,
 )
 
-MIN_CAST_WHITE = 0.7    # see `dark_band`: a lamp's channels at most ~1.4x apart after balance
-
-
 # The lamp's colour, from the cards of a read whose paper did not clip (see `_lamp_read`): a
 # card counts when it reads as a card (MIN_TURN_LETTERS letters, its paper and border band
 # nearly all there) and every channel of its white is below CLIP_NEAR and above
@@ -53,6 +50,12 @@ LAMP_CARDS = 2
 LAMP_SPREAD = 0.04
 LAMP_FIT = 0.08
 LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read from
+
+# see `dark_band`: the clipped channels' allowance holds wherever the paper's dimmest channel
+# still carries a reference (LAMP_MIN_WHITE, as a fraction of the clip), whatever
+# the lamp's cast: a grey band is lit as the paper is in every channel, so the bound on how
+# far a clipped channel may read brighter (OVEREXPOSED_MAX) is the same under a strong cast
+MIN_CAST_WHITE = LAMP_MIN_WHITE / CLIP_HIGH
 
 
 def lamp_whites(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
@@ -222,9 +225,11 @@ def dark_band(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = No
     normalised by it reads too bright and tinted towards that channel (a warm lamp turns a
     grey border orange): its darkness and hue are then judged by the channels that did not
     clip. A clipped channel may read brighter than those, but by no more than the paper can
-    be past clipping (OVEREXPOSED_MAX), and never darker. Where all three clipped, the white
-    reference says nothing of the lamp's colour: the band is grey if one scaling of the
-    channels that a lamp can call for makes it so (`lamp_grey`), once the white has reached
+    be past clipping (OVEREXPOSED_MAX), and never darker; under a strong cast too (the paper's
+    dimmest channel far below the clip: MIN_CAST_WHITE), as the band is lit as the paper is
+    in every channel. Where all three clipped, the white reference says nothing of the lamp's
+    colour: the band is grey if one scaling of the channels that a lamp can call for makes it
+    so (`lamp_grey`), once the white has reached
     the clip (CLIP_HIGH in some channel: paper at CLIP_NEAR in every channel may be merely well
     exposed); the lamp's colour is then the one the white of the cards of the read whose paper
     did not clip shows (`whole`: those that read as cards; their band nearly all there), where
@@ -253,9 +258,9 @@ def dark_band_lamp(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None
             lamp = _lamp_scale(seen, ordered, lamp_of_bands(white, strict, whole))
         strict = strict | lamp_grey(seen, lit, ordered, lamp)
     clipped &= ~every[:, None]
-    # ... and only under a lamp the camera's white balance left near white: where the paper's
-    # dimmest channel is below MIN_CAST_WHITE of the clip, the clipped channels are brighter
-    # still by more than the symbols' colours can be read through (the strict test stands)
+    # ... under any lamp, warm or cool, near white or left far from it by the camera's white
+    # balance, where the paper's dimmest channel is at least MIN_CAST_WHITE of the clip (a card
+    # whose white is darker than that in some channel says nothing of its band's hue)
     clipped &= (white.min(1) >= MIN_CAST_WHITE * CLIP_HIGH)[:, None]
     if not clipped.any():
         return strict, lamp
