@@ -60,7 +60,11 @@ hand's lit middle; so is one whose lines show along one side or two adjacent one
 that joins such an unlined cell across a side with no trace of its line, their middles lit
 alike (a pale sleeve's edge along a line, a card's border beside a sleeve, or a sleeve's end
 short of a side shows a line on fill along that side, but the cloth runs on over both middles:
-`_sleeve_run`); and so is one whose middle is as dark as black cloth, lines or none (at that
+`_sleeve_run`); so is an unlined one under flat cloth, lit below the clip, at the corner beside
+a marker in view that did not locate the case and shows no black (something lies over it and
+reaches in over the board there: `unseen_marker_cells`), with the cloth cells joined to it, as
+where cloth hides the board's frame;
+and so is one whose middle is as dark as black cloth, lines or none (at that
 level a printed line's dip is within the sensor's noise: `unlined_dim_empty`). A cell read as
 a dung beetle that a black occluder's own pixels reach is '?': a black sleeve's end beyond the
 mask looks like the black tile with its grey beetle (`dark_occluder_dung`); so is one whose
@@ -133,7 +137,7 @@ from .hexapod_colour import (
 from .hexapod_cover import blown_unlined_empty, glare_pool, glare_unknown, unlined_dim_empty
 from .hexapod_halves import half_evidence, name_halves
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
-from .hexapod_markers import LAYOUT, CaseLayout, CasePose
+from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 from .hexapod_occluders import (
     NEAR_HAND,
     arms_kept,
@@ -715,6 +719,52 @@ def off_frame(shape: tuple[int, ...], pose: CasePose, layout: CaseLayout = LAYOU
     return (out[:-1, :-1] | out[:-1, 1:] | out[1:, :-1] | out[1:, 1:]).reshape(-1)
 
 
+def unseen_marker_cells(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT
+                        ) -> np.ndarray:
+    """Flat indices of the grid's corner cells beside the case's markers that did not locate
+    the case (not in `pose.markers`) although they lie wholly in `frame` (all four corners
+    `MARKER_INSIDE` of a marker's side within its edges) and show no black there: over the
+    marker's quadrilateral the frame's grey 10th percentile is `MARKER_FLAT` of its 90th or
+    more. A marker is printed black on white, its black border and modules a good share of
+    it; blur, however heavy, mixes them with the white but leaves the quadrilateral's dark end
+    far below its light end (markers in full view that blur kept from being found: 0.22 at
+    most on hard 0-2299), while a hand or a sleeve lying over the whole marker is one surface
+    (0.78 and more where it hides all of it but a few) and so is the lamp's glare washing it
+    out (0.52-0.68). What covers the marker reaches in over the board's corner beside it."""
+    rows, cols = layout.rows, layout.cols
+    corner = (0, cols - 1, rows * cols - 1, (rows - 1) * cols)     # TL, TR, BR, BL
+    h, w = frame.shape[:2]
+    pad = MARKER_INSIDE * pose.marker_px
+    out = []
+    for k, (mid, pts) in enumerate(printed_corners(layout, pose.player).items()):
+        if mid in pose.markers:
+            continue
+        quad = pose.to_image(pts)
+        if not ((quad[:, 0] >= pad).all() and (quad[:, 0] <= w - 1 - pad).all() and
+                (quad[:, 1] >= pad).all() and (quad[:, 1] <= h - 1 - pad).all()):
+            continue
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        box = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+        inside = np.zeros(box.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 1)
+        grey = box[inside > 0]
+        if len(grey) < MARKER_PIXELS:
+            continue
+        low, high = np.percentile(grey, (10, 90))
+        if low >= MARKER_FLAT * max(float(high), 1.0):
+            out.append(corner[k])
+    return np.array(out, np.int64)
+
+
+# `unseen_marker_cells`: a marker counts as in view when it lies this share of its side inside
+# the frame's edges (one cut off by the edge is not found, whatever lies over it), and as
+# covered when its quadrilateral (this many pixels at least) is this flat
+MARKER_INSIDE = 0.25
+MARKER_PIXELS = 16
+MARKER_FLAT = 0.6
+
+
 def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
               layout: CaseLayout = LAYOUT) -> CaseRead:
     """Every cell of the case located by `pose` in `frame`."""
@@ -919,7 +969,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "black_from_beyond")
     dim = unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
-                            small, rows, cols, params, near, why)
+                            small, rows, cols, params, near, why,
+                            unseen_marker_cells(frame, pose, layout))
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
     if n_clipped == 3:

@@ -69,7 +69,8 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
                       white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                       margin: int, size: int, rows: int, cols: int,
                       params: CellParams = DEFAULT, near: np.ndarray | None = None,
-                      why: dict[int, str] | None = None) -> np.ndarray:
+                      why: dict[int, str] | None = None,
+                      unseen: np.ndarray | None = None) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty) to be read '?': whose middle
     (window of side `size`) is dimmer than `dim_fill` of the white (middle value of the largest
     channel over the `white`'s) or tinted (middle value of the normalised saturation in `pix`
@@ -109,7 +110,10 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     join it (`_sleeve_run`). Where such cloth, or an edge cell showing no two opposite lines,
     hides the board's dark printed frame under one flat surface (`_frame_crossed`: it runs in
     from beyond the grid), it is '?' however bright, clipped or fill-coloured it is, and
-    whatever the picture's other lines show. Fill whose lines are lost to a sub-pixel
+    whatever the picture's other lines show; so is such cloth, lit below the clip, over a
+    corner cell of `unseen` (flat indices: beside a marker in view that did not locate the case
+    and shows no black, `unseen_marker_cells`), which runs in over the board there as over the
+    frame, and the cloth joined to either. Fill whose lines are lost to a sub-pixel
     misregistration on small cells may be left '?' too: never a wrong code."""
     if not len(cells):
         return cells
@@ -181,6 +185,11 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     clip = CLIP * len(line)    # the clip's level in `line_grey`
     edge[edge] = frame_hidden(grey(), pix, px, margin, rows, cols, cells[edge], cells, clip,
                               params)
+    if unseen is not None and len(unseen):
+        # a corner cell under cloth, lit below the clip (a clipped middle shows no line
+        # whatever lies there), beside a marker in view that was not found and shows no black:
+        # what covers the marker reaches in over the board there, as over a hidden frame
+        edge |= cloth & lit & np.isin(cells, unseen)
     crossed = _frame_crossed(cells, cloth, edge, rows, cols)
     cover = cloth & (mid <= COVER_LIT) & lit
     if cover.any():
