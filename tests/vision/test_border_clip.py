@@ -15,7 +15,7 @@ from companion.vision.calibration import TableView
 from companion.vision.colour import OVEREXPOSED_MAX, builtin_model
 from companion.vision.reader_params import ReaderParams
 from companion.vision.symbol_lamp import dark_band
-from companion.vision.symbol_samples import Pose
+from companion.vision.symbol_samples import CardRead, Pose
 from companion.vision.symbols import read_cards
 
 from .test_reader import _read_hard
@@ -24,18 +24,36 @@ from .test_symbols_unflag import _jpeg_card
 WARM_CLIPPING = (2.0, 1.5, 0.85)   # RGB gains: the crafted paper clips in red and green
 
 
-@pytest.mark.parametrize("symbols,edition", [("RBRBRB", "web"), ("BYRRYB", "web"),
-                                             ("VRVBVV", "holodex")])
-@pytest.mark.parametrize("width_px,blur,quality", [(40.0, 1.0, 80), (50.0, 1.5, 80),
-                                                   (60.0, 2.0, 70)])
-def test_border_of_a_card_under_a_warm_clipping_lamp_is_seen(symbols, edition, width_px, blur,
-                                                             quality):
-    img = _jpeg_card(symbols, edition, width_px, WARM_CLIPPING, blur, quality)
-    read = read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
+# the crafted cards and sizes every lamp of these tests lights (here and in
+# test_border_strong_cast.py)
+LIT_CARDS = pytest.mark.parametrize("symbols,edition", [("RBRBRB", "web"), ("BYRRYB", "web"),
+                                                        ("VRVBVV", "holodex")])
+LIT_SIZES = pytest.mark.parametrize("width_px,blur,quality", [(40.0, 1.0, 80), (50.0, 1.5, 80),
+                                                              (60.0, 2.0, 70)])
+
+
+def read_lit_card(symbols: str, edition: str, width_px: float, gains: tuple[float, ...],
+                  blur: float, quality: int) -> CardRead:
+    """One crafted card lit by per-channel `gains` (RGB), defocused by `blur` and saved as a
+    JPEG of `quality`, read at its true pose."""
+    img = _jpeg_card(symbols, edition, width_px, gains, blur, quality)
+    return read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
                       builtin_model(edition))[0]
-    assert min(read.white_bgr[1:]) >= 245.0 > read.white_bgr[0]   # red, green clipped
+
+
+def assert_band_seen_nothing_misread(read: CardRead, symbols: str) -> None:
+    """The card's border band is seen, and every symbol reads right or '?'."""
     assert read.border_ok >= ReaderParams().min_card_border, read
     assert all(r in (t, "?") for r, t in zip(read.symbols, symbols, strict=True)), read
+
+
+@LIT_CARDS
+@LIT_SIZES
+def test_border_of_a_card_under_a_warm_clipping_lamp_is_seen(symbols, edition, width_px, blur,
+                                                             quality):
+    read = read_lit_card(symbols, edition, width_px, WARM_CLIPPING, blur, quality)
+    assert min(read.white_bgr[1:]) >= 245.0 > read.white_bgr[0]   # red, green clipped
+    assert_band_seen_nothing_misread(read, symbols)
 
 
 def _band(rgb: tuple[float, float, float]) -> np.ndarray:

@@ -13,42 +13,34 @@ band alone, every symbol read right. The cards here are drawn with plain cv2
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from companion.vision.calibration import TableView
-from companion.vision.colour import CLIP_HIGH, builtin_model
-from companion.vision.reader_params import ReaderParams
+from companion.vision.colour import CLIP_HIGH
 from companion.vision.symbol_lamp import dark_band
-from companion.vision.symbol_samples import CLIP_NEAR, Pose
-from companion.vision.symbols import read_cards
+from companion.vision.symbol_samples import CLIP_NEAR
 
+from .test_border_clip import (
+    LIT_CARDS,
+    LIT_SIZES,
+    _band,
+    assert_band_seen_nothing_misread,
+    read_lit_card,
+)
 from .test_reader import _read_hard
-from .test_symbols_unflag import _jpeg_card
 
 STRONG_WARM = (2.0, 1.5, 0.6)   # RGB gains: red and green clip, blue stays near half the clip
 
 
-@pytest.mark.parametrize("symbols,edition", [("RBRBRB", "web"), ("BYRRYB", "web"),
-                                             ("VRVBVV", "holodex")])
-@pytest.mark.parametrize("width_px,blur,quality", [(40.0, 1.0, 80), (50.0, 1.5, 80),
-                                                   (60.0, 2.0, 70)])
+@LIT_CARDS
+@LIT_SIZES
 def test_border_of_a_card_under_a_strong_warm_cast_is_seen(symbols, edition, width_px, blur,
                                                            quality):
-    img = _jpeg_card(symbols, edition, width_px, STRONG_WARM, blur, quality)
-    read = read_cards(img, [Pose((160.0, 120.0), width_px / 2.0, 0.0)], TableView(),
-                      builtin_model(edition))[0]
+    read = read_lit_card(symbols, edition, width_px, STRONG_WARM, blur, quality)
     # red and green clipped, blue well below the clip (far below 0.7 of it)
     assert min(read.white_bgr[1:]) >= CLIP_NEAR and read.white_bgr[0] < 0.6 * CLIP_HIGH
-    assert read.border_ok >= ReaderParams().min_card_border, read
-    assert all(r in (t, "?") for r, t in zip(read.symbols, symbols, strict=True)), read
+    assert_band_seen_nothing_misread(read, symbols)
 
 
 STRONG_CAST = np.array([[140.0, 255.0, 255.0]])   # BGR white: blue at 0.56 of the clip
-
-
-def _band(rgb: tuple[float, float, float]) -> np.ndarray:
-    """One card's border band (1 card x 1 depth x 1 sample x RGB) of one normalised colour."""
-    return np.array(rgb, np.float32).reshape(1, 1, 1, 3)
 
 
 def test_under_a_strong_cast_a_coloured_band_is_still_no_border():
