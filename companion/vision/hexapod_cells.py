@@ -151,6 +151,7 @@ from .hexapod_occluders import (
     dark_occluder_dung,
     edge_occluders,
     tile_in_gap,
+    unblack_dung,
 )
 from .hexapod_windows import (
     CODES,
@@ -974,6 +975,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                planes):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "black_from_beyond")
+    for i in unblack_dung(code.reshape(-1), raw_v, px, m, rows, cols, small, large):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "unblack_dung")
     dim = unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
                             small, rows, cols, params, near, why,
                             unseen_marker_cells(frame, pose, layout))
