@@ -134,7 +134,13 @@ from .hexapod_colour import (
     select,
     tint_levels,
 )
-from .hexapod_cover import blown_unlined_empty, glare_pool, glare_unknown, unlined_dim_empty
+from .hexapod_cover import (
+    blown_unlined_empty,
+    glare_pool,
+    glare_unknown,
+    glare_unlined_empty,
+    unlined_dim_empty,
+)
 from .hexapod_halves import half_evidence, name_halves
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
@@ -145,6 +151,7 @@ from .hexapod_occluders import (
     dark_occluder_dung,
     edge_occluders,
     tile_in_gap,
+    unblack_dung,
 )
 from .hexapod_windows import (
     CODES,
@@ -968,6 +975,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                planes):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "black_from_beyond")
+    for i in unblack_dung(code.reshape(-1), raw_v, px, m, rows, cols, small, large):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "unblack_dung")
     dim = unlined_dim_empty(np.flatnonzero(open_empty), planes, white, grey, pix, px, m,
                             small, rows, cols, params, near, why,
                             unseen_marker_cells(frame, pose, layout))
@@ -982,6 +992,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if n_clipped == 0:
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")
+    if n_clipped < 3:
+        # glare over a washed card's middle, its lines hidden
+        for i in glare_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), planes,
+                                     white, blown, grey, pix, px, m, rows, cols, params):
+            grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "glare_unlined")
     # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
     # to fill's pale flatness
     now = np.array([CODES.index(got) for row in grid for got in row])

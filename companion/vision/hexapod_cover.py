@@ -65,6 +65,50 @@ def glare_unknown(grid: list[list[str]], blown: np.ndarray, px: int, margin: int
             grid[i // cols][i % cols] = UNKNOWN
 
 
+def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                        white: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
+                        pix: Pixels, px: int, margin: int, rows: int, cols: int,
+                        params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty, under a white clipped in two
+    channels at most) to be read '?' because the lamp's specular glare may have washed a card
+    out there: whose large window is clipped in all three channels (`blown`) over
+    `GLARE_TRACE` of it or more, whose middle (small window, in the channels the `white` lies
+    below the clip, the least of them over the white's) is `GLARE_PEAK` times as bright as the
+    middle of the cells read empty (their median: the case's fill as lit), and none of whose
+    sides shows the printed grid line (`lines_unseen`). Glare washes a card's print out to
+    something as pale and flat as fill; it adds light to what lies under it, so it stands out
+    as a peak above the fill about it, while a light gradient or an exposure that takes the
+    fill itself into the clip lifts the fill of a whole region alike; and a card, not fill,
+    hides the printed lines about the cell (fill under the glare keeps them along the sides
+    the glare spares). A spot too small for `glare_unknown` over a washed card's middle is
+    caught here; glare over bare fill that washes its lines out as well is '?' too: never a
+    wrong code."""
+    if not len(cells):
+        return cells
+    large, small = round(params.large * px), round(params.small * px)
+    glare = cells[cell_windows(blown, px, margin, rows, cols, large, cells=cells)
+                  .mean(axis=1) >= GLARE_TRACE]
+    if not len(glare):
+        return glare
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
+    mid = np.median(cell_windows(least, px, margin, rows, cols, small, cells=cells), axis=1)
+    peak = mid[np.isin(cells, glare)] >= GLARE_PEAK * np.median(mid)
+    glare = glare[peak]
+    if not len(glare):
+        return glare
+    return glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
+
+
+# `glare_unlined_empty`: the share of a cell's large window clipped in all three channels that
+# shows the lamp's glare over it (one cell's worth of a spot's core a cell away reaches about a
+# twentieth of the window), and how far above the case's fill its middle stands (a light
+# gradient across the board or vignetting keeps the fill of one case within about a fifth of
+# its median; bench hard 0-2299: 1.22 at most where the fill itself clipped without glare)
+GLARE_TRACE = 0.05
+GLARE_PEAK = 1.3
+
+
 def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
                       white: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, px: int,
                       margin: int, size: int, rows: int, cols: int,

@@ -2,7 +2,8 @@
 (`hexapod_colour.occluder_masks`) say: a coloured kind read where only the closing of the gaps
 between a hand's parts covers the cell shows its card's own tile (`tile_in_gap`); a dung beetle
 read where a black occluder's own pixels reach, or whose black runs in from beyond the board
-over more of the grid than a tile, is '?' (`dark_occluder_dung`, `black_from_beyond`); and
+over more of the grid than a tile, or whose black is no darker than the fill beside it, is '?'
+(`dark_occluder_dung`, `black_from_beyond`, `unblack_dung`); and
 under a white clipped in all three channels, the occluders the clipped white's own skin test
 finds running in from the canvas's edge (or from a margin read as the table, which cuts an arm
 off) stay covered whatever the fill's colour says (`edge_occluders`, `arms_kept`).
@@ -14,7 +15,7 @@ import cv2
 import numpy as np
 
 from .hexapod_colour import NK, close_gaps
-from .hexapod_windows import K_CODE, cell_windows, gather, window_index
+from .hexapod_windows import EMPTY_CODE, K_CODE, cell_windows, gather, window_index
 
 # an occluder's mask this far (cells) beyond a cell's large window lies beside it
 NEAR_HAND = 0.25
@@ -193,3 +194,47 @@ def arms_kept(hand: np.ndarray, own: np.ndarray, kept: np.ndarray, px: int
         return hand, own
     own = own | kept
     return hand | close_gaps(own, px), own
+
+
+# `unblack_dung`: a dung beetle's black tile is printed black ink, a tenth of the paper or less,
+# and the board fill at 0.89 of it: lit alike, the tile's darkest tenth lies far below the fill's
+# middle, and a shadow's edge between them (0.45 of the light at its deepest) keeps it at a
+# fifth of it; this share of the fill's middle or more is no black print
+DUNG_BLACK = 0.5
+DUNG_FLOOR_Q = 0.1       # the tile's black: this quantile of its large window's largest channel
+
+
+def unblack_dung(code: np.ndarray, raw_v: np.ndarray, px: int, margin: int, rows: int,
+                 cols: int, small: int, large: int) -> np.ndarray:
+    """Flat indices of the cells read as a dung beetle (`code`, CODES indices) whose black is
+    no black print: the darkest `DUNG_FLOOR_Q` of their large window (side `large`, in the
+    canvas's largest channel `raw_v`) is `DUNG_BLACK` or more of the middle (small window, side
+    `small`) of the cells beside them across a side read empty (their median). Black ink lies
+    far below the board fill lit alike, and a shadow's edge between the two dims the fill at
+    most to about half; what reads as a black tile with a grey beetle while no darker than
+    the fill beside it is fill in a deep shadow with a streak of the lamp's glare over it
+    (or a tile the glare lifts: '?' either way, never a wrong code)."""
+    dung = np.flatnonzero(code == K_CODE)
+    if not len(dung):
+        return dung
+    empty = code == EMPTY_CODE
+    if not empty.any():
+        return dung[:0]
+    r, c = np.divmod(dung, cols)
+    beside = [[(rr * cols + cc) for rr, cc in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))
+               if 0 <= rr < rows and 0 <= cc < cols and empty[rr * cols + cc]]
+              for i, j in zip(r.tolist(), c.tolist(), strict=True)]
+    keep = np.array([len(b) > 0 for b in beside])
+    if not keep.any():
+        return dung[:0]
+    dung = dung[keep]
+    beside = [b for b, k in zip(beside, keep.tolist(), strict=True) if k]
+    win = cell_windows(raw_v, px, margin, rows, cols, large, cells=dung)
+    q = int(DUNG_FLOOR_Q * (win.shape[1] - 1))
+    floor = np.partition(win, q, axis=1)[:, q]
+    fill_cells = np.unique(np.concatenate([np.array(b) for b in beside]))
+    mids = dict(zip(fill_cells.tolist(), np.median(
+        cell_windows(raw_v, px, margin, rows, cols, small, cells=fill_cells), axis=1).tolist(),
+        strict=True))
+    fill = np.array([np.median([mids[i] for i in b]) for b in beside])
+    return dung[floor >= DUNG_BLACK * fill]
