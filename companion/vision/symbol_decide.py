@@ -424,9 +424,12 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # (a read symbol of its ink peaking as a vote's do, TWIN_MEAN_PEAK), and no other ink's on
     # the card, is that ink (`twin_mean`)
     if twin is not None:
-        alike = twin_mean(score, best, ok, unsure | ~ring_ok | ~twin[1][:, None],
-                           _read_twins(twins[2], best, ok, model), twin[0], model, allow,
-                           in_shade)
+        barred = unsure | ~ring_ok | ~twin[1][:, None]
+        alike = twin_mean(score, best, ok, barred, _read_twins(twins[2], best, ok, model),
+                           twin[0], model, allow, in_shade)
+        if clipped_any and clip_rivals is not None and alike.any():
+            alike &= ~clipped_weak_twins(alike, barred, score, best, ok, twins[1], twin[0],
+                                         model, allow, in_shade, paper_clipped, clip_rivals)
         ok = ok | alike
         conf = np.where(alike, 0.5, conf)
     names = np.array([*letters, "?"])
@@ -650,6 +653,31 @@ def _read_twins(peak: np.ndarray, best: np.ndarray, ok: np.ndarray, model: Colou
     twin `twin_mean` judges an unread symbol of its ink against (see TWIN_MEAN_PEAK)."""
     read = ok & ~model.neutral[best] & (peak >= TWIN_MEAN_PEAK)
     return read[..., None] & (best[..., None] == np.arange(len(model.letters)))
+
+
+def clipped_weak_twins(alike: np.ndarray, barred: np.ndarray, score: np.ndarray,
+                       best: np.ndarray, ok: np.ndarray, strong: np.ndarray,
+                       samples: np.ndarray, model: ColourModel, allow: np.ndarray | None,
+                       in_shade: np.ndarray | None, paper_clipped: np.ndarray,
+                       clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                       ) -> np.ndarray:
+    """Per symbol (cards x 6), of those `twin_mean` reads (`alike`) on a card whose paper
+    clipped, the ones alike no twin at SOLID_CORE_ALPHA (`strong`, `_twins`'s) on a card where
+    another ink explains the mean colour of such a symbol or of any symbol it reads
+    (`clip_rivals`, as `decide` asks it of a pale symbol read by its mean colour there): the
+    clip may have changed hues on that card, and a twin short of full strength is itself a
+    blend whose hue it may have pulled (a cyan lamp's grey rings read blue, their card's
+    pale red discs each other's twins: tests/vision/test_flagged.py). `barred`, `score`,
+    `samples`, `allow`, `in_shade`: as `twin_mean` takes them."""
+    weak = alike & paper_clipped[:, None]
+    if not weak.any():
+        return weak
+    weak &= ~twin_mean(score, best, ok, barred, strong, samples, model, allow, in_shade)
+    if not weak.any():
+        return weak
+    judged = weak | (ok & weak.any(1)[:, None])
+    rivalled = clip_rivals(judged, best)
+    return weak & (rivalled & judged).any(1)[:, None]
 
 
 def thinner_than_twins(twins: tuple[np.ndarray, np.ndarray, np.ndarray], best: np.ndarray
