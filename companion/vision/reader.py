@@ -73,6 +73,7 @@ from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, undimmed
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
+FALLBACK_CONFIDENCE = 0.5  # a symbol read by a rule other than its samples' vote (`symbol_decide`)
 PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) outside the
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
@@ -241,11 +242,12 @@ class HexelReader:
         whose `id` is in `reseated`, outlines found again, their paper and border nearly all
         there: `_cards_of`), each card's reading at its own pose kept in `self._own` for the
         verdict; then those once the hexagons turned down, and the cards whose outline fits
-        their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole, have had their
-        paper found again (`_shrunk_fits`). A soft shadow's edge across a card lifts the paper
-        mask's wide local mean on the card's lit side: the blob left still fits a hexagon, only
-        a smaller one, and fails the card test; a bright spot of the table beside a card merges
-        with its paper and pulls the fitted outline off the card. The card's own paper against
+        their hexagon only loosely (LOOSE_FIT_IOU) and that do not read whole by every
+        symbol's vote (`_firmly_whole`), have had their paper found again (`_shrunk_fits`). A
+        soft shadow's edge across a card lifts the paper mask's wide local mean on the card's
+        lit side: the blob left still fits a hexagon, only a smaller one, and fails the card
+        test; a bright spot of the table beside a card merges with its paper and pulls the
+        fitted outline off the card. The card's own paper against
         its own border band depends on neither. An outline found so counts as `_reseat`'s do
         (nearly all its paper and border band there), when it reads whole there (all six
         symbols: no pose search follows) and its size agrees with the cards', in place of the
@@ -305,7 +307,7 @@ class HexelReader:
         whole, not_cards = verdict or _cards_of(fits, reads, self.params, reseated)
         own = dict(zip(map(id, fits), reads, strict=True))
         loose = [f for f in whole if f.iou < LOOSE_FIT_IOU
-                 and not whole_read(own[id(f)], self.params)]
+                 and not _firmly_whole(own[id(f)], self.params)]
         return _shrunk_fits(frame, scale, self.view, self.params.detect, whole,
                             [*not_cards, *loose], card_area, self._refound)
 
@@ -695,6 +697,18 @@ def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit]
                                  for x, y in zip(a, b, strict=True)):
             return True
     return False
+
+
+def _firmly_whole(read: CardRead, p: ReaderParams) -> bool:
+    """Whether a card's read at its own pose passes the verdict (`probe.whole_read`) with
+    every symbol read by its samples' vote (a confidence above FALLBACK_CONFIDENCE), none by
+    a rule that reads a symbol its vote left short — its mean colour, its twins' on the card,
+    a hueless ring (`symbol_decide`): at a pose a little off its card, a symbol's samples fall
+    partly on the paper and its vote fails, while such a rule may still read it, so a loose
+    outline read whole only so is found again (`_shrunk_fits`) as one read short is. The
+    lattice is grown on the cards' poses: an outline turned 2-3° off seeds steps that miss
+    the neighbours the probe looks for (hard table 595)."""
+    return whole_read(read, p) and read.confidence > FALLBACK_CONFIDENCE
 
 
 def _blanked(read: CardRead, letters: str) -> CardRead:

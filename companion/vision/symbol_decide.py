@@ -95,7 +95,7 @@ TWIN_APART = 0.24
 # tables 161, 437, 509: 0.03-0.12 from the card's strong blue symbols, 0.44-0.66 from its other
 # letters). A coloured reading left unread is its ink when it holds TWIN_MEAN_VOTE of that ink's
 # samples, no sample of another coloured ink, its mean lies within TWIN_MEAN_MATCH of a twin's
-# (`_twins`) and TWIN_MEAN_APART or more from every symbol the card reads as another letter, on
+# (`_read_twins`) and TWIN_MEAN_APART or more from every symbol the card reads as another letter, on
 # a card reading MIN_TURN_LETTERS other symbols whose paper reads as paper (MIN_TURN_PAPER: a
 # pose a little off its card, as the probe tries, sees the table in its paper and blends of
 # half a symbol in its samples; held-out `harsh` 67). Judged so in every pass, with the two
@@ -107,6 +107,13 @@ TWIN_APART = 0.24
 TWIN_MEAN_VOTE = 0.5
 TWIN_MEAN_MATCH = 0.12
 TWIN_MEAN_APART = 0.24
+# A twin for `twin_mean` is a read coloured symbol of the ink whose strongest sample reaches
+# what the vote asks of a coloured symbol (`decide`'s 0.55), not only one at SOLID_CORE_ALPHA:
+# the lamp that dulls one diamond below the vote dulls its twins alike, and under it all of a
+# card's diamonds can peak at 0.55-0.7 (hard table 437: a card's read blue diamonds at 0.60-0.69,
+# its unread one's mean 0.02-0.05 from theirs, 0.57-0.60 from its red discs'). The match asked of
+# the mean (TWIN_MEAN_MATCH, TWIN_MEAN_APART) is the same.
+TWIN_MEAN_PEAK = 0.55
 SPLIT_SHARE = 0.5    # the rival ink's samples' share of the symbol's own ink's, at most
 # A printed ring is closed and centred: its band is darker than its middle all the way round,
 # and blur keeps it point-symmetric (defocus and motion smear every point alike, so each side
@@ -211,7 +218,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     not near its print of the rival): those rival samples are the print's, and the symbol is
     judged as if they were not there. `twin` (the symbols' samples, cards x 6 x 19 x 3
     paper-relative RGB, and the cards judged so) lets a coloured symbol left unread be its ink
-    where its mean colour is its strong twin's on the card (`twin_mean`)."""
+    where its mean colour is its twin's on the card (`twin_mean`; a twin is a read symbol of its
+    ink peaking at TWIN_MEAN_PEAK)."""
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -412,11 +420,16 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     unsure |= thinner_than_twins(twins, best)
     ok &= ~unsure
     conf = np.where(unsure, 0.0, conf)
-    # one print under one light: a coloured symbol left unread whose mean colour is its strong
-    # twin's, and no other ink's on the card, is that ink (`twin_mean`)
+    # one print under one light: a coloured symbol left unread whose mean colour is its twin's
+    # (a read symbol of its ink peaking as a vote's do, TWIN_MEAN_PEAK), and no other ink's on
+    # the card, is that ink (`twin_mean`)
     if twin is not None:
-        alike = twin_mean(score, best, ok, unsure | ~ring_ok | ~twin[1][:, None], twins[1],
+        barred = unsure | ~ring_ok | ~twin[1][:, None]
+        alike = twin_mean(score, best, ok, barred, _read_twins(twins[2], best, ok, model),
                            twin[0], model, allow, in_shade)
+        if clipped_any and clip_rivals is not None and alike.any():
+            alike &= ~clipped_weak_twins(alike, barred, score, best, ok, twins[1], twin[0],
+                                         model, allow, in_shade, paper_clipped, clip_rivals)
         ok = ok | alike
         conf = np.where(alike, 0.5, conf)
     names = np.array([*letters, "?"])
@@ -459,7 +472,7 @@ def twin_mean(score: np.ndarray, best: np.ndarray, ok: np.ndarray, barred: np.nd
     its surround not only excused as shade (`in_shade`), TWIN_MEAN_VOTE of that ink's samples
     (`score`, cards x 6 x letters), not one sample of another coloured ink and grey ink at most
     as `decide` allows a rival, and its mean colour (of `samples`, cards x 6 x 19 x 3,
-    paper-relative) within TWIN_MEAN_MATCH of a twin's (`twin`, `_twins`'s cards x 6 x
+    paper-relative) within TWIN_MEAN_MATCH of a twin's (`twin`, `_read_twins`'s cards x 6 x
     letters) and TWIN_MEAN_APART or more from every symbol the card reads as another letter."""
     want = ~ok & ~barred & ~model.neutral[best] & (ok.sum(1) >= MIN_TURN_LETTERS)[:, None]
     if not want.any():   # (nearly always: the rest is not needed)
@@ -631,6 +644,40 @@ def _twins(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: Colou
     twin = (ok & coloured & strong)[..., None] & (
         best[..., None] == np.arange(len(model.letters)))          # cards x 6 x letters
     return ok & coloured & ~strong, twin, peak
+
+
+def _read_twins(peak: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
+                ) -> np.ndarray:
+    """Per card, symbol and ink (cards x 6 x letters), whether that symbol is a read coloured
+    symbol of that ink whose strongest sample (`peak`, `_twins`'s) reaches TWIN_MEAN_PEAK: a
+    twin `twin_mean` judges an unread symbol of its ink against (see TWIN_MEAN_PEAK)."""
+    read = ok & ~model.neutral[best] & (peak >= TWIN_MEAN_PEAK)
+    return read[..., None] & (best[..., None] == np.arange(len(model.letters)))
+
+
+def clipped_weak_twins(alike: np.ndarray, barred: np.ndarray, score: np.ndarray,
+                       best: np.ndarray, ok: np.ndarray, strong: np.ndarray,
+                       samples: np.ndarray, model: ColourModel, allow: np.ndarray | None,
+                       in_shade: np.ndarray | None, paper_clipped: np.ndarray,
+                       clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                       ) -> np.ndarray:
+    """Per symbol (cards x 6), of those `twin_mean` reads (`alike`) on a card whose paper
+    clipped, the ones alike no twin at SOLID_CORE_ALPHA (`strong`, `_twins`'s) on a card where
+    another ink explains the mean colour of such a symbol or of any symbol it reads
+    (`clip_rivals`, as `decide` asks it of a pale symbol read by its mean colour there): the
+    clip may have changed hues on that card, and a twin short of full strength is itself a
+    blend whose hue it may have pulled (a cyan lamp's grey rings read blue, their card's
+    pale red discs each other's twins: tests/vision/test_flagged.py). `barred`, `score`,
+    `samples`, `allow`, `in_shade`: as `twin_mean` takes them."""
+    weak = alike & paper_clipped[:, None]
+    if not weak.any():
+        return weak
+    weak &= ~twin_mean(score, best, ok, barred, strong, samples, model, allow, in_shade)
+    if not weak.any():
+        return weak
+    judged = weak | (ok & weak.any(1)[:, None])
+    rivalled = clip_rivals(judged, best)
+    return weak & (rivalled & judged).any(1)[:, None]
 
 
 def thinner_than_twins(twins: tuple[np.ndarray, np.ndarray, np.ndarray], best: np.ndarray

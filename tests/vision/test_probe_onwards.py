@@ -110,8 +110,37 @@ def test_a_card_with_a_thumb_over_a_symbol_is_not_found_by_probing_on(seed):
 
 def test_a_rendered_hard_table_on_a_pale_spotted_cloth():
     """Hard seed 595 (a white cloth with purple spots, cards 40-47 px, two arms): the mask
-    keeps two outlines; the first probe round finds a third card and probing on from it a
-    fourth (never before). No misread, no false card."""
+    keeps two outlines; the first probe round finds a third card, and probing on from it or
+    the far cells a fourth (never before). No misread, no false card."""
     s = _read_hard(595, "web")
     assert s.misreads == 0 and s.false_cards == 0
     assert s.correct >= 4, s
+
+
+def test_a_loose_outline_read_whole_only_by_a_fallback_rule_is_found_again():
+    """Hard seed 595: the mask's outline of the blue card (BBBBBB) fits its hexagon loosely,
+    turned 2.5° off the card, and at that pose one symbol reads only by its twins' mean colour
+    (`symbol_decide.twin_mean`), not by its samples' vote. Such an outline is found again
+    (`reader._firmly_whole`, `_shrunk_fits`), as one read short is: every card read whole is
+    placed within 1.5° of its true turn (measured on the renderer's outline, mapped to the
+    table plane; at the loose outline the lattice seeded from it probed two cards fewer)."""
+    from companion.scenarios import hexel_scene
+    from companion.vision.reader import HexelReader
+
+    image, truth = hexel_scene(595, "hard", 20, "web")
+    reader = HexelReader("web", find_markers=False)
+    assert reader.calibrate(image)
+    res = reader.read(image)
+    view = res.view
+    at = view.to_image(np.array([q.centre for q in res.poses]))
+    whole = [c for c in res.observation.cards if not c.occluded and "?" not in c.symbols]
+    assert "BBBBBB" in {c.symbols for c in whole}
+    for card in whole:
+        pose = res.poses[int(np.argmin(np.linalg.norm(at - card.centre_px, axis=1)))]
+        true = min(truth.cards, key=lambda t: math.dist(t.centre, card.centre_px))
+        outline = view.to_plane(np.asarray(true.polygon, np.float64))
+        corner = np.arctan2(*(outline - outline.mean(0)).T[::-1])
+        # the edge normals' turn (mod 60°), 30° from the corners'
+        normal = np.degrees(np.angle(np.exp(6j * (corner - np.pi / 6)).mean())) / 6.0
+        off = (math.degrees(pose.angle) - normal + 30.0) % 60.0 - 30.0
+        assert abs(off) < 1.5, (card.symbols, off)
