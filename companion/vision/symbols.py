@@ -126,6 +126,7 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
+from .symbol_shape import ink_fractions, off_shape, ruled_out
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -229,6 +230,13 @@ class StagedRead:
         # shade) is not read through a re-read (turned, its samples can miss the object's edge)
         self.reads = [uncrossed(r, c) if any(c) else r
                       for r, c in zip(reads, crossed, strict=True)]
+        # nor is a symbol read as a letter its shape at the card's own pose rules out, however
+        # a re-read came to it (`off_shape`: turned, its shape samples can miss a coin's edge)
+        firsts = [f.not_shape for f in self.first]
+        if any(any(f) for f in firsts):
+            off = off_shape([r.symbols for r in self.reads], firsts)
+            self.reads = [uncrossed(r, tuple(o.tolist())) if o.any() else r
+                          for r, o in zip(self.reads, off, strict=True)]
         self._due = None
 
 
@@ -601,6 +609,14 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
     covered |= ink_beyond(text, kind[:, halo_e:n_pts], alpha[:, halo_e:n_pts], model)
     covered |= tinted_grey(text, kind[:, :ns].reshape(shape), sym_norm, model)
+    # (a web card's diamond or triangle read where its shape samples show a disc: `off_shape`)
+    ruled: list[tuple[str, ...]] = [()] * len(poses)
+    if model.edition == "web":
+        ruled = ruled_out(*ink_fractions(
+            bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
+            vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
+            surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO)))
+        covered |= off_shape(text, ruled)
     # (the band against the card's own white, shaded or not: it is printed dark, and a shade
     # over it only darkens it further; near the card's edge, the shade between the outer
     # paper samples is a guess)
@@ -667,10 +683,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     in_frame = inside.all(1)
     dim = darker_than_ink(text, vals[:, :ns], vals[:, halo_at:], surround[:, N_PAPER:], model)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
-    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d))
-            for t, c, p, b, f, wh, x, d in zip(
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u)
+            for t, c, p, b, f, wh, x, d, u in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], lamps
+                white.tolist(), crossed.tolist(), dim.tolist(), ruled,
+                strict=True)], lamps
 
 
 class LampPlan(NamedTuple):
