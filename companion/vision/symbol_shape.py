@@ -6,8 +6,8 @@ where a disc has ink. A coin of a symbol's size lying on one is a disc of its ow
 by colour alone, a navy one reads as the blue diamond and a yellow one as the triangle. Each
 read B or Y symbol is sampled at those places (`SHAPE_PTS`, at the card's pose); how far each
 sample lies from the paper round the symbol (its paper halo samples) towards the symbol's own
-core is its ink fraction. A diamond read three of whose four diagonals, or a triangle read
-whose front diagonals or back, show as much ink as a disc's blurred edge does is no such print
+core is its ink fraction. A diamond read whose four diagonals, or a triangle read whose front
+diagonals and back, all show as much ink as a disc's blurred edge does is no such print
 ('?'), which leaves the card unread rather than misread; no re-read of the card (turned, shaded,
 by the lamp) fills that symbol in. The check speaks only on symbols at least
 MIN_SHAPE_RADIUS px across their bounding radius with clear contrast between core and paper
@@ -43,6 +43,9 @@ TRIANGLE_INK = 0.6
 MIN_TRIANGLE_RADIUS = 5.0
 MIN_CONTRAST = 30.0        # BGR distance between a symbol's core and the paper round it
 CORE = 7                   # a symbol's first samples (its centre and inner ring) are its core
+OFF_LINE = 0.35            # a blend lies this close (x contrast) to the paper-core line
+BLEND_RANGE = (-0.3, 1.3)  # and this far along it (noise and a darker rim either side)
+SHARP_BAND = 0.42          # the band no paler than this (`band_grey`), for the shape to show
 MIN_HALO_PAPER = 4         # of its 8 halo samples, paper, to stand for the paper round it
 
 
@@ -66,12 +69,13 @@ _CENTRES = np.array([HEXEL_FACE.symbol_centre_frac * np.array(
 
 
 def ink_fractions(bgr: np.ndarray, poses: list[Pose], view: TableView, sym_vals: np.ndarray,
-                  halo_vals: np.ndarray, halo_paper: np.ndarray
+                  halo_vals: np.ndarray, halo_paper: np.ndarray, band: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cards x 6 x places ink fractions, cards x 6 whether the shape has a say, cards x 6
     bounding radius in image px) of every
     card's symbols: `sym_vals` (cards x 6 x N_SYMBOL x 3) their samples, `halo_vals` (cards x
-    6 x N_HALO x 3) their halo's, `halo_paper` (cards x 6 x N_HALO) which of those are paper."""
+    6 x N_HALO x 3) their halo's, `halo_paper` (cards x 6 x N_HALO) which of those are paper,
+    `band` (cards x depths x places x 3) the border samples against the card's white."""
     n = len(poses)
     local = np.concatenate([SHAPE_PTS.reshape(-1, 2), _CENTRES])
     plane = pose_points(poses, local)
@@ -86,22 +90,35 @@ def ink_fractions(bgr: np.ndarray, poses: list[Pose], view: TableView, sym_vals:
     paper = (halo_vals * halo_paper[..., None]).sum(2) / np.maximum(n_paper, 1)[..., None]
     span = core - paper
     contrast = np.linalg.norm(span, axis=-1)
-    frac = ((vals - paper[:, :, None]) * span[:, :, None]).sum(-1) / np.maximum(
-        contrast ** 2, 1e-6)[..., None]
-    say = ((radius >= MIN_SHAPE_RADIUS) & (contrast >= MIN_CONTRAST)
-           & (n_paper >= MIN_HALO_PAPER) & inside.all(-1))
+    rel = vals - paper[:, :, None]
+    frac = (rel * span[:, :, None]).sum(-1) / np.maximum(contrast ** 2, 1e-6)[..., None]
+    # (a sample off the line from the paper to the core is some third colour, an object or the
+    # table, not a blend of this symbol's ink with its paper: no evidence of its shape)
+    off = np.linalg.norm(rel - frac[..., None] * span[:, :, None], axis=-1)
+    clear = ((off <= OFF_LINE * contrast[..., None]) & (frac >= BLEND_RANGE[0])
+             & (frac <= BLEND_RANGE[1]))
+    frac = np.where(clear, frac, np.nan)
+    say = ((radius >= MIN_SHAPE_RADIUS) & (band_grey(band) <= SHARP_BAND)[:, None]
+           & (contrast >= MIN_CONTRAST) & (n_paper >= MIN_HALO_PAPER) & inside.all(-1))
     return frac, say, radius
+
+
+def band_grey(band: np.ndarray) -> np.ndarray:
+    """(cards) how pale each card's printed border band shows at its darkest across the band
+    (paper-relative luminance; the median round the card): the band is as thin as the paper
+    gap a diamond leaves at its diagonals, so blur that fills the one in fills the other."""
+    return np.median(band.mean(-1).min(1), -1)
 
 
 def ruled_out(frac: np.ndarray, say: np.ndarray, radius: np.ndarray) -> list[tuple[str, ...]]:
     """Per card, per symbol, the web letters its shape samples rule out: "B" where it shows a
     disc's ink where the diamond has paper, "Y" where it does where the triangle has paper."""
-    # (three of the diamond's four diagonals: a pose a little turned or shifted moves one of a
-    # disc's diagonal samples past its edge, and brings one of a diamond's nearer its edge)
-    disc_b = say & (np.count_nonzero(frac[..., FRONT + BACK_DIAG] >= SHAPE_INK, -1) >= 3)
-    ink_y = frac >= TRIANGLE_INK
-    disc_y = say & ((ink_y[..., FRONT].all(-1) | ink_y[..., BACK].all(-1))
-                    & (radius >= MIN_TRIANGLE_RADIUS))
+    # (all of them: a pose shifted a little sideways brings one side of a diamond's diagonal
+    # samples onto its ink, never both)
+    with np.errstate(invalid="ignore"):
+        disc_b = say & (frac[..., FRONT + BACK_DIAG] >= SHAPE_INK).all(-1)
+        disc_y = say & (frac[..., FRONT + BACK] >= TRIANGLE_INK).all(-1) & (
+            radius >= MIN_TRIANGLE_RADIUS)
     letters = np.where(disc_b, "B", "").astype(object) + np.where(disc_y, "Y", "").astype(object)
     return [tuple(row) for row in letters.tolist()]
 

@@ -609,19 +609,19 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
     covered |= ink_beyond(text, kind[:, halo_e:n_pts], alpha[:, halo_e:n_pts], model)
     covered |= tinted_grey(text, kind[:, :ns].reshape(shape), sym_norm, model)
+    # (the band against the card's own white, shaded or not: it is printed dark, and a shade
+    # over it only darkens it further; near the card's edge, the shade between the outer
+    # paper samples is a guess)
+    band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
+        len(poses), len(BORDER_DEPTHS), -1, 3)
     # (a web card's diamond or triangle read where its shape samples show a disc: `off_shape`)
     ruled: list[tuple[str, ...]] = [()] * len(poses)
     if model.edition == "web":
         ruled = ruled_out(*ink_fractions(
             bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
             vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
-            surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO)))
+            surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
         covered |= off_shape(text, ruled)
-    # (the band against the card's own white, shaded or not: it is printed dark, and a shade
-    # over it only darkens it further; near the card's edge, the shade between the outer
-    # paper samples is a guess)
-    band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
-        len(poses), len(BORDER_DEPTHS), -1, 3)
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
     across = ink_across(text, norm[:, halo_e:n_pts], band, model,
