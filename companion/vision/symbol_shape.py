@@ -36,11 +36,11 @@ FRONT, BACK_DIAG, BACK, TIP, SIDE = [0, 1], [2, 3], [4], [5], [6, 7]
 # ink fraction (0 paper, 1 the symbol's core) at or above which a place shows ink: a disc's edge
 # 0.15 radii beyond it, blurred, shows more; the diamond's or triangle's, 0.2 radii short, less
 SHAPE_INK = 0.5
-MIN_SHAPE_RADIUS = 4.0     # image px: a symbol's bounding radius, for its shape to have a say
+MIN_SHAPE_RADIUS = 3.4     # image px: a symbol's bounding radius, for its shape to have a say
 # the triangle's yellow is its faintest ink, and JPEG's coarse chroma spreads it furthest: its
 # paper places are judged only on larger symbols and at more ink
-TRIANGLE_INK = 0.6
-MIN_TRIANGLE_RADIUS = 5.0
+TRIANGLE_INK = 0.5
+MIN_TRIANGLE_RADIUS = 4.0
 MIN_CONTRAST = 30.0        # BGR distance between a symbol's core and the paper round it
 CORE = 7                   # a symbol's first samples (its centre and inner ring) are its core
 OFF_LINE = 0.35            # a blend lies this close (x contrast) to the paper-core line
