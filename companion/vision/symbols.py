@@ -51,11 +51,13 @@ blends are no longer seen as far too bright there; that read is kept on the same
 no card's paper escaped the clip, each card's own printed border band tells how far its paper
 lies past the clip in the clipped channels (`_band_white`); a card so completed keeps the
 symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
+A web card's symbol read as the diamond or the triangle where its shape at the card's own pose
+shows a disc (a coin lying on it) is '?', and no re-read reads that letter there (`_finish`).
 
 This module reads and re-reads (`read_cards`, `StagedRead`, `read_together`); the sample
 pattern and poses (`symbol_samples`), the lamp (`symbol_lamp`), the guards against objects
-lying across a symbol (`symbol_crossings`) and the per-symbol decision (`symbol_decide`) are
-modules of their own.
+lying across a symbol (`symbol_crossings`), the per-symbol decision (`symbol_decide`) and the
+web symbols' shapes (`symbol_shape`) are modules of their own.
 """
 
 from __future__ import annotations
@@ -126,7 +128,7 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
-from .symbol_shape import ink_fractions, off_shape, ruled_out
+from .symbol_shape import as_letters, from_letters, ink_fractions, off_shape, ruled_out
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -233,8 +235,8 @@ class StagedRead:
         # nor is a symbol read as a letter its shape at the card's own pose rules out, however
         # a re-read came to it (`off_shape`: turned, its shape samples can miss a coin's edge)
         firsts = [f.not_shape for f in self.first]
-        if any(any(f) for f in firsts):
-            off = off_shape([r.symbols for r in self.reads], firsts)
+        if any(firsts):
+            off = off_shape([r.symbols for r in self.reads], *from_letters(firsts))
             self.reads = [uncrossed(r, tuple(o.tolist())) if o.any() else r
                           for r, o in zip(self.reads, off, strict=True)]
         self._due = None
@@ -615,13 +617,14 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
     # (a web card's diamond or triangle read where its shape samples show a disc: `off_shape`)
-    ruled: list[tuple[str, ...]] = [()] * len(poses)
+    not_shape: list[tuple[str, ...]] = [()] * len(poses)
     if model.edition == "web":
-        ruled = ruled_out(*ink_fractions(
+        not_b, not_y = ruled_out(*ink_fractions(
             bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
             vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
             surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
-        covered |= off_shape(text, ruled)
+        covered |= off_shape(text, not_b, not_y)
+        not_shape = as_letters(not_b, not_y)
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
     across = ink_across(text, norm[:, halo_e:n_pts], band, model,
@@ -686,7 +689,7 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u)
             for t, c, p, b, f, wh, x, d, u in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), ruled,
+                white.tolist(), crossed.tolist(), dim.tolist(), not_shape,
                 strict=True)], lamps
 
 
