@@ -232,13 +232,11 @@ class StagedRead:
         # shade) is not read through a re-read (turned, its samples can miss the object's edge)
         self.reads = [uncrossed(r, c) if any(c) else r
                       for r, c in zip(reads, crossed, strict=True)]
-        # nor is a symbol read as a letter its shape at the card's own pose rules out, however
-        # a re-read came to it (`off_shape`: turned, its shape samples can miss a coin's edge)
-        firsts = [f.not_shape for f in self.first]
-        if any(firsts):
-            off = off_shape([r.symbols for r in self.reads], *from_letters(firsts))
-            self.reads = [uncrossed(r, tuple(o.tolist())) if o.any() else r
-                          for r, o in zip(self.reads, off, strict=True)]
+        # a letter the shape at the card's own pose rules out stays ruled out, however a
+        # re-read came to it (turned, its shape samples can miss a coin's edge)
+        self.reads = [r if not f.not_shape or f.not_shape == r.not_shape
+                      else replace(r, not_shape=_either(f.not_shape, r.not_shape))
+                      for r, f in zip(self.reads, self.first, strict=True)]
         self._due = None
 
 
@@ -310,8 +308,20 @@ def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
 
 
 def undimmed(read: CardRead) -> CardRead:
-    """`read` with the symbols read darker than their ink prints (`CardRead.dim`) unread."""
-    return uncrossed(read, read.dim) if any(read.dim) else read
+    """`read` with the symbols read darker than their ink prints (`CardRead.dim`), or as a
+    letter their shape rules out (`CardRead.not_shape`, `symbol_shape.off_shape`), unread."""
+    gone = read.dim
+    if read.not_shape:
+        off = off_shape([read.symbols], *from_letters([read.not_shape]))[0].tolist()
+        gone = tuple(off) if not gone else tuple(a or b for a, b in zip(gone, off, strict=True))
+    return uncrossed(read, gone) if any(gone) else read
+
+
+def _either(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """The letters ruled out per symbol by either of two `CardRead.not_shape`."""
+    if not b:
+        return a
+    return tuple("".join(sorted(set(x) | set(y))) for x, y in zip(a, b, strict=True))
 
 
 def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
@@ -616,14 +626,16 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # paper samples is a guess)
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
-    # (a web card's diamond or triangle read where its shape samples show a disc: `off_shape`)
+    # (a web card's symbols whose shape samples rule out the diamond or the triangle: the read
+    # keeps the letter its colour gave, flagged, as for `dim`: the table-wide ink doubt must
+    # still see a red disc of a far-off print read as yellow; the final report leaves a letter
+    # so ruled out unread, `undimmed`)
     not_shape: list[tuple[str, ...]] = [()] * len(poses)
     if model.edition == "web":
         not_b, not_y = ruled_out(*ink_fractions(
             bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
             vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
             surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
-        covered |= off_shape(text, not_b, not_y)
         not_shape = as_letters(not_b, not_y)
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
