@@ -9,9 +9,11 @@ lies from the paper round the symbol (its paper halo samples) towards the symbol
 its ink fraction, counted only where the sample lies on the line between the two (a blend of
 that ink with paper, not some third colour). A symbol whose four diagonals all show as much
 ink as a disc's blurred edge does is no diamond, one whose front diagonals and back all do no
-triangle (`ruled_out`); read as that letter it is '?' (`off_shape`), which leaves the card
-unread rather than misread, and a letter its shape rules out at the card's own pose is not read
-through any re-read of the card (turned, shaded, by the lamp) either. The shape has a say only
+triangle (`ruled_out`). The read keeps the letter its colour gave, flagged
+(`CardRead.not_shape`, kept through every re-read of the card: turned, shaded, by the lamp),
+so that the table-wide ink doubt still sees it, and the reader's report leaves a symbol read as
+a letter its shape rules out '?' (`off_shape`, `symbols.undimmed`): the card unread rather than
+misread. The shape has a say only
 where it can show: symbols at least MIN_SHAPE_RADIUS px in bounding radius (MIN_TRIANGLE_RADIUS
 for the triangle, whose yellow JPEG's coarse chroma spreads furthest), clear contrast between
 core and paper, and a card whose printed border band, as thin as the paper a diamond leaves at

@@ -52,7 +52,8 @@ no card's paper escaped the clip, each card's own printed border band tells how 
 lies past the clip in the clipped channels (`_band_white`); a card so completed keeps the
 symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
 A web card's symbol read as the diamond or the triangle where its shape at the card's own pose
-shows a disc (a coin lying on it) is '?', and no re-read reads that letter there (`_finish`).
+shows a disc (a coin lying on it) is flagged, through every re-read, and reported '?'
+(`undimmed`).
 
 This module reads and re-reads (`read_cards`, `StagedRead`, `read_together`); the sample
 pattern and poses (`symbol_samples`), the lamp (`symbol_lamp`), the guards against objects
