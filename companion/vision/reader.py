@@ -731,7 +731,9 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
     return CardRead("".join([read.symbols[j] for j in order]),
                     tuple([read.edge_confidence[j] for j in order]), read.paper_ok,
                     read.border_ok, read.in_frame, read.white_bgr,
-                    dim=tuple([read.dim[j] for j in order]) if read.dim else ())
+                    dim=tuple([read.dim[j] for j in order]) if read.dim else (),
+                    not_shape=tuple([read.not_shape[j] for j in order])
+                    if read.not_shape else ())
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

@@ -109,6 +109,9 @@ class CardRead:
     white_bgr: tuple[float, float, float]
     crossed: tuple[bool, ...] = ()   # per symbol: an object crosses the card's edge onto it
     dim: tuple[bool, ...] = ()       # per symbol: darker than its ink prints (INK_RIVAL_DEG)
+    # per symbol: the web letters its shape at the card's own pose rules out ("", "B", "Y" or
+    # "BY"; () where none: `symbol_shape.ruled_out`): kept read, reported unread (`undimmed`)
+    not_shape: tuple[str, ...] = ()
     # the symbols read before the lamp read from the card's own band re-read it (`_lamp_read`),
     # None where it did not: what the reader decides the table's inks by (`first_symbols`)
     unlamped: str | None = None

@@ -51,11 +51,14 @@ blends are no longer seen as far too bright there; that read is kept on the same
 no card's paper escaped the clip, each card's own printed border band tells how far its paper
 lies past the clip in the clipped channels (`_band_white`); a card so completed keeps the
 symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
+A web card's symbol read as the diamond or the triangle where its shape at the card's own pose
+shows a disc (a coin lying on it) is flagged, through every re-read, and reported '?'
+(`undimmed`).
 
 This module reads and re-reads (`read_cards`, `StagedRead`, `read_together`); the sample
 pattern and poses (`symbol_samples`), the lamp (`symbol_lamp`), the guards against objects
-lying across a symbol (`symbol_crossings`) and the per-symbol decision (`symbol_decide`) are
-modules of their own.
+lying across a symbol (`symbol_crossings`), the per-symbol decision (`symbol_decide`) and the
+web symbols' shapes (`symbol_shape`) are modules of their own.
 """
 
 from __future__ import annotations
@@ -126,6 +129,7 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
+from .symbol_shape import as_letters, from_letters, ink_fractions, off_shape, ruled_out
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -229,6 +233,11 @@ class StagedRead:
         # shade) is not read through a re-read (turned, its samples can miss the object's edge)
         self.reads = [uncrossed(r, c) if any(c) else r
                       for r, c in zip(reads, crossed, strict=True)]
+        # a letter the shape at the card's own pose rules out stays ruled out, however a
+        # re-read came to it (turned, its shape samples can miss a coin's edge)
+        self.reads = [r if not f.not_shape or f.not_shape == r.not_shape
+                      else replace(r, not_shape=_either(f.not_shape, r.not_shape))
+                      for r, f in zip(self.reads, self.first, strict=True)]
         self._due = None
 
 
@@ -300,8 +309,20 @@ def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
 
 
 def undimmed(read: CardRead) -> CardRead:
-    """`read` with the symbols read darker than their ink prints (`CardRead.dim`) unread."""
-    return uncrossed(read, read.dim) if any(read.dim) else read
+    """`read` with the symbols read darker than their ink prints (`CardRead.dim`), or as a
+    letter their shape rules out (`CardRead.not_shape`, `symbol_shape.off_shape`), unread."""
+    gone = read.dim
+    if read.not_shape:
+        off = off_shape([read.symbols], *from_letters([read.not_shape]))[0].tolist()
+        gone = tuple(off) if not gone else tuple(a or b for a, b in zip(gone, off, strict=True))
+    return uncrossed(read, gone) if any(gone) else read
+
+
+def _either(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """The letters ruled out per symbol by either of two `CardRead.not_shape`."""
+    if not b:
+        return a
+    return tuple("".join(sorted(set(x) | set(y))) for x, y in zip(a, b, strict=True))
 
 
 def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
@@ -606,6 +627,17 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # paper samples is a guess)
     band = normalise(vals[:, ns + N_PAPER:halo_at], white[:, None, :]).reshape(
         len(poses), len(BORDER_DEPTHS), -1, 3)
+    # (a web card's symbols whose shape samples rule out the diamond or the triangle: the read
+    # keeps the letter its colour gave, flagged, as for `dim`: the table-wide ink doubt must
+    # still see a red disc of a far-off print read as yellow; the final report leaves a letter
+    # so ruled out unread, `undimmed`)
+    not_shape: list[tuple[str, ...]] = [()] * len(poses)
+    if model.edition == "web":
+        not_b, not_y = ruled_out(*ink_fractions(
+            bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
+            vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
+            surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
+        not_shape = as_letters(not_b, not_y)
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
     across = ink_across(text, norm[:, halo_e:n_pts], band, model,
@@ -667,10 +699,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     in_frame = inside.all(1)
     dim = darker_than_ink(text, vals[:, :ns], vals[:, halo_at:], surround[:, N_PAPER:], model)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
-    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d))
-            for t, c, p, b, f, wh, x, d in zip(
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u)
+            for t, c, p, b, f, wh, x, d, u in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), strict=True)], lamps
+                white.tolist(), crossed.tolist(), dim.tolist(), not_shape,
+                strict=True)], lamps
 
 
 class LampPlan(NamedTuple):
