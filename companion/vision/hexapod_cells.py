@@ -135,6 +135,7 @@ from .hexapod_colour import (
     tint_levels,
 )
 from .hexapod_cover import (
+    black_ring_empty,
     blown_unlined_empty,
     glare_pool,
     glare_unknown,
@@ -998,6 +999,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      white, blown, grey, pix, px, m, rows, cols, params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "glare_unlined")
+    # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
+    for i in black_ring_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), labels, grey, pix,
+                              px, m, rows, cols, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "black_ring")
     # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
     # to fill's pale flatness
     now = np.array([CODES.index(got) for row in grid for got in row])
