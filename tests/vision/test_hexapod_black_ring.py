@@ -2,14 +2,16 @@
 which fills the small window, to the fill's brightness and washes the black tile's side facing
 the spot, while the tile's black still rings the middle along the other sides, and the card hides
 the printed lines about the cell. A cell read empty whose ring shows black along two sides and no
-line on any side is '?' (`hexapod_cover.black_ring_empty`). A held-out glare picture whose truth
-the composer gives (seed 114: a dung beetle under a spot read '.' before), and crafted canvases:
-the washed dung beetle is doubted; fill beside a neighbour's dung beetle pushed a third of a cell
-in, or beside two of them from two sides, its lines showing on the other sides, is not."""
+line on any side is '?' (`hexapod_cover.black_ring_empty`). Held-out glare pictures whose truth
+the composer gives (seeds 114 and 295: a dung beetle under a spot read '.' before), and crafted
+canvases: the washed dung beetle is doubted; fill beside a neighbour's dung beetle pushed a third
+of a cell in, or beside two of them from two sides, its lines showing on the other sides, is
+not."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_colour import Pixels, label_pixels, normalise
@@ -22,13 +24,18 @@ from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
 from .hexapod_scenes import PX, M
 
 
-def test_a_dung_beetle_under_a_glare_spot_is_not_read_empty(exported):
-    """Held-out glare 114: cell (0, 0) holds a dung beetle (the composer's truth) under a spot
+@pytest.mark.parametrize(("seed", "cell"), [
+    (114, (0, 0)),     # black left along the top and left sides
+    (295, (1, 1)),     # black left along the top and (a fifth of it) the right side
+])
+def test_a_dung_beetle_under_a_glare_spot_is_not_read_empty(exported, seed, cell):
+    """Held-out glare: the listed cell holds a dung beetle (the composer's truth) under a spot
     of glare; it reads '?' or 'K', never '.' (before: '.'), and no cell reads a wrong code."""
-    scene = heldout_case(exported, 114, VARIANTS["glare"])
-    assert scene.grid[0][0] == "K"
+    scene = heldout_case(exported, seed, VARIANTS["glare"])
+    r, c = cell
+    assert scene.grid[r][c] == "K"
     grid = HexapodReader(track=False).read(scene.image).cases[0].grid
-    assert grid[0][0] in ("K", UNKNOWN)
+    assert grid[r][c] in ("K", UNKNOWN)
     assert wrong_cells(grid, scene.grid) == []
 
 
