@@ -84,7 +84,9 @@ reflection, which washes a card out to something as pale and flat as fill: `glar
 read empty beside a card whose dark print a glare pool lifts towards the clip, the lift rising
 towards the cell, under any white (the pool's core, where a washed card and fill look alike:
 `glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
-kind whose hue glare fakes there, `glare_hue`), a cell
+kind whose hue glare fakes there, `glare_hue`), a cell read empty whose ring shows a black tile
+along two of its sides and no printed line on any (a dung beetle whose pale beetle glare lifts to
+the fill's brightness: `black_ring_empty`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
