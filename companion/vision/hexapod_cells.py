@@ -84,7 +84,9 @@ reflection, which washes a card out to something as pale and flat as fill: `glar
 read empty beside a card whose dark print a glare pool lifts towards the clip, the lift rising
 towards the cell, under any white (the pool's core, where a washed card and fill look alike:
 `glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
-kind whose hue glare fakes there, `glare_hue`), a cell
+kind whose hue glare fakes there, `glare_hue`), a cell read empty whose ring shows a black tile
+along two of its sides and no printed line on any (a dung beetle whose pale beetle glare lifts to
+the fill's brightness: `black_ring_empty`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -135,6 +137,7 @@ from .hexapod_colour import (
     tint_levels,
 )
 from .hexapod_cover import (
+    black_ring_empty,
     blown_unlined_empty,
     glare_pool,
     glare_unknown,
@@ -998,6 +1001,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      white, blown, grey, pix, px, m, rows, cols, params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "glare_unlined")
+    # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
+    for i in black_ring_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), labels, grey, pix,
+                              px, m, rows, cols, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "black_ring")
     # a pool of glare: cards about it lifted towards the clip, the one under its core washed out
     # to fill's pale flatness
     now = np.array([CODES.index(got) for row in grid for got in row])

@@ -8,7 +8,9 @@ white clipped in all three channels, it shows no line and no lit middle
 (`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or a
 pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
 cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
-where glare shifts its hue). What releases a cell is the board's printed lines
+where glare shifts its hue); or when the black of a dung beetle's tile shows about its middle along
+two sides of the cell, no line on any (`black_ring_empty`: glare lifts the pale beetle to the
+fill's brightness). What releases a cell is the board's printed lines
 (`hexapod_lines`): never a guess.
 """
 
@@ -21,7 +23,7 @@ from functools import reduce
 import cv2
 import numpy as np
 
-from .hexapod_colour import CLIP, INKS, Pixels
+from .hexapod_colour import CLIP, DARK, DIM, INKS, Pixels
 from .hexapod_lines import (
     COVER_FLAT,
     frame_hidden,
@@ -107,6 +109,45 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
 # its median; bench hard 0-2299: 1.22 at most where the fill itself clipped without glare)
 GLARE_TRACE = 0.05
 GLARE_PEAK = 1.3
+
+
+def black_ring_empty(cells: np.ndarray, labels: np.ndarray, grey: Callable[[], np.ndarray],
+                     pix: Pixels, px: int, margin: int, rows: int, cols: int,
+                     params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty) to be read '?' because a dung
+    beetle's black tile rings their middle: the ring between the small and the large window
+    shows neutral black (`labels` DARK or DIM) over `BLACK_SIDE` of its strip along two of the
+    cell's sides or more (each strip as long as the small window is wide, the corners left
+    out), and no side shows the printed grid line (`lines_unseen`). The empty read comes from
+    the small window alone, light and neutral: a dung beetle's pale grey beetle fills it, and
+    glare or a bright light lifts it to the fill's brightness (held-out glare 114: 0.96 of the
+    fill) while its black tile still shows about it on the sides the glare spares. A
+    neighbouring card, at most a third of a cell off, brings its tile into one side's strip
+    only, a diagonal neighbour's into the corners left out; fill shows its printed lines on
+    the sides no card reaches. Two cards pushed in from two sides over an empty cell with its
+    lines washed out are '?' too: never a wrong code."""
+    if not len(cells):
+        return cells
+    small, large = round(params.small * px), round(params.large * px)
+    dark = ((labels == DARK) | (labels == DIM)).view(np.uint8)
+    win = cell_windows(dark, px, margin, rows, cols, large, cells=cells).reshape(
+        -1, large, large).astype(np.float32)
+    d = (large - small) // 2
+    a, b = d, large - d
+    sides = np.stack([win[:, :d, a:b].mean(axis=(1, 2)), win[:, large - d:, a:b].mean(axis=(1, 2)),
+                      win[:, a:b, :d].mean(axis=(1, 2)), win[:, a:b, large - d:].mean(axis=(1, 2))],
+                     axis=1)
+    cells = cells[np.sort(sides, axis=1)[:, -2] >= BLACK_SIDE]
+    if not len(cells):
+        return cells
+    return cells[lines_unseen(cells, grey, pix, px, margin, rows, cols, params)]
+
+
+# `black_ring_empty`: the share of a side's strip of the ring that shows a black tile there
+# (glare lifts the part of the tile facing the spot out of the dark labels: held-out glare 295,
+# a fifth of the second side's strip left black; a neighbour's tile fills one strip, the
+# printed lines release fill beside it)
+BLACK_SIDE = 0.2
 
 
 def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
