@@ -986,10 +986,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                             unseen_marker_cells(frame, pose, layout))
     for i in dim:
         grid[i // cols][i % cols] = UNKNOWN
+    undim = np.setdiff1d(np.flatnonzero(open_empty), dim)   # read empty, not doubted as dim
     if n_clipped == 3:
         # an occluder's mask that reaches about a cell keeps the outer-ring release off it
-        for i in blown_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), blown,
-                                     grey, pix, px, m, rows, cols, params, near):
+        for i in blown_unlined_empty(undim, blown, grey, pix, px, m, rows, cols, params, near):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "blown_unlined")
     if n_clipped == 0:
@@ -997,13 +997,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         _note_new(why, grid, "glare")
     if n_clipped < 3:
         # glare over a washed card's middle, its lines hidden
-        for i in glare_unlined_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), planes,
-                                     white, blown, grey, pix, px, m, rows, cols, params):
+        for i in glare_unlined_empty(undim, planes, white, blown, grey, pix, px, m, rows, cols,
+                                     params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "glare_unlined")
     # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
-    for i in black_ring_empty(np.setdiff1d(np.flatnonzero(open_empty), dim), labels, grey, pix,
-                              px, m, rows, cols, params):
+    for i in black_ring_empty(undim, labels, grey, pix, px, m, rows, cols, params):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "black_ring")
     # a pool of glare: cards about it lifted towards the clip, the one under its core washed out

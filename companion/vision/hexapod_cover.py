@@ -39,6 +39,7 @@ from .hexapod_windows import (
     EMPTY,
     EMPTY_CODE,
     K_CODE,
+    SIDE_STEPS,
     CellParams,
     cell_windows,
     gather,
@@ -361,8 +362,6 @@ def _note(why: dict[int, str] | None, cells: np.ndarray, mask: np.ndarray, rule:
         why.setdefault(i, rule)
 
 
-# a side's neighbour in the grid (row, column steps), in `_side_lines`' order
-SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # a side that cloth covers shows its printed line's dip along at most this share of it: on flat
 # cloth only an odd sample dips by the line's `min_line` (sensor and JPEG noise; one of the 17
 # samples of a side at 24 px a cell is 0.06), while a printed line that a shadow, blur or noise

@@ -15,7 +15,14 @@ import cv2
 import numpy as np
 
 from .hexapod_colour import NK, close_gaps
-from .hexapod_windows import EMPTY_CODE, K_CODE, cell_windows, gather, window_index
+from .hexapod_windows import (
+    EMPTY_CODE,
+    K_CODE,
+    SIDE_STEPS,
+    cell_windows,
+    gather,
+    window_index,
+)
 
 # an occluder's mask this far (cells) beyond a cell's large window lies beside it
 NEAR_HAND = 0.25
@@ -221,7 +228,7 @@ def unblack_dung(code: np.ndarray, raw_v: np.ndarray, px: int, margin: int, rows
     if not empty.any():
         return dung[:0]
     r, c = np.divmod(dung, cols)
-    beside = [[(rr * cols + cc) for rr, cc in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))
+    beside = [[rr * cols + cc for rr, cc in ((i + dr, j + dc) for dr, dc in SIDE_STEPS)
                if 0 <= rr < rows and 0 <= cc < cols and empty[rr * cols + cc]]
               for i, j in zip(r.tolist(), c.tolist(), strict=True)]
     keep = np.array([len(b) > 0 for b in beside])

@@ -159,3 +159,6 @@ def cell_quantiles(v: np.ndarray, px: int, margin: int, rows: int, cols: int, si
 
 CODES = (*KINDS, "K", EMPTY, UNKNOWN)
 K_CODE, EMPTY_CODE, UNKNOWN_CODE = len(KINDS), len(KINDS) + 1, len(KINDS) + 2
+# a cell's neighbours across its sides (row, column steps): above, below, left, right, the
+# order of `hexapod_lines._side_lines`' sides
+SIDE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))

@@ -51,12 +51,6 @@ LAMP_SPREAD = 0.04
 LAMP_FIT = 0.08
 LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read from
 
-# see `dark_band`: the clipped channels' allowance holds wherever the paper's dimmest channel
-# still carries a reference (LAMP_MIN_WHITE, as a fraction of the clip), whatever
-# the lamp's cast: a grey band is lit as the paper is in every channel, so the bound on how
-# far a clipped channel may read brighter (OVEREXPOSED_MAX) is the same under a strong cast
-MIN_CAST_WHITE = LAMP_MIN_WHITE / CLIP_HIGH
-
 
 def lamp_whites(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
                  todo: list[int], lamp: np.ndarray | None,
@@ -226,10 +220,10 @@ def dark_band(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None = No
     grey border orange): its darkness and hue are then judged by the channels that did not
     clip. A clipped channel may read brighter than those, but by no more than the paper can
     be past clipping (OVEREXPOSED_MAX), and never darker; under a strong cast too (the paper's
-    dimmest channel far below the clip: MIN_CAST_WHITE), as the band is lit as the paper is
-    in every channel. Where all three clipped, the white reference says nothing of the lamp's
-    colour: the band is grey if one scaling of the channels that a lamp can call for makes it
-    so (`lamp_grey`), once the white has reached
+    dimmest channel far below the clip, down to LAMP_MIN_WHITE, where it still carries a
+    reference), as the band is lit as the paper is in every channel. Where all three clipped,
+    the white reference says nothing of the lamp's colour: the band is grey if one scaling of
+    the channels that a lamp can call for makes it so (`lamp_grey`), once the white has reached
     the clip (CLIP_HIGH in some channel: paper at CLIP_NEAR in every channel may be merely well
     exposed); the lamp's colour is then the one the white of the cards of the read whose paper
     did not clip shows (`whole`: those that read as cards; their band nearly all there), where
@@ -259,9 +253,9 @@ def dark_band_lamp(band: np.ndarray, white: np.ndarray, whole: np.ndarray | None
         strict = strict | lamp_grey(seen, lit, ordered, lamp)
     clipped &= ~every[:, None]
     # ... under any lamp, warm or cool, near white or left far from it by the camera's white
-    # balance, where the paper's dimmest channel is at least MIN_CAST_WHITE of the clip (a card
-    # whose white is darker than that in some channel says nothing of its band's hue)
-    clipped &= (white.min(1) >= MIN_CAST_WHITE * CLIP_HIGH)[:, None]
+    # balance, where the paper's dimmest channel is at least LAMP_MIN_WHITE (a card whose
+    # white is darker than that in some channel says nothing of its band's hue)
+    clipped &= (white.min(1) >= LAMP_MIN_WHITE)[:, None]
     if not clipped.any():
         return strict, lamp
     use = ~clipped[:, None, None, :]

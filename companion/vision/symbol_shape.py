@@ -12,7 +12,7 @@ ink as a disc's blurred edge does is no diamond, one whose front diagonals and b
 triangle (`ruled_out`). The read keeps the letter its colour gave, flagged
 (`CardRead.not_shape`, kept through every re-read of the card: turned, shaded, by the lamp),
 so that the table-wide ink doubt still sees it, and the reader's report leaves a symbol read as
-a letter its shape rules out '?' (`off_shape`, `symbols.undimmed`): the card unread rather than
+a letter its shape rules out '?' (`symbols.undimmed`): the card unread rather than
 misread. The shape has a say only
 where it can show: symbols at least MIN_SHAPE_RADIUS px in bounding radius (MIN_TRIANGLE_RADIUS
 for the triangle, whose yellow JPEG's coarse chroma spreads furthest), clear contrast between
@@ -125,12 +125,6 @@ def ruled_out(frac: np.ndarray, say: np.ndarray, radius: np.ndarray
     return not_b, not_y
 
 
-def off_shape(text: list[str], not_b: np.ndarray, not_y: np.ndarray) -> np.ndarray:
-    """(cards x 6) the symbols of `text` read as a letter their shape rules out."""
-    chars = np.array([list(t) for t in text], "<U1").reshape(len(text), 6)
-    return ((chars == "B") & not_b) | ((chars == "Y") & not_y)
-
-
 def as_letters(not_b: np.ndarray, not_y: np.ndarray) -> list[tuple[str, ...]]:
     """Per card, per symbol, the letters ruled out as a string ("", "B", "Y", "BY"); () for a
     card where none is (`CardRead.not_shape`)."""
@@ -140,10 +134,3 @@ def as_letters(not_b: np.ndarray, not_y: np.ndarray) -> list[tuple[str, ...]]:
         out[i] = tuple(("B" if b else "") + ("Y" if y else "")
                        for b, y in zip(not_b[i], not_y[i], strict=True))
     return out
-
-
-def from_letters(ruled: list[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
-    """`as_letters` undone: (not_b, not_y), cards x 6."""
-    rows = [r if r else ("",) * 6 for r in ruled]
-    return (np.array([["B" in x for x in r] for r in rows], bool).reshape(len(rows), 6),
-            np.array([["Y" in x for x in r] for r in rows], bool).reshape(len(rows), 6))

@@ -129,7 +129,7 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
-from .symbol_shape import as_letters, from_letters, ink_fractions, off_shape, ruled_out
+from .symbol_shape import as_letters, ink_fractions, ruled_out
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -310,10 +310,11 @@ def _reread_rows(bgr: np.ndarray, poses: list[Pose], view: TableView,
 
 def undimmed(read: CardRead) -> CardRead:
     """`read` with the symbols read darker than their ink prints (`CardRead.dim`), or as a
-    letter their shape rules out (`CardRead.not_shape`, `symbol_shape.off_shape`), unread."""
+    letter their shape rules out (`CardRead.not_shape`: the letters each symbol's shape rules
+    out), unread."""
     gone = read.dim
     if read.not_shape:
-        off = off_shape([read.symbols], *from_letters([read.not_shape]))[0].tolist()
+        off = [c in x for c, x in zip(read.symbols, read.not_shape, strict=True)]
         gone = tuple(off) if not gone else tuple(a or b for a, b in zip(gone, off, strict=True))
     return uncrossed(read, gone) if any(gone) else read
 

@@ -169,7 +169,7 @@ def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray |
     """`symbol_lamp.dark_band_lamp` as it was: each lamp helper picking the clipped cards' band
     out again, the scalings' spreads as samples x 11 x 3, NumPy's own reductions."""
     from companion.vision.colour import CLIP_HIGH, OVEREXPOSED_MAX
-    from companion.vision.symbol_lamp import LAMP_GREEN, LAMP_SCALES, MIN_CAST_WHITE, lamp_of_bands
+    from companion.vision.symbol_lamp import LAMP_GREEN, LAMP_MIN_WHITE, LAMP_SCALES, lamp_of_bands
     from companion.vision.symbol_samples import CLIP_NEAR, NEUTRAL_SPREAD
 
     def ordered_of(every: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -207,7 +207,7 @@ def _dark_band_lamp_ref(band: np.ndarray, white: np.ndarray, whole: np.ndarray |
                          & ordered_of(lit, dark))
         strict = strict | grey
     clipped &= ~every[:, None]
-    clipped &= (white.min(1) >= MIN_CAST_WHITE * CLIP_HIGH)[:, None]
+    clipped &= (white.min(1) >= LAMP_MIN_WHITE)[:, None]
     if not clipped.any():
         return strict, lamp
     use = ~clipped[:, None, None, :]
