@@ -101,6 +101,7 @@ VARIANTS = {
     "markers": Variant(markers=True),
     "markers-tilted": Variant(markers=True, perspective=4e-4),
     "cloth": Variant(cloth=True),
+    "cloth-small": Variant(cloth=True, scale=0.6, motion=True),
 }
 
 
