@@ -134,6 +134,51 @@ def _mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> 
     return cv2.bitwise_and(mask, cv2.dilate(core, _NEAR_KERNEL))
 
 
+def contrast_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = DetectParams(),
+                  roi: tuple[int, int, int, int] | None = None, level: float = 0.5
+                  ) -> np.ndarray:
+    """`paper_mask`'s twin by the local range instead of the local mean: pixels brighter than
+    `level` of the way from the darkest to the brightest pixel in the same window, where that
+    range is at least MIN_CONTRAST. A layout of cards packed edge to edge on a pale table (a
+    white or light cloth) lifts the wide local mean close to the paper itself; where blur has
+    thinned the paper between the symbols and the border band, only patches of it pass the
+    mean's test and no card keeps a hexagon's outline. The card's paper against its own
+    border band (the darkest thing beside it) does not depend on how much else in the window
+    is bright. (The outlines it gives are trusted as `reseat_paper`'s are: whole cards only.)"""
+    if roi is None:
+        return _contrast(bgr, scale, params, bgr.shape[1], level)
+    h, w = bgr.shape[:2]
+    x0, y0 = max(0, roi[0]) & ~1, max(0, roi[1]) & ~1
+    x1, y1 = min(w, roi[2]), min(h, roi[3])
+    out = np.zeros((round(h * scale), round(w * scale)), np.uint8)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return out
+    part = _contrast(bgr[y0:y1, x0:x1], scale, params, w, level)
+    ox, oy = round(x0 * scale), round(y0 * scale)
+    ph, pw = min(part.shape[0], out.shape[0] - oy), min(part.shape[1], out.shape[1] - ox)
+    out[oy:oy + ph, ox:ox + pw] = part[:ph, :pw]
+    return out
+
+
+MIN_CONTRAST = 40   # grey levels from the border band to the paper (`reseat_paper`'s too)
+
+
+def _contrast(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int,
+              level: float) -> np.ndarray:
+    small = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
+                                                interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    k = max(3, int(params.window_frac * frame_w * scale) | 1)
+    window = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    hi, lo = cv2.dilate(grey, window), cv2.erode(grey, window)
+    span = cv2.subtract(hi, lo)
+    thresh = cv2.addWeighted(lo, 1.0, span, level, 0.0)
+    mask = cv2.compare(grey, thresh, cv2.CMP_GT)
+    mask = cv2.bitwise_and(mask, cv2.compare(span, MIN_CONTRAST, cv2.CMP_GE))
+    core = cv2.erode(mask, _OPEN_KERNEL)
+    return cv2.bitwise_and(mask, cv2.dilate(core, _NEAR_KERNEL))
+
+
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 _NEAR_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
 

@@ -38,6 +38,7 @@ from .cards import (
     CardFit,
     DetectParams,
     consistent_sizes,
+    contrast_mask,
     cut_necks,
     fit_hexagons,
     fitted_card,
@@ -78,6 +79,8 @@ PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) 
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
+FEW_CARDS = 3              # fewer whole cards than this: their paper is looked for by its
+                           # local range too (`_by_contrast`)
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,9 @@ class HexelReader:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
-        (`_reseat`). The shapes, which no colour decides, are kept in `self._shapes`: given
+        (`_reseat`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
+        the paper found by its local range are added and all told again (`_by_contrast`).
+        The shapes, which no colour decides, are kept in `self._shapes`: given
         as `shapes`, only the cards among them are told again (with another colour model).
         None at a scale below 1 where the cards it would find are surely too small for it
         (`_surely_small`: the frame is then worked at full size, and nothing is read here)."""
@@ -176,6 +181,16 @@ class HexelReader:
                 return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
         whole, not_cards = together(self._tell(frame, scale, [*candidates, *found],
                                                {id(f) for f in found}, card_area, hook))[0]
+        if first_telling and len(whole) < FEW_CARDS:
+            # too few cards for a lattice to grow and probe from: the paper found by its
+            # local range may give those the mask kept only in patches (`_by_contrast`)
+            more = _by_contrast(frame, scale, view, p, roi, [*candidates, *found], card_area)
+            if more:
+                found = [*found, *more]
+                self._shapes = (mask, candidates, found, rest)
+                whole, not_cards = together(self._tell(
+                    frame, scale, [*candidates, *found], {id(f) for f in found}, card_area,
+                    hook))[0]
         return mask, whole, not_cards, rest
 
     def _lay_out_ahead(self, frame: np.ndarray, mask: np.ndarray, scale: float,
@@ -842,6 +857,25 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
     return found, list(out.values())
 
 
+
+
+def _by_contrast(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
+                 roi: tuple[int, int, int, int] | None, have: list[CardFit],
+                 card_area: float | None) -> list[CardFit]:
+    """The hexagons fitted to the blobs of the paper found by its local range
+    (`cards.contrast_mask`) that lie clear of every hexagon `have` already: cards on a pale
+    table, packed edge to edge, whose paper the mask's wide local mean kept only in patches.
+    Their blobs are `ragged` (trusted as whole cards only), and the reader counts them as
+    outlines found again (`_reseat`'s: nearly all their paper and border band there)."""
+    mask = contrast_mask(frame, scale, params, roi)
+    blobs = [replace(b, ragged=True) for b in paper_blobs(mask, scale, view, params)]
+    fits, _ = fit_hexagons(blobs, params, not view.calibrated, card_area)
+    if not have or not fits:
+        return fits
+    centres = np.array([f.centre for f in have])
+    reach = np.array([f.apothem for f in have])
+    return [f for f in fits
+            if (np.linalg.norm(centres - f.centre, axis=1) > 0.75 * (reach + f.apothem)).all()]
 
 
 def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,

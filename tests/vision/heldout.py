@@ -55,7 +55,9 @@ class Variant:
     0.6-0.75 of ours), all a little lighter. `markers` lays the four table markers (OpenCV's
     own DICT_4X4_50 ids 0-3, top-left clockwise, printed at 40 mm beside 64 mm cards, with a
     white quiet zone) near the picture's corners on the table plane, and keeps the cards clear
-    of them, so the reader calibrates from them as on the Pi."""
+    of them, so the reader calibrates from them as on the Pi. `cloth` lays the cards on a
+    white patterned tablecloth (`cloth`: gingham, tartan, pinstripe, small check or dots)
+    instead of a photograph."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -73,6 +75,7 @@ class Variant:
     printer: float = 0.0
     pale: float = 0.0
     markers: bool = False
+    cloth: bool = False
 
 
 VARIANTS = {
@@ -97,6 +100,8 @@ VARIANTS = {
     "office": Variant(printer=8.0, pale=0.4),
     "markers": Variant(markers=True),
     "markers-tilted": Variant(markers=True, perspective=4e-4),
+    "cloth": Variant(cloth=True),
+    "cloth-small": Variant(cloth=True, scale=0.6, motion=True),
 }
 
 
@@ -210,6 +215,86 @@ def _background(rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         out = np.clip(out * rng.uniform(0.6, 1.2, 3), 0, 255).astype(np.uint8)
     return out
+
+
+# the cloth's coloured threads, BGR: red, crimson, blue, navy, green, black, grey, purple
+CLOTH_INKS = ((45, 45, 205), (60, 30, 150), (190, 110, 40), (90, 40, 20), (70, 140, 50),
+              (35, 35, 35), (120, 120, 120), (130, 50, 120))
+CLOTH_PATTERNS = ("gingham", "tartan", "pinstripe", "check", "dots")
+
+
+def _stripes(s: np.ndarray, period: float, width: float, phase: float) -> np.ndarray:
+    """Coverage (0-1) of stripes `width` px wide every `period` px along coordinate `s`, their
+    edges antialiased over a pixel."""
+    d = np.abs(np.mod(s + phase, period) - 0.5 * period)
+    return np.clip(0.5 * width - d + 0.5, 0.0, 1.0)
+
+
+def cloth(rng: np.random.Generator, hom: np.ndarray, card_px: float) -> np.ndarray:
+    """A white tablecloth (float BGR, SIZE) lying on the table plane that `hom` maps to the
+    picture: coloured threads on white woven as a gingham (two crossing sets of stripes,
+    darker where they cross), a tartan (two or three sets of stripes of several inks and
+    widths each way), a pinstripe (thin lines one way), a small check (a checkerboard) or
+    dots (in rows, some as rings, lace-like), one or two inks of `CLOTH_INKS`; its period
+    3 px to two cards (`card_px`), turned at any angle, gently wavy, with a fine weave and
+    soft folds. Drawn from scratch, nothing of `companion.synth`."""
+    w, h = SIZE
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    q = np.stack([xx.ravel(), yy.ravel(), np.ones(xx.size)])
+    q = np.linalg.inv(hom) @ q
+    u, v = (q[0] / q[2]).reshape(h, w), (q[1] / q[2]).reshape(h, w)
+    # the cloth is not laid dead straight: a slow wave bends its threads a little
+    amp, wave = rng.uniform(0, 0.02) * card_px, rng.uniform(3, 8) * card_px
+    u = u + amp * np.sin(2 * np.pi * v / wave + rng.uniform(0, 6.3))
+    v = v + amp * np.sin(2 * np.pi * u / wave + rng.uniform(0, 6.3))
+    turn = rng.uniform(0, np.pi)
+    a = np.cos(turn) * u + np.sin(turn) * v
+    b = -np.sin(turn) * u + np.cos(turn) * v
+    period = float(np.exp(rng.uniform(np.log(3.0), np.log(2.0 * card_px))))
+    white = rng.uniform(225, 252) * rng.uniform(0.96, 1.0, 3)
+    inks = [np.array(CLOTH_INKS[int(k)], np.float64)
+            for k in rng.choice(len(CLOTH_INKS), 2, replace=False)]
+    strength = rng.uniform(0.5, 1.0)          # how densely the coloured threads are woven
+    layers: list[tuple[np.ndarray, np.ndarray]] = []   # (coverage, ink)
+    pattern = CLOTH_PATTERNS[int(rng.integers(len(CLOTH_PATTERNS)))]
+    if pattern == "gingham":
+        width = rng.uniform(0.35, 0.6) * period
+        layers += [(_stripes(a, period, width, 0.0) * strength, inks[0]),
+                   (_stripes(b, period, width, 0.0) * strength, inks[0])]
+    elif pattern == "tartan":
+        for coord in (a, b):
+            for k in range(int(rng.integers(2, 4))):
+                width = max(rng.uniform(0.05, 0.3) * period, 1.0)
+                layers.append((_stripes(coord, period, width, rng.uniform(0, period))
+                               * strength, inks[k % 2]))
+    elif pattern == "pinstripe":
+        width = rng.uniform(1.0, max(1.2, 0.25 * period))
+        layers.append((_stripes(a, max(period, 2.5 * width), width, 0.0), inks[0]))
+    elif pattern == "check":
+        sa, sb = np.sin(np.pi * a / period), np.sin(np.pi * b / period)
+        edge = period / np.pi   # ~1 px soft edge
+        layers.append((np.clip(0.5 + 0.5 * edge * sa * sb / np.maximum(
+            np.hypot(sa, sb), 1e-3), 0.0, 1.0) * strength, inks[0]))
+    else:
+        da = np.mod(a, period) - 0.5 * period
+        db = np.mod(b + (np.floor(a / period) % 2) * 0.5 * period, period) - 0.5 * period
+        d = np.hypot(da, db)
+        r = rng.uniform(0.15, 0.4) * period
+        cov = np.clip(r - d + 0.5, 0.0, 1.0)
+        if rng.random() < 0.5:   # rings: lace
+            cov = cov - np.clip(0.6 * r - d + 0.5, 0.0, 1.0)
+        layers.append((cov * strength, inks[0]))
+    refl = np.ones((h, w, 3))
+    for cov, ink in layers:
+        refl *= 1.0 - cov[..., None] * (1.0 - ink / white)
+    # the weave: threads over and under every ~2.5 px, and soft folds across the cloth
+    weave = rng.uniform(2.0, 3.0)
+    refl *= (1.0 + rng.uniform(0.02, 0.06) * np.sin(2 * np.pi * a / weave)
+             * np.sin(2 * np.pi * b / weave))[..., None]
+    fold = rng.uniform(1.5, 5.0) * card_px
+    refl *= (1.0 - rng.uniform(0.0, 0.08) * (0.5 + 0.5 * np.sin(2 * np.pi * (
+        np.cos(1.3 * turn) * u + np.sin(1.3 * turn) * v) / fold)))[..., None]
+    return (refl * white).astype(np.float32)
 
 
 def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
@@ -340,6 +425,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
     img = _background(rng).astype(np.float32)
+    if variant.cloth:   # (its own stream: the rest of the table is drawn as without it)
+        img = cloth(np.random.default_rng([seed, 5151]), hom, card_px)
     for m in markers:
         img = _paste(img, m.image, hom @ m.to_plane)
     printed = _printer(seed, variant.printer, variant.pale)
