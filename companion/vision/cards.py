@@ -15,7 +15,7 @@ or a blur bridged two cards too broadly for a neck).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -102,36 +102,52 @@ def paper_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = Detec
     """Binary mask (uint8 0/255, at `scale`) of pixels clearly brighter than their surroundings,
     without the specks far from any region at least 3 x 3 pixels wide. With `roi` (x0, y0, x1,
     y1 in frame pixels) only that part is worked out; the rest of the mask is 0."""
-    if roi is not None:
-        h, w = bgr.shape[:2]
-        x0, y0 = max(0, roi[0]) & ~1, max(0, roi[1]) & ~1   # even: halving stays aligned
-        x1, y1 = min(w, roi[2]), min(h, roi[3])
-        out = np.zeros((round(h * scale), round(w * scale)), np.uint8)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            return out
-        part = _mask(bgr[y0:y1, x0:x1], scale, params, w)
-        ox, oy = round(x0 * scale), round(y0 * scale)
-        ph, pw = min(part.shape[0], out.shape[0] - oy), min(part.shape[1], out.shape[1] - ox)
-        out[oy:oy + ph, ox:ox + pw] = part[:ph, :pw]
+    return _in_roi(bgr, scale, roi, lambda part: _mask(part, scale, params, bgr.shape[1]))
+
+
+def _in_roi(bgr: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
+            make: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The mask `make` gives for the frame `bgr` (at `scale`), worked out only inside `roi`
+    (x0, y0, x1, y1 in frame pixels; None: everywhere) and 0 elsewhere."""
+    if roi is None:
+        return make(bgr)
+    h, w = bgr.shape[:2]
+    x0, y0 = max(0, roi[0]) & ~1, max(0, roi[1]) & ~1   # even: halving stays aligned
+    x1, y1 = min(w, roi[2]), min(h, roi[3])
+    out = np.zeros((round(h * scale), round(w * scale)), np.uint8)
+    if x1 - x0 < 8 or y1 - y0 < 8:
         return out
-    return _mask(bgr, scale, params, bgr.shape[1])
+    part = make(bgr[y0:y1, x0:x1])
+    ox, oy = round(x0 * scale), round(y0 * scale)
+    ph, pw = min(part.shape[0], out.shape[0] - oy), min(part.shape[1], out.shape[1] - ox)
+    out[oy:oy + ph, ox:ox + pw] = part[:ph, :pw]
+    return out
 
 
-def _mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> np.ndarray:
+def _grey_window(bgr: np.ndarray, scale: float, params: DetectParams,
+                 frame_w: int) -> tuple[np.ndarray, int]:
+    """The grey picture at `scale` and the side of the square window the masks compare with."""
     small = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    k = max(3, int(params.window_frac * frame_w * scale) | 1)
-    mean = cv2.boxFilter(grey, cv2.CV_16U, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
-    thresh = cv2.convertScaleAbs(mean, alpha=params.gain, beta=params.offset)
-    mask = cv2.compare(grey, thresh, cv2.CMP_GT)
-    # Drop the speckle a textured table leaves (grain, weave, noise) before contours are traced:
-    # keep only mask pixels within 3 px of a region that survives a 3 x 3 opening. On cloth
-    # this cuts tracing time 5-30x; a card's paper keeps its exact outline, thin bits included.
-    # (The opening's 3 x 3 dilation and the 7 x 7 one make one 9 x 9 dilation of the erosion:
-    # the same pixels, one pass fewer.)
+    return grey, max(3, int(params.window_frac * frame_w * scale) | 1)
+
+
+def _despeckled(mask: np.ndarray) -> np.ndarray:
+    """`mask` without the speckle a textured table leaves (grain, weave, noise): only pixels
+    within 3 px of a region that survives a 3 x 3 opening are kept. On cloth this cuts tracing
+    time 5-30x; a card's paper keeps its exact outline, thin bits included. (The opening's
+    3 x 3 dilation and the 7 x 7 one make one 9 x 9 dilation of the erosion: the same pixels,
+    one pass fewer.)"""
     core = cv2.erode(mask, _OPEN_KERNEL)
     return cv2.bitwise_and(mask, cv2.dilate(core, _NEAR_KERNEL))
+
+
+def _mask(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int) -> np.ndarray:
+    grey, k = _grey_window(bgr, scale, params, frame_w)
+    mean = cv2.boxFilter(grey, cv2.CV_16U, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
+    thresh = cv2.convertScaleAbs(mean, alpha=params.gain, beta=params.offset)
+    return _despeckled(cv2.compare(grey, thresh, cv2.CMP_GT))
 
 
 def contrast_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = DetectParams(),
@@ -145,19 +161,8 @@ def contrast_mask(bgr: np.ndarray, scale: float = 1.0, params: DetectParams = De
     mean's test and no card keeps a hexagon's outline. The card's paper against its own
     border band (the darkest thing beside it) does not depend on how much else in the window
     is bright. (The outlines it gives are trusted as `reseat_paper`'s are: whole cards only.)"""
-    if roi is None:
-        return _contrast(bgr, scale, params, bgr.shape[1], level)
-    h, w = bgr.shape[:2]
-    x0, y0 = max(0, roi[0]) & ~1, max(0, roi[1]) & ~1
-    x1, y1 = min(w, roi[2]), min(h, roi[3])
-    out = np.zeros((round(h * scale), round(w * scale)), np.uint8)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return out
-    part = _contrast(bgr[y0:y1, x0:x1], scale, params, w, level)
-    ox, oy = round(x0 * scale), round(y0 * scale)
-    ph, pw = min(part.shape[0], out.shape[0] - oy), min(part.shape[1], out.shape[1] - ox)
-    out[oy:oy + ph, ox:ox + pw] = part[:ph, :pw]
-    return out
+    return _in_roi(bgr, scale, roi,
+                   lambda part: _contrast(part, scale, params, bgr.shape[1], level))
 
 
 MIN_CONTRAST = 40   # grey levels from the border band to the paper (`reseat_paper`'s too)
@@ -165,18 +170,13 @@ MIN_CONTRAST = 40   # grey levels from the border band to the paper (`reseat_pap
 
 def _contrast(bgr: np.ndarray, scale: float, params: DetectParams, frame_w: int,
               level: float) -> np.ndarray:
-    small = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
-                                                interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    k = max(3, int(params.window_frac * frame_w * scale) | 1)
+    grey, k = _grey_window(bgr, scale, params, frame_w)
     window = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     hi, lo = cv2.dilate(grey, window), cv2.erode(grey, window)
     span = cv2.subtract(hi, lo)
     thresh = cv2.addWeighted(lo, 1.0, span, level, 0.0)
     mask = cv2.compare(grey, thresh, cv2.CMP_GT)
-    mask = cv2.bitwise_and(mask, cv2.compare(span, MIN_CONTRAST, cv2.CMP_GE))
-    core = cv2.erode(mask, _OPEN_KERNEL)
-    return cv2.bitwise_and(mask, cv2.dilate(core, _NEAR_KERNEL))
+    return _despeckled(cv2.bitwise_and(mask, cv2.compare(span, MIN_CONTRAST, cv2.CMP_GE)))
 
 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
