@@ -996,7 +996,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")
     if n_clipped < 3:
-        # glare over a washed card's middle, its lines hidden
+        # glare over a washed card's middle (clipped, or lit above the white), its lines hidden
         for i in glare_unlined_empty(undim, planes, white, blown, grey, pix, px, m, rows, cols,
                                      params):
             grid[i // cols][i % cols] = UNKNOWN

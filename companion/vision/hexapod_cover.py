@@ -5,7 +5,9 @@ blind (its colour unmeasured), flat cloth across its sides with no trace of its 
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
 white clipped in all three channels, it shows no line and no lit middle
-(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or a
+(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or
+stands above the fill, clipped or lit above the white, its lines hidden
+(`glare_unlined_empty`), or a
 pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
 cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
 where glare shifts its hue); or when the black of a dung beetle's tile shows about its middle along
@@ -75,10 +77,14 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     """Those of `cells` (flat indices of the cells read empty, under a white clipped in two
     channels at most) to be read '?' because the lamp's specular glare may have washed a card
     out there: whose large window is clipped in all three channels (`blown`) over
-    `GLARE_TRACE` of it or more, whose middle (small window, in the channels the `white` lies
-    below the clip, the least of them over the white's) is `GLARE_PEAK` times as bright as the
-    middle of the cells read empty (their median: the case's fill as lit), and none of whose
-    sides shows the printed grid line (`lines_unseen`). Glare washes a card's print out to
+    `GLARE_TRACE` of it or more, or whose middle (small window, in the channels the `white`
+    lies below the clip, the least of them over the white's) stands `COVER_LIT` above the
+    white, whose middle is `GLARE_PEAK` times as bright as the middle of the cells read empty
+    (their median: the case's fill as lit), and none of whose sides shows the printed grid
+    line (`lines_unseen`). Nothing matte under the case's light is brighter than its white
+    paper: a middle lit above it in every measured channel is the lamp's glare, which a dim
+    exposure keeps below the clip (hard 2422: a dung beetle under a lit finger at 1.47 of the
+    white, 1980: a green beetle at 1.19). Glare washes a card's print out to
     something as pale and flat as fill; it adds light to what lies under it, so it stands out
     as a peak above the fill about it, while a light gradient or an exposure that takes the
     fill itself into the clip lifts the fill of a whole region alike; and a card, not fill,
@@ -89,25 +95,23 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     if not len(cells):
         return cells
     large, small = round(params.large * px), round(params.small * px)
-    glare = cells[cell_windows(blown, px, margin, rows, cols, large, cells=cells)
-                  .mean(axis=1) >= GLARE_TRACE]
-    if not len(glare):
-        return glare
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
     least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
     mid = np.median(cell_windows(least, px, margin, rows, cols, small, cells=cells), axis=1)
-    peak = mid[np.isin(cells, glare)] >= GLARE_PEAK * np.median(mid)
-    glare = glare[peak]
+    trace = cell_windows(blown, px, margin, rows, cols, large, cells=cells).mean(axis=1)
+    glare = cells[((trace >= GLARE_TRACE) | (mid >= COVER_LIT)) &
+                  (mid >= GLARE_PEAK * np.median(mid))]
     if not len(glare):
         return glare
     return glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
 
 
-# `glare_unlined_empty`: the share of a cell's large window clipped in all three channels that
-# shows the lamp's glare over it (one cell's worth of a spot's core a cell away reaches about a
-# twentieth of the window), and how far above the case's fill its middle stands (a light
-# gradient across the board or vignetting keeps the fill of one case within about a fifth of
-# its median; bench hard 0-2299: 1.22 at most where the fill itself clipped without glare)
+# `glare_unlined_empty` (with `COVER_LIT`): the share of a cell's large window clipped in all
+# three channels that shows the lamp's glare over it (one cell's worth of a spot's core a cell
+# away reaches about a twentieth of the window), and how far above the case's fill its middle
+# stands (a light gradient across the board or vignetting keeps the fill of one case within
+# about a fifth of its median; bench hard 0-2299: 1.22 at most where the fill itself clipped
+# without glare)
 GLARE_TRACE = 0.05
 GLARE_PEAK = 1.3
 

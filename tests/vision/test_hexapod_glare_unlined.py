@@ -6,7 +6,9 @@ line about it (the card covers them); such a cell is '?'. Rendered hard tables w
 renderer gives (a red beetle under a spot on an unclipped white, a dung beetle under one on a
 white clipped in green and red), and a crafted canvas: bare fill under the same spot keeps its
 lines along the sides the spot spares, and a whole board lifted into the clip (no peak) doubts
-nothing."""
+nothing. A spot that a dim exposure keeps below the clip is glare too where it lifts the cell's
+middle above the case's white paper (`COVER_LIT`): rendered hard tables (a dung beetle under a
+lit finger, a green beetle) and the crafted canvas with a fainter spot."""
 
 from __future__ import annotations
 
@@ -37,6 +39,24 @@ def test_a_card_washed_by_a_small_glare_spot_is_not_read_empty(seed, player, cel
     cells = [x for x in case_cells(truth, obs) if x[0] == player]
     assert all(got in (code, UNKNOWN) for _, _, _, code, _, got in cells)
     assert sum(got == code and share >= 1.0 for _, _, _, code, share, got in cells) >= 24
+
+
+@pytest.mark.parametrize(("seed", "player", "cell"), [
+    (2422, 1, (2, 3)),     # a dung beetle under a dark hand's finger lit by a spot
+    (1980, 1, (5, 2)),     # a green beetle under a spot on a dim exposure
+])
+def test_glare_below_the_clip_over_a_card_is_not_read_empty(seed, player, cell):
+    """The listed cell holds a card (the renderer's truth) under a spot of glare that a dim
+    exposure keeps below the clip in every channel, its middle lit above the case's white paper
+    (specular: nothing matte under the case's light is): it reads '?' or its own code, never
+    empty (before: '.'); no cell of the case reads a code other than its own."""
+    read, case = read_hard_case(seed, player)
+    r, c = cell
+    assert case.grid[r][c] != "."
+    assert read.grid[r][c] in (case.grid[r][c], UNKNOWN)
+    truth, obs = read_hard(seed)
+    cells = [x for x in case_cells(truth, obs) if x[0] == player]
+    assert all(got in (code, UNKNOWN) for _, _, _, code, _, got in cells)
 
 
 WHITE = np.array([130.0, 139.0, 143.0], np.float32)      # a dim, unclipped white (hard 1205)
@@ -85,3 +105,32 @@ def test_glare_over_a_card_doubts_it_and_over_fill_or_a_blown_board_nothing():
     assert _doubted(_board(card=False, glare=3.0)) == set()
     assert _doubted(_board(card=True, glare=0.0)) == set()
     assert _doubted(_board(card=False, glare=0.0, exposure=2.6)) == set()
+
+
+def _faint_spot(card: bool, glare: float, exposure: float = 1.0) -> np.ndarray:
+    """`_board`'s fill and lines with, when `card`, a card over cell (2, 2) reaching 4 px
+    beyond its lines, its face washed to a flat 0.85 of `WHITE`, and an additive spot of glare
+    of peak `glare` (share of 255) a cell across on its centre; scaled by `exposure` before the
+    spot."""
+    img = _board(card=False, glare=0.0)
+    if card:
+        y0, y1 = M + 2 * PX - 4, M + 3 * PX + 4
+        img[y0:y1, y0:y1] = 0.85 * WHITE
+    n = img.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    cy = cx = M + 2.5 * PX
+    spot = glare * 255.0 * np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * (PX / 2.0) ** 2))
+    return img * exposure + spot[..., None]
+
+
+def test_glare_below_the_clip_doubts_a_card_lit_above_the_white_not_fill():
+    """A spot too faint to clip any channel still lifts the washed card on (2, 2) above the
+    case's white paper: that cell is doubted (before: not, no pixel being clipped) and no
+    other; the same spot over bare fill keeps its lines along the sides and is not; nor is the
+    card under no spot with the whole board lit a little above its white (an exposure or a
+    light gradient: no peak above the case's fill)."""
+    img = _faint_spot(card=True, glare=0.35)
+    assert img.max() < CLIP                                      # no pixel clips
+    assert _doubted(img) == {2 * 6 + 2}
+    assert _doubted(_faint_spot(card=False, glare=0.35)) == set()
+    assert _doubted(_faint_spot(card=True, glare=0.0, exposure=1.4)) == set()
