@@ -64,8 +64,8 @@ class Variant:
     own faint shadow line (`sleeves`, `_sleeve`); a card's edge lifted off the board, a thin
     soft shadow along it and shading across the card near it (`curl`, `_curl_shadow`,
     `_curl_shade`); another printer's hue shift and a pale office print (`heldout`'s
-    'office' recolouring) printed as a CMY halftone screen of 30-45 lines per inch, which the
-    camera's pixels then integrate (`printed`, `_halftone`); lens chromatic aberration (red
+    'office' recolouring: `printed`); a CMY halftone screen of 30-45 lines per inch, which the
+    camera's pixels then integrate (`halftone`, `_halftone`); lens chromatic aberration (red
     and blue scaled about the picture's centre: fringes of 0.7-2 px at the corners) and
     strong vignetting (the corners at 35-70 % of the centre's light) (`lens`, `_lens`); a
     phone's processing after capture: local (HDR) tone mapping, a saturation boost of
@@ -88,6 +88,7 @@ class Variant:
     sleeves: bool = False
     curl: bool = False
     printed: bool = False
+    halftone: bool = False
     lens: bool = False
     phone: bool = False
     lowlight: bool = False
@@ -109,14 +110,14 @@ VARIANTS = {
     "glare": Variant(glare=1),
     "sleeved": Variant(sleeves=True),
     "curled": Variant(curl=True),
-    "printed": Variant(printed=True),
+    "printed": Variant(printed=True, halftone=True),
     "lens": Variant(lens=True),
     "phone": Variant(phone=True),
     "lowlight": Variant(lowlight=True),
-    "12mp": Variant(size=(4032, 3024), portrait=True, cell_px=(60.0, 150.0), printed=True),
+    "12mp": Variant(size=(4032, 3024), portrait=True, cell_px=(60.0, 150.0), halftone=True),
     "cloth": Variant(cloth=True),
     "sleeved-phone": Variant(sleeves=True, curl=True, lens=True, phone=True),
-    "office-lowlight": Variant(printed=True, lowlight=True, lens=True),
+    "office-lowlight": Variant(printed=True, halftone=True, lowlight=True, lens=True),
 }
 
 
@@ -251,16 +252,19 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
         size = size[::-1]
     if variant.printed:
         printer = _printer(seed, 8.0, 0.4)
+        faces = {k: printer(f) for k, f in faces.items()}
+        boards = tuple(printer(b) for b in boards)
+    if variant.halftone:
         lpi = mine.uniform(30.0, 45.0)
-        faces = {k: _halftone(printer(f), ppm, lpi) for k, f in faces.items()}
-        boards = tuple(_halftone(printer(b), ppm, lpi) for b in boards)
+        faces = {k: _halftone(f, ppm, lpi) for k, f in faces.items()}
+        boards = tuple(_halftone(b, ppm, lpi) for b in boards)
     metas = manifest["boards"][:2 if variant.two else 1]
     cases = hexapod_cases(seed, int(rng.integers(4, 15)), players=len(metas))
     laid = [_lay(boards[i], meta, ppm, faces, cases[i], rng, variant, mine)
             for i, meta in enumerate(metas)]
     # the sheets onto a photograph: any turn, mild perspective
     cell_px = float(rng.uniform(*variant.cell_px))
-    if variant.printed:
+    if variant.halftone:
         # the camera's pixels integrate the print's dots (a Gaussian of half a pixel)
         sigma = 0.5 * metas[0]["cell_mm"] * ppm / cell_px
         laid = [(cv2.GaussianBlur(sheet, (0, 0), sigma), grid) for sheet, grid in laid]
