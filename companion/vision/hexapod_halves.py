@@ -2,7 +2,8 @@
 column (head 'St' over wing cases 'Sb'), a moth's two along a row ('Ml', 'Mr'): `name_halves`
 pairs a run of such cells from its start when known cells close the run, and when it touches a
 '?', lets the cells' own drawings decide (`half_evidence`: a stag's head shows ink and few pale
-wing-case highlights, a moth's body lies on its partner's side) or leaves the run '?'.
+wing-case highlights, a moth's body lies on its partner's side; a cell whose pale pixels outnumber
+its ink tells nothing: its print is paler than ours) or leaves the run '?'.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ def half_evidence(labels: np.ndarray, px: int, margin: int, rows: int, cols: int
         # near (glare on the head, light falling off across the tile) is ink, not a highlight
         pale &= np.ascontiguousarray(sat).reshape(-1).take(whole) < ink_sat
     # shares as counts over window sizes: the same float64 quotients as a boolean mean
-    stag = _share(w == INK + STAG) - _share(pale) - 0.3
+    ink, highlight = _share(w == INK + STAG), _share(pale)
+    stag = ink - highlight - 0.3
+    # a printed highlight is a thin stroke on the wing cases, never more of the cell than the
+    # ink around it: where "highlights" outnumber the ink, the print (or the light) is paler
+    # than ours and its ink itself passes for highlights, so the drawing tells nothing
+    stag = np.where(highlight > ink, 0.0, stag)
     moth = _share(flat.take(right) == BODY + MOTH) - _share(flat.take(left) == BODY + MOTH)
     return stag.reshape(rows, cols), moth.reshape(rows, cols)
 

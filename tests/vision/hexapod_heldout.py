@@ -27,10 +27,10 @@ from companion.scenarios import hexapod_cases
 from companion.vision.observation import UNKNOWN
 
 if __package__:
-    from .heldout import _apply, camera, photo, relight
+    from .heldout import _apply, _printer, camera, cloth, photo, relight
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import _apply, camera, photo, relight
+    from heldout import _apply, _printer, camera, cloth, photo, relight
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -56,7 +56,24 @@ class Variant:
     neutral grey from black to white, `GREYS`, with `grey_arms`), both players' boards in
     one picture, each with its own pose (`two`), and `glare` specular spots of the light
     mirrored in the glossy cards, each over a random point of the first board's grid
-    (`_glare_spot`)."""
+    (`_glare_spot`).
+
+    Pictures taken otherwise (drawn from their own random stream, so every picture of the
+    variants above stays bit-identical): each card in a glossy plastic sleeve 1-3 mm larger
+    than the card on each side, with a soft sheen band across it, a faint haze, a rim and its
+    own faint shadow line (`sleeves`, `_sleeve`); a card's edge lifted off the board, a thin
+    soft shadow along it and shading across the card near it (`curl`, `_curl_shadow`,
+    `_curl_shade`); another printer's hue shift and a pale office print (`heldout`'s
+    'office' recolouring: `printed`); a CMY halftone screen of 30-45 lines per inch, which the
+    camera's pixels then integrate (`halftone`, `_halftone`); lens chromatic aberration (red
+    and blue scaled about the picture's centre: fringes of 0.7-2 px at the corners) and
+    strong vignetting (the corners at 35-70 % of the centre's light) (`lens`, `_lens`); a
+    phone's processing after capture: local (HDR) tone mapping, a saturation boost of
+    1.15-1.5 and sharpening halos (`phone`, `_phone`); low light: an exposure of 0.3-0.6
+    brought back by the camera's gain with its high-ISO noise, fine and blotchy colour noise
+    (`lowlight`, `_low_light`); a 4:3 12 MP picture (`size` 4032 x 3024, half of them
+    portrait with `portrait`) of cells `cell_px` across; and a white patterned tablecloth
+    (`heldout.cloth`) under the board instead of a photograph (`cloth`)."""
 
     shift: float = 0.22
     turn_deg: float = 2.0
@@ -68,6 +85,16 @@ class Variant:
     two: bool = False
     grey_arms: bool = False
     glare: int = 0
+    sleeves: bool = False
+    curl: bool = False
+    printed: bool = False
+    halftone: bool = False
+    lens: bool = False
+    phone: bool = False
+    lowlight: bool = False
+    size: tuple[int, int] = SIZE
+    portrait: bool = False
+    cloth: bool = False
 
 
 VARIANTS = {
@@ -81,6 +108,16 @@ VARIANTS = {
     "two": Variant(two=True),
     "grey-sleeves": Variant(hand=True, grey_arms=True),
     "glare": Variant(glare=1),
+    "sleeved": Variant(sleeves=True),
+    "curled": Variant(curl=True),
+    "printed": Variant(printed=True, halftone=True),
+    "lens": Variant(lens=True),
+    "phone": Variant(phone=True),
+    "lowlight": Variant(lowlight=True),
+    "12mp": Variant(size=(4032, 3024), portrait=True, cell_px=(60.0, 150.0), halftone=True),
+    "cloth": Variant(cloth=True),
+    "sleeved-phone": Variant(sleeves=True, curl=True, lens=True, phone=True),
+    "office-lowlight": Variant(printed=True, halftone=True, lowlight=True, lens=True),
 }
 
 
@@ -135,9 +172,11 @@ def _to_px(meta: dict, ppm: float) -> np.ndarray:
 
 
 def _lay(board: np.ndarray, meta: dict, ppm: float, faces: dict, case, rng: np.random.Generator,
-         variant: Variant) -> tuple[np.ndarray, list[list[str]]]:
+         variant: Variant, mine: np.random.Generator | None = None
+         ) -> tuple[np.ndarray, list[list[str]]]:
     """The board sheet (float BGR) with `case`'s cards laid on it in order, each off its grid
-    position by a random shift and turn, and the grid they make."""
+    position by a random shift and turn, and the grid they make; sleeved or curled as
+    `variant` says, with draws from `mine` (the new variants' own stream)."""
     cell = meta["cell_mm"]
     sheet = board.astype(np.float32)
     to_px = _to_px(meta, ppm)
@@ -159,17 +198,29 @@ def _lay(board: np.ndarray, meta: dict, ppm: float, faces: dict, case, rng: np.r
         mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m,
                                    (sheet.shape[1], sheet.shape[0]), flags=cv2.INTER_LINEAR)
         alpha = mask.astype(np.float32)[..., None] / 255.0
-        sheet += (warped.astype(np.float32) - sheet) * alpha
+        card_to_px = to_px @ _affine(rot, centre)     # card mm (centred) -> sheet px
+        side = -1
+        if variant.curl and mine is not None and mine.random() < 0.6:
+            side = int(mine.integers(4))
+            sheet = _curl_shadow(sheet, card_to_px, (w_mm, h_mm), side, ppm, mine)
+        laid = warped.astype(np.float32)
+        if side >= 0:
+            laid = _curl_shade(laid, card_to_px, (w_mm, h_mm), side, mine)
+        sheet += (laid - sheet) * alpha
+        if variant.sleeves and mine is not None:
+            sheet = _sleeve(sheet, card_to_px, (w_mm, h_mm), ppm, mine)
         for dy, line in enumerate(card.rows):
             for dx, code in enumerate(line):
                 grid[card.row + dy][card.col + dx] = code
     return sheet, grid
 
 
-def _paste(img: np.ndarray, sheet: np.ndarray, hom: np.ndarray) -> None:
-    """Paste `sheet` into `img` (float, in place) through `hom` (sheet px -> image px)."""
-    warped = cv2.warpPerspective(sheet, hom, SIZE, flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), hom, SIZE,
+def _paste(img: np.ndarray, sheet: np.ndarray, hom: np.ndarray,
+           size: tuple[int, int] = SIZE) -> None:
+    """Paste `sheet` into `img` (float, in place, `size` across) through `hom` (sheet px ->
+    image px)."""
+    warped = cv2.warpPerspective(sheet, hom, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.ones(sheet.shape[:2], np.float32), hom, size,
                                flags=cv2.INTER_LINEAR)[..., None]
     img += (warped - img) * mask
 
@@ -195,18 +246,34 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
     manifest, faces, boards, ppm = _export(str(folder))
     rng = np.random.default_rng([seed, 515151])
     extra = np.random.default_rng([seed, 515151, 2])   # the variants' own draws
+    mine = np.random.default_rng([seed, 515151, 3])    # pictures taken otherwise
+    size = variant.size
+    if variant.portrait and mine.random() < 0.5:
+        size = size[::-1]
+    if variant.printed:
+        printer = _printer(seed, 8.0, 0.4)
+        faces = {k: printer(f) for k, f in faces.items()}
+        boards = tuple(printer(b) for b in boards)
+    if variant.halftone:
+        lpi = mine.uniform(30.0, 45.0)
+        faces = {k: _halftone(f, ppm, lpi) for k, f in faces.items()}
+        boards = tuple(_halftone(b, ppm, lpi) for b in boards)
     metas = manifest["boards"][:2 if variant.two else 1]
     cases = hexapod_cases(seed, int(rng.integers(4, 15)), players=len(metas))
-    laid = [_lay(boards[i], meta, ppm, faces, cases[i], rng, variant)
+    laid = [_lay(boards[i], meta, ppm, faces, cases[i], rng, variant, mine)
             for i, meta in enumerate(metas)]
     # the sheets onto a photograph: any turn, mild perspective
     cell_px = float(rng.uniform(*variant.cell_px))
+    if variant.halftone:
+        # the camera's pixels integrate the print's dots (a Gaussian of half a pixel)
+        sigma = 0.5 * metas[0]["cell_mm"] * ppm / cell_px
+        laid = [(cv2.GaussianBlur(sheet, (0, 0), sigma), grid) for sheet, grid in laid]
     homs = []
     if not variant.two:
         sheet = laid[0][0]
         mid = np.array([sheet.shape[1], sheet.shape[0]]) / 2.0
         theta = rng.uniform(-math.pi, math.pi)
-        place = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
+        place = np.array(size, float) / 2.0 + rng.uniform(-60, 60, 2)
         sim = _similarity(cell_px, metas[0]["cell_mm"] * ppm, theta, mid, place)
         p = rng.uniform(-1, 1, 2) * variant.perspective
         homs.append(_perspective(p, place) @ sim)
@@ -222,18 +289,26 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
                 -30, 30, 2)
             theta = extra.uniform(-math.pi, math.pi)
             homs.append(persp @ _similarity(px, metas[i]["cell_mm"] * ppm, theta, mid, place))
-    img = _background(rng).astype(np.float32)
-    for (sheet, _), hom in zip(laid, homs, strict=True):
-        _paste(img, sheet, hom)
+    img = _background(rng, size).astype(np.float32)
     mm_to_px = [hom @ _to_px(meta, ppm) for hom, meta in zip(homs, metas, strict=True)]
-    arm, arm_bgr = np.zeros(SIZE[::-1], np.float32), None
+    if variant.cloth:
+        # the cloth's plane in px of the board's scale (a card 2 cells across)
+        mm = metas[0]["cell_mm"] / cell_px
+        img = cloth(mine, mm_to_px[0] @ np.diag([mm, mm, 1.0]), 2.0 * cell_px)
+    for (sheet, _), hom in zip(laid, homs, strict=True):
+        _paste(img, sheet, hom, size)
+    arm, arm_bgr = np.zeros(size[::-1], np.float32), None
     if variant.hand:
         img, arm, arm_bgr = _arm(img, mm_to_px[0], extra, GREYS if variant.grey_arms else None)
     if variant.lamp:
         img = _lamp(img, extra)
     for _ in range(variant.glare):
         img = _glare_spot(img, mm_to_px[0], metas[0]["cell_mm"], extra)
+    if variant.lens:
+        img = _lens(img, mine)
     out = camera(img, rng, variant.shadows)
+    if variant.phone or variant.lowlight:
+        out = _after_capture(out, mine, variant)
     result = []
     for (_, grid), meta, m in zip(laid, metas, mm_to_px, strict=True):
         hidden, seen = _covered(arm, m, meta)
@@ -391,13 +466,166 @@ def _covered(arm: np.ndarray, mm_to_px: np.ndarray, meta: dict) -> tuple[np.ndar
     return hidden, seen
 
 
-def _background(rng: np.random.Generator) -> np.ndarray:
+def _background(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
     img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
     h, w = img.shape[:2]
     frac = rng.uniform(0.5, 1.0)
     cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
     x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
-    return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], SIZE, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], size, interpolation=cv2.INTER_LINEAR)
+
+
+def _poly_mask(shape: tuple[int, ...], quad: np.ndarray) -> np.ndarray:
+    """A float mask (0-1, antialiased) of the polygon `quad` (px) over an image of `shape`."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    return mask.astype(np.float32) / 255.0
+
+
+def _card_coords(shape: tuple[int, ...], card_to_px: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each sheet pixel's position in card mm (x, y: the card's centre at 0, its axes)."""
+    h, w = shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    inv = np.linalg.inv(card_to_px)
+    return (inv[0, 0] * xx + inv[0, 1] * yy + inv[0, 2],
+            inv[1, 0] * xx + inv[1, 1] * yy + inv[1, 2])
+
+
+def _sleeve(sheet: np.ndarray, card_to_px: np.ndarray, card_mm: tuple[float, float],
+            ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """`sheet` with a glossy clear sleeve over the card just laid (`card_to_px`: card mm,
+    centred -> sheet px; `card_mm` its width and height): the sleeve 1-3 mm larger than the
+    card on each side, a faint haze (2-7 % towards white) over it, a rim lit brighter or
+    darker by 10-40 levels, its faint shadow line (10-25 % darker, 0.3-0.8 mm off its edge
+    away from the light) on what lies beside it, and a soft sheen band (sigma 2-8 mm, 20-70
+    levels of neutral light at its middle) across it in any direction."""
+    w, h = card_mm
+    left, top, right, bottom = rng.uniform(1.0, 3.0, 4)
+    quad_mm = np.array([(-w / 2 - left, -h / 2 - top), (w / 2 + right, -h / 2 - top),
+                        (w / 2 + right, h / 2 + bottom), (-w / 2 - left, h / 2 + bottom)])
+    quad = _apply(card_to_px, quad_mm)
+    soft = cv2.GaussianBlur(_poly_mask(sheet.shape, quad), (0, 0), 0.25 * ppm)
+    # the shadow line: the sleeve's outline moved away from the light, outside the sleeve
+    ang = rng.uniform(0.0, 2.0 * math.pi)
+    off = rng.uniform(0.3, 0.8) * ppm * np.array([math.cos(ang), math.sin(ang)])
+    moved = cv2.GaussianBlur(_poly_mask(sheet.shape, quad + off), (0, 0), 0.3 * ppm)
+    shadow = np.clip(moved - soft, 0.0, 1.0)
+    out = sheet * (1.0 - rng.uniform(0.10, 0.25) * shadow)[..., None]
+    out += (250.0 - out) * (rng.uniform(0.02, 0.07) * soft)[..., None]
+    rim = 4.0 * soft * (1.0 - soft)
+    out += (rng.choice([-1.0, 1.0]) * rng.uniform(10.0, 40.0) * rim)[..., None]
+    x, y = _card_coords(sheet.shape, card_to_px)
+    phi = rng.uniform(0.0, math.pi)
+    d = (math.cos(phi) * (x - rng.uniform(-w / 2, w / 2))
+         + math.sin(phi) * (y - rng.uniform(-h / 2, h / 2)))
+    band = np.exp(-0.5 * (d / rng.uniform(2.0, 8.0)) ** 2)
+    return out + (rng.uniform(20.0, 70.0) * band * soft)[..., None]
+
+
+def _edge_distance(x: np.ndarray, y: np.ndarray, card_mm: tuple[float, float],
+                   side: int) -> np.ndarray:
+    """Distance (mm) inward from a card's side (0 left, 1 top, 2 right, 3 bottom)."""
+    w, h = card_mm
+    return (x + w / 2, y + h / 2, w / 2 - x, h / 2 - y)[side]
+
+
+def _curl_shadow(sheet: np.ndarray, card_to_px: np.ndarray, card_mm: tuple[float, float],
+                 side: int, ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """`sheet` with the thin shadow a card's lifted `side` casts beside it (before the card
+    is laid on top): a strip 0.6-2 mm wide along that side, outside the card, 25-50 % darker,
+    its edges soft over 0.3-0.6 mm."""
+    x, y = _card_coords(sheet.shape, card_to_px)
+    d = _edge_distance(x, y, card_mm, side)
+    along = _edge_distance(x, y, card_mm, (side + 1) % 4) * _edge_distance(
+        x, y, card_mm, (side + 3) % 4)
+    strip = ((d < 0) & (d > -rng.uniform(0.6, 2.0)) & (along > 0)).astype(np.float32)
+    strip = cv2.GaussianBlur(strip, (0, 0), rng.uniform(0.3, 0.6) * ppm)
+    return sheet * (1.0 - rng.uniform(0.25, 0.5) * strip)[..., None]
+
+
+def _curl_shade(card: np.ndarray, card_to_px: np.ndarray, card_mm: tuple[float, float],
+                side: int, rng: np.random.Generator) -> np.ndarray:
+    """The card's picture (warped onto the sheet) shaded where its `side` curls up: its light
+    times 0.8-1.12 at that edge, back to 1 over 4-15 mm inward."""
+    x, y = _card_coords(card.shape, card_to_px)
+    d = _edge_distance(x, y, card_mm, side)
+    ramp = np.clip(1.0 - d / rng.uniform(4.0, 15.0), 0.0, 1.0)
+    return card * (1.0 + (rng.uniform(0.8, 1.12) - 1.0) * ramp)[..., None]
+
+
+def _halftone(face: np.ndarray, ppm: float, lpi: float) -> np.ndarray:
+    """A face or board (BGR uint8, `ppm` px per mm) printed as a CMY halftone screen of
+    `lpi` lines per inch (cyan at 15°, magenta at 75°, yellow at 0°): each ink's share
+    (against the paper, the channel's 99.5th percentile) thresholded by a round-dot screen,
+    antialiased over a pixel."""
+    h, w = face.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = 25.4 / lpi * ppm
+    out = np.empty(face.shape, np.float32)
+    for ch, deg in ((2, 15.0), (1, 75.0), (0, 0.0)):   # R <- cyan, G <- magenta, B <- yellow
+        a = math.radians(deg)
+        u = (math.cos(a) * xx + math.sin(a) * yy) * (2 * math.pi / period)
+        v = (-math.sin(a) * xx + math.cos(a) * yy) * (2 * math.pi / period)
+        screen = 0.5 - 0.25 * (np.cos(u) + np.cos(v))      # 0 at the dots' middles
+        paper = max(float(np.percentile(face[..., ch], 99.5)), 1.0)
+        ink = 1.0 - np.clip(face[..., ch].astype(np.float32) / paper, 0.0, 1.0)
+        dot = np.clip((ink - screen) * (period / 1.5) + 0.5, 0.0, 1.0)
+        out[..., ch] = paper * (1.0 - dot)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _lens(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`img` (float BGR) through a cheap lens: strong vignetting (cos^4-like, the corners at
+    35-70 % of the centre's light, in linear light) and lateral chromatic aberration (red and
+    blue scaled about the centre in opposite directions, 0.7-2 px apart from green at the
+    corners)."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    half = math.hypot(w / 2.0, h / 2.0)
+    r2 = ((xx - w / 2.0) ** 2 + (yy - h / 2.0) ** 2) / half ** 2
+    corner = rng.uniform(0.35, 0.7)
+    t2 = corner ** -0.5 - 1.0
+    gain = (1.0 + t2 * r2) ** -2.0
+    out = img * (gain ** (1 / 2.2))[..., None]
+    k = rng.choice([-1.0, 1.0]) * rng.uniform(0.7, 2.0) / half
+    for ch, s in ((2, 1.0 + k), (0, 1.0 - k)):
+        m = np.float32([[s, 0, (1 - s) * w / 2.0], [0, s, (1 - s) * h / 2.0]])
+        out[..., ch] = cv2.warpAffine(np.ascontiguousarray(out[..., ch]), m, (w, h),
+                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return out
+
+
+def _after_capture(out: np.ndarray, rng: np.random.Generator, variant: Variant) -> np.ndarray:
+    """The camera's picture (uint8) processed as a phone does, then saved as JPEG again
+    (quality 80-95): with `variant.lowlight`, high-ISO noise as the gain that brings back an
+    exposure of 0.3-0.6 leaves it (shot noise in linear light, and colour noise of 4-12
+    levels, fine or blotchy over 1-3 px, as a denoiser leaves it); with `variant.phone`,
+    local (HDR) tone mapping (log luminance less 0.3-0.6 of its blur over 2-5 % of the
+    picture), a saturation boost of 1.15-1.5 and sharpening (an unsharp mask of 0.5-1.2 over
+    0.8-1.6 px), which rings at edges."""
+    img = out.astype(np.float32)
+    h, w = img.shape[:2]
+    if variant.lowlight:
+        gain = 1.0 / rng.uniform(0.3, 0.6)
+        lin = (img / 255.0) ** 2.2
+        lin += rng.normal(0.0, 1.0, img.shape).astype(np.float32) * np.sqrt(
+            lin * 0.002 * gain + 1e-6)
+        img = 255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2)
+        blotch = cv2.GaussianBlur(rng.normal(0.0, 1.0, img.shape).astype(np.float32), (0, 0),
+                                  rng.uniform(1.0, 3.0))
+        img += blotch / max(float(blotch.std()), 1e-6) * rng.uniform(4.0, 12.0)
+    if variant.phone:
+        y = np.maximum(img @ np.float32([0.114, 0.587, 0.299]), 1.0)
+        log_y = np.log(y)
+        base = cv2.GaussianBlur(log_y, (0, 0), rng.uniform(0.02, 0.05) * max(w, h))
+        mapped = log_y - rng.uniform(0.3, 0.6) * (base - float(np.median(base)))
+        img = img * np.exp(mapped - log_y)[..., None]
+        y = (img @ np.float32([0.114, 0.587, 0.299]))[..., None]
+        img = y + rng.uniform(1.15, 1.5) * (img - y)
+        img += rng.uniform(0.5, 1.2) * (img - cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 1.6)))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 @dataclass

@@ -90,7 +90,8 @@ def _misplaced(image: np.ndarray, board, tiles) -> list:
     return bad
 
 
-@pytest.mark.parametrize("name", ["default", "sloppy", "tilted", "small", "hand", "two"])
+@pytest.mark.parametrize("name", ["default", "sloppy", "tilted", "small", "hand", "two",
+                                  "curled", "printed", "lens", "cloth"])
 def test_each_visible_cell_shows_its_code(exported, tiles, name):
     boards = 0
     for seed in range(3):
@@ -130,3 +131,17 @@ def test_light_variants_keep_the_default_cards_and_pose(exported):
     two = heldout_case(exported, 5, VARIANTS["two"])
     assert [b.player for b in two.boards] == [1, 2]
     assert not np.allclose(two.boards[0].mm_to_px, two.boards[1].mm_to_px)
+
+
+def test_pictures_taken_otherwise_keep_the_default_cards_and_pose(exported):
+    """The sleeves, curl, print, lens, phone, low-light and cloth variants draw from their own
+    stream: the same cards, grid and pose as the default picture of each seed (whose truth the
+    tile check above confirms), only the picture differs."""
+    for seed in (5, 6):
+        base = heldout_case(exported, seed)
+        for name in ("sleeved", "curled", "printed", "lens", "phone", "lowlight", "cloth",
+                     "sleeved-phone", "office-lowlight"):
+            other = heldout_case(exported, seed, VARIANTS[name])
+            assert other.grid == base.grid, name
+            assert np.allclose(other.boards[0].mm_to_px, base.boards[0].mm_to_px), name
+            assert not np.array_equal(other.image, base.image), name
