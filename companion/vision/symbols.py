@@ -608,8 +608,16 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # (a symbol is judged against its twins only on a card whose paper reads as paper nearly
     # all round, MIN_TURN_PAPER: its pose is the card's; a pose a little off the card takes
     # the table or a neighbour's edge into its paper, and part of a symbol into its samples)
+    # Nor on a card whose paper clipped in every channel (`every`): twins look alike under one
+    # light, and such a card does not show its light. A glossy sleeve's sheen or a glare spot
+    # washes part of it by an amount the clip hides, and a red disc so washed is pale orange,
+    # its mean colour within TWIN_MEAN_MATCH of a washed yellow triangle's on the card (held-out
+    # `sleeves` 89: read yellow, tests/vision/test_sleeve_sheen.py). A lamp that clips only
+    # its strongest channel still shows one light in the others (hard 161, 437, 501: red clipped,
+    # their diamonds filled in by their twins), and is judged so.
     if twin_rows is not None:
-        twin_rows = twin_rows & (np.count_nonzero(is_paper, 1) >= MIN_TURN_PAPER * N_PAPER)
+        twin_rows = (twin_rows & (np.count_nonzero(is_paper, 1) >= MIN_TURN_PAPER * N_PAPER)
+                     & ~every)
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,

@@ -57,7 +57,19 @@ class Variant:
     white quiet zone) near the picture's corners on the table plane, and keeps the cards clear
     of them, so the reader calibrates from them as on the Pi. `cloth` lays the cards on a
     white patterned tablecloth (`cloth`: gingham, tartan, pinstripe, small check or dots)
-    instead of a photograph."""
+    instead of a photograph. Real cards and phone cameras (each from its own random stream,
+    so the table is laid as without it): `sleeves` puts each card in a glossy plastic sleeve
+    (`_sleeve`: a clear edge 3-6 % beyond the card, a soft sheen band and a broad specular
+    gradient across it); `curl` bends each card up to that fraction of its size (`_curl`: its
+    outline bowed, one side lifted towards the camera, shaded across); `halftone` prints the
+    faces as an inkjet's random dither or a laser's rotated dot screen, dots 0.8-2 picture px
+    apart (`_halftone`); `lens` is a phone's optics and processing (`_lens`, `_phone_isp`):
+    chromatic aberration of 1-2.5 px at the corners, vignetting dimming the corners 35-60 %,
+    HDR tone mapping, a saturation boost and heavy sharpening halos; `lowlight` a dim room at
+    high ISO (`_low_light`): shot and read noise in colour, a phone's denoise leaving it
+    blotchy; `frame` draws the picture at that size (w, h) instead of `SIZE` (4:3, portrait;
+    with `scale` 3.15 a 12 MP phone picture); `dirt` marks that many cards (`_dirt`): a pencil
+    scribble, a coffee ring or a crease across the card."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -76,6 +88,13 @@ class Variant:
     pale: float = 0.0
     markers: bool = False
     cloth: bool = False
+    sleeves: bool = False
+    curl: float = 0.0
+    halftone: bool = False
+    lens: bool = False
+    lowlight: bool = False
+    frame: tuple[int, int] = (1280, 720)
+    dirt: int = 0
 
 
 VARIANTS = {
@@ -102,6 +121,15 @@ VARIANTS = {
     "markers-tilted": Variant(markers=True, perspective=4e-4),
     "cloth": Variant(cloth=True),
     "cloth-small": Variant(cloth=True, scale=0.6, motion=True),
+    "sleeves": Variant(sleeves=True),
+    "curl": Variant(curl=0.05),
+    "halftone": Variant(halftone=True),
+    "lens": Variant(lens=True),
+    "lowlight": Variant(lowlight=True),
+    "12mp": Variant(frame=(1280, 960), scale=3.15),
+    "portrait": Variant(frame=(960, 1280), scale=3.15, lens=True),
+    "dirt": Variant(dirt=4),
+    "phone-photo": Variant(sleeves=True, curl=0.03, halftone=True, lens=True, dirt=2),
 }
 
 
@@ -204,14 +232,16 @@ def _face(symbols: str, edition: str, margin: float = 0.0, px: int = FACE_PX) ->
     return out
 
 
-def _background(rng: np.random.Generator) -> np.ndarray:
-    """A random crop of a photograph, scaled up to fill the frame, maybe tinted."""
+def _background(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
+    """A random crop of a photograph, scaled up to fill the frame (`size`), maybe tinted."""
     img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
     h, w = img.shape[:2]
     frac = rng.uniform(0.5, 1.0)
-    cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
+    cw, ch = int(w * frac), int(min(h, w * frac * size[1] / size[0]))
+    if ch == h:   # a frame taller than the photograph's crop: narrow the crop instead
+        cw = min(cw, int(h * size[0] / size[1]))
     x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
-    out = cv2.resize(img[y0:y0 + ch, x0:x0 + cw], SIZE, interpolation=cv2.INTER_LINEAR)
+    out = cv2.resize(img[y0:y0 + ch, x0:x0 + cw], size, interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.5:
         out = np.clip(out * rng.uniform(0.6, 1.2, 3), 0, 255).astype(np.uint8)
     return out
@@ -230,7 +260,8 @@ def _stripes(s: np.ndarray, period: float, width: float, phase: float) -> np.nda
     return np.clip(0.5 * width - d + 0.5, 0.0, 1.0)
 
 
-def cloth(rng: np.random.Generator, hom: np.ndarray, card_px: float) -> np.ndarray:
+def cloth(rng: np.random.Generator, hom: np.ndarray, card_px: float,
+          size: tuple[int, int] = SIZE) -> np.ndarray:
     """A white tablecloth (float BGR, SIZE) lying on the table plane that `hom` maps to the
     picture: coloured threads on white woven as a gingham (two crossing sets of stripes,
     darker where they cross), a tartan (two or three sets of stripes of several inks and
@@ -238,7 +269,7 @@ def cloth(rng: np.random.Generator, hom: np.ndarray, card_px: float) -> np.ndarr
     dots (in rows, some as rings, lace-like), one or two inks of `CLOTH_INKS`; its period
     3 px to two cards (`card_px`), turned at any angle, gently wavy, with a fine weave and
     soft folds. Drawn from scratch, nothing of `companion.synth`."""
-    w, h = SIZE
+    w, h = size
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     q = np.stack([xx.ravel(), yy.ravel(), np.ones(xx.size)])
     q = np.linalg.inv(hom) @ q
@@ -309,9 +340,10 @@ def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     return cells
 
 
-def _homography(rng: np.random.Generator, perspective: float = 1.2e-4) -> np.ndarray:
+def _homography(rng: np.random.Generator, perspective: float = 1.2e-4,
+                size: tuple[int, int] = SIZE) -> np.ndarray:
     """Plane px -> image px: a perspective about the frame centre (`Variant.perspective`)."""
-    cx, cy = SIZE[0] / 2.0, SIZE[1] / 2.0
+    cx, cy = size[0] / 2.0, size[1] / 2.0
     p = rng.uniform(-1, 1, 2) * perspective
     shear = np.array([[1.0 + rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.0],
                       [rng.uniform(-0.04, 0.04), 1.0 + rng.uniform(-0.04, 0.04), 0.0],
@@ -335,8 +367,8 @@ MARKER_TO_CARD = 40.0 / 64.0   # a 40 mm marker beside a card 64 mm across the f
 MARKER_TURN_DEG = 8.0
 
 
-def _marker_places(hom: np.ndarray, card_px: float, rng: np.random.Generator
-                   ) -> list[_Marker]:
+def _marker_places(hom: np.ndarray, card_px: float, rng: np.random.Generator,
+                   size: tuple[int, int] = SIZE) -> list[_Marker]:
     """The four table markers (ids 0-3: top-left, top-right, bottom-right, bottom-left) on the
     plane, laid by hand: each a little inside its corner of the picture, up to a third of its
     side off that place and turned up to MARKER_TURN_DEG (so they mark no exact rectangle)."""
@@ -347,7 +379,7 @@ def _marker_places(hom: np.ndarray, card_px: float, rng: np.random.Generator
     table = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     half = side / 2.0 + quiet
     inset = half * 1.15 + 10.0
-    w, h = SIZE
+    w, h = size
     corners = np.array([[inset, inset], [w - inset, inset], [w - inset, h - inset],
                         [inset, h - inset]])
     plane = _apply(np.linalg.inv(hom), corners) + rng.uniform(-1, 1, (4, 2)) * side / 3.0
@@ -372,7 +404,7 @@ def _marker_places(hom: np.ndarray, card_px: float, rng: np.random.Generator
 
 def _paste(img: np.ndarray, picture: np.ndarray, m: np.ndarray) -> np.ndarray:
     """`img` (float BGR) with `picture` (BGRA) laid on it through homography `m`."""
-    warped = cv2.warpPerspective(picture, m, SIZE, flags=cv2.INTER_AREA,
+    warped = cv2.warpPerspective(picture, m, img.shape[1::-1], flags=cv2.INTER_AREA,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     alpha = warped[..., 3:4].astype(np.float32) / 255.0
     return img + (warped[..., :3].astype(np.float32) - img) * alpha
@@ -401,9 +433,10 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     pitch = card_px * (1.0 + max(variant.margin, 0.0)) * (1.0 + rng.uniform(*variant.gap))
     theta = rng.uniform(-math.pi, math.pi)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
-    hom = _homography(rng, variant.perspective)
+    size = variant.frame
+    hom = _homography(rng, variant.perspective, size)
     # lattice centre somewhere near the frame centre; keep the cards whose corners stay inside
-    origin = np.array(SIZE, float) / 2.0 + rng.uniform(-60, 60, 2)
+    origin = np.array(size, float) / 2.0 + rng.uniform(-60, 60, 2)
     margin = 0.2 * card_px + 8
     circum = card_px / math.sqrt(3.0)
     corner_ang = np.radians(-60.0 * np.arange(6) - 30.0)
@@ -412,24 +445,28 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         q, r = cell
         return origin + rot @ (pitch * np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]))
 
-    markers = (_marker_places(hom, card_px, np.random.default_rng([seed, 4040]))
+    markers = (_marker_places(hom, card_px, np.random.default_rng([seed, 4040]), size)
                if variant.markers else [])
 
     def fits(cell):
         c = centre_of(cell)
         pts = _apply(hom, c + 1.05 * circum * np.c_[np.cos(corner_ang), np.sin(corner_ang)])
         clear = all(np.linalg.norm(c - m.centre) > 1.05 * circum + m.reach for m in markers)
-        return clear and bool(((pts >= margin) & (pts <= np.array(SIZE) - margin)).all())
+        return clear and bool(((pts >= margin) & (pts <= np.array(size) - margin)).all())
 
     cells = [c for c in _layout(rng, 200) if fits(c)]
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
-    img = _background(rng).astype(np.float32)
+    img = _background(rng, size).astype(np.float32)
     if variant.cloth:   # (its own stream: the rest of the table is drawn as without it)
-        img = cloth(np.random.default_rng([seed, 5151]), hom, card_px)
+        img = cloth(np.random.default_rng([seed, 5151]), hom, card_px, size)
     for m in markers:
         img = _paste(img, m.image, hom @ m.to_plane)
     printed = _printer(seed, variant.printer, variant.pale)
+    # the real-card extras, each from its own stream (the table is laid as without them)
+    extra = {k: np.random.default_rng([seed, 6100 + i]) for i, k in enumerate(
+        ("sleeves", "curl", "halftone", "lens", "lowlight", "dirt"))}
+    dirty = set(extra["dirt"].permutation(len(cells))[:variant.dirt].tolist())
     truth_table = {}
     outlines = {}
     for cell in cells:
@@ -441,14 +478,24 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
         face = _face(symbols, edition, variant.margin, face_px)
         if variant.printer:
             face = printed(face)
+        if len(dirty) and cells.index(cell) in dirty:
+            face = _dirt(face, extra["dirt"])
+        if variant.halftone:
+            face = _halftone(face, extra["halftone"], face_px / card_px)
+        pad = 0
+        if variant.curl:
+            face, pad = _curl(face, extra["curl"], variant.curl)
         s = card_px / face_px
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
-        t = centre_of(cell) + jitter - a @ face_centre(face_px)
+        t = centre_of(cell) + jitter - a @ (face_centre(face_px) + pad)
         m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
         img = _paste(img, face, m)
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
-        outlines[cell] = _apply(m, face_centre(face_px) + face_px / math.sqrt(3.0) * np.c_[
+        outlines[cell] = _apply(m, face_centre(face_px) + pad + face_px / math.sqrt(3.0) * np.c_[
             np.cos(corner_ang), np.sin(corner_ang)])
+    if variant.sleeves:
+        for cell in cells:
+            img = _sleeve(img, extra["sleeves"], outlines[cell])
     # (one cover for arms and fingertips alike: a card either hides counts as occluded)
     cover = np.zeros(img.shape[:2], np.float32)
     for _ in range(variant.hands):
@@ -471,7 +518,14 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant()) 
     if variant.scale != 1.0:
         img = cv2.resize(img, None, fx=variant.scale, fy=variant.scale,
                          interpolation=cv2.INTER_CUBIC if variant.scale > 1 else cv2.INTER_AREA)
-    img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion)
+    isp = None
+    if variant.lens:
+        img = _lens(img, extra["lens"])
+        isp = _phone_isp(extra["lens"])
+    if variant.lowlight:
+        dim, phone = _low_light(extra["lowlight"]), isp
+        isp = dim if phone is None else (lambda x: phone(dim(x)))
+    img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion, isp=isp)
     return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
 
 
@@ -501,11 +555,12 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp: bool = False,
-           motion: bool = False) -> np.ndarray:
+           motion: bool = False, isp=None) -> np.ndarray:
     """Colour cast, light gradient, `shadows` soft shadows, blur, noise, JPEG (the held-out
     Hexapod cases use it too); `lamp` first relights the picture (`_lamp`), `motion` smears it
-    (`_smear`) after the lens blur. Without them the random draws are today's, so every
-    existing held-out picture stays the same."""
+    (`_smear`) after the lens blur, `isp` (a function of the float picture, drawing from its
+    own stream) processes it after the noise, before the JPEG, as a phone does. Without them
+    the random draws are today's, so every existing held-out picture stays the same."""
     if lamp:
         img = _lamp(img, rng)
     h, w = img.shape[:2]
@@ -526,6 +581,8 @@ def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp:
     if motion:
         img = _smear(img, rng)
     img += rng.normal(0, rng.uniform(1.0, 4.0), img.shape).astype(np.float32)
+    if isp is not None:
+        img = isp(img)
     out = np.clip(img, 0, 255).astype(np.uint8)
     _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -660,6 +717,224 @@ def _glare(img: np.ndarray, rng: np.random.Generator, card_px: float) -> np.ndar
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2.0 * r * r))
     return img + rng.uniform(120.0, 230.0) * spot[..., None]
+
+
+def _dirt(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A face (BGRA) soiled by one mark anywhere on it: a pencil scribble (a wavy grey stroke
+    1-2 % of the card wide, 35-65 % dark), a coffee ring (a brown ring 0.25-0.5 of the card
+    across, darker at its rim, its inside faintly tinted) or a crease (a line right across
+    the card, lit on one side and shaded on the other, the paper beyond it a little dimmer)."""
+    out = face.copy()
+    h, w = face.shape[:2]
+    px = float(w)
+    bgr = out[..., :3].astype(np.float32)
+    mask = np.zeros((h, w), np.float32)
+    kind = int(rng.integers(3))
+    if kind == 0:
+        start = np.array([w, h]) * rng.uniform(0.2, 0.8, 2)
+        ang, n = rng.uniform(0, 2 * math.pi), int(rng.integers(8, 20))
+        pts = [start]
+        for _ in range(n):
+            ang += rng.uniform(-0.9, 0.9)
+            pts.append(pts[-1] + rng.uniform(0.02, 0.06) * px * np.array([math.cos(ang),
+                                                                         math.sin(ang)]))
+        cv2.polylines(mask, [np.round(np.array(pts) * 16).astype(np.int32)], False, 1.0,
+                      max(int(rng.uniform(0.01, 0.02) * px), 1), cv2.LINE_AA, 4)
+        grey = np.array([70, 70, 75], np.float32)
+        bgr += (grey - bgr) * (mask * rng.uniform(0.35, 0.65))[..., None]
+    elif kind == 1:
+        c = np.array([w, h]) * rng.uniform(0.2, 0.8, 2)
+        r = rng.uniform(0.125, 0.25) * px
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        d = np.hypot(xx - c[0], yy - c[1])
+        rim = np.exp(-((d - r) / max(0.012 * px, 1.0)) ** 2)
+        fill = np.clip(r - d, 0.0, 1.0)
+        strength = rng.uniform(0.3, 0.6)
+        brown = np.array([0.55, 0.72, 0.88], np.float32)   # a coffee stain's transmittance
+        bgr *= 1.0 - (1.0 - brown) * (strength * (rim + 0.3 * fill))[..., None]
+    else:
+        ang = rng.uniform(0, math.pi)
+        nrm = np.array([math.cos(ang), math.sin(ang)])
+        c = np.array([w, h]) * rng.uniform(0.3, 0.7, 2)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        d = (xx - c[0]) * nrm[0] + (yy - c[1]) * nrm[1]
+        width = max(0.01 * px, 1.0)
+        ridge = rng.uniform(0.15, 0.35) * np.tanh(d / width) * np.exp(-(d / (3 * width)) ** 2)
+        beyond = np.where(d > 0, rng.uniform(0.0, 0.1), 0.0)
+        bgr *= (1.0 + ridge - beyond)[..., None]
+    out[..., :3] = np.clip(bgr, 0, 255).astype(np.uint8)
+    return out
+
+
+def _halftone(face: np.ndarray, rng: np.random.Generator, face_per_px: float) -> np.ndarray:
+    """A face (BGRA) printed in dots: each of cyan, magenta and yellow (1 - R, G, B of the
+    paper's white) set where its coverage exceeds a screen, either an inkjet's random dither
+    or a laser's dot screen (15°, 75°, 0°) whose dots lie 0.8-2 picture px apart
+    (`face_per_px`: face px per picture px), each ink's solid 85-95 % dense, the dots spread
+    a little (a blur of a third of their pitch)."""
+    h, w = face.shape[:2]
+    bgr = face[..., :3].astype(np.float32)
+    paper = np.maximum(bgr[face[..., 3] > 128].max(axis=0), 1.0)
+    cover = np.clip(1.0 - bgr / paper, 0.0, 1.0)
+    pitch = rng.uniform(0.8, 2.0) * face_per_px
+    if rng.random() < 0.5:
+        screen = rng.random((h, w, 3)).astype(np.float32)
+    else:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        screen = np.empty((h, w, 3), np.float32)
+        for ch, deg in enumerate((0.0, 75.0, 15.0)):   # B<-yellow, G<-magenta, R<-cyan
+            t = math.radians(deg + rng.uniform(-2, 2))
+            u = (math.cos(t) * xx + math.sin(t) * yy) / pitch
+            v = (-math.sin(t) * xx + math.cos(t) * yy) / pitch
+            screen[..., ch] = 0.5 - 0.25 * (np.cos(2 * np.pi * u) + np.cos(2 * np.pi * v))
+    ink = (cover > screen).astype(np.float32)
+    ink = cv2.GaussianBlur(ink, (0, 0), max(pitch / 3.0, 0.3))
+    dense = rng.uniform(0.85, 0.95)
+    out = face.copy()
+    out[..., :3] = np.clip(paper * (1.0 - dense * ink), 0, 255).astype(np.uint8)
+    return out
+
+
+def _curl(face: np.ndarray, rng: np.random.Generator, amount: float
+          ) -> tuple[np.ndarray, int]:
+    """A face (BGRA) not lying flat, as the camera sees it: bent about a random axis, one side
+    lifted (drawn up to `amount` of the card larger there) and its edges bowed (up to
+    `amount` of the card), shaded across the bend (up to 20 % lighter or darker towards the
+    lifted side, dimmer in the trough). Returns the face on a canvas padded by the returned
+    px each side."""
+    w = face.shape[1]
+    pad = math.ceil(1.5 * amount * w) + 2
+    big = cv2.copyMakeBorder(face, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(0, 0, 0, 0))
+    hh, ww = big.shape[:2]
+    yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+    r = 0.5 * w
+    cx, cy = ww / 2.0, hh / 2.0
+    ang = rng.uniform(0, 2 * math.pi)
+    n = np.array([math.cos(ang), math.sin(ang)], np.float32)
+    s = ((xx - cx) * n[0] + (yy - cy) * n[1]) / r
+    t = (-(xx - cx) * n[1] + (yy - cy) * n[0]) / r
+    lift = rng.uniform(0.3, 1.0) * amount
+    bow = rng.uniform(-1.0, 1.0) * amount
+    disp = r * (lift * np.clip(s, 0, None) ** 2 + bow * (t ** 2 - 1.0 / 3.0))
+    mx, my = xx - disp * n[0], yy - disp * n[1]
+    out = cv2.remap(big, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=(0, 0, 0, 0))
+    gain = 1.0 + rng.uniform(-0.2, 0.2) * np.clip(s, -1, 1) - rng.uniform(0, 0.1) * (
+        1.0 - np.clip(s, -1, 1) ** 2)
+    out[..., :3] = np.clip(out[..., :3] * gain[..., None], 0, 255).astype(np.uint8)
+    return out, pad
+
+
+def _sleeve(img: np.ndarray, rng: np.random.Generator, outline: np.ndarray) -> np.ndarray:
+    """A card (`outline`: its image corners) in a glossy plastic sleeve: a clear edge 3-6 %
+    beyond the card (the table through it a little lighter, its cut edge a bright line), a
+    haze of 3-12 levels over it all, a broad specular gradient (0-70 levels from one side to
+    the other) and a soft sheen band (0.1-0.35 of the card wide, 40-150 levels at its
+    middle) across it, in the lamp's own light."""
+    h, w = img.shape[:2]
+    centre = outline.mean(axis=0)
+    span = float(np.linalg.norm(outline[0] - outline[3]))
+    outer = centre + (outline - centre) * (1.0 + rng.uniform(0.03, 0.06))
+    x0, y0 = np.maximum(np.floor(outer.min(axis=0)).astype(int) - 3, 0)
+    x1, y1 = np.minimum(np.ceil(outer.max(axis=0)).astype(int) + 4, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return img
+    sleeve = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(sleeve, np.round((outer - [x0, y0]) * 16).astype(np.int32), 255,
+                       cv2.LINE_AA, 4)
+    card = np.zeros_like(sleeve)
+    cv2.fillConvexPoly(card, np.round((outline - [x0, y0]) * 16).astype(np.int32), 255,
+                       cv2.LINE_AA, 4)
+    sl, cd = sleeve.astype(np.float32) / 255.0, card.astype(np.float32) / 255.0
+    edge = np.zeros_like(sleeve)
+    cv2.polylines(edge, [np.round((outer - [x0, y0]) * 16).astype(np.int32)], True, 255, 1,
+                  cv2.LINE_AA, 4)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    ang = rng.uniform(0, 2 * math.pi)
+    u = ((xx - centre[0]) * math.cos(ang) + (yy - centre[1]) * math.sin(ang)) / (0.5 * span)
+    band_at, band_w = rng.uniform(-0.8, 0.8), rng.uniform(0.1, 0.35)
+    ang2 = ang + rng.uniform(-0.6, 0.6)
+    u2 = ((xx - centre[0]) * math.cos(ang2) + (yy - centre[1]) * math.sin(ang2)) / (0.5 * span)
+    light = (rng.uniform(3, 12) + rng.uniform(0, 70) * 0.5 * (1.0 + np.clip(u, -1, 1))
+             + rng.uniform(40, 150) * np.exp(-0.5 * ((u2 - band_at) / band_w) ** 2))
+    roi = img[y0:y1, x0:x1]
+    ring = np.clip(sl - cd, 0.0, 1.0)
+    roi = roi + (235.0 - roi) * (0.12 * ring)[..., None]
+    roi = roi + (light * sl + rng.uniform(30, 70) * edge / 255.0)[..., None]
+    out = img.copy()
+    out[y0:y1, x0:x1] = roi
+    return out
+
+
+def _lens(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone's lens: lateral chromatic aberration (red and blue drawn 1-2.5 px apart at the
+    corners, in opposite senses, growing with the distance from the centre) and strong
+    vignetting (cos^4-like, the corners 35-60 % dimmer)."""
+    h, w = img.shape[:2]
+    cx, cy = w / 2.0, h / 2.0
+    rmax = math.hypot(cx, cy)
+    shift = rng.uniform(1.0, 2.5) * rng.choice([-1, 1]) * (w / SIZE[0]) / rmax
+    out = img.copy()
+    for ch, k in ((2, shift / 2.0), (0, -shift / 2.0)):
+        m = np.float32([[1 + k, 0, -k * cx], [0, 1 + k, -k * cy]])
+        out[..., ch] = cv2.warpAffine(img[..., ch], m, (w, h), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / rmax**2
+    corner = rng.uniform(0.4, 0.65)            # the corners' share of the centre's light
+    f2 = 1.0 / (corner ** -0.5 - 1.0)          # 1 / (1 + 1/f2)^2 = corner
+    return out * (1.0 / (1.0 + r2 / f2) ** 2)[..., None]
+
+
+def _phone_isp(rng: np.random.Generator):
+    """A phone's processing of the picture (float BGR) before its JPEG: HDR tone mapping
+    (the light at a large scale compressed by a power 0.2-0.45, shadows lifted), saturation
+    boosted 1.15-1.5 times about each pixel's grey, then heavy unsharp masking (1.0-2.0 of a
+    1-2 px Gaussian's detail added back: halos at every edge)."""
+    alpha = rng.uniform(0.2, 0.45)
+    sat = rng.uniform(1.15, 1.5)
+    amount, sigma = rng.uniform(1.0, 2.0), rng.uniform(1.0, 2.0)
+
+    def isp(img: np.ndarray) -> np.ndarray:
+        img = np.clip(img, 0, None)
+        lum = img.mean(axis=2)
+        h, w = lum.shape   # (the large-scale light from an eighth-size copy)
+        small = cv2.resize(lum, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), 0.05 / 8 * max(h, w))
+        base = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR) + 1.0
+        img = img * ((base / 128.0) ** -alpha)[..., None]
+        grey = img.mean(axis=2, keepdims=True)
+        img = grey + sat * (img - grey)
+        return img + amount * (img - cv2.GaussianBlur(img, (0, 0), sigma))
+
+    return isp
+
+
+def _low_light(rng: np.random.Generator):
+    """A dim room at high ISO, as a phone processes it (float BGR, before its JPEG): exposed
+    0.08-0.25 times in linear light and amplified back, with shot noise (a full-exposure
+    signal of 200-1000 electrons) and read noise in each channel apart (colour noise), then
+    a phone's denoise: the chroma blurred 2-4 px (the colour noise left in blotches) and the
+    light smoothed a little (a bilateral filter)."""
+    expo = rng.uniform(0.08, 0.25)
+    full = rng.uniform(200.0, 1000.0)
+    read = rng.uniform(2.0, 6.0)
+    chroma_sigma = rng.uniform(2.0, 4.0)
+    noise_rng = np.random.default_rng(rng.integers(1 << 31))
+
+    def dim(img: np.ndarray) -> np.ndarray:
+        lin = (np.clip(img, 0, 255) / 255.0) ** 2.2 * expo * full   # electrons
+        lin = lin + noise_rng.normal(0.0, 1.0, lin.shape).astype(np.float32) * np.sqrt(
+            lin + read**2)
+        img = 255.0 * np.clip(lin / (expo * full), 0, None) ** (1 / 2.2)
+        ycc = cv2.cvtColor(np.clip(img, 0, 255).astype(np.float32) / 255.0,
+                           cv2.COLOR_BGR2YCrCb)
+        ycc[..., 1] = cv2.GaussianBlur(ycc[..., 1], (0, 0), chroma_sigma)
+        ycc[..., 2] = cv2.GaussianBlur(ycc[..., 2], (0, 0), chroma_sigma)
+        ycc[..., 0] = cv2.bilateralFilter(ycc[..., 0], 5, 0.08, 3)
+        return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR) * 255.0
+
+    return dim
 
 
 def _visible_share(outline: np.ndarray, cover: np.ndarray) -> float:
