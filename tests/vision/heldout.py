@@ -232,16 +232,23 @@ def _face(symbols: str, edition: str, margin: float = 0.0, px: int = FACE_PX) ->
     return out
 
 
-def _background(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
-    """A random crop of a photograph, scaled up to fill the frame (`size`), maybe tinted."""
-    img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
+def photo_crop(rng: np.random.Generator, names: tuple[str, ...],
+               size: tuple[int, int] = SIZE) -> np.ndarray:
+    """A random crop of one of the photographs `names`, of the frame's (`size`) shape, scaled
+    up to fill it."""
+    img = photo(names[int(rng.integers(len(names)))])
     h, w = img.shape[:2]
     frac = rng.uniform(0.5, 1.0)
     cw, ch = int(w * frac), int(min(h, w * frac * size[1] / size[0]))
     if ch == h:   # a frame taller than the photograph's crop: narrow the crop instead
         cw = min(cw, int(h * size[0] / size[1]))
     x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
-    out = cv2.resize(img[y0:y0 + ch, x0:x0 + cw], size, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], size, interpolation=cv2.INTER_LINEAR)
+
+
+def _background(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
+    """A random crop of a photograph, scaled up to fill the frame (`size`), maybe tinted."""
+    out = photo_crop(rng, BACKGROUNDS, size)
     if rng.random() < 0.5:
         out = np.clip(out * rng.uniform(0.6, 1.2, 3), 0, 255).astype(np.uint8)
     return out

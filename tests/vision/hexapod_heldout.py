@@ -27,10 +27,10 @@ from companion.scenarios import hexapod_cases
 from companion.vision.observation import UNKNOWN
 
 if __package__:
-    from .heldout import _apply, _printer, camera, cloth, photo, relight
+    from .heldout import _apply, _printer, camera, cloth, photo_crop, relight
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import _apply, _printer, camera, cloth, photo, relight
+    from heldout import _apply, _printer, camera, cloth, photo_crop, relight
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -289,7 +289,7 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
                 -30, 30, 2)
             theta = extra.uniform(-math.pi, math.pi)
             homs.append(persp @ _similarity(px, metas[i]["cell_mm"] * ppm, theta, mid, place))
-    img = _background(rng, size).astype(np.float32)
+    img = photo_crop(rng, BACKGROUNDS, size).astype(np.float32)
     mm_to_px = [hom @ _to_px(meta, ppm) for hom, meta in zip(homs, metas, strict=True)]
     if variant.cloth:
         # the cloth's plane in px of the board's scale (a card 2 cells across)
@@ -464,15 +464,6 @@ def _covered(arm: np.ndarray, mm_to_px: np.ndarray, meta: dict) -> tuple[np.ndar
                                                     (c, r + 1)], float))
     seen = sum(not touches(np.asarray(q, float)) for q in meta["marker_corners_mm"].values())
     return hidden, seen
-
-
-def _background(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
-    img = photo(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))])
-    h, w = img.shape[:2]
-    frac = rng.uniform(0.5, 1.0)
-    cw, ch = int(w * frac), int(min(h, w * frac * SIZE[1] / SIZE[0]))
-    x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
-    return cv2.resize(img[y0:y0 + ch, x0:x0 + cw], size, interpolation=cv2.INTER_LINEAR)
 
 
 def _poly_mask(shape: tuple[int, ...], quad: np.ndarray) -> np.ndarray:
