@@ -30,7 +30,7 @@ import numpy as np
 from ..faces import SYMBOLS
 from .calibration import TableView
 from .colour import ColourModel, builtin_model, normalise
-from .symbol_samples import SYMBOL_PTS, Pose, pose_points, sample
+from .symbol_samples import CLIP_NEAR, SYMBOL_PTS, Pose, pose_points, sample
 
 MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
 MIN_CORES = 6           # cores one ink needs, at least one card's worth
@@ -93,6 +93,20 @@ ONE_CARD_DEG = 18.0
 ONE_CARD_CHROMA = 0.15
 ONE_CARD_LIGHT = 0.75
 ONE_CARD_STRENGTH = 0.7
+# A core whose channel (nearly) clipped (its mean at CLIP_NEAR or above: a sleeve's sheen or a
+# glare over the symbol, a phone exposing bright) shows that channel too low by an unknown
+# amount: its true colour lies further along that channel, its hue anywhere between the one it
+# shows and that channel's own (`_clip_arc`). A card whose cores of a coloured letter would
+# fall into one run of hue had their clipped channels shown brighter (`_bridged`) shows no
+# two inks: on held-out phone photos a yellow under a sleeve's sheen, its red at 247-254,
+# reads 20-27° off the yellows beside it (a blue clipped in blue alike), and lighter.
+# Only where the darker side shows the ink's own hue: a printer's red turned towards yellow
+# and read as yellow is the darker side, 16-23° off yellow (up to 30° of turn), while the
+# printer's true yellows beside it clip in red under a sleeve's sheen as readily (held-out
+# tables printed 30° off, sleeved: 23 read two cards with red as yellow without this), and a
+# sheen's darker side, the symbols it misses, lies within 10° (held-out phone photos 0-99).
+SHEEN_INK_DEG = 12.0
+_PRIMARY_HUE = (math.radians(30.0), math.radians(150.0), math.radians(-90.0))   # R, G, B
 _CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))
 
 # an orthonormal basis of the plane of chroma (normal to the grey axis), RGB order
@@ -315,11 +329,14 @@ def _claims(letters: np.ndarray, cards: np.ndarray) -> dict[str, set[int]]:
     return out
 
 
-def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> str:
+def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str],
+                     whites: np.ndarray | None = None) -> str:
     """The letters that `model`'s reading gives to two of the table's inks, or that share one
     ink with another letter (see the comment above SPLIT_DEG); `cores` (cards x 6 x 3) are the
     symbol cores of the cards read `read` (a 6-letter string per card, '?' for a symbol not
-    read), both as `symbol_cores` and the cards' own reads give them."""
+    read), both as `symbol_cores` and the cards' own reads give them; `whites` (cards x 3
+    BGR) the white references they were normalised by, to tell the cores that clipped
+    (`_bridged`; none without them)."""
     letters = np.array([c for text in read for c in text], dtype="<U1")
     if len(letters) == 0:
         return ""
@@ -333,9 +350,11 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> 
     runs += [sel[r] for r in _runs(length[sel], SPLIT_CHROMA)]
     claims = [_claims(letters[run], card[run]) for run in runs]
     confused = set().union(*(set(c) for c in claims if len(c) > 1))
-    confused |= _two_on_one_card(model, np.asarray(cores, np.float64).reshape(-1, 6, 3),
-                                 letters.reshape(-1, 6), length.reshape(-1, 6),
-                                 hue.reshape(-1, 6))
+    rgb = np.asarray(cores, np.float64).reshape(-1, 6, 3)
+    clipped = (np.zeros(rgb.shape, bool) if whites is None else
+               rgb * np.asarray(whites, np.float64).reshape(-1, 1, 3)[..., ::-1] >= CLIP_NEAR)
+    confused |= _two_on_one_card(model, rgb, letters.reshape(-1, 6), length.reshape(-1, 6),
+                                 hue.reshape(-1, 6), clipped)
     for i, a in enumerate(claims):
         for b in claims[i + 1:]:
             confused |= {n for n in a.keys() & b.keys() if len(a[n] & b[n]) >= MIN_BOTH}
@@ -343,9 +362,10 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str]) -> 
 
 
 def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
-                     length: np.ndarray, hue: np.ndarray) -> set[str]:
+                     length: np.ndarray, hue: np.ndarray, clipped: np.ndarray) -> set[str]:
     """The letters read for two inks on one card (see ONE_CARD_DEG): `cores` (cards x 6 x 3),
-    `letters` their reads and `length`, `hue` their chroma (cards x 6 each)."""
+    `letters` their reads and `length`, `hue` their chroma (cards x 6 each), `clipped` which
+    of their channels clipped (cards x 6 x 3, RGB)."""
     out = set()
     light = cores.mean(-1)
     whole = (letters != "?").all(1, keepdims=True)
@@ -358,8 +378,8 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
         if not (mine.sum(1) >= 2).any():
             continue
         # (a grey ink's cores by their chroma, a coloured one's by their hue about its own)
-        at = np.where(mine, length if grey else _wrap(hue - float(chroma(model.inks[k])[1])),
-                      np.nan)
+        ink_hue = float(chroma(model.inks[k])[1])
+        at = np.where(mine, length if grey else _wrap(hue - ink_hue), np.nan)
         order = np.argsort(at, axis=1)                             # (other places last)
         step = np.diff(np.take_along_axis(at, order, 1), axis=1)
         cut = np.nanargmax(np.where(np.isnan(step), -1.0, step), axis=1)
@@ -367,9 +387,40 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
         for c in np.flatnonzero(step[np.arange(len(step)), cut] >= gap):
             lit = light[c, order[c]]
             low, high = lit[:cut[c] + 1].mean(), lit[cut[c] + 1:mine[c].sum()].mean()
-            if min(low, high) < ONE_CARD_LIGHT * max(low, high):
+            if min(low, high) >= ONE_CARD_LIGHT * max(low, high):
+                continue
+            # (the darker side: the cores below the cut, or above it)
+            dark = order[c][:cut[c] + 1] if low < high else order[c][cut[c] + 1:mine[c].sum()]
+            if grey or not _bridged(at[c][mine[c]], clipped[c][mine[c]], gap, ink_hue,
+                                    at[c][dark]):
                 out.add(n)
     return out
+
+
+def _clip_arc(at: np.ndarray, clipped: np.ndarray, ink_hue: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) hue about the ink (radians, as `at`) each core (`at`, k; `clipped`, k x 3
+    RGB) may truly have: the arc from the hue it shows to the hues of its clipped channels."""
+    low, high = at.copy(), at.copy()
+    for ch, h in enumerate(_PRIMARY_HUE):
+        d = np.where(clipped[:, ch], _wrap(h - ink_hue - at), 0.0)
+        low, high = np.minimum(low, at + d), np.maximum(high, at + d)
+    return low, high
+
+
+def _bridged(at: np.ndarray, clipped: np.ndarray, gap: float, ink_hue: float,
+             dark: np.ndarray) -> bool:
+    """Whether one card's cores of a coloured letter (`at`: their hues about the letter's ink,
+    of hue `ink_hue`; `clipped` their clipped channels) would all lie in one run, no two
+    neighbours `gap` apart, had their clipped channels shown brighter (`_clip_arc`), the
+    darker of the two sides the run was cut into (`dark`: their hues) showing the ink's own
+    hue (within SHEEN_INK_DEG)."""
+    if not clipped.any() or (np.abs(dark) > math.radians(SHEEN_INK_DEG)).any():
+        return False
+    low, high = _clip_arc(at, clipped, ink_hue)
+    order = np.argsort(low)
+    reach = np.maximum.accumulate(high[order])
+    return bool((low[order][1:] - reach[:-1] < gap).all())
 
 
 __all__ = ["adapt_inks", "chroma", "confused_letters", "fade_ink", "ink_fades", "ink_turns",

@@ -455,7 +455,9 @@ class HexelReader:
         read = [self._own[id(f)].first_symbols for f in plain]
         read += [r.first_symbols for r, ok in zip(found_reads, inside, strict=True) if ok]
         both = np.concatenate([cores.reshape(-1, 3), more]).reshape(-1, 6, 3)
-        return self._held_doubt(confused_letters(self.model, both, read))
+        refs = np.array([self._own[id(f)].white_bgr for f in plain] + whites[inside].tolist()
+                        ).reshape(-1, 3)
+        return self._held_doubt(confused_letters(self.model, both, read, refs))
 
     def _held_doubt(self, seen: str) -> str:
         """The letters in doubt on this frame: those whose ink this frame shows in doubt
