@@ -17,7 +17,7 @@ centres (and ink brightness) the pixel labels use; without the file they are the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -25,6 +25,7 @@ import numpy as np
 
 from ..colour_chart import CHART, CHART_IDS, PAPER_KIND, ColourChart
 from .hexapod_colour import KINDS, ColourParams, hue_deg
+from .hexapod_windows import DEFAULT, CellParams
 
 PX_PER_MM = 4.0        # the rectified chart's scale
 MAX_REPROJ_PX = 4.0    # the markers' corners must fit one homography this well (photo px)
@@ -249,12 +250,21 @@ def load_inks(directory: str | Path | None) -> ChartInks | None:
 
 
 def colour_params(inks: ChartInks | None, base: ColourParams | None = None) -> ColourParams:
-    """`base` (default `ColourParams()`) with the hue centres of `inks`, or `base` itself
+    """`base` (default `ColourParams()`) with the hue centres and ink brightness (largest
+    channel, paper = 1, the measure of `hexapod_colour.INK_V`) of `inks`, or `base` itself
     without them."""
-    from dataclasses import replace
-
     base = base or ColourParams()
     if inks is None:
         return base
     hues = inks.hues()
-    return replace(base, hues=tuple(round(hues[k], 3) for k in KINDS))
+    ink_v = tuple(round(max(inks.inks[k]), 4) for k in KINDS)
+    return replace(base, hues=tuple(round(hues[k], 3) for k in KINDS), ink_v=ink_v)
+
+
+def hexapod_params(directory: str | Path | None) -> CellParams | None:
+    """The cell reader's parameters with the inks saved under `directory`
+    (colours-hexapod.json), or None (the reader's defaults) without a file."""
+    inks = load_inks(directory)
+    if inks is None:
+        return None
+    return replace(DEFAULT, colour=colour_params(inks, DEFAULT.colour))

@@ -132,6 +132,18 @@ INV_INK_V = np.zeros(256, np.float32)
 INV_INK_V[:NK] = 1.0 / INK_V
 
 
+@lru_cache(maxsize=8)
+def inv_ink_v(ink_v: tuple[float, ...] | None) -> np.ndarray:
+    """`INV_INK_V` for the kinds' ink brightness `ink_v` (`ColourParams.ink_v`; None: the
+    design's table itself)."""
+    if ink_v is None:
+        return INV_INK_V
+    out = np.zeros(256, np.float32)
+    out[:NK] = 1.0 / np.array(ink_v, np.float32)
+    out.flags.writeable = False
+    return out
+
+
 @dataclass(frozen=True)
 class ColourParams:
     """Thresholds of the pixel labels (colours normalised so that white paper is 1)."""
@@ -150,6 +162,8 @@ class ColourParams:
     # the kinds' hue centres (degrees, `KINDS` order) learned from a photo of the printed colour
     # chart (`hexapod_calibrate`, calibration/colours-hexapod.json); None: the design's INK_HUES
     hues: tuple[float, ...] | None = None
+    # and their inks' brightness (largest channel, white paper = 1); None: the design's INK_V
+    ink_v: tuple[float, ...] | None = None
 
 
 Planes = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -680,7 +694,7 @@ def label_pixels(pix: Pixels, px: int, params: ColourParams | None = None) -> np
     neutral = (c < params.min_chroma + 0.06 * v) | (sat < 0.15)
     grey = _grey_levels(v, params)
     hued = ~neutral & (cv2.LUT(pix.hue, hue_near) > 0) & (sat >= params.min_sat)
-    vr = v * cv2.LUT(kind, INV_INK_V)          # brightness relative to the kind's own ink
+    vr = v * cv2.LUT(kind, inv_ink_v(params.ink_v))   # brightness relative to the kind's ink
     k = round(0.6 * px) | 1
     top = cv2.dilate(vr * hued, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     level = select((sat >= params.ink_sat) & (vr >= params.ink_level * top),
