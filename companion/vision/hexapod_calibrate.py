@@ -212,22 +212,23 @@ def _check(inks: dict[str, tuple[float, float, float]]) -> None:
     from .hexapod_colour import INK_HUES
 
     hues = {}
-    for i, k in enumerate(KINDS):
+    for k in KINDS:
         rgb = np.array(inks[k])
         sat = (rgb.max() - rgb.min()) / max(float(rgb.max()), 1e-6)
         if sat < MIN_SAT:
             raise ValueError(f"ink {k} reads without colour (saturation {sat:.2f})")
         hues[k] = float(hue_deg(rgb))
-        turn = abs((hues[k] - float(INK_HUES[i]) + 180.0) % 360.0 - 180.0)
-        if turn > MAX_TURN:
-            raise ValueError(f"ink {k} reads {turn:.0f} degrees of hue from the design's "
-                             "(is the chart printed in colour, the photo's colours true?)")
     for i, a in enumerate(KINDS):
         for b in KINDS[i + 1:]:
             gap = abs((hues[a] - hues[b] + 180.0) % 360.0 - 180.0)
             if gap < MIN_SEPARATION:
                 raise ValueError(f"inks {a} and {b} read nearly the same hue ({gap:.0f} "
                                  "degrees apart): the reader could not tell them apart")
+    for i, k in enumerate(KINDS):
+        turn = abs((hues[k] - float(INK_HUES[i]) + 180.0) % 360.0 - 180.0)
+        if turn > MAX_TURN:
+            raise ValueError(f"ink {k} reads {turn:.0f} degrees of hue from the design's "
+                             "(is the chart printed in colour, the photo's colours true?)")
     if max(inks["K"]) > MAX_BLACK:
         raise ValueError("the black ink reads too pale")
     if min(inks[PAPER_KIND]) < MIN_PAPER:

@@ -327,7 +327,8 @@ def _chart(folder: str) -> tuple[np.ndarray, float]:
             manifest["dpi"] / 25.4)
 
 
-def chart_photo(folder: str | Path, seed: int, variant: Variant = Variant()) -> np.ndarray:
+def chart_photo(folder: str | Path, seed: int, variant: Variant = Variant(),
+                chart: np.ndarray | None = None) -> np.ndarray:
     """A photo of the exported colour chart printed by the printer that printed `variant`'s
     cards for `seed` (`heldout._printer`, the same draw; our print when not `printed`), with
     the variant's halftone, lamp, lens and after-capture processing, on a table photograph,
@@ -335,8 +336,10 @@ def chart_photo(folder: str | Path, seed: int, variant: Variant = Variant()) -> 
     frame's height, turned by up to 12 degrees, with mild perspective, exposed at 0.65-0.8 of
     the table's exposure (a camera metering a frame that a white sheet fills, or the user
     retaking the photo that `calibrate colours` refused as over-exposed). Its draws come from
-    a stream of its own, so the variant's pictures stay as they are."""
-    chart, ppm = _chart(str(folder))
+    a stream of its own, so the variant's pictures stay as they are. `chart`: a changed copy
+    of the exported chart image to print instead (the same px per mm)."""
+    exported, ppm = _chart(str(folder))
+    chart = exported if chart is None else chart
     rng = np.random.default_rng([seed, 515151, 9])
     size = variant.size
     if variant.printed:
