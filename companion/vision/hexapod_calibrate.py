@@ -32,8 +32,8 @@ MAX_REPROJ_PX = 4.0    # the markers' corners must fit one homography this well 
 RING_MM = (0.8, 2.0)   # the paper ring about a swatch, this far outside its edge
 UNIFORM = 0.1          # a swatch's parts are of its colour within this share of its
 NOISE = 0.08           # brightest channel plus this share of the white, in every channel
-AGREE = 0.12           # a swatch agrees with its ink's median within this (log), or ABS_AGREE
-ABS_AGREE = 0.04
+AGREE = 0.12           # a swatch agrees with its ink's median within this share, or ABS_AGREE,
+ABS_AGREE = 0.04       # in every channel (paper = 1)
 MIN_AGREE = 3          # swatches of an ink that must agree
 CLIPPED = 250.0
 MIN_SAT = 0.15         # a hued ink's saturation at least

@@ -189,3 +189,25 @@ def test_no_file_reads_as_before(exported, tmp_path):
     a = HexapodReader(track=False).read(scene.image).cases[0].grid
     b = HexapodReader(track=False, params=hexapod_params(tmp_path)).read(scene.image).cases[0].grid
     assert a == b
+
+
+def test_recognize_uses_the_saved_file(exported, tmp_path, capsys):
+    """`recognize --game hexapod` reads with colours-hexapod.json from --calibration: the pale
+    print's grid it prints is the calibrated reader's, not the design's."""
+    seed = PALE[0]
+    scene = heldout_case(exported, seed, VARIANTS["printed"])
+    picture, chart = tmp_path / "case.png", tmp_path / "chart.png"
+    cv2.imwrite(str(picture), scene.image)
+    cv2.imwrite(str(chart), chart_photo(exported, seed, VARIANTS["printed"]))
+    cal, empty = tmp_path / "cal", tmp_path / "none"
+    assert cli_main(["calibrate", "colours", str(chart), "--game", "hexapod",
+                     "--out-dir", str(cal)]) == 0
+    capsys.readouterr()
+    grids = {}
+    for name, folder in (("with", cal), ("without", empty)):
+        assert cli_main(["recognize", str(picture), "--game", "hexapod", "--json",
+                         "--calibration", str(folder)]) == 0
+        grids[name] = json.loads(capsys.readouterr().out)["cases"][0]["grid"]
+    params = hexapod_params(cal)
+    want = HexapodReader(track=False, params=params).read(scene.image).cases[0].grid
+    assert [list(r) for r in want] == grids["with"] != grids["without"]
