@@ -211,3 +211,23 @@ def test_recognize_uses_the_saved_file(exported, tmp_path, capsys):
     params = hexapod_params(cal)
     want = HexapodReader(track=False, params=params).read(scene.image).cases[0].grid
     assert [list(r) for r in want] == grids["with"] != grids["without"]
+
+
+def test_bench_reads_with_the_file(exported, tmp_path, capsys):
+    """`bench vision --game hexapod --calibration DIR` reads the synthetic cases with the inks
+    saved in DIR: learned from a photo of our own print (no other printer), the figures are the
+    uncalibrated bench's; an empty DIR is no calibration at all."""
+    cv2.imwrite(str(tmp_path / "chart.png"), chart_photo(exported, 7, Variant()))
+    cal, empty = tmp_path / "cal", tmp_path / "none"
+    assert cli_main(["calibrate", "colours", str(tmp_path / "chart.png"), "--game", "hexapod",
+                     "--out-dir", str(cal)]) == 0
+    capsys.readouterr()
+    figures = {}
+    for name, extra in (("plain", []), ("empty", ["--calibration", str(empty)]),
+                        ("ours", ["--calibration", str(cal)])):
+        assert cli_main(["bench", "vision", "--game", "hexapod", "--scenes", "2", "--bands",
+                         "topdown", "--json", *extra]) == 0
+        band = json.loads(capsys.readouterr().out)["topdown"]
+        figures[name] = {k: v for k, v in band.items() if "ms" not in k}
+    assert figures["plain"] == figures["empty"] == figures["ours"]
+    assert figures["plain"]["cells"] > 0
