@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     marks.add_argument("--true-markers", action="store_true",
                        help="hexel: calibrate from the scene's true marker corners instead of "
                             "the ones found (a perfect marker search; an upper bound)")
+    p.add_argument("--calibration", metavar="DIR", default=None,
+                   help="hexapod: read with the inks saved in DIR/colours-hexapod.json "
+                        "(`calibrate colours --game hexapod`; default: the design's inks)")
     p.add_argument("--show-failures", action="store_true",
                    help="list the scenes that were not read exactly")
     p.set_defaults(run=run)
@@ -228,6 +231,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     from ..scenarios import hexapod_scene
     from ..synth.scene import sample_params
     from ..vision.hexapod import HexapodReader
+    from ..vision.hexapod_calibrate import hexapod_params
     from ..vision.observation import UNKNOWN
 
     cv2.setNumThreads(1)
@@ -239,6 +243,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"error: --size must look like 1280x720, got {args.size!r}")
         return 2
+    cell_params = hexapod_params(getattr(args, "calibration", None))
     report = {}
     bands = [b.strip() for b in (args.bands or "topdown,easy,hard").split(",") if b.strip()]
     for band in bands:
@@ -257,7 +262,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
             if not args.lens:
                 params = replace(params, hfov_deg=0.0)
             image, truth = hexapod_scene(seed, band, params=params)
-            reader = HexapodReader(track=True, keep_still=False)
+            reader = HexapodReader(track=True, keep_still=False, params=cell_params)
             t0 = time.perf_counter()
             result = reader.read_full(image, 0.0, 0)
             cold.append(1000 * (time.perf_counter() - t0))
@@ -266,14 +271,14 @@ def run_hexapod(args: argparse.Namespace) -> int:
                 t0 = time.perf_counter()
                 reader.read_full(again, 0.04, 1)
                 tracked.append(1000 * (time.perf_counter() - t0))
-                keeper = HexapodReader(track=True)
+                keeper = HexapodReader(track=True, params=cell_params)
                 keeper.read_full(image, 0.0, 0)
                 t0 = time.perf_counter()
                 kept += keeper.read_full(again, 0.04, 1).kept
                 still.append(1000 * (time.perf_counter() - t0))
                 if len(truth.cases) == 2:
                     # a hand reaching into the second case: the first keeps its reading
-                    handy = HexapodReader(track=True)
+                    handy = HexapodReader(track=True, params=cell_params)
                     handy.read_full(image, 0.0, 0)
                     reach = _hand_over(again, truth.cases[1].corners)
                     t0 = time.perf_counter()

@@ -1,7 +1,9 @@
 """`companion calibrate camera|colours`: the two calibrations a table can save under calibration/.
 `camera` computes lens intrinsics and distortion from several photos of the printed ChArUco board
 (`companion markers export` prints it); `colours` learns the three symbol inks from one photo of
-the edition's three single-kind cards, for prints that differ from ours. `companion recognize`
+the edition's three single-kind cards (Hex'el), or the card inks from one photo of the printed
+colour chart (Hexapod, `companion cards export --game hexapod`), for prints that differ from
+ours. `companion recognize`
 uses both when present. (The table itself needs no saved calibration: the reader finds the four
 corner markers in every picture.)
 """
@@ -26,12 +28,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     cam.add_argument("--out", default="calibration/camera.json",
                      help="where to save (default calibration/camera.json)")
     cam.set_defaults(run=run_camera)
-    col = g.add_parser("colours", help="learn the symbol colours from one photo",
-                       description="Learn the three symbol inks from one photo showing the "
-                                   "edition's three single-kind cards (RRRRRR, BBBBBB and VVVVVV "
-                                   "or YYYYYY) whole and flat; saves "
-                                   "calibration/colours-<edition>.json.")
-    col.add_argument("image", help="photo of the three single-kind cards")
+    col = g.add_parser("colours", help="learn the card inks from one photo",
+                       description="Hex'el: learn the three symbol inks from one photo showing "
+                                   "the edition's three single-kind cards (RRRRRR, BBBBBB and "
+                                   "VVVVVV or YYYYYY) whole and flat; saves "
+                                   "calibration/colours-<edition>.json. Hexapod (--game "
+                                   "hexapod): learn the card inks from one photo of the colour "
+                                   "chart (`companion cards export --game hexapod` writes it; "
+                                   "print it with the cards' printer and paper) lying whole and "
+                                   "flat; saves calibration/colours-hexapod.json.")
+    col.add_argument("image", help="photo of the three single-kind cards, or of the Hexapod "
+                                   "colour chart")
+    col.add_argument("--game", choices=["hexel", "hexapod"], default="hexel")
     col.add_argument("--edition", choices=["holodex", "web"], default="holodex")
     col.add_argument("--out-dir", default="calibration", help="folder (default calibration/)")
     col.set_defaults(run=run_colours)
@@ -73,6 +81,9 @@ def run_camera(args: argparse.Namespace) -> int:
 def run_colours(args: argparse.Namespace) -> int:
     import cv2
 
+    if getattr(args, "game", "hexel") == "hexapod":
+        return run_hexapod_colours(args)
+
     from ..vision.calibration import TableView, calibrate_table
     from ..vision.colour import colours_path
     from ..vision.reader import learn_colours
@@ -93,4 +104,31 @@ def run_colours(args: argparse.Namespace) -> int:
     print(f"saved {path}")
     for name, proto in zip(model.names, model.protos, strict=True):
         print(f"  {name:5s} {' '.join(f'{v:.3f}' for v in proto)}  (relative to paper, RGB)")
+    return 0
+
+
+def run_hexapod_colours(args: argparse.Namespace) -> int:
+    """`calibrate colours --game hexapod`: the card inks from a photo of the colour chart."""
+    import cv2
+
+    from ..vision.hexapod_calibrate import colours_file, learn_chart
+
+    img = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if img is None:
+        print(f"error: cannot read {args.image}", file=sys.stderr)
+        return 2
+    try:
+        inks = learn_chart(img, source=args.image)
+    except ValueError as exc:
+        print(f"error: {exc}; nothing saved", file=sys.stderr)
+        return 2
+    path = colours_file(args.out_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(inks.to_json(), indent=2) + "\n")
+    print(f"saved {path}")
+    hues = inks.hues()
+    for kind, rgb in inks.inks.items():
+        hue = f"  hue {hues[kind]:7.1f}" if kind in hues else ""
+        print(f"  {kind}  {' '.join(f'{v:.3f}' for v in rgb)}  (relative to paper, RGB; "
+              f"{inks.used[kind]} swatches){hue}")
     return 0

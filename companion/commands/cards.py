@@ -129,9 +129,35 @@ def hexapod_boards(out: Path, dpi: int) -> dict:
     for page in PAGES_MM:
         name = f"hexapod-cases-{page}.pdf"
         sheets[page] = {"file": name, "pages": write_board_pdf(out / name, players, page)}
-    return {"boards": boards, "board_sheets": sheets,
+    return {"boards": boards, "board_sheets": sheets, "colour_chart": hexapod_chart(out, dpi),
             "board_frame": "mm, origin at the grid's top-left corner, x right, y down; marker "
                            "corners in ArUco order (TL, TR, BR, BL of the upright marker)"}
+
+
+def hexapod_chart(out: Path, dpi: int) -> dict:
+    """The colour chart (`companion.colour_chart`): a PNG and an A4 and a Letter PDF, and its
+    geometry for the manifest (chart mm, origin at the sheet's top-left corner)."""
+    import cv2
+
+    from ..colour_chart import CHART, CHART_INKS
+    from ..synth.hexapod_chart import chart_image, write_chart_pdf
+    from ..synth.printing import PAGES_MM
+
+    name = "hexapod-colour-chart.png"
+    ok, buf = cv2.imencode(".png", chart_image(dpi / 25.4))
+    if not ok:
+        raise OSError(f"cannot encode {name}")
+    (out / name).write_bytes(png_with_dpi(buf.tobytes(), dpi))
+    sheets = {}
+    for page in PAGES_MM:
+        pdf = f"hexapod-colour-chart-{page}.pdf"
+        sheets[page] = {"file": pdf, "pages": write_chart_pdf(out / pdf, page)}
+    return {"file": name, "sheets": sheets, "size_mm": [CHART.width_mm, CHART.height_mm],
+            "dictionary": CHART.dictionary, "marker_mm": CHART.marker_mm,
+            "marker_corners_mm": {str(mid): c.tolist()
+                                  for mid, c in CHART.marker_corners().items()},
+            "swatches": [{"kind": kind, "rgb": list(CHART_INKS[kind]), "rect_mm": list(rect),
+                          "inner": CHART.inner} for kind, rect in CHART.swatches()]}
 
 
 GAMES: dict[str, GamePrint] = {
@@ -212,7 +238,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "manifest.json listing each face's file, id, size and symbols (Hex'el: "
                     "edges E, NE, NW, W, SW, SE of the upright PNG) or cells (Hexapod: rows "
                     "of cell codes, top to bottom; plus the display-case boards of players 1 "
-                    "and 2 as PNG and A4/Letter PDF).")
+                    "and 2 and the colour chart for `calibrate colours --game hexapod`, as "
+                    "PNG and A4/Letter PDF).")
     p.add_argument("--game", choices=sorted(GAMES), default="hexel", help="game (default hexel)")
     p.add_argument("--edition", default=None,
                    help="edition, e.g. holodex or web for hexel (default: the game's first)")

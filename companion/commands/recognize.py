@@ -214,12 +214,17 @@ def run_hexapod(args: argparse.Namespace) -> int:
     import cv2
 
     from ..vision.hexapod import HexapodReader, annotate
+    from ..vision.hexapod_calibrate import hexapod_params
 
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
     is_video = _is_video(source)
-    reader = HexapodReader(track=is_video)
+    try:
+        params = hexapod_params(args.calibration)
+    except (ValueError, KeyError, TypeError) as exc:
+        return _fail(f"cannot use the Hexapod colour calibration: {exc}")
+    reader = HexapodReader(track=is_video, params=params)
     last = None
     shown = None
     try:

@@ -195,8 +195,10 @@ def make_sensor(game: str, source, referee, config):
     if game == "hexapod":
         from ..referee.hexapod_table import CasesFrameSensor
         from ..vision.hexapod import HexapodReader  # type: ignore[import-not-found]
+        from ..vision.hexapod_calibrate import hexapod_params
+        from .recognize import CALIBRATION_DIR
 
-        return CasesFrameSensor(source, HexapodReader())
+        return CasesFrameSensor(source, HexapodReader(params=hexapod_params(CALIBRATION_DIR)))
     from ..referee.pipeline import FrameSensor
     from ..vision.reader import HexelReader
 

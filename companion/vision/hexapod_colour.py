@@ -93,17 +93,29 @@ HUE_HI = np.array([25.0, 25.0, 20.0, 15.0, 45.0, 22.0], np.float32)
 HUE_BINS = 256
 
 
-def _hue_tables() -> tuple[np.ndarray, np.ndarray]:
+def _hue_tables(hues: np.ndarray = INK_HUES) -> tuple[np.ndarray, np.ndarray]:
     """Per hue bin (256 over 360 degrees): the nearest kind, and 1 where the hue is within
-    that kind's range."""
+    that kind's range, for the kinds' hue centres `hues` (degrees; default the design's)."""
     deg = (np.arange(HUE_BINS, dtype=np.float32) + 0.5) * 360.0 / HUE_BINS
-    d = (deg[:, None] - INK_HUES + 180.0) % 360.0 - 180.0
+    d = (deg[:, None] - hues + 180.0) % 360.0 - 180.0
     kind = np.abs(d).argmin(axis=1)
     dk = d[np.arange(HUE_BINS), kind]
     return kind.astype(np.uint8), ((dk >= HUE_LO[kind]) & (dk <= HUE_HI[kind])).astype(np.uint8)
 
 
 HUE_KIND, HUE_NEAR = _hue_tables()
+
+
+@lru_cache(maxsize=8)
+def hue_tables(hues: tuple[float, ...] | None) -> tuple[np.ndarray, np.ndarray]:
+    """`HUE_KIND`, `HUE_NEAR` for the kinds' hue centres `hues` (`ColourParams.hues`; None:
+    the design's tables themselves), worked out once per set of hues."""
+    if hues is None:
+        return HUE_KIND, HUE_NEAR
+    kind, near = _hue_tables(np.array(hues, np.float32))
+    kind.flags.writeable = False
+    near.flags.writeable = False
+    return kind, near
 
 
 def _gap_bins() -> tuple[int, int]:
@@ -118,6 +130,18 @@ def _gap_bins() -> tuple[int, int]:
 DEEP_HUES = _gap_bins()
 INV_INK_V = np.zeros(256, np.float32)
 INV_INK_V[:NK] = 1.0 / INK_V
+
+
+@lru_cache(maxsize=8)
+def inv_ink_v(ink_v: tuple[float, ...] | None) -> np.ndarray:
+    """`INV_INK_V` for the kinds' ink brightness `ink_v` (`ColourParams.ink_v`; None: the
+    design's table itself)."""
+    if ink_v is None:
+        return INV_INK_V
+    out = np.zeros(256, np.float32)
+    out[:NK] = 1.0 / np.array(ink_v, np.float32)
+    out.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True)
@@ -135,6 +159,11 @@ class ColourParams:
     lit_v: float = 0.35           # tint levels (`tint_levels`): unlit below this brightness
     grey_sat: float = 0.2         # greyish up to this saturation, faint up to `faint_sat`
     faint_sat: float = 0.25
+    # the kinds' hue centres (degrees, `KINDS` order) learned from a photo of the printed colour
+    # chart (`hexapod_calibrate`, calibration/colours-hexapod.json); None: the design's INK_HUES
+    hues: tuple[float, ...] | None = None
+    # and their inks' brightness (largest channel, white paper = 1); None: the design's INK_V
+    ink_v: tuple[float, ...] | None = None
 
 
 Planes = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -660,11 +689,12 @@ def label_pixels(pix: Pixels, px: int, params: ColourParams | None = None) -> np
     and a wrong gain shift both alike."""
     params = params or ColourParams()
     v, c, sat = pix.v, pix.c, pix.sat
-    kind = cv2.LUT(pix.hue, HUE_KIND)
+    hue_kind, hue_near = hue_tables(params.hues)
+    kind = cv2.LUT(pix.hue, hue_kind)
     neutral = (c < params.min_chroma + 0.06 * v) | (sat < 0.15)
     grey = _grey_levels(v, params)
-    hued = ~neutral & (cv2.LUT(pix.hue, HUE_NEAR) > 0) & (sat >= params.min_sat)
-    vr = v * cv2.LUT(kind, INV_INK_V)          # brightness relative to the kind's own ink
+    hued = ~neutral & (cv2.LUT(pix.hue, hue_near) > 0) & (sat >= params.min_sat)
+    vr = v * cv2.LUT(kind, inv_ink_v(params.ink_v))   # brightness relative to the kind's ink
     k = round(0.6 * px) | 1
     top = cv2.dilate(vr * hued, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     level = select((sat >= params.ink_sat) & (vr >= params.ink_level * top),

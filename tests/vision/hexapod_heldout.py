@@ -318,6 +318,55 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
     return HeldOutCase(out, first.player, first.grid, cell_px, tuple(result), arm_bgr)
 
 
+@lru_cache(maxsize=4)
+def _chart(folder: str) -> tuple[np.ndarray, float]:
+    """(the exported colour chart, BGR; its px per mm) of an export folder."""
+    root = Path(folder)
+    manifest = json.loads((root / "manifest.json").read_text())
+    return (cv2.imread(str(root / manifest["colour_chart"]["file"]), cv2.IMREAD_COLOR),
+            manifest["dpi"] / 25.4)
+
+
+def chart_photo(folder: str | Path, seed: int, variant: Variant = Variant(),
+                chart: np.ndarray | None = None) -> np.ndarray:
+    """A photo of the exported colour chart printed by the printer that printed `variant`'s
+    cards for `seed` (`heldout._printer`, the same draw; our print when not `printed`), with
+    the variant's halftone, lamp, lens and after-capture processing, on a table photograph,
+    through the same camera model (`heldout.camera`): the chart's sheet is 0.5-0.65 of the
+    frame's height, turned by up to 12 degrees, with mild perspective, exposed at 0.65-0.8 of
+    the table's exposure (a camera metering a frame that a white sheet fills, or the user
+    retaking the photo that `calibrate colours` refused as over-exposed). Its draws come from
+    a stream of its own, so the variant's pictures stay as they are. `chart`: a changed copy
+    of the exported chart image to print instead (the same px per mm)."""
+    exported, ppm = _chart(str(folder))
+    chart = exported if chart is None else chart
+    rng = np.random.default_rng([seed, 515151, 9])
+    size = variant.size
+    if variant.printed:
+        chart = _printer(seed, 8.0, 0.4)(chart)
+    if variant.halftone:
+        chart = _halftone(chart, ppm, rng.uniform(30.0, 45.0))
+    chart = chart.astype(np.float32)
+    scale = rng.uniform(0.5, 0.65) * size[1] / chart.shape[0]    # image px per chart px
+    if variant.halftone:
+        chart = cv2.GaussianBlur(chart, (0, 0), 0.5 / scale)
+    mid = np.array([chart.shape[1], chart.shape[0]]) / 2.0
+    place = np.array(size, float) / 2.0 + rng.uniform(-40, 40, 2)
+    sim = _similarity(scale, 1.0, math.radians(rng.uniform(-12.0, 12.0)), mid, place)
+    hom = _perspective(rng.uniform(-1, 1, 2) * 1.0e-4, place) @ sim
+    img = photo_crop(rng, BACKGROUNDS, size).astype(np.float32)
+    _paste(img, chart, hom, size)
+    img *= np.float32(rng.uniform(0.65, 0.8))
+    if variant.lamp:
+        img = _lamp(img, rng)
+    if variant.lens:
+        img = _lens(img, rng)
+    out = camera(img, rng, variant.shadows)
+    if variant.phone or variant.lowlight:
+        out = _after_capture(out, rng, variant)
+    return out
+
+
 def board_band(scene, x0: float, x1: float, y0: float) -> np.ndarray:
     """The picture's pixels (uint8 mask) of a band of the first board from x0 to x1 mm and from
     y0 mm down past the bottom of the frame (an arm reaching in from the player's side)."""
@@ -697,6 +746,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from companion.commands.cards import GAMES, export
     from companion.vision.hexapod import HexapodReader
+    from companion.vision.hexapod_calibrate import colour_params, learn_chart
+    from companion.vision.hexapod_windows import CellParams
 
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--seeds", type=int, default=100)
@@ -705,6 +756,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--export", help="an export folder to use (default: export to a temporary "
                     "folder at 120 dpi)")
     ap.add_argument("--show-failures", action="store_true")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="for each seed, photograph the colour chart printed by that seed's "
+                    "printer (`chart_photo`), learn the inks from it (`calibrate colours --game "
+                    "hexapod`) and read the pictures with them")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -712,14 +767,26 @@ def main(argv: list[str] | None = None) -> None:
         if not (folder / "manifest.json").exists():
             export(GAMES["hexapod"], "standard", folder, dpi=120)
         figures = Figures()
+        refused = []
         for seed in range(args.start, args.start + args.seeds):
             scene = heldout_case(folder, seed, VARIANTS[args.variant])
-            obs = HexapodReader(track=False).read(scene.image)
+            params = None
+            if args.calibrate:
+                try:
+                    inks = learn_chart(chart_photo(folder, seed, VARIANTS[args.variant]))
+                    params = CellParams(colour=colour_params(inks))
+                except ValueError as exc:
+                    refused.append((seed, str(exc)))
+            obs = HexapodReader(track=False, params=params).read(scene.image)
             seen = {c.player: c.grid for c in obs.cases}
             figures.false_cases += sum(p not in {b.player for b in scene.boards} for p in seen)
             for board in scene.boards:
                 figures.add(seed, board, seen.get(board.player))
-    print(figures.line(args.variant, args.start, args.start + args.seeds - 1))
+    print(figures.line(args.variant, args.start, args.start + args.seeds - 1) +
+          (f", calibrated ({len(refused)} charts refused: read without)" if args.calibrate
+           else ""))
+    for seed, why in refused:
+        print(f"    seed {seed}: calibration refused: {why}")
     if args.show_failures:
         for seed, player, stage, cells in figures.failures:
             print(f"    seed {seed} player {player}: {stage} {cells}")
