@@ -57,6 +57,9 @@ class CameraConfig:
     size: tuple[int, int] = (1280, 720)
     settle_s: float = 2.0
     stall_s: float = 5.0
+    # the folder of saved calibrations (camera.json, colours-*.json: `vision.saved`); a
+    # relative path is taken from the config file's folder
+    calibration: Path = Path("calibration")
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,7 @@ def _path(value: Any) -> Path:
 _SECTIONS: dict[str, tuple[type, dict[str, Check]]] = {
     "camera": (CameraConfig, {
         "source": _text, "size": _size, "settle_s": _number(zero_ok=True),
-        "stall_s": _number(),
+        "stall_s": _number(), "calibration": _path,
     }),
     "buttons": (ButtonsConfig, {
         "confirm": _gpio, "undo": _gpio, "next": _gpio, "hold_s": _number(),
@@ -309,6 +312,9 @@ def parse_config(
         sections[name] = _section(name, value, problems)
     if "store" in sections and base_dir is not None and not sections["store"].path.is_absolute():
         sections["store"] = StoreConfig(base_dir / sections["store"].path)
+    camera = sections.get("camera", CameraConfig())
+    if base_dir is not None and not camera.calibration.is_absolute():
+        sections["camera"] = dataclasses.replace(camera, calibration=base_dir / camera.calibration)
     config = Config(**sections, path=path)
     if not problems:
         problems.extend(_cross_checks(config))

@@ -84,6 +84,7 @@ class Table:
         from ..rules.core import RulesError
         from ..sources import SourceError, SupervisedSource, open_source
         from ..store import GameStore, StoreError
+        from ..vision.saved import CalibrationError, load_saved
 
         c = self.config
         try:
@@ -113,8 +114,15 @@ class Table:
         except SourceError as exc:
             print(f"error: camera.source: {exc}", file=sys.stderr)
             return 2
+        try:
+            saved = load_saved(c.camera.calibration)
+        except CalibrationError as exc:
+            print(f"error: camera.calibration: {exc}", file=sys.stderr)
+            return 2
+        log.info("%s", saved.describe())
         source = SupervisedSource(make_source, stall_s=c.camera.stall_s)
-        sensor = GameSensor(referee, lambda game: make_sensor(game, source, referee, c.game))
+        sensor = GameSensor(referee,
+                            lambda game: make_sensor(game, source, referee, c.game, saved))
         camera = CameraLoop(referee, sensor, StabilityFilter(c.referee.stable_s))
 
         factory = None
@@ -190,18 +198,22 @@ def game_options(game):
                         names=game.names or ())
 
 
-def make_sensor(game: str, source, referee, config):
-    """The camera reader for `game` on `source` (raises if it is not available)."""
+def make_sensor(game: str, source, referee, config, saved=None):
+    """The camera reader for `game` on `source` (raises if it is not available), with the
+    calibrations `saved` under the config's `camera.calibration` (`vision.saved.load_saved`;
+    None: the built-in colours and no lens model)."""
     if game == "hexapod":
         from ..referee.hexapod_table import CasesFrameSensor
         from ..vision.hexapod import HexapodReader  # type: ignore[import-not-found]
-        from ..vision.hexapod_calibrate import hexapod_params
-        from .recognize import CALIBRATION_DIR
 
-        return CasesFrameSensor(source, HexapodReader(params=hexapod_params(CALIBRATION_DIR)))
+        params = saved.hexapod if saved is not None else None
+        return CasesFrameSensor(source, HexapodReader(params=params))
     from ..referee.pipeline import FrameSensor
     from ..vision.reader import HexelReader
 
     edition = referee.options.edition if referee.options is not None and \
         hasattr(referee.options, "edition") else config.edition
-    return FrameSensor(source, HexelReader(edition))
+    if saved is None:
+        return FrameSensor(source, HexelReader(edition))
+    return FrameSensor(source, HexelReader(edition, model=saved.hexel[edition],
+                                           camera=saved.camera))

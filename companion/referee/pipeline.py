@@ -189,33 +189,38 @@ def draw_table(cards, hand, camera, size: tuple[int, int] = (640, 400)) -> np.nd
 
 
 class GameSensor:
-    """The sensor for the game being refereed: `make(game)` builds one per game name on first
-    use (the admin page may start a match of another game). A game whose reader cannot be built
-    is reported through `status` and senses nothing; it is retried every `retry_s`."""
+    """The sensor for the game being refereed: `make(game)` builds one per game name and
+    edition on first use (the admin page may start a match of another game, or of Hex'el's
+    other edition, whose inks the reader must be built for). A game whose reader cannot be
+    built is reported through `status` and senses nothing; it is retried every `retry_s`."""
 
     def __init__(self, referee: Referee, make: Callable[[str], Sensor],
                  retry_s: float = 30.0) -> None:
         self.referee = referee
         self.make = make
         self.retry_s = retry_s
-        self._sensors: dict[str, Sensor] = {}
-        self._failed: dict[str, tuple[float, str]] = {}
+        self._sensors: dict[tuple[str, str | None], Sensor] = {}
+        self._failed: dict[tuple[str, str | None], tuple[float, str]] = {}
+
+    def _key(self) -> tuple[str, str | None]:
+        return self.referee.game, getattr(self.referee.options, "edition", None)
 
     def _current(self) -> Sensor | None:
-        game = self.referee.game
-        if game in self._sensors:
-            return self._sensors[game]
-        failed = self._failed.get(game)
+        key = self._key()
+        if key in self._sensors:
+            return self._sensors[key]
+        failed = self._failed.get(key)
         if failed is not None and time.monotonic() - failed[0] < self.retry_s:
             return None
+        game = key[0]
         try:
-            self._sensors[game] = self.make(game)
+            self._sensors[key] = self.make(game)
         except Exception as exc:
             log.warning("no camera reader for %s: %s", game, exc)
-            self._failed[game] = (time.monotonic(), f"no camera reader for {game}: {exc}")
+            self._failed[key] = (time.monotonic(), f"no camera reader for {game}: {exc}")
             return None
-        self._failed.pop(game, None)
-        return self._sensors[game]
+        self._failed.pop(key, None)
+        return self._sensors[key]
 
     def sense(self) -> Sensed | None:
         """The current game's reading."""
@@ -226,7 +231,7 @@ class GameSensor:
         """The current game's sensor status, or why there is none."""
         sensor = self._current()
         if sensor is None:
-            return "error", self._failed.get(self.referee.game, (0.0, "no camera reader"))[1]
+            return "error", self._failed.get(self._key(), (0.0, "no camera reader"))[1]
         return sensor.status()
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from companion.config import (
     ButtonsConfig,
+    CameraConfig,
     Config,
     ConfigError,
     as_dict,
@@ -33,7 +34,8 @@ def problems(tmp_path: Path, text: str) -> list[str]:
 
 def test_an_empty_file_gives_the_defaults(tmp_path):
     config = load_config(write(tmp_path, ""))
-    assert config == Config(path=tmp_path / "companion.toml")
+    assert config == Config(camera=CameraConfig(calibration=tmp_path / "calibration"),
+                            path=tmp_path / "companion.toml")
     assert config.camera.source == "picamera2" and config.camera.size == (1280, 720)
     assert config.web.threads == 32 and config.web.pin is None
     assert config.referee.stable_s == 1.0 and config.referee.auto_confirm_s is None
@@ -154,3 +156,12 @@ def test_parse_config_takes_parsed_data():
     assert config.game.seats == 4 and config.path is None
     with pytest.raises(ConfigError, match=r"game\.seats"):
         parse_config({"game": {"seats": 0}})
+
+
+def test_the_calibration_folder_is_taken_from_the_config_files_folder(tmp_path):
+    assert load_config(write(tmp_path, "")).camera.calibration == tmp_path / "calibration"
+    config = load_config(write(tmp_path, '[camera]\ncalibration = "cal/table2"\n'))
+    assert config.camera.calibration == tmp_path / "cal" / "table2"
+    config = load_config(write(tmp_path, '[camera]\ncalibration = "/srv/cal"\n'))
+    assert config.camera.calibration == Path("/srv/cal")
+    assert any("camera.calibration" in p for p in problems(tmp_path, "[camera]\ncalibration = 3\n"))

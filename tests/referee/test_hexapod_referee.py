@@ -328,6 +328,26 @@ def test_the_game_sensor_follows_the_game_and_reports_a_missing_reader(store, cl
     assert sensor.status() == ("ok", "scripted") and made == ["hexapod", "hexel"]
 
 
+def test_the_game_sensor_builds_a_new_reader_for_a_match_of_the_other_edition(store, clock):
+    # a Hex'el reader is built for one edition's inks: a new match of the other edition must
+    # not be read with them
+    ref = hexapod_referee(store, clock)
+    ref.new_match(HexelOptions(seats=2, edition="holodex"), start="shuffle", seed=1)
+    made = []
+
+    def make(game):
+        made.append((game, ref.options.edition))
+        return Scripted([])
+
+    sensor = GameSensor(ref, make)
+    sensor.sense()
+    sensor.sense()
+    assert made == [("hexel", "holodex")]
+    ref.new_match(HexelOptions(seats=2, edition="web"), start="shuffle", seed=2)
+    sensor.sense()
+    assert made == [("hexel", "holodex"), ("hexel", "web")]
+
+
 def test_the_demo_camera_photographs_the_cases_with_the_hand_over_the_footprint():
     from companion.referee.hexapod_table import CasesCamera
 
