@@ -854,15 +854,30 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     hl = histograms(gather(labels, at_large))
     v_large = gather(v, at_large)
     ql = quantiles(v_large)
-    inked = lit_inked(v_large, gather(pix.sat, at_large), params.colour.faint_sat)
     at_small = window_index(labels.shape, px, m, rows, cols, small)
     hs = histograms(gather(labels, at_small))
+    # whether a window's bright half is a kind's ink, where `decide`'s cast rule asks it (one
+    # kind's hue over `CAST_KIND` of the small window, short of the half that rule allows;
+    # before the nudged windows are judged, for every cell they are tried on): worked out there
+    # only, a share of the cells
+    inked, asked = np.zeros(len(hs), bool), np.zeros(len(hs), bool)
+
+    def ask(cells: np.ndarray) -> None:
+        cells = cells[~asked[cells]]
+        if len(cells):
+            inked[cells] = lit_inked(v_large[cells], gather(pix.sat, at_large[cells]),
+                                     params.colour.faint_sat)
+            asked[cells] = True
+
+    hue = (hs[:, INK:INK + NK] + hs[:, BODY:BODY + NK] + hs[:, PALE:PALE + NK]).max(axis=1)
+    ask(np.flatnonzero((hue >= CAST_KIND) & (hue < 0.5)))
     qs, ts = quantiles(gather(v, at_small)), histograms(gather(tints, at_small), N_TINTS)
     code, conf = decide(hs, hl, qs, ql, params, ts, inked=inked)
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
     todo = np.flatnonzero(code == UNKNOWN_CODE)
     if len(todo):
+        ask(todo)
         step = round(params.nudge * px)
         # the four nudges of every such cell judged in one batch (`decide` is per window)
         shifts = ((step, 0), (-step, 0), (0, step), (0, -step))
