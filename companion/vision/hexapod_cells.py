@@ -268,7 +268,8 @@ KIND_OF.flags.writeable = False
 
 def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
            params: CellParams = DEFAULT, tint: np.ndarray | None = None,
-           black: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+           black: np.ndarray | None = None, inked: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """(code index into CODES, confidence) of every cell (any leading shape) from its
     small-window (h) and large-window (hl) label shares, brightness quantiles (qs, ql: 15th,
     50th, 85th percentile) and small-window tint-level shares (`tint`, see
@@ -284,7 +285,10 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     remove tints it (labels of a pale kind or OTHER), at least mostly not TINTED while no
     kind's hue covers half the small window and no kind's ink more than `max_cast_ink` of it (a
     cast never tints a grey to an ink's saturation; `black`, the black tile's share measured
-    otherwise: see `cast_dung`). An empty cell is light board fill: neutral light labels,
+    otherwise: see `cast_dung`) and, given `inked` (`lit_inked` of the large window), not a
+    coloured tile's ink in its brighter half where one kind's hue covers `CAST_KIND` of the small
+    window (a pale office print's stag, its dark body on its pale tile, under a cast of its own
+    hue). An empty cell is light board fill: neutral light labels,
     or — when the local gain darkens it to MID or speckle and clipping give it pale labels —
     a large window as flat as fill (`min_flat`, no black), or a small window as flat with next
     to no black in the large one (`max_fill_black`: a neighbouring card's paper or lit fill past a
@@ -323,7 +327,7 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
         # a cast tints a grey faintly, never to an ink's saturation: a window with a kind's
         # ink in it is a coloured tile (blurred or half lit), not a tinted dung beetle
         is_dung |= dung_shape & (lit > 0.0) & (tint[..., TINTED] <= params.max_tinted * lit) & \
-            (same < 0.5) & \
+            (same < 0.5) & (True if inked is None else ~(inked & (same >= CAST_KIND))) & \
             (black_l >= params.min_black) & \
             (h[..., INK:INK + NK].max(axis=-1) <= params.max_cast_ink)
         # a neighbouring card's paper or lit fill past a shadow's edge may brighten the large
@@ -344,11 +348,13 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
 
 def cast_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray, qs: np.ndarray,
               ql: np.ndarray, ts: np.ndarray, px: int, margin: int, rows: int, cols: int,
-              cells: np.ndarray, params: CellParams = DEFAULT) -> np.ndarray:
-    """Which of `cells` (flat indices; hs, hl, qs, ql, ts: every cell's centre-window evidence
-    as `decide` takes it) are a dung beetle under a colour cast the white did not remove, its
-    black tile counted by brightness and saturation instead of by label: dark (below `dim_v`)
-    and less saturated than ink (`ink_sat`, the labels' own bound for a kind's ink). A cast
+              cells: np.ndarray, params: CellParams = DEFAULT,
+              inked: np.ndarray | None = None) -> np.ndarray:
+    """Which of `cells` (flat indices; hs, hl, qs, ql, ts and `inked`: every cell's
+    centre-window evidence as `decide` takes it) are a dung beetle under a colour cast the white
+    did not remove, its black tile counted by brightness and saturation instead of by label:
+    dark (below `dim_v`) and less saturated than ink (`ink_sat`, the labels' own bound for a
+    kind's ink). A cast
     tints the black ink's dark pixels (their hue then takes a kind's body label or OTHER, so
     the neutral DARK / DIM share falls short of `min_black`) but never to an ink's saturation;
     a kind's dark insect body keeps its ink's saturation (0.66 and up in print), so it is not
@@ -359,8 +365,30 @@ def cast_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray, qs
     grey = (gather(v, at) < params.colour.dim_v) & \
         (gather(sat, at) < params.colour.ink_sat)
     black = np.maximum(grey.mean(axis=1), hl[cells, DARK] + hl[cells, DIM])
-    return decide(hs[cells], hl[cells], qs[cells], ql[cells], params, ts[cells], black
-                  )[0] == K_CODE
+    return decide(hs[cells], hl[cells], qs[cells], ql[cells], params, ts[cells], black,
+                  None if inked is None else inked[cells])[0] == K_CODE
+
+
+# a tinted dung beetle's large window: its brighter half's median saturation at most this share
+# of its darker half's (`lit_inked`)
+CAST_LIT_SAT = 0.7
+# ... where one kind's hue covers at least this share of its small window (`decide`)
+CAST_KIND = 0.25
+
+
+def lit_inked(v: np.ndarray, sat: np.ndarray, tinted: float) -> np.ndarray:
+    """For each window (rows of `v`, `sat`: its pixels' brightness and saturation), whether its
+    brighter half is a coloured tile's ink rather than a tinted dung beetle's grey: the median
+    saturation of its brighter half is over `tinted` (the tint levels' bound for a grey that a
+    cast pushes off neutral) and over `CAST_LIT_SAT` of its darker half's. A cast the white did
+    not remove tints a dung beetle's grey beetle and paper faintly, and no more than its black
+    ink, whose dark pixels the sensor's noise pushes further off grey; a coloured tile (a pale
+    office print's stag or moth, its dark insect on it) is its ink where it is bright."""
+    order = np.argsort(v, axis=1)
+    ranked = np.take_along_axis(sat, order, axis=1)
+    half = ranked.shape[1] // 2
+    lit = np.median(ranked[:, half:], axis=1)
+    return (lit > tinted) & (lit > CAST_LIT_SAT * np.median(ranked[:, :half], axis=1))
 
 
 def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
@@ -824,23 +852,40 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)
     hl = histograms(gather(labels, at_large))
-    ql = quantiles(gather(v, at_large))
+    v_large = gather(v, at_large)
+    ql = quantiles(v_large)
     at_small = window_index(labels.shape, px, m, rows, cols, small)
     hs = histograms(gather(labels, at_small))
+    # whether a window's bright half is a kind's ink, where `decide`'s cast rule asks it (one
+    # kind's hue over `CAST_KIND` of the small window, short of the half that rule allows;
+    # before the nudged windows are judged, for every cell they are tried on): worked out there
+    # only, a share of the cells
+    inked, asked = np.zeros(len(hs), bool), np.zeros(len(hs), bool)
+
+    def ask(cells: np.ndarray) -> None:
+        cells = cells[~asked[cells]]
+        if len(cells):
+            inked[cells] = lit_inked(v_large[cells], gather(pix.sat, at_large[cells]),
+                                     params.colour.faint_sat)
+            asked[cells] = True
+
+    hue = (hs[:, INK:INK + NK] + hs[:, BODY:BODY + NK] + hs[:, PALE:PALE + NK]).max(axis=1)
+    ask(np.flatnonzero((hue >= CAST_KIND) & (hue < 0.5)))
     qs, ts = quantiles(gather(v, at_small)), histograms(gather(tints, at_small), N_TINTS)
-    code, conf = decide(hs, hl, qs, ql, params, ts)
+    code, conf = decide(hs, hl, qs, ql, params, ts, inked=inked)
     # a cell undecided at its centre (a card edge, a tile off the grid) is decided by windows
     # nudged a little each way when at least two agree and none says otherwise
     todo = np.flatnonzero(code == UNKNOWN_CODE)
     if len(todo):
+        ask(todo)
         step = round(params.nudge * px)
         # the four nudges of every such cell judged in one batch (`decide` is per window)
         shifts = ((step, 0), (-step, 0), (0, step), (0, -step))
         at = window_index(labels.shape, px, m, rows, cols, small, shifts, todo)
         again = np.tile(todo, len(shifts))
         tries = decide(histograms(gather(labels, at)), hl[again], quantiles(gather(v, at)),
-                       ql[again], params, histograms(gather(tints, at), N_TINTS)
-                       )[0].reshape(len(shifts), len(todo))
+                       ql[again], params, histograms(gather(tints, at), N_TINTS),
+                       inked=inked[again])[0].reshape(len(shifts), len(todo))
         known = tries != UNKNOWN_CODE
         first = np.where(known, tries, -1).max(axis=0)
         fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)
@@ -896,7 +941,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # still undecided: a dung beetle whose black tile a cast tints off the neutral labels
     left = np.flatnonzero(code == UNKNOWN_CODE)
     if len(left):
-        dung = left[cast_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left, params)]
+        dung = left[cast_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left, params,
+                              inked)]
         code[dung], conf[dung] = K_CODE, 0.5
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for

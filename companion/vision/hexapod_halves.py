@@ -3,7 +3,11 @@ column (head 'St' over wing cases 'Sb'), a moth's two along a row ('Ml', 'Mr'): 
 pairs a run of such cells from its start when known cells close the run, and when it touches a
 '?', lets the cells' own drawings decide (`half_evidence`: a stag's head shows ink and few pale
 wing-case highlights, a moth's body lies on its partner's side; a cell whose pale pixels outnumber
-its ink tells nothing: its print is paler than ours) or leaves the run '?'.
+its ink tells nothing: its print is paler than ours) or leaves the run '?'. A stag half whose
+partner is not in view as a stag (a lone cell beside a '?', the end of an open run) is named only
+when its own drawing shows a head clearly (`LONE_HEAD`), never as wing cases: a pale office print's
+head shows little ink amid pale pixels, which is all the wing cases' evidence is, and a blue
+beetle that a printer's hue shift takes for a stag's violet shows no head either.
 """
 
 from __future__ import annotations
@@ -70,13 +74,19 @@ def _share(mask: np.ndarray) -> np.ndarray:
     return np.count_nonzero(mask, axis=1) / mask.shape[1]
 
 
+# the stag score (`half_evidence`) a stag half whose partner is not in view must reach to be
+# named (a head: its ink over the pale pixels by this much above the offset); our print's heads
+# score 0.04 at the median, a pale office print's -0.2, wing cases -0.23
+LONE_HEAD = 0.15
+
+
 def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
                 margin: float = 0.08) -> None:
     """Replace the 'S' and 'M' cells of `grid` (in place) by St/Sb and Ml/Mr, or '?'."""
     rows, cols = len(grid), len(grid[0])
     for c in range(cols):
         line = [grid[r][c] for r in range(rows)]
-        for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin):
+        for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin, LONE_HEAD):
             grid[r][c] = code
     for r in range(rows):
         for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
@@ -84,10 +94,12 @@ def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
 
 
 def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
-          margin: float) -> list[tuple[int, str]]:
+          margin: float, lone: float | None = None) -> list[tuple[int, str]]:
     """(index, code) for every `kind` cell of one column or row: runs pair up from their start
     (first name, second name, ...); a run next to '?' may start or end with a half whose partner
-    is hidden, and then the cells' scores (> 0: first name) must pick one pairing clearly."""
+    is hidden, and then the cells' scores (> 0: first name) must pick one pairing clearly. Given
+    `lone`, a half whose partner lies outside the run in the pairing picked is named only when it
+    is a first half scoring at least `lone`, else '?'."""
     out = []
     n = len(line)
     i = 0
@@ -117,6 +129,15 @@ def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
                          for k, name in enumerate(opt)) for opt in options]
             if abs(votes[0] - votes[1]) >= 2.0 * margin * length:
                 pick = options[int(np.argmax(votes))]
+        if pick and lone is not None:
+            # the halves whose partner lies beyond the run: the first when the pairing starts
+            # with a second half, the last when it ends with a first half
+            ends = ([0] if pick[0] == names[1] else []) + \
+                ([length - 1] if pick[-1] == names[0] else [])
+            pick = list(pick)
+            for k in ends:
+                if pick[k] != names[0] or score[i + k] < lone:
+                    pick[k] = UNKNOWN
         out += [(i + k, pick[k] if pick else UNKNOWN) for k in range(length)]
         i = j
     return out

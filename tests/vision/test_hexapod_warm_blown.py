@@ -19,7 +19,8 @@ from .hexapod_scenes import PX, M, assert_no_wrong_code, case_pairs, read_hard
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
-    (629, 2, [(2, 3), (3, 2), (3, 3), (4, 3), (5, 3)]),
+    # (629's wing cases at (2, 3), whose head above is '?', are not named alone: `LONE_HEAD`)
+    (629, 2, [(3, 2), (3, 3), (4, 3), (5, 3)]),
     (523, 1, [(0, 1), (0, 2), (0, 3), (0, 4), (1, 4), (2, 4), (2, 5), (4, 5)])])
 def test_cells_under_a_warm_lamp_that_blows_the_fill_are_read(seed, player, cells):
     """Hard seeds 629 (4679 K, white-balance correction 0.02, no hand) and 523 (3429 K, two
