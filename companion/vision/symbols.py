@@ -130,6 +130,7 @@ from .symbol_samples import (
     sample_cards,
 )
 from .symbol_shape import as_letters, ink_fractions, ruled_out
+from .symbol_sheen import also_ruled_out, washed_paler
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -707,6 +708,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         text = as_strings(np.where(crossed, "?", as_chars(text)))
     in_frame = inside.all(1)
     dim = darker_than_ink(text, vals[:, :ns], vals[:, halo_at:], surround[:, N_PAPER:], model)
+    # (a symbol read as a coloured ink that a darker ink washed by a sheen could show: that
+    # letter ruled out, as a shape rules one out, `symbol_sheen`)
+    washed = washed_paler(text, vals[:, :ns], white, model)
+    if washed.any():
+        not_shape = also_ruled_out(not_shape, text, washed)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u)
             for t, c, p, b, f, wh, x, d, u in zip(

@@ -1,0 +1,90 @@
+"""A symbol washed towards white by a glossy sleeve's sheen or a glare, and the paler ink it can
+pass for. A sheen adds the lamp's own light to whatever lies under it: against the card's white
+reference that is the same amount in each channel where the white did not clip, and up to
+OVEREXPOSED_MAX times as much where it did (the paper brighter than seen, by a factor the clip
+hides); a channel the symbol itself clipped in may hold any more. So a dark ink washed so lies
+on a ray from its print towards a white of uncertain tint, and on a phone's picture whose paper
+clipped in red and green a web red disc washed by 0.4 of the paper reads (0.99, 0.85, 0.53):
+pale orange, a blend of paper and our yellow at half strength (held-out `phone-photo` 7055,
+read as the yellow triangle, the card misread; its shape has no say on a card whose band the
+sheen paled). A symbol read as a coloured ink whose core could be a darker coloured ink washed
+so, by WASH_MIN of the paper at least (within WASH_TOL in each channel), of that ink as printed
+on its own card (a symbol the card reads as it) or as the model has it, is not named as the
+paler ink (`washed_paler`): the card is left unread rather than misread. A paler ink's own
+blends with paper cannot pass: they move along its hue, not along the grey axis (a yellow
+blend keeps green near red, a washed red keeps it near blue), and where every channel clipped
+the reader reads nothing anyway."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .colour import OVEREXPOSED_MAX, ColourModel, normalise
+from .fast_reduce import as_chars
+from .symbol_samples import CLIP_NEAR, N_SYMBOL
+
+WASH_MIN = 0.15   # of the paper: less is a print's own spread, no wash
+WASH_TOL = 0.02   # per channel, paper-relative: noise and JPEG round a symbol's core
+N_CORE = 7        # a symbol's middle samples (its first seven)
+N_LEAST = 3       # of them, the darkest: the part of the symbol a sheen washed least
+NEAR_PAPER = 0.9  # a channel of an ink this near the paper's is clipped by any wash
+
+
+def washed_paler(text: list[str], symbols: np.ndarray, white: np.ndarray, model: ColourModel
+                 ) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink whose core could be a
+    darker coloured ink washed towards white (see the module docstring). `symbols` the symbol
+    samples as sampled (cards x 6·N_SYMBOL x 3 BGR), `white` each card's white reference
+    (cards x 3 BGR)."""
+    chars = as_chars(text)
+    n = len(text)
+    out = np.zeros(chars.shape, bool)
+    inks = np.asarray(model.inks, np.float64)
+    coloured = np.flatnonzero(~model.neutral)
+    light = inks.mean(-1)
+    pairs = [(k, j) for k in coloured for j in coloured if light[j] < light[k]]
+    if not pairs or not any((chars == model.letters[k]).any() for k, _ in pairs):
+        return out
+    white = np.asarray(white, np.float64)
+    # (a symbol's least washed part: the mean of the darkest N_LEAST of its core samples; a
+    # sheen is a band and may spare part of a symbol, which a yellow's own ink then shows)
+    mid = symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :N_CORE]
+    order = np.argsort(mid.sum(-1), -1)[..., :N_LEAST]
+    raw = np.take_along_axis(mid, order[..., None], 2).mean(2)                   # BGR
+    core = normalise(raw, white[:, None, :]).astype(np.float64)                  # RGB
+    clipped = raw[..., ::-1] >= CLIP_NEAR                                        # RGB
+    # (how much the wash may add per unit, channel by channel: 1 where the white did not clip)
+    reach = np.where(white[:, ::-1] >= CLIP_NEAR, OVEREXPOSED_MAX, 1.0)[:, None, None, :]
+    for k, j in pairs:
+        at = chars == model.letters[k]
+        if not at.any():
+            continue
+        # the darker ink as printed on each card (its symbols read so) and as the model has it
+        refs = np.concatenate([core, np.broadcast_to(inks[j], (n, 1, 3))], 1)     # n x 7 x 3
+        valid = np.concatenate([chars == model.letters[j], np.ones((n, 1), bool)], 1)
+        d = core[:, :, None, :] - refs[:, None, :, :]                             # n x 6 x 7 x 3
+        low = np.maximum(((d - WASH_TOL) / reach).max(-1), WASH_MIN)
+        # (a channel the symbol clipped in, or in which the darker ink is near the paper
+        # already, a wash takes into the clip: any value at or above the bound)
+        # (never below the ink: a wash only adds)
+        open_top = ((clipped[:, :, None, :] | (refs[:, None, :, :] >= NEAR_PAPER))
+                    & (d >= -WASH_TOL))
+        high = np.where(open_top, np.inf, d + WASH_TOL).min(-1)
+        out |= at & ((low <= high) & valid[:, None, :]).any(-1)
+    return out
+
+
+
+
+
+def also_ruled_out(ruled: list[tuple[str, ...]], text: list[str], washed: np.ndarray
+                   ) -> list[tuple[str, ...]]:
+    """`ruled` (per card, the letters ruled out per symbol, `CardRead.not_shape`) with each
+    `washed` symbol's letter as read (`text`) ruled out too."""
+    out = list(ruled)
+    for c in np.flatnonzero(washed.any(1)):
+        have = ruled[c] or ("",) * 6
+        out[c] = tuple(x + t if w and t not in x else x
+                       for x, t, w in zip(have, text[c], washed[c], strict=True))
+    return out
+__all__ = ["also_ruled_out", "washed_paler"]
