@@ -144,7 +144,7 @@ from .hexapod_cover import (
     glare_unlined_empty,
     unlined_dim_empty,
 )
-from .hexapod_halves import half_evidence, name_halves
+from .hexapod_halves import half_evidence, name_halves, stag_hued_dung
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 from .hexapod_occluders import (
@@ -1065,6 +1065,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin)
         _note_new(why, grid, "halves")
+    # a dung beetle read through a cast of the stag's hue where a stag's half may lie (once the
+    # halves are named: whether a head or wing cases lies beside it)
+    lead = stag_leads(hs)
+    for r, c in stag_hued_dung(grid, cast_stag_dung(hs, hl, qs, ql, code.reshape(-1), lead,
+                                                    params).reshape(rows, cols),
+                               lead.reshape(rows, cols)):
+        grid[r][c] = UNKNOWN
+        why.setdefault(int(r * cols + c), "stag_hued_dung")
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
                     tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
@@ -1094,6 +1102,28 @@ def tile_centre(h: np.ndarray) -> np.ndarray:
     legs and card border dip as printed lines do."""
     hue = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
     return hue.max(axis=1) >= CENTRE_KIND
+
+
+def stag_leads(hs: np.ndarray) -> np.ndarray:
+    """For each cell (`hs`: its small window's label shares), whether the stag's hue (any
+    level) leads the kinds' hues there, over none."""
+    hue = hs[:, INK:INK + NK] + hs[:, BODY:BODY + NK] + hs[:, PALE:PALE + NK]
+    return (hue.argmax(axis=1) == STAG) & (hue[:, STAG] > 0)
+
+
+def cast_stag_dung(hs: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
+                   code: np.ndarray, lead: np.ndarray, params: CellParams = DEFAULT
+                   ) -> np.ndarray:
+    """For each cell (`code`: as read, one a cell; hs, hl, qs, ql: its centre windows'
+    evidence as `decide` takes it; `lead`: `stag_leads`), whether it is read 'K' while the
+    stag's hue leads the kinds' hues in its small window and `decide`'s neutral rule (no cast)
+    does not read it a dung beetle: only the cast rules (`decide` given tint levels,
+    `cast_dung`) took it for one (`hexapod_halves.stag_hued_dung`)."""
+    out = (code == K_CODE) & lead
+    cells = np.flatnonzero(out)
+    if len(cells):
+        out[cells] = decide(hs[cells], hl[cells], qs[cells], ql[cells], params)[0] != K_CODE
+    return out
 
 
 def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:

@@ -7,7 +7,11 @@ its ink tells nothing: its print is paler than ours) or leaves the run '?'. A st
 partner is not in view as a stag (a lone cell beside a '?', the end of an open run) is named only
 when its own drawing shows a head clearly (`LONE_HEAD`), never as wing cases: a pale office print's
 head shows little ink amid pale pixels, which is all the wing cases' evidence is, and a blue
-beetle that a printer's hue shift takes for a stag's violet shows no head either.
+beetle that a printer's hue shift takes for a stag's violet shows no head either. A dung beetle
+read only through a colour cast, its window's leading hue the stag's, is '?' when the cell above
+or below it could be the stag's other half (a head above it, wing cases below it, or '?' where
+the stag's hue leads too: `stag_hued_dung`): a pale stag's half, its dark body on its violet
+tile under a violet cast, is as tinted a dark-and-light window.
 """
 
 from __future__ import annotations
@@ -91,6 +95,26 @@ def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
     for r in range(rows):
         for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
             grid[r][c] = code
+
+
+def stag_hued_dung(grid: list[list[str]], doubtful: np.ndarray, lead: np.ndarray
+                   ) -> list[tuple[int, int]]:
+    """The (row, col) cells of `grid` (its stag halves named) read 'K' that `doubtful` (rows x
+    cols: read as a dung beetle only through a colour cast, the stag's hue leading in its
+    window) marks and that may be a stag's half whose partner was read: wing cases below a head
+    ('St') or a head above wing cases ('Sb'), or either beside a '?' where the stag's hue leads
+    too (`lead`, rows x cols). A stag's two halves lie down one column on its violet tile, and a
+    cast of the stag's own hue makes a pale print's dark body on that tile a tinted
+    dark-and-light window, as a dung beetle's black tile and grey beetle are. A cell with no
+    such neighbour above or below keeps 'K'."""
+    rows = len(grid)
+
+    def partner(r: int, c: int, half: str) -> bool:
+        return 0 <= r < rows and (grid[r][c] == half or
+                                  (grid[r][c] == UNKNOWN and bool(lead[r, c])))
+
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(doubtful), strict=True)
+            if grid[r][c] == "K" and (partner(r - 1, c, "St") or partner(r + 1, c, "Sb"))]
 
 
 def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
