@@ -93,7 +93,11 @@ Two-cell insects are then named half by half (`name_halves`): a run of stag cell
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
 few pale wing-case highlights, pale pixels as saturated as ink being ink beside a brighter patch,
-not highlights; a moth's body lies on its partner's side) or the run stays '?'.
+not highlights; a moth's body lies on its partner's side) or the run stays '?'. On a pale
+print under a colour cast, a cell read as a dung beetle only through the cast is no dung beetle
+where its brighter half is tinted ink of one kind (`lit_inked`), nor, once the halves are named,
+where the stag's hue leads in it and a stag's other half could lie above or below it
+(`hexapod_halves.stag_hued_dung`): both are left '?'.
 This module holds the warp and the cell decisions; the tunables, codes and windows live in
 `hexapod_windows`, the printed lines' and frame's evidence in `hexapod_lines`, the rules that
 doubt cells read empty in `hexapod_cover`, those of hands and dark cloth in
