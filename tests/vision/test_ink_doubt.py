@@ -299,3 +299,17 @@ def test_a_card_found_by_probing_is_judged_too():
     scene = heldout.heldout_scene(31, max_cards=3, variant=heldout.Variant(printer=30.0))
     s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
+
+
+def test_a_letter_filled_in_by_the_lamp_re_read_faces_the_ink_doubt():
+    """A held-out table printed with hues turned 30° (a blue printed violet), the cards in
+    glossy sleeves: one card's first read left a violet blue '?', and the re-read by the lamp
+    its own band shows (`symbol_lamp`, `CardRead.unlamped`) filled it in as the grey ring V,
+    a whole card misread, since the table-wide ink doubt judged only first reads. The final
+    reads are judged too: V is in doubt and left unread, no card is misread."""
+    scene = heldout.heldout_scene(18, variant=heldout.Variant(printer=30.0, sleeves=True))
+    res = HexelReader(scene.edition).read(scene.image)
+    s = score_table(res.observation.cards, scene.truth, scene.e_angle_deg)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert any(r.unlamped is not None for r in res.reads)   # (the re-read this is about)
+    assert "V" in res.observation.ink_doubt, res.observation.notes
