@@ -77,7 +77,7 @@ MIN_BOTH = 2
 # apart in chroma), the darker side's lightness (the mean of the channels) below ONE_CARD_LIGHT
 # of the other's, are two inks: a red printed towards yellow is as dark as a red, far darker
 # than the yellow beside it; a blue printed violet is a dark disc, the ring's core its pale
-# hole. Only on a card read whole, and (a coloured letter) only its cores with ONE_CARD_STRENGTH
+# hole. A coloured letter only on a card read whole, and only its cores with ONE_CARD_STRENGTH
 # of the chroma of its strongest on the card at least: a fingertip, a shadow's edge or a glare
 # spot over one symbol turns and darkens it too, but weakens its ink or leaves a symbol of the
 # card unread (rendered hard tables 103 and 331 without markers: 0.68 on a card with four '?',
@@ -89,6 +89,11 @@ MIN_BOTH = 2
 # a coloured letter's cores on one card lie at most 22° apart, those 12° apart or more at 0.68
 # of the lightness at the least, and on 100 hard holodex tables the ring's at most 0.17 apart
 # in chroma, at 0.93 of the lightness.
+# A grey letter's two inks need no card read whole: a violet disc read as the ring is dark
+# and strong in chroma beside the ring's pale hole, and a symbol left unread elsewhere on the
+# card takes nothing from that (held-out tables printed 30° off, sleeved: 36 cut to 4 cards
+# and 46 read the violet as the ring beside a card showing both inks that read a '?'; hard
+# 0-699 and held-out fingers, hands, busy: unchanged).
 ONE_CARD_DEG = 18.0
 ONE_CARD_CHROMA = 0.15
 ONE_CARD_LIGHT = 0.75
@@ -371,7 +376,7 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
     whole = (letters != "?").all(1, keepdims=True)
     for k, n in enumerate(model.letters):
         grey = bool(model.neutral[k])
-        mine = (letters == n) & whole
+        mine = (letters == n) & (whole | grey)
         if not grey:   # (at near the strength of the letter's strongest core on the card)
             mine &= length >= ONE_CARD_STRENGTH * np.where(mine, length, 0.0).max(
                 1, keepdims=True)

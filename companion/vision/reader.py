@@ -449,15 +449,25 @@ class HexelReader:
                   found_poses: list[Pose], found_reads: list[CardRead]) -> str:
         """The letters in doubt on this frame (`_held_doubt`): `inks.confused_letters` of the
         plain hexagons' own reads (`plain`, `cores`: `_plain`'s) and of the cards found by
-        probing, read whole at their probed poses (never plain hexagons, yet reported)."""
+        probing, read whole at their probed poses (never plain hexagons, yet reported). The
+        doubt is judged on the reads as first made (`CardRead.first_symbols`) and again on
+        the final ones where a later pass (the re-read by the lamp a card's own band shows)
+        filled in or changed a letter: a letter that pass gives must face the same doubt, and
+        one the first reads put in doubt stays there."""
         whites = np.array([r.white_bgr for r in found_reads]).reshape(-1, 3)
         more, inside = symbol_cores(frame, list(found_poses), whites, self.view)
-        read = [self._own[id(f)].first_symbols for f in plain]
-        read += [r.first_symbols for r, ok in zip(found_reads, inside, strict=True) if ok]
+        reads = [self._own[id(f)] for f in plain]
+        reads += [r for r, ok in zip(found_reads, inside, strict=True) if ok]
         both = np.concatenate([cores.reshape(-1, 3), more]).reshape(-1, 6, 3)
         refs = np.array([self._own[id(f)].white_bgr for f in plain] + whites[inside].tolist()
                         ).reshape(-1, 3)
-        return self._held_doubt(confused_letters(self.model, both, read, refs))
+        first = [r.first_symbols for r in reads]
+        seen = confused_letters(self.model, both, first, refs)
+        final = [r.symbols for r in reads]
+        if final != first:
+            seen = "".join(sorted(set(seen) | set(confused_letters(self.model, both, final,
+                                                                   refs))))
+        return self._held_doubt(seen)
 
     def _held_doubt(self, seen: str) -> str:
         """The letters in doubt on this frame: those whose ink this frame shows in doubt

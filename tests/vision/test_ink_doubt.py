@@ -299,3 +299,30 @@ def test_a_card_found_by_probing_is_judged_too():
     scene = heldout.heldout_scene(31, max_cards=3, variant=heldout.Variant(printer=30.0))
     s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
+
+
+def test_a_letter_filled_in_by_the_lamp_re_read_faces_the_ink_doubt():
+    """A held-out table printed with hues turned 30° (a blue printed violet), the cards in
+    glossy sleeves: one card's first read left a violet blue '?', and the re-read by the lamp
+    its own band shows (`symbol_lamp`, `CardRead.unlamped`) filled it in as the grey ring V,
+    a whole card misread, since the table-wide ink doubt judged only first reads. The final
+    reads are judged too: V is in doubt and left unread, no card is misread."""
+    scene = heldout.heldout_scene(18, variant=heldout.Variant(printer=30.0, sleeves=True))
+    res = HexelReader(scene.edition).read(scene.image)
+    s = score_table(res.observation.cards, scene.truth, scene.e_angle_deg)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert any(r.unlamped is not None for r in res.reads)   # (the re-read this is about)
+    assert "V" in res.observation.ink_doubt, res.observation.notes
+
+
+def test_a_violet_beside_the_rings_on_a_card_with_a_symbol_unread_puts_the_ring_in_doubt():
+    # an opening card of a blue printed violet: three dark discs of chroma 0.21 read as the
+    # ring beside a ring's pale hole, another symbol left unread; a grey letter's two inks on
+    # one card need no whole card (a fingertip or shadow weakens a coloured ink: not a grey's)
+    cores, read = _table([[("V", -47, 0.21, 0.51), ("V", -47, 0.21, 0.54), ("V", -47, 0.21, 0.54),
+                          ("R", 13, 0.41, 0.61), ("?", -90, 0.02, 0.87), ("V", -90, 0.04, 0.97)]])
+    assert confused_letters(HOLODEX, cores, read) == "V"
+    # a ring blurred grey (as pale in chroma) beside a sharp one, a symbol unread: one ink
+    cores, read = _table([[("V", -47, 0.05, 0.62), ("V", -90, 0.02, 0.97), ("R", 13, 0.56, 0.34),
+                          ("?", -100, 0.01, 0.98), ("V", -80, 0.03, 0.97), ("B", -110, 0.5, 0.5)]])
+    assert confused_letters(HOLODEX, cores, read) == ""
