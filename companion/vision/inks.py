@@ -30,7 +30,7 @@ import numpy as np
 from ..faces import SYMBOLS
 from .calibration import TableView
 from .colour import ColourModel, builtin_model, normalise
-from .symbol_samples import CLIP_NEAR, SYMBOL_PTS, Pose, pose_points, sample
+from .symbol_samples import CLIP_NEAR, N_CORE, SYMBOL_PTS, Pose, pose_points, sample
 
 MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
 MIN_CORES = 6           # cores one ink needs, at least one card's worth
@@ -44,7 +44,6 @@ MAX_SHARE = 0.35        # of the hue gap to the nearest other coloured ink, the 
 # FOREIGN_SHARE of the way to it: a core nearer their ink than ours is theirs, not ours turned.
 FOREIGN_SHARE = 0.5
 KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between them, turned
-N_CORE = 7              # a symbol's middle samples (its first seven)
 # A printer on plain paper lays less ink than our colours ask for: its red and blue come out
 # paler (less chroma, lighter), an office inkjet's blue at 0.6-0.75 of ours. Below 0.7 of the
 # chroma our fit reaches (ink fraction and shade: paper mixed in and darkened) the cores read

@@ -20,6 +20,7 @@ from ..faces import HEXEL_FACE
 from .calibration import TableView
 
 N_SYMBOL = 19
+N_CORE = 7              # a symbol's middle samples (its first seven)
 # A white reference channel at or above this has (nearly) clipped: JPEG pulls clipped paper a
 # few levels below the sensor's CLIP_HIGH.
 CLIP_NEAR = 245.0

@@ -134,3 +134,12 @@ def as_letters(not_b: np.ndarray, not_y: np.ndarray) -> list[tuple[str, ...]]:
         out[i] = tuple(("B" if b else "") + ("Y" if y else "")
                        for b, y in zip(not_b[i], not_y[i], strict=True))
     return out
+
+
+def either_ruled_out(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """The letters ruled out per symbol by either of two `CardRead.not_shape` (() for none)."""
+    if not b:
+        return a
+    if not a:
+        return b
+    return tuple("".join(sorted(set(x) | set(y))) for x, y in zip(a, b, strict=True))

@@ -21,11 +21,11 @@ import numpy as np
 
 from .colour import OVEREXPOSED_MAX, ColourModel, normalise
 from .fast_reduce import as_chars
-from .symbol_samples import CLIP_NEAR, N_SYMBOL
+from .symbol_samples import CLIP_NEAR, N_CORE, N_SYMBOL
+from .symbol_shape import either_ruled_out
 
 WASH_MIN = 0.15   # of the paper: less is a print's own spread, no wash
 WASH_TOL = 0.02   # per channel, paper-relative: noise and JPEG round a symbol's core
-N_CORE = 7        # a symbol's middle samples (its first seven)
 N_LEAST = 3       # of them, the darkest: the part of the symbol a sheen washed least
 NEAR_PAPER = 0.9  # a channel of an ink this near the paper's is clipped by any wash
 
@@ -74,17 +74,15 @@ def washed_paler(text: list[str], symbols: np.ndarray, white: np.ndarray, model:
     return out
 
 
-
-
-
 def also_ruled_out(ruled: list[tuple[str, ...]], text: list[str], washed: np.ndarray
                    ) -> list[tuple[str, ...]]:
     """`ruled` (per card, the letters ruled out per symbol, `CardRead.not_shape`) with each
     `washed` symbol's letter as read (`text`) ruled out too."""
     out = list(ruled)
     for c in np.flatnonzero(washed.any(1)):
-        have = ruled[c] or ("",) * 6
-        out[c] = tuple(x + t if w and t not in x else x
-                       for x, t, w in zip(have, text[c], washed[c], strict=True))
+        out[c] = either_ruled_out(ruled[c], tuple(
+            t if w else "" for t, w in zip(text[c], washed[c], strict=True)))
     return out
+
+
 __all__ = ["also_ruled_out", "washed_paler"]

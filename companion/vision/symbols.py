@@ -129,7 +129,7 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
-from .symbol_shape import as_letters, ink_fractions, ruled_out
+from .symbol_shape import as_letters, either_ruled_out, ink_fractions, ruled_out
 from .symbol_sheen import also_ruled_out, washed_paler
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
@@ -237,7 +237,7 @@ class StagedRead:
         # a letter the shape at the card's own pose rules out stays ruled out, however a
         # re-read came to it (turned, its shape samples can miss a coin's edge)
         self.reads = [r if not f.not_shape or f.not_shape == r.not_shape
-                      else replace(r, not_shape=_either(f.not_shape, r.not_shape))
+                      else replace(r, not_shape=either_ruled_out(f.not_shape, r.not_shape))
                       for r, f in zip(self.reads, self.first, strict=True)]
         self._due = None
 
@@ -318,13 +318,6 @@ def undimmed(read: CardRead) -> CardRead:
         off = [c in x for c, x in zip(read.symbols, read.not_shape, strict=True)]
         gone = tuple(off) if not gone else tuple(a or b for a, b in zip(gone, off, strict=True))
     return uncrossed(read, gone) if any(gone) else read
-
-
-def _either(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    """The letters ruled out per symbol by either of two `CardRead.not_shape`."""
-    if not b:
-        return a
-    return tuple("".join(sorted(set(x) | set(y))) for x, y in zip(a, b, strict=True))
 
 
 def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
