@@ -299,7 +299,7 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     shadow's edge brightens the large window's top end, never its dark end), not dark
     (`min_fill`) and a small window with hardly a pixel more saturated than grey (`max_faint`).
     Anything else is '?'."""
-    chroma = h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
+    chroma = kind_hues(h)
     k = chroma.argmax(axis=-1)
     same = chroma.max(axis=-1)             # the value at `k`
     all_chroma = chroma.sum(axis=-1)
@@ -308,8 +308,7 @@ def decide(h: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarray,
     ink_l, body_l = _at_kind(hl, INK, k), _at_kind(hl, BODY, k)
     is_kind = (same >= params.kind_share) & (foreign <= params.max_foreign) & \
         (ink_l >= params.min_ink) & (body_l >= params.min_body)
-    chroma_l = (hl[..., INK:INK + NK] + hl[..., BODY:BODY + NK] + hl[..., PALE:PALE + NK]
-                ).sum(axis=-1)
+    chroma_l = kind_hues(hl).sum(axis=-1)
     q15, q85 = ql[..., 0], ql[..., 2]
     contrast = q15 / np.maximum(q85, 1e-3)
     # the grey beetle lies in the middle of its black tile, so the small window about the
@@ -395,6 +394,12 @@ def lit_inked(v: np.ndarray, sat: np.ndarray, tinted: float) -> np.ndarray:
     return (lit > tinted) & (lit > CAST_LIT_SAT * np.median(ranked[:, :half], axis=1))
 
 
+def kind_hues(h: np.ndarray) -> np.ndarray:
+    """Each kind's hue share at any level (ink, dark body or pale) of windows' label shares `h`
+    (any leading shape, labels last): kinds last."""
+    return h[..., INK:INK + NK] + h[..., BODY:BODY + NK] + h[..., PALE:PALE + NK]
+
+
 def _at_kind(shares: np.ndarray, level: int, k: np.ndarray) -> np.ndarray:
     """`shares[..., level + k]` for each window's kind index `k` (any leading shape); rows
     picked by plain indexing where the shares are one row a window (a fraction of the cost of
@@ -444,7 +449,7 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     given (a tile off the grid, `read_at`)."""
     core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), shift,
                            cells)
-    chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
+    chroma = kind_hues(core)
     k = chroma.argmax(axis=1)
     same = chroma.max(axis=1)
     neutral = core[:, DARK] + core[:, DIM] + core[:, MID] + core[:, LIGHT]
@@ -481,7 +486,7 @@ def lesser_relief(canvas: np.ndarray, labels: np.ndarray, h: np.ndarray, hl: np.
     darker there, but the other two still show it; a flat sleeve or cloth of a kind's colour
     stays flat in every channel. The large window is moved `shift` px (x, y) off the centre
     when given (`h` and `hl` are then the moved windows' shares)."""
-    chroma = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
+    chroma = kind_hues(h)
     k = chroma.argmax(axis=1)
     same = chroma.max(axis=1)
     neutral = h[:, DARK] + h[:, DIM] + h[:, MID] + h[:, LIGHT]
@@ -526,7 +531,7 @@ def anchored_empty(labels: np.ndarray, tints: np.ndarray, hl: np.ndarray, px: in
     size = round(params.core * px)
     core = cell_histograms(labels, px, margin, rows, cols, size, cells=cells)
     tint = cell_histograms(tints, px, margin, rows, cols, size, cells=cells, n_labels=N_TINTS)
-    ink = hl[:, INK:INK + NK] + hl[:, BODY:BODY + NK] + hl[:, PALE:PALE + NK]
+    ink = kind_hues(hl)
     return (core[:, LIGHT] >= 0.98) & \
         (tint[:, FAINT] + tint[:, TINTED] <= params.max_faint) & \
         (hl[:, LIGHT] >= params.anchor_share) & (ink.max(axis=1) < hl[:, LIGHT]) & \
@@ -589,7 +594,7 @@ def tile_offsets(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
         return cls, off
     # the kind whose hue is most of the band about the centre, and the black tile, are tried
     core = cell_histograms(labels, px, margin, rows, cols, round(params.core * px), cells=cells)
-    chroma = core[:, INK:INK + NK] + core[:, BODY:BODY + NK] + core[:, PALE:PALE + NK]
+    chroma = kind_hues(core)
     want = np.where(chroma.max(axis=1) > 0.0, chroma.argmax(axis=1), -1)
     r, c = np.divmod(cells, cols)
     cy = margin + (r + 0.5) * px - 0.5
@@ -873,7 +878,8 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      params.colour.faint_sat)
             asked[cells] = True
 
-    hue = (hs[:, INK:INK + NK] + hs[:, BODY:BODY + NK] + hs[:, PALE:PALE + NK]).max(axis=1)
+    hues = kind_hues(hs)
+    hue = hues.max(axis=1)
     ask(np.flatnonzero((hue >= CAST_KIND) & (hue < 0.5)))
     qs, ts = quantiles(gather(v, at_small)), histograms(gather(tints, at_small), N_TINTS)
     code, conf = decide(hs, hl, qs, ql, params, ts, inked=inked)
@@ -1071,7 +1077,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         _note_new(why, grid, "halves")
     # a dung beetle read through a cast of the stag's hue where a stag's half may lie (once the
     # halves are named: whether a head or wing cases lies beside it)
-    lead = stag_leads(hs)
+    lead = stag_leads(hues)
     for r, c in stag_hued_dung(grid, cast_stag_dung(hs, hl, qs, ql, code.reshape(-1), lead,
                                                     params).reshape(rows, cols),
                                lead.reshape(rows, cols)):
@@ -1104,14 +1110,13 @@ def tile_centre(h: np.ndarray) -> np.ndarray:
     takes a kind's hue only where a light's cast tints the whole board alike. A dim, blurred
     tile shows its hue at the pale level alone, its ink's saturation lost, and its gutters,
     legs and card border dip as printed lines do."""
-    hue = h[:, INK:INK + NK] + h[:, BODY:BODY + NK] + h[:, PALE:PALE + NK]
+    hue = kind_hues(h)
     return hue.max(axis=1) >= CENTRE_KIND
 
 
-def stag_leads(hs: np.ndarray) -> np.ndarray:
-    """For each cell (`hs`: its small window's label shares), whether the stag's hue (any
+def stag_leads(hue: np.ndarray) -> np.ndarray:
+    """For each cell (`hue`: its small window's `kind_hues`), whether the stag's hue (any
     level) leads the kinds' hues there, over none."""
-    hue = hs[:, INK:INK + NK] + hs[:, BODY:BODY + NK] + hs[:, PALE:PALE + NK]
     return (hue.argmax(axis=1) == STAG) & (hue[:, STAG] > 0)
 
 
