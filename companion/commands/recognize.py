@@ -112,8 +112,6 @@ def run(args: argparse.Namespace) -> int:
         return run_hexapod(args)
     import cv2
 
-    from ..vision.calibration import load_camera
-    from ..vision.colour import load_model
     from ..vision.edition import EDITIONS, choose_edition
     from ..vision.reader import HexelReader
     from ..vision.temporal import StableFilter
@@ -121,10 +119,12 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
-    cal_dir = Path(args.calibration)
-    camera = load_camera(cal_dir / "camera.json")
+    saved = _saved(args)
+    if isinstance(saved, int):
+        return saved
+    camera = saved.camera
     editions = EDITIONS if args.edition == "auto" else (args.edition,)
-    models = {e: load_model(e, cal_dir) for e in editions}
+    models = {e: saved.hexel[e] for e in editions}
     is_video = _is_video(source)
 
     def new_readers() -> dict[str, HexelReader]:
@@ -177,6 +177,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _saved(args: argparse.Namespace):
+    """The calibrations saved in `--calibration` (`vision.saved.load_saved`), or the exit
+    status after saying which file cannot be used."""
+    from ..vision.saved import CalibrationError, load_saved
+
+    try:
+        return load_saved(args.calibration)
+    except CalibrationError as exc:
+        return _fail(str(exc))
+
+
 def _fail(message: str) -> int:
     """Print `message` as an error and give the command's exit status for bad input."""
     print(f"error: {message}", file=sys.stderr)
@@ -214,17 +225,15 @@ def run_hexapod(args: argparse.Namespace) -> int:
     import cv2
 
     from ..vision.hexapod import HexapodReader, annotate
-    from ..vision.hexapod_calibrate import hexapod_params
 
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
     is_video = _is_video(source)
-    try:
-        params = hexapod_params(args.calibration)
-    except (ValueError, KeyError, TypeError) as exc:
-        return _fail(f"cannot use the Hexapod colour calibration: {exc}")
-    reader = HexapodReader(track=is_video, params=params)
+    saved = _saved(args)
+    if isinstance(saved, int):
+        return saved
+    reader = HexapodReader(track=is_video, params=saved.hexapod)
     last = None
     shown = None
     try:

@@ -86,3 +86,19 @@ def test_the_service_refuses_to_start_on_a_broken_calibration(tmp_path):
                         "--pin-factory", "mock"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "camera.calibration" in r.stderr and "colours-web.json" in r.stderr
+
+
+def test_recognize_names_a_calibration_file_it_cannot_use(tmp_path, capsys):
+    from companion.cli import main
+
+    (tmp_path / "cal").mkdir()
+    (tmp_path / "cal" / "colours-hexapod.json").write_text('{"inks": {}}')
+    photo = tmp_path / "table.png"
+    import cv2
+
+    cv2.imwrite(str(photo), np.full((72, 128, 3), 200, np.uint8))
+    for game in ("hexel", "hexapod"):
+        code = main(["recognize", str(photo), "--game", game, "--calibration",
+                     str(tmp_path / "cal")])
+        assert code == 2
+        assert "colours-hexapod.json" in capsys.readouterr().err
