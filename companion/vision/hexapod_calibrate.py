@@ -266,6 +266,10 @@ def hexapod_params(directory: str | Path | None) -> CellParams | None:
     """The cell reader's parameters with the inks saved under `directory`
     (colours-hexapod.json), or None (the reader's defaults) without a file."""
     inks = load_inks(directory)
-    if inks is None:
-        return None
+    return None if inks is None else cell_params(inks)
+
+
+def cell_params(inks: ChartInks) -> CellParams:
+    """The cell reader's default parameters with the hue centres and ink brightness of
+    `inks` (`colour_params`)."""
     return replace(DEFAULT, colour=colour_params(inks, DEFAULT.colour))

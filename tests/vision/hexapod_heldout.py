@@ -746,8 +746,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from companion.commands.cards import GAMES, export
     from companion.vision.hexapod import HexapodReader
-    from companion.vision.hexapod_calibrate import colour_params, learn_chart
-    from companion.vision.hexapod_windows import CellParams
+    from companion.vision.hexapod_calibrate import cell_params, learn_chart
 
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--seeds", type=int, default=100)
@@ -774,7 +773,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.calibrate:
                 try:
                     inks = learn_chart(chart_photo(folder, seed, VARIANTS[args.variant]))
-                    params = CellParams(colour=colour_params(inks))
+                    params = cell_params(inks)
                 except ValueError as exc:
                     refused.append((seed, str(exc)))
             obs = HexapodReader(track=False, params=params).read(scene.image)
