@@ -406,17 +406,31 @@ class GrownLattice:
         """(cell, its plane centre, the placed card whose frame gave it) for a plane point, when
         the `near` nearest placed cards agree on the cell and the point lies within `tolerance`
         steps of it; else None."""
+        return self.locate_many(np.asarray(point, np.float64).reshape(1, 2), near, tolerance)[0]
+
+    def locate_many(self, points: np.ndarray, near: int = 3, tolerance: float = 0.3
+                    ) -> list[tuple[tuple[int, int], np.ndarray, int] | None]:
+        """`locate` of each of several plane points (n x 2), the arrays worked out for all of
+        them at once (each point's numbers its own: every product and sum is per point)."""
         idx, binv, sinv, at = self._lookup()
-        if not len(idx):
-            return None
-        v = np.asarray(point, np.float64).reshape(1, 2) - at
-        d = _norm(np.einsum("kab,kb->ka", sinv, v), 1)
-        pick = np.argsort(d)[:near]
-        if not len(pick):
-            return None
-        frac = np.einsum("kab,kb->ka", binv[pick], v[pick]).tolist()
+        n = len(points)
+        if not len(idx) or near < 1:
+            return [None] * n
+        v = np.asarray(points, np.float64).reshape(n, 1, 2) - at         # points x placed x 2
+        d = _norm(_apply(sinv, v.transpose(1, 0, 2)), 2).T               # points x placed
+        picks = np.argsort(d, axis=1)[:, :near]
+        k = picks.shape[1]
+        frac = _apply(binv[picks].reshape(-1, 2, 2),
+                      v[np.arange(n)[:, None], picks].reshape(-1, 1, 2)).reshape(n, k, 2)
+        return [self._located(ks, fr, tolerance)
+                for ks, fr in zip(picks.tolist(), frac.tolist(), strict=True)]
+
+    def _located(self, ks: list[int], frac: list[list[float]], tolerance: float
+                 ) -> tuple[tuple[int, int], np.ndarray, int] | None:
+        """`locate`'s answer for one point from its nearest placed cards (`ks`, indices into
+        `_lookup`'s) and its lattice coordinates in the frame of each (`frac`)."""
+        idx = self._idx
         step = [_round_cell(fq, fr) for fq, fr in frac]
-        ks = pick.tolist()
         cell = None
         for k, (a, b) in zip(ks, step, strict=True):
             c = self.cells[int(idx[k])]

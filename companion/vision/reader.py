@@ -1030,11 +1030,11 @@ def _partials(rest: list[Blob], lat: GrownLattice, taken: set[tuple[int, int]],
         return cells, poses
     apothems = card_apothems(lat)
     smallest = min(apothems)
-    for blob in rest:
-        if blob.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest:
-            continue
-        c = blob.hull_plane.mean(0)
-        found = lat.locate(c)
+    big = [b for b in rest
+           if not b.area_plane < p.min_partial_area * 2.0 * SQRT3 * smallest * smallest]
+    # (every blob's cell looked up at once: `locate_many`)
+    at = lat.locate_many(np.array([b.hull_plane.mean(0) for b in big]).reshape(-1, 2))
+    for blob, found in zip(big, at, strict=True):
         if found is None:
             continue
         key, centre, i = found

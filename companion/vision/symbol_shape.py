@@ -30,6 +30,7 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
+from .fast_reduce import median_rows
 from .symbol_samples import Pose, pose_points, sample
 
 # Polar places (angle from the edge normal in degrees, radius in symbol radii) of the shape
@@ -109,7 +110,7 @@ def ink_fractions(bgr: np.ndarray, poses: list[Pose], view: TableView, sym_vals:
 def band_grey(band: np.ndarray) -> np.ndarray:
     """(cards) how pale each card's printed border band shows at its darkest across the band
     (paper-relative luminance; the median round the card)."""
-    return np.median(band.mean(-1).min(1), -1)
+    return median_rows(band.mean(-1).min(1))
 
 
 def ruled_out(frac: np.ndarray, say: np.ndarray, radius: np.ndarray

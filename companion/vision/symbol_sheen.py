@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .colour import OVEREXPOSED_MAX, ColourModel, normalise
-from .fast_reduce import as_chars
+from .fast_reduce import as_chars, fast_mean, max3, min3, sum3
 from .symbol_samples import CLIP_NEAR, N_CORE, N_SYMBOL
 from .symbol_shape import either_ruled_out
 
@@ -43,34 +43,41 @@ def washed_paler(text: list[str], symbols: np.ndarray, white: np.ndarray, model:
     coloured = np.flatnonzero(~model.neutral)
     light = inks.mean(-1)
     pairs = [(k, j) for k in coloured for j in coloured if light[j] < light[k]]
-    if not pairs or not any((chars == model.letters[k]).any() for k, _ in pairs):
+    # (each card's test is its own: only the cards with a symbol read as a paler ink are
+    # worked on, and of them only those symbols, each against its own card's inks)
+    paler = np.zeros(chars.shape, bool)
+    for k in {k for k, _ in pairs}:
+        paler |= chars == model.letters[k]
+    cards = np.flatnonzero(paler.any(1))
+    if not cards.size:
         return out
-    white = np.asarray(white, np.float64)
+    chars, white = chars[cards], np.asarray(white, np.float64)[cards]
+    m = len(cards)
     # (a symbol's least washed part: the mean of the darkest N_LEAST of its core samples; a
     # sheen is a band and may spare part of a symbol, which a yellow's own ink then shows)
-    mid = symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :N_CORE]
-    order = np.argsort(mid.sum(-1), -1)[..., :N_LEAST]
-    raw = np.take_along_axis(mid, order[..., None], 2).mean(2)                   # BGR
+    mid = symbols.reshape(n, 6, N_SYMBOL, 3)[cards, :, :N_CORE]
+    order = np.argsort(sum3(mid), -1)[..., :N_LEAST]
+    raw = fast_mean(mid[np.arange(m)[:, None, None], np.arange(6)[:, None], order], 2)  # BGR
     core = normalise(raw, white[:, None, :]).astype(np.float64)                  # RGB
     clipped = raw[..., ::-1] >= CLIP_NEAR                                        # RGB
     # (how much the wash may add per unit, channel by channel: 1 where the white did not clip)
-    reach = np.where(white[:, ::-1] >= CLIP_NEAR, OVEREXPOSED_MAX, 1.0)[:, None, None, :]
+    reach = np.where(white[:, ::-1] >= CLIP_NEAR, OVEREXPOSED_MAX, 1.0)[:, None, :]
     for k, j in pairs:
-        at = chars == model.letters[k]
-        if not at.any():
+        ci, si = np.nonzero(chars == model.letters[k])
+        if not ci.size:
             continue
         # the darker ink as printed on each card (its symbols read so) and as the model has it
-        refs = np.concatenate([core, np.broadcast_to(inks[j], (n, 1, 3))], 1)     # n x 7 x 3
-        valid = np.concatenate([chars == model.letters[j], np.ones((n, 1), bool)], 1)
-        d = core[:, :, None, :] - refs[:, None, :, :]                             # n x 6 x 7 x 3
-        low = np.maximum(((d - WASH_TOL) / reach).max(-1), WASH_MIN)
+        refs = np.concatenate([core, np.broadcast_to(inks[j], (m, 1, 3))], 1)[ci]  # at x 7 x 3
+        valid = np.concatenate([chars == model.letters[j], np.ones((m, 1), bool)], 1)[ci]
+        d = core[ci, si][:, None, :] - refs                                       # at x 7 x 3
+        low = np.maximum(max3((d - WASH_TOL) / reach[ci]), WASH_MIN)
         # (a channel the symbol clipped in, or in which the darker ink is near the paper
         # already, a wash takes into the clip: any value at or above the bound)
         # (never below the ink: a wash only adds)
-        open_top = ((clipped[:, :, None, :] | (refs[:, None, :, :] >= NEAR_PAPER))
-                    & (d >= -WASH_TOL))
-        high = np.where(open_top, np.inf, d + WASH_TOL).min(-1)
-        out |= at & ((low <= high) & valid[:, None, :]).any(-1)
+        open_top = (clipped[ci, si][:, None, :] | (refs >= NEAR_PAPER)) & (d >= -WASH_TOL)
+        high = min3(np.where(open_top, np.inf, d + WASH_TOL))
+        hit = ((low <= high) & valid).any(-1)
+        out[cards[ci[hit]], si[hit]] = True
     return out
 
 
