@@ -16,12 +16,14 @@ lit pixels are mostly no more saturated than grey, on a neutral black tile, is a
 flat, not dark, greyish window (the small one flat will do when the large one shows no black) is
 empty board fill. A cell undecided at its centre (a card edge there) is tried with the small window
 nudged 0.15 cell each way and takes a code only when two nudges agree and none differs (a kind only
-when its hue shows over a fifth of the band about the centre, `centre_shows`: nudges past an edge
-near the centre see the tile beyond it); failing that, it is anchored on the band of a quarter cell
-about its centre, which shows the top card's own tile however the cards lie (`anchored`): one kind's
-hue there, over a good share of the large window, with an insect's relief in brightness and some of
-the kind's ink (a dung beetle under a cast takes a kind's hue, never its ink), names the kind when
-no nudge differs. Still undecided, a centre band of light fill only is an empty cell that a
+when its hue shows over a fifth of the band about the centre, and over more of it than black,
+`centre_shows`: nudges past an edge near the centre see the tile beyond it); failing that, it is
+anchored on the band of a quarter cell about its centre, which shows the top card's own tile
+however the cards lie (`anchored`): one kind's hue there, over a good share of the large window
+(and no other kind's hue over three quarters as much of it: a tile whose colour lies between two
+kinds' hues is split between them), with an insect's relief in brightness and some of the kind's
+ink (a dung beetle under a cast takes a kind's hue, never its ink), names the kind when no nudge
+differs. Still undecided, a centre band of light fill only is an empty cell that a
 neighbouring card reaches into (`anchored_empty`), and a cell that is one kind's hue and ink but
 shows no dark body — its brightest channel clipped — names the kind when the insect's relief shows
 in the two lesser channels (`lesser_relief`); again
@@ -93,7 +95,9 @@ Two-cell insects are then named half by half (`name_halves`): a run of stag cell
 pairs from the top, a run of moth cells along a row from the left, when the run is closed by
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
 few pale wing-case highlights, pale pixels as saturated as ink being ink beside a brighter patch,
-not highlights; a moth's body lies on its partner's side) or the run stays '?'. On a pale
+not highlights; a moth's body lies on its partner's side) or the run stays '?'; a stag pair whose
+column shows a line of paper between tiles across its shared side is two cards, '?'
+(`hexapod_halves.split_stags`: a stag's tile runs on over it). On a pale
 print under a colour cast, a cell read as a dung beetle only through the cast is no dung beetle
 where its brighter half is tinted ink of one kind (`lit_inked`), nor, once the halves are named,
 where the stag's hue leads in it and a stag's other half could lie above or below it
@@ -148,7 +152,12 @@ from .hexapod_cover import (
     glare_unlined_empty,
     unlined_dim_empty,
 )
-from .hexapod_halves import half_evidence, name_halves, stag_hued_dung
+from .hexapod_halves import (
+    half_evidence,
+    name_halves,
+    split_stags,
+    stag_hued_dung,
+)
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
 from .hexapod_occluders import (
@@ -420,7 +429,11 @@ def centre_shows(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
     cell off its place, so its tile holds the centre and some of its hue shows in that band
     however near the edge. Two nudged windows past an edge near the centre see the tile beyond
     it (another card's, or the one under the top card) and may agree on its kind while the band
-    shows the top card's own tile (a dung beetle's black tile): that kind is not the cell's."""
+    shows the top card's own tile (a dung beetle's black tile): that kind is not the cell's;
+    nor is it where black (DARK) covers more of the band than the kind's hue, which blur
+    spills into the band from the tiles beyond it (hard 1898: a dung beetle's black tile, a
+    third of a cell off between two gold tiles, nudged up and down into gold); a pale print's
+    dark insect body reads DIM, not black (held-out printed 22: a stag's wing cases)."""
     out = np.ones(len(cells), bool)
     kind = code < NK
     if not kind.any():
@@ -429,8 +442,16 @@ def centre_shows(labels: np.ndarray, px: int, margin: int, rows: int, cols: int,
                            cells=cells[kind])
     k = code[kind]
     hue = _at_kind(core, INK, k) + _at_kind(core, BODY, k) + _at_kind(core, PALE, k)
-    out[kind] = hue >= params.min_core_kind
+    # black over more of the band than the kind's hue is a dung beetle's tile, blur or a
+    # shifted tile beyond it spilling the kind's hue into the band (a pale print's dark insect
+    # body reads dim, not black)
+    out[kind] = (hue >= params.min_core_kind) & (core[:, DARK] <= hue)
     return out
+
+
+# `anchored`: another kind's hue covers less than this share of what the anchored kind covers
+# of the large window
+ANCHOR_RIVAL = 0.75
 
 
 def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -441,7 +462,10 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     kind's hue (`core_share`, no neutral, little else), the kind covers a good share of the
     large window (`anchor_share`, at any level) and its pixels there have relief (an insect:
     the 10th brightness percentile at most `max_relief` of the 90th) and some of its ink shows
-    (`min_anchor_ink` of the large window at ink level), it is that kind. This decides cells
+    (`min_anchor_ink` of the large window at ink level), and no other kind's hue covers
+    `ANCHOR_RIVAL` as much of the large window (a light that takes a tile's colour to between
+    two kinds' hues splits its pixels between them: hard 1614, a moth's teal under a hand's
+    warm light anchored as green), it is that kind. This decides cells
     whose small window a neighbouring card's edge crosses, or whose ink / body levels a light
     mislabels, without trusting anything beyond the tile; a flat sleeve, a black tile under a
     colour cast (black in the band, or the cast's hue at body and pale levels only) or another
@@ -466,10 +490,14 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     # a dung beetle's black tile and grey beetle under a cast the white did not remove take a
     # kind's hue as body and pale levels only, never its ink
     ink = (lab == INK + k[:, None]).mean(axis=1)
+    # the other kinds' largest share of the large window (any level)
+    others = kind_hues(histograms(lab))
+    others[np.arange(len(k)), k] = 0.0
+    rival = others.max(axis=1) * lab.shape[1]
     ok = (same >= params.core_share) & (neutral <= 0.05) & \
         (1.0 - same - neutral <= params.max_foreign) & \
         (n >= params.anchor_share * large * large) & (lo <= params.max_relief * hi) & \
-        (ink >= params.min_anchor_ink)
+        (ink >= params.min_anchor_ink) & (rival < ANCHOR_RIVAL * n)
     return np.where(ok, k, -1)
 
 
@@ -1075,6 +1103,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin)
         _note_new(why, grid, "halves")
+        for r, c in split_stags(grid, v, pix.sat, px, m, params.colour):
+            grid[r][c] = UNKNOWN
+            why.setdefault(int(r * cols + c), "split_stag")
     # a dung beetle read through a cast of the stag's hue where a stag's half may lie (once the
     # halves are named: whether a head or wing cases lies beside it)
     lead = stag_leads(hues)

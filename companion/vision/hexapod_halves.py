@@ -11,7 +11,10 @@ beetle that a printer's hue shift takes for a stag's violet shows no head either
 read only through a colour cast, its window's leading hue the stag's, is '?' when the cell above
 or below it could be the stag's other half (a head above it, wing cases below it, or '?' where
 the stag's hue leads too: `stag_hued_dung`): a pale stag's half, its dark body on its violet
-tile under a violet cast, is as tinted a dark-and-light window.
+tile under a violet cast, is as tinted a dark-and-light window. A stag pair whose column shows a
+line of paper across its shared side, tile above and below it, is '?' (`split_stags`): a stag's
+card prints both halves on one tile, and two cards of another kind show the gutter between
+their tiles.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .hexapod_colour import BODY, INK, PALE
+from .hexapod_colour import BODY, INK, PALE, ColourParams
 from .hexapod_windows import MOTH, STAG
 from .observation import UNKNOWN
 
@@ -164,4 +167,44 @@ def _pair(line: list[str], kind: str, names: tuple[str, str], score: np.ndarray,
                     pick[k] = UNKNOWN
         out += [(i + k, pick[k] if pick else UNKNOWN) for k in range(length)]
         i = j
+    return out
+
+
+# `split_stags`: the band (cells) either side of a stag pair's shared side searched for a row of
+# paper, the share of that row (over the middle `GUTTER_SPAN` of the column) that must be lit
+# paper, and the share of paper in a row of the tile beyond it on either side at most (glare
+# washing a stag's tile towards paper washes a broad patch, not a line between two tiles)
+GUTTER_REACH = 0.4
+GUTTER_SPAN = 0.5
+GUTTER_PAPER = 0.6
+GUTTER_TILE = 0.2
+
+
+def split_stags(grid: list[list[str]], v: np.ndarray, sat: np.ndarray, px: int, margin: int,
+                colour: ColourParams) -> list[tuple[int, int]]:
+    """The (row, col) cells of the stag pairs of `grid` (its halves named: 'St' over 'Sb') to be
+    read '?' because a row of paper runs across their column within `GUTTER_REACH` of their
+    shared side, between rows of tile: lit (brightness `v` at `light_v` or more) and at most
+    faintly tinted (saturation `sat` up to `faint_sat`) over `GUTTER_PAPER` of the column's
+    middle `GUTTER_SPAN`, with a row above it and one below it that are such paper over
+    `GUTTER_TILE` of it at most. A stag's card prints its head and wing cases on one tile,
+    which runs on over the side its two halves share; two cards of another kind, one above the
+    other, show the paper gutter between their tiles (their own card's, or the top card's
+    border), wherever within a third of a cell of the side they lie. A pale print under a
+    printer's hue shift takes a blue beetle's tiles for the stag's violet (held-out
+    office-lowlight 6159), and two such cells in a column pair up as a stag."""
+    reach, half = round(GUTTER_REACH * px), round(GUTTER_SPAN * px / 2)
+    out = []
+    for r in range(len(grid) - 1):
+        for c in range(len(grid[0])):
+            if grid[r][c] != "St" or grid[r + 1][c] != "Sb":
+                continue
+            y, x = margin + (r + 1) * px, margin + c * px + px // 2
+            at = (slice(y - reach, y + reach), slice(x - half, x + half))
+            share = ((v[at] >= colour.light_v) & (sat[at] <= colour.faint_sat)).mean(axis=1)
+            above = np.minimum.accumulate(share)[:-2]
+            below = np.minimum.accumulate(share[::-1])[::-1][2:]
+            if ((share[1:-1] >= GUTTER_PAPER) & (above <= GUTTER_TILE) &
+                    (below <= GUTTER_TILE)).any():
+                out += [(r, c), (r + 1, c)]
     return out
