@@ -7,9 +7,9 @@ one pose reads it whole: all six symbols, nearly all its paper and border band (
 whose missing band places may be lit by glare: `band_lit`), and no symbol that most of the
 near-best poses saw crossed by an object (`crossed_near`). Found cards seed further rounds
 outwards (`probe_onwards`). Cells whose band shows dark about the prediction are first
-looked about for the card's own contrast (`refit`). A ragged blob's card that does not read
-whole at its fitted pose gets the same search in place (`repose_ragged`). Every search is made
-pass by pass (`passes`).
+looked about for the card's own contrast (`refit`). A placed card whose outline fits its
+hexagon loosely (pulled off the print) and that does not read whole at its fitted pose gets
+the same search in place (`repose_unread`). Every search is made pass by pass (`passes`).
 """
 
 from __future__ import annotations
@@ -519,18 +519,28 @@ def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
     return int(np.count_nonzero(lit)), int(np.count_nonzero(veiled))
 
 
-def repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
+def repose_unread(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
                   poses: list[Pose], reads: list[CardRead], view: TableView,
                   model: ColourModel, p: ReaderParams) -> Passes[None]:
-    """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
-    the probe's pose search (`probe`), in place: where the symbols bit into the paper's outline
-    the hull misses some of the paper, so the fitted centre and size are off, and the border
-    band samples fall on paper. The search starts from the fitted pose, then, for a card still
-    not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
-    for a free cell: the neighbour's frame does not share the bitten outline's error). Made
-    pass by pass (`together`)."""
+    """Placed cards whose fitted outline may not be the card's own and that do not read whole
+    at their fitted pose get the probe's pose search (`probe`), in place. Where a ragged
+    blob's symbols (`cards.Blob`) bit into the paper's outline the hull misses some of the
+    paper; a glossy sleeve's clear rim, lit by its sheen, joins the paper on one side, and a
+    curled card's lifted side is drawn larger, and the outline then matches its hexagon only
+    loosely (LOOSE_FIT_IOU). Either way the fitted centre and size are off by a few per cent
+    of the card, and the samples of its symbols, each ringed by the paper it needs beside it,
+    slip onto their edges (held-out `phone-photo` and `sleeves`: grey rings read with their
+    hole on one side). A card whose outline fits its hexagon tightly is where it was fitted:
+    a symbol it leaves unread is in doubt for what it shows (an ink dimmed between two
+    letters, something over it), and of some thirty poses searched about it one may well read
+    it as a letter, right or wrong (hard tables 431 and 544 without markers: a dim yellow
+    triangle read red, a blue disc under a hand read as the ring). The search starts from the
+    fitted pose, then, for a card still not whole, from the pose a placed neighbour with a
+    whole outline predicts for its cell (as for a free cell: the neighbour's frame does not
+    share the outline's error). A pose found so stands only where its read is whole as first
+    made (`_repose`). Made pass by pass (`together`)."""
     failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
-               if f.blob.ragged and not whole_read(r, p)]
+               if (f.blob.ragged or f.iou < LOOSE_FIT_IOU) and not whole_read(r, p)]
     if not failing:
         return
     at = {lat.cells[k]: k for k in failing}
@@ -553,11 +563,18 @@ def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Ca
             at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
             view: TableView, model: ColourModel, p: ReaderParams) -> Passes[_Found]:
     """`probe` from the poses `cand`; each card found whole replaces pose and read of the
-    card `at` its cell, in place. Returns what `probe` found."""
+    card `at` its cell, in place, where that read is whole as first made, the re-read by the
+    lamp its band shows (`CardRead.first_symbols`) neither filling in nor changing a letter:
+    the search keeps the pose, of some thirty, that reads most, and a re-read that completes
+    a card at one of them is no independent witness (held-out `sleeves` 6: a red disc washed
+    pale by a sheen, read as the grey ring at one searched pose by that re-read alone).
+    Returns what `probe` found and stands."""
     found = yield from probe_passes(frame, cand, first, view, model, p)
-    for key, pose, read in zip(*found, strict=True):
+    kept = [(key, pose, read) for key, pose, read in zip(*found, strict=True)
+            if read.first_symbols == read.symbols]
+    for key, pose, read in kept:
         poses[at[key]], reads[at[key]] = pose, read
-    return found
+    return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
 
 
 def _neighbour_pose(lat: GrownLattice, whole: list[CardFit], k: int) -> Pose | None:

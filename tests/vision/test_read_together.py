@@ -176,10 +176,10 @@ def _counted(real, count: list[int]):
 @pytest.mark.parametrize(("seed", "edition"), [(15, "web"), (28, "holodex"), (43, "web")])
 def test_the_probe_and_the_ragged_cards_share_passes(seed: int, edition: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The probe (with its search onwards) and the re-posing of ragged cards that do not read
-    whole (`probe.repose_ragged`) made side by side, pass by pass (`passes.together`), read
-    the table as the two made one after the other do, in fewer passes (tables where both
-    search)."""
+    """The probe (with its search onwards) and the re-posing of placed cards (ragged or
+    fitted loosely) that do not read whole (`probe.repose_unread`) made side by side, pass by
+    pass (`passes.together`), read the table as the two made one after the other do, in fewer
+    passes (tables where both search)."""
     img, _ = hexel_scene(seed, "hard", 20, edition)
     got, passes = {}, {}
     for way in ("together", "alone"):
