@@ -132,49 +132,37 @@ def write_board_pdf(path: Path, players: tuple[int, ...] = (1, 2), page: str = "
     """A PDF with one page per player's board, centred at 100 % scale; returns the page count.
     Raises ValueError if the board does not fit the page (then print on A3)."""
     from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
 
-    from .printing import FOOTER_MM, PAGES_MM, _footer
+    from .printing import _footer, centred, new_canvas
 
-    pw, ph = PAGES_MM[page]
     x0, y0, sw, sh = board.sheet_mm
-    if sw > pw - 4.0 or sh > ph - FOOTER_MM - 2.0:
-        raise ValueError(f"a {board.cols}x{board.rows} case board ({sw:.0f} x {sh:.0f} mm) "
-                         f"does not fit on {page}: print it on A3")
-    ox = (pw - sw) / 2.0 - x0                      # board mm -> page mm (top-left origin)
-    oy = (ph - FOOTER_MM - sh) / 2.0 - y0
-
-    def rect(c, x, y, w, h, rgb=None):
-        if rgb is not None:
-            c.setFillColorRGB(*(v / 255.0 for v in rgb))
-        c.rect((x + ox) * mm, (ph - y - oy - h) * mm, w * mm, h * mm, stroke=0, fill=1)
-
-    c = canvas.Canvas(str(path), pagesize=(pw * mm, ph * mm))
-    c.setTitle("Hexapod display-case boards")
-    c.setAuthor("Table Companion")
+    try:
+        at = centred(page, x0, y0, sw, sh, f"a {board.cols}x{board.rows} case board")
+    except ValueError as e:
+        raise ValueError(f"{e}: print it on A3") from None
+    c = new_canvas(path, at.page_mm, "Hexapod display-case boards")
     for player in players:
-        rect(c, 0.0, 0.0, board.width_mm, board.height_mm, GRID_FILL_RGB)
+        c.setFillColorRGB(*(v / 255.0 for v in GRID_FILL_RGB))
+        at.fill_rect(c, 0.0, 0.0, board.width_mm, board.height_mm)
         for x, y, w, h, rgb in _grid_lines(board):
-            rect(c, x, y, w, h, rgb)
+            c.setFillColorRGB(*(v / 255.0 for v in rgb))
+            at.fill_rect(c, x, y, w, h)
         c.setFillGray(0.0)
-        p = c.beginPath()
-        for x, y, w, h in _marker_rects(board, player):
-            p.rect((x + ox) * mm, (ph - y - oy - h) * mm, w * mm, h * mm)
-        c.drawPath(p, stroke=0, fill=1, fillMode=1)
+        at.fill_rects(c, _marker_rects(board, player))
         c.setStrokeGray(0.75)
         c.setLineWidth(0.3)
         c.setDash(2, 2)
-        c.rect((x0 + ox) * mm, (ph - y0 - oy - sh) * mm, sw * mm, sh * mm, stroke=1, fill=0)
+        c.rect(*at.point(x0, y0 + sh), sw * mm, sh * mm, stroke=1, fill=0)
         c.setDash()
         big, small = title(board, player)
         c.setFillColorRGB(*(v / 255.0 for v in TEXT_RGB))
-        tx = board.marker_mm + board.quiet_mm + 3.0 + ox
-        base = -(board.gap_mm + board.quiet_mm + board.marker_mm) + oy
+        tx = board.marker_mm + board.quiet_mm + 3.0
+        base = -(board.gap_mm + board.quiet_mm + board.marker_mm)
         c.setFont("Helvetica-Bold", 14)
-        c.drawString(tx * mm, (ph - base - 8.0) * mm, big)
+        c.drawString(*at.point(tx, base + 8.0), big)
         c.setFont("Helvetica", 7.5)
-        c.drawString(tx * mm, (ph - base - 15.0) * mm, small)
-        _footer(c, (pw, ph), [f"Hexapod display case, player {player}: print at 100 %, "
+        c.drawString(*at.point(tx, base + 15.0), small)
+        _footer(c, at.page_mm, [f"Hexapod display case, player {player}: print at 100 %, "
                               "optionally trim on the dashed line; keep it flat"])
         c.showPage()
     c.save()

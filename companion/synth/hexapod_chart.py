@@ -67,40 +67,25 @@ def chart_image(px_per_mm: float = 300 / 25.4, chart: ColourChart = CHART) -> np
 
 def write_chart_pdf(path: Path, page: str = "A4", chart: ColourChart = CHART) -> int:
     """A one-page PDF with the chart centred at 100 % scale; returns the page count."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
+    from .printing import _footer, centred, new_canvas
 
-    from .printing import FOOTER_MM, PAGES_MM, _footer
-
-    pw, ph = PAGES_MM[page]
-    if chart.width_mm > pw - 4.0 or chart.height_mm > ph - FOOTER_MM - 2.0:
-        raise ValueError(f"the colour chart does not fit on {page}")
-    ox, oy = (pw - chart.width_mm) / 2.0, (ph - FOOTER_MM - chart.height_mm) / 2.0
-
-    def rect(c, x, y, w, h):
-        c.rect((x + ox) * mm, (ph - y - oy - h) * mm, w * mm, h * mm, stroke=0, fill=1)
-
-    c = canvas.Canvas(str(path), pagesize=(pw * mm, ph * mm))
-    c.setTitle("Hexapod colour chart")
-    c.setAuthor("Table Companion")
+    at = centred(page, 0.0, 0.0, chart.width_mm, chart.height_mm, "the colour chart")
+    c = new_canvas(path, at.page_mm, "Hexapod colour chart")
     for kind, (x, y, sw, sh) in chart.swatches():
         c.setFillColorRGB(*(v / 255.0 for v in CHART_INKS[kind]))
-        rect(c, x, y, sw, sh)
+        at.fill_rect(c, x, y, sw, sh)
     c.setFillGray(0.0)
-    p = c.beginPath()
-    for x, y, w, h in _marker_rects(chart):
-        p.rect((x + ox) * mm, (ph - y - oy - h) * mm, w * mm, h * mm)
-    c.drawPath(p, stroke=0, fill=1, fillMode=1)
+    at.fill_rects(c, _marker_rects(chart))
     c.setFillColorRGB(*(v / 255.0 for v in TEXT_RGB))
     for text, x, y, _height in _text_lines(chart):
         title = text == TITLE
         c.setFont("Helvetica-Bold" if title else "Helvetica", 14 if title else 6.5)
-        c.drawString((x + ox) * mm, (ph - y - oy) * mm, text)
+        c.drawString(*at.point(x, y), text)
     c.setFont("Helvetica", 4.5)
     for kind, (x, y, _sw, sh) in chart.swatches():
-        c.drawString((x + ox) * mm, (ph - y - sh - 2.2 - oy) * mm, f"{kind} {NAMES[kind]}")
-    _footer(c, (pw, ph), ["Hexapod colour chart: print at 100 % on the cards' printer and paper; "
-                          "do not trim; keep it flat and clean"])
+        c.drawString(*at.point(x, y + sh + 2.2), f"{kind} {NAMES[kind]}")
+    _footer(c, at.page_mm, ["Hexapod colour chart: print at 100 % on the cards' printer and "
+                            "paper; do not trim; keep it flat and clean"])
     c.showPage()
     c.save()
     return 1

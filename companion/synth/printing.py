@@ -31,6 +31,59 @@ class PrintFace:
     extra: dict = field(default_factory=dict, compare=False)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a drawing in sheet millimetres (top-left origin, y down) lands on a PDF page
+    (points, bottom-left origin, y up): the page's height and the sheet's offset on it."""
+
+    page_mm: tuple[float, float]
+    ox: float = 0.0
+    oy: float = 0.0
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """The page point, in PDF units, of sheet point (x, y) mm."""
+        from reportlab.lib.units import mm
+
+        return (x + self.ox) * mm, (self.page_mm[1] - y - self.oy) * mm
+
+    def fill_rect(self, c, x: float, y: float, w: float, h: float) -> None:
+        """Fill one rectangle (sheet mm) with the canvas's fill colour."""
+        from reportlab.lib.units import mm
+
+        px, py = self.point(x, y + h)
+        c.rect(px, py, w * mm, h * mm, stroke=0, fill=1)
+
+    def fill_rects(self, c, rects: Sequence[Rect]) -> None:
+        """Fill rectangles (sheet mm) as one path with the non-zero rule, so that touching
+        rectangles (a marker's modules) print without seams."""
+        from reportlab.lib.units import mm
+
+        path = c.beginPath()
+        for x, y, w, h in rects:
+            path.rect(*self.point(x, y + h), w * mm, h * mm)
+        c.drawPath(path, stroke=0, fill=1, fillMode=1)
+
+
+def centred(page: str, x0: float, y0: float, w: float, h: float, what: str) -> Placement:
+    """The placement of the sheet box (x0, y0, w, h) mm centred above the footer of a `page`
+    page at 100 % scale; ValueError naming `what` if it does not fit."""
+    pw, ph = PAGES_MM[page]
+    if w > pw - 4.0 or h > ph - FOOTER_MM - 2.0:
+        raise ValueError(f"{what} ({w:.0f} x {h:.0f} mm) does not fit on {page}")
+    return Placement((pw, ph), (pw - w) / 2.0 - x0, (ph - FOOTER_MM - h) / 2.0 - y0)
+
+
+def new_canvas(path: Path, page_mm: tuple[float, float], title: str):
+    """A reportlab canvas of one page size, titled and signed."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=(page_mm[0] * mm, page_mm[1] * mm))
+    c.setTitle(title)
+    c.setAuthor("Table Companion")
+    return c
+
+
 def hexagon_outline_mm(flat_to_flat_mm: float) -> tuple[tuple[float, float], ...]:
     """Corners of a pointy-top hexagon (x right, y down) about its centre."""
     r = flat_to_flat_mm / math.sqrt(3.0)
@@ -105,9 +158,6 @@ def write_cut_sheets(path: Path, faces: Sequence[PrintFace], page: str = "A4",
                      title: str = "", gap_mm: float = 3.0, margin_mm: float = 6.0,
                      bleed_mm: float = 1.0, honeycomb: bool = True) -> int:
     """Write a PDF of cut sheets; returns the number of pages."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
-
     if not faces:
         raise ValueError("no faces to print")
     page_mm = PAGES_MM[page]
@@ -119,9 +169,7 @@ def write_cut_sheets(path: Path, faces: Sequence[PrintFace], page: str = "A4",
         raise ValueError(f"a {w:.0f} x {h:.0f} mm card does not fit on {page}")
     per = len(centres)
     pages = math.ceil(len(faces) / per)
-    c = canvas.Canvas(str(path), pagesize=(page_mm[0] * mm, page_mm[1] * mm))
-    c.setTitle(title or "cut sheets")
-    c.setAuthor("Table Companion")
+    c = new_canvas(path, page_mm, title or "cut sheets")
     ph = page_mm[1]
     for p in range(pages):
         batch = faces[p * per:(p + 1) * per]
@@ -178,17 +226,11 @@ def write_rect_sheet(path: Path, rects: Sequence[Rect], labels: Sequence[tuple[f
     """A one-page PDF of black rectangles (mm, top-left origin), text labels and dashed cut
     boxes: the vector form of a marker sheet or a ChArUco board."""
     from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
 
-    pw, ph = page_mm
-    c = canvas.Canvas(str(path), pagesize=(pw * mm, ph * mm))
-    c.setTitle(title)
-    c.setAuthor("Table Companion")
+    ph = page_mm[1]
+    c = new_canvas(path, page_mm, title)
     c.setFillGray(0.0)
-    path = c.beginPath()  # one path, non-zero fill: touching rectangles print without seams
-    for x, y, w, h in rects:
-        path.rect(x * mm, (ph - y - h) * mm, w * mm, h * mm)
-    c.drawPath(path, stroke=0, fill=1, fillMode=1)
+    Placement(page_mm).fill_rects(c, rects)
     c.setStrokeGray(0.6)
     c.setLineWidth(0.4)
     c.setDash(2, 2)

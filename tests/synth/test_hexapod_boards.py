@@ -119,3 +119,24 @@ def test_hexapod_export_refuses_a_malformed_deck(tmp_path, capsys):
     assert main(["cards", "export", "--game", "hexapod", "--out", str(tmp_path / "o"),
                  "--deck", str(bad)]) == 2
     assert "half insect" in capsys.readouterr().out
+
+
+def test_sheets_are_centred_above_the_footer_or_refused():
+    from reportlab.lib.units import mm
+
+    from companion.synth.hexapod_board import write_board_pdf
+    from companion.synth.printing import FOOTER_MM, centred
+
+    # a 100 x 50 mm sheet on A4 (210 x 297): 55 mm either side, centred in the 283 mm above
+    # the footer; its top-left corner is 116.5 mm below the page's top edge
+    at = centred("A4", 0.0, 0.0, 100.0, 50.0, "a test sheet")
+    assert at.point(0.0, 0.0) == pytest.approx((55.0 * mm, (297.0 - 116.5) * mm))
+    assert at.point(100.0, 50.0) == pytest.approx((155.0 * mm, (297.0 - 166.5) * mm))
+    # a box that starts at (-10, -20) in sheet mm is centred by its own corner
+    shifted = centred("A4", -10.0, -20.0, 100.0, 50.0, "a test sheet")
+    assert shifted.point(-10.0, -20.0) == pytest.approx(at.point(0.0, 0.0))
+    with pytest.raises(ValueError, match=r"a test sheet .* does not fit on Letter"):
+        centred("Letter", 0.0, 0.0, 100.0, 279.4 - FOOTER_MM, "a test sheet")
+    big = CaseBoard(cols=9, rows=9)
+    with pytest.raises(ValueError, match=r"9x9 case board .* does not fit on A4: print it on A3"):
+        write_board_pdf(Path("/nonexistent/never-written.pdf"), board=big)
