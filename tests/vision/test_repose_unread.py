@@ -9,17 +9,30 @@ ragged blobs alone. A card fitted tightly is not searched (a symbol it leaves un
 doubt for what it shows), and a pose found stands only where its read is whole as first
 made: a re-read by the lamp that completes the card at one of the thirty-odd poses searched
 is no independent witness (`sleeves` 6, a red disc washed pale by the sheen read as the grey
-ring so)."""
+ring so), and where no symbol it fills in lies by an edge whose border band shows paper
+(`probe.edge_paper`): a pale object over the card's edge pulls the outline loose too, and a
+pose shifted off it may read the symbol it covers (`test_hexel_shadow_fits`)."""
 
 from __future__ import annotations
 
+import math
+
+import cv2
+import numpy as np
 import pytest
 
 import companion.vision.probe as probe_mod
+from companion.faces import HEXEL_FACE, PAPER_RGB
 from companion.scenarios import hexel_scene
+from companion.vision.calibration import TableView
+from companion.vision.colour import builtin_model
+from companion.vision.probe import edge_paper
 from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
+from .crafted import bgr, draw_card, texture
 from .heldout import VARIANTS, heldout_scene, scored
 
 
@@ -62,3 +75,51 @@ def test_a_card_fitted_tightly_is_not_searched_into_a_letter(seed: int) -> None:
     score = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
                                     for c in truth.cards], truth.image_e_angle_deg)
     assert score.misreads == 0 and score.false_cards == 0
+
+
+def _card_by(paint) -> tuple[np.ndarray, Pose]:
+    """A crafted card on felt, with `paint(img, centre, apothem_px)` drawn over or under it,
+    blurred a little, and its own pose (uncalibrated: plane = image)."""
+    a = HEXEL_FACE.apothem_mm
+    img = texture("felt", (200, 200), np.random.default_rng(3))
+    centre = np.array([100.0, 100.0])
+    paint(img, centre, a, under=True)
+    draw_card(img, centre, "RBVRBV", "holodex", 1.0)
+    paint(img, centre, a, under=False)
+    return cv2.GaussianBlur(img, (3, 3), 0), Pose((100.0, 100.0), a, 0.0)
+
+
+def _edge_paper(img: np.ndarray, pose: Pose) -> list[bool]:
+    view = TableView()
+    white = read_cards(img, [pose], view, builtin_model("holodex"))[0].white_bgr
+    return edge_paper(img, view, pose, white).tolist()
+
+
+def test_a_pale_object_over_a_corner_shows_paper_on_its_two_edges() -> None:
+    """The ellipse of `test_pale_object_over_a_card_stays_unread`, over the corner between
+    edges 0 and 5 (+30°): the band along those two edges is gone there, the others show."""
+    def ellipse(img, centre, a, under):
+        if not under:
+            at = centre + a * np.array([math.cos(math.radians(30.0)),
+                                        math.sin(math.radians(30.0))])
+            cv2.ellipse(img, (int(at[0]), int(at[1])), (int(0.45 * a), int(0.25 * a)), 30, 0,
+                        360, (230, 235, 240), -1)
+    assert _edge_paper(*_card_by(ellipse)) == [True, False, False, False, False, True]
+
+
+@pytest.mark.parametrize("side", [None, 0, 3])
+def test_paper_beyond_the_card_leaves_its_band(side: int | None) -> None:
+    """A clear sleeve's rim lit as pale as paper beyond the card all round (None), or a rim
+    along one side (edge 0 or 3: a curl, a sheen on one side), lies beyond the card's edge:
+    its border band shows all round, and the search's read is not refused for it."""
+    def rim(img, centre, a, under):
+        if under:
+            ang = np.radians(-60.0 * np.arange(6) - 30.0)
+            hexagon = centre + 1.12 * a / math.cos(math.radians(30.0)) * np.c_[np.cos(ang),
+                                                                              np.sin(ang)]
+            if side is not None:
+                n = np.radians(-60.0 * side)
+                hexagon = centre + a * 0.1 * np.array([math.cos(n), math.sin(n)]) + (
+                    hexagon - centre) * 0.95
+            cv2.fillPoly(img, [np.rint(hexagon).astype(np.int32)], bgr(PAPER_RGB))
+    assert _edge_paper(*_card_by(rim)) == [False] * 6
