@@ -7,9 +7,10 @@ one pose reads it whole: all six symbols, nearly all its paper and border band (
 whose missing band places may be lit by glare: `band_lit`), and no symbol that most of the
 near-best poses saw crossed by an object (`crossed_near`). Found cards seed further rounds
 outwards (`probe_onwards`). Cells whose band shows dark about the prediction are first
-looked about for the card's own contrast (`refit`). A ragged blob's card that does not read
-whole at its fitted pose gets the same search in place (`repose_ragged`). Every search is made
-pass by pass (`passes`).
+looked about for the card's own contrast (`refit`). A placed card whose outline fits its
+hexagon loosely (pulled off the print) and that does not read whole at its fitted pose gets
+the same search in place (`repose_unread`), whose pose fills in no symbol by an edge whose
+band shows paper (`edge_paper`). Every search is made pass by pass (`passes`).
 """
 
 from __future__ import annotations
@@ -500,10 +501,7 @@ def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
     only where it is darker than 0.7 of the white and grey (`symbols`), so a lit or veiled place
     is always one it missed, and where no more places are missing than are lit or veiled, the
     missing ones are those."""
-    plane = pose_points([pose], BORDER_PTS)
-    vals, _ = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
-    rel = (vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)).reshape(
-        len(BORDER_DEPTHS), -1, 3)
+    rel = _band_rel(frame, view, pose, white_bgr, BORDER_PTS)
     lit = (rel.min(-1) >= BAND_LIT).all(0)
     mean = rel.mean(-1)
     darkest = np.take_along_axis(rel, mean.argmin(0)[None, :, None], 0)[0]
@@ -519,18 +517,62 @@ def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
     return int(np.count_nonzero(lit)), int(np.count_nonzero(veiled))
 
 
-def repose_ragged(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
+def _band_rel(frame: np.ndarray, view: TableView, pose: Pose,
+              white_bgr: tuple[float, float, float], local: np.ndarray) -> np.ndarray:
+    """The frame at a card's band points `local` (BORDER_DEPTHS x places, card frame) at
+    `pose`, over the card's white (`CardRead.white_bgr`): depths x places x 3."""
+    plane = pose_points([pose], local)
+    vals, _ = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    return (vals[0] / np.maximum(np.asarray(white_bgr, np.float64), 1.0)).reshape(
+        len(BORDER_DEPTHS), -1, 3)
+
+
+# the border band along each edge, densely: EDGE_PLACES places across its length (to within a
+# little of its corners), at every BORDER_DEPTHS (depths x (6 edges x places) x 2, card frame)
+EDGE_PLACES = 11
+_EDGE_A = np.radians(-60.0 * np.arange(6))
+_EDGE_S = np.linspace(-0.5, 0.5, EDGE_PLACES)
+EDGE_PTS = (np.asarray(BORDER_DEPTHS)[:, None, None, None]
+            * np.c_[np.cos(_EDGE_A), np.sin(_EDGE_A)][None, :, None, :]
+            + _EDGE_S[None, None, :, None]
+            * np.c_[-np.sin(_EDGE_A), np.cos(_EDGE_A)][None, :, None, :]).reshape(-1, 2)
+EDGE_PAPER = 0.9   # a band place whose darkest depth is this bright (of the white) shows paper
+
+
+def edge_paper(frame: np.ndarray, view: TableView, pose: Pose,
+               white_bgr: tuple[float, float, float]) -> np.ndarray:
+    """Per edge of a card at `pose` (6 bools), whether its border band shows as bright as
+    paper somewhere along it (EDGE_PLACES places, EDGE_PAPER of the white at its darkest
+    depth): where a pale object lies over the card's edge, or a glare lights it, the band is
+    gone there, and the two look alike."""
+    rel = _band_rel(frame, view, pose, white_bgr, EDGE_PTS)
+    low = rel.mean(-1).min(0).reshape(6, EDGE_PLACES)
+    return (low >= EDGE_PAPER).any(1)
+
+
+def repose_unread(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice,
                   poses: list[Pose], reads: list[CardRead], view: TableView,
                   model: ColourModel, p: ReaderParams) -> Passes[None]:
-    """Cards from ragged blobs (`cards.Blob`) that do not read whole at their fitted pose get
-    the probe's pose search (`probe`), in place: where the symbols bit into the paper's outline
-    the hull misses some of the paper, so the fitted centre and size are off, and the border
-    band samples fall on paper. The search starts from the fitted pose, then, for a card still
-    not whole, from the pose a placed neighbour with a whole outline predicts for its cell (as
-    for a free cell: the neighbour's frame does not share the bitten outline's error). Made
-    pass by pass (`together`)."""
+    """Placed cards whose fitted outline may not be the card's own and that do not read whole
+    at their fitted pose get the probe's pose search (`probe`), in place. Where a ragged
+    blob's symbols (`cards.Blob`) bit into the paper's outline the hull misses some of the
+    paper; a glossy sleeve's clear rim, lit by its sheen, joins the paper on one side, and a
+    curled card's lifted side is drawn larger, and the outline then matches its hexagon only
+    loosely (LOOSE_FIT_IOU). Either way the fitted centre and size are off by a few per cent
+    of the card, and the samples of its symbols, each ringed by the paper it needs beside it,
+    slip onto their edges (held-out `phone-photo` and `sleeves`: grey rings read with their
+    hole on one side). A card whose outline fits its hexagon tightly is where it was fitted:
+    a symbol it leaves unread is in doubt for what it shows (an ink dimmed between two
+    letters, something over it), and of some thirty poses searched about it one may well read
+    it as a letter, right or wrong (hard tables 431 and 544 without markers: a dim yellow
+    triangle read red, a blue disc under a hand read as the ring). The search starts from the
+    fitted pose, then, for a card still not whole, from the pose a placed neighbour with a
+    whole outline predicts for its cell (as for a free cell: the neighbour's frame does not
+    share the outline's error). A pose found so stands only where its read is whole as first
+    made and fills in no symbol by an edge whose band shows paper (`_repose`). Made pass by
+    pass (`together`)."""
     failing = [k for k, (f, r) in enumerate(zip(whole, reads, strict=True))
-               if f.blob.ragged and not whole_read(r, p)]
+               if (f.blob.ragged or f.iou < LOOSE_FIT_IOU) and not whole_read(r, p)]
     if not failing:
         return
     at = {lat.cells[k]: k for k in failing}
@@ -553,11 +595,36 @@ def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Ca
             at: dict[tuple[int, int], int], poses: list[Pose], reads: list[CardRead],
             view: TableView, model: ColourModel, p: ReaderParams) -> Passes[_Found]:
     """`probe` from the poses `cand`; each card found whole replaces pose and read of the
-    card `at` its cell, in place. Returns what `probe` found."""
+    card `at` its cell, in place, where that read is whole as first made, the re-read by the
+    lamp its band shows (`CardRead.first_symbols`) neither filling in nor changing a letter:
+    the search keeps the pose, of some thirty, that reads most, and a re-read that completes
+    a card at one of them is no independent witness (held-out `sleeves` 6: a red disc washed
+    pale by a sheen, read as the grey ring at one searched pose by that re-read alone), and
+    where it makes a letter of no symbol `reads` left '?' beside an edge whose band shows
+    paper (`_filled_by_paper`). Returns what `probe` found and stands."""
     found = yield from probe_passes(frame, cand, first, view, model, p)
-    for key, pose, read in zip(*found, strict=True):
+    kept = [(key, pose, read) for key, pose, read in zip(*found, strict=True)
+            if read.first_symbols == read.symbols
+            and not _filled_by_paper(frame, view, pose, read, reads[at[key]])]
+    for key, pose, read in kept:
         poses[at[key]], reads[at[key]] = pose, read
-    return found
+    return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+
+
+def _filled_by_paper(frame: np.ndarray, view: TableView, pose: Pose, read: CardRead,
+                     was: CardRead) -> bool:
+    """Whether the search's `read` at `pose` makes a letter of a symbol the card's read at its
+    fitted pose (`was`) left '?' where the border band along that symbol's edge shows paper
+    (`edge_paper`). A pale object over the card's edge merges with its paper, pulls its
+    outline loose as a sleeve's rim or a curl does, and may hide the symbol at the fitted
+    pose; at a pose shifted off it the symbol's own samples may miss it and read the letter,
+    but an object lies over it, and the project's rule is that such a symbol stays unread. A
+    sleeve's rim or a curl lies beyond the card's edge: its band stays (test
+    `test_hexel_shadow_fits`, a pale ellipse over a card's corner)."""
+    filled = np.array([a == "?" and b != "?" for a, b in zip(was.symbols, read.symbols,
+                                                              strict=True)])
+    return bool(filled.any()) and bool((filled & edge_paper(frame, view, pose,
+                                                            read.white_bgr)).any())
 
 
 def _neighbour_pose(lat: GrownLattice, whole: list[CardFit], k: int) -> Pose | None:

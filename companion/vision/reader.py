@@ -66,7 +66,7 @@ from .probe import (
     probe_all,
     probe_cells,
     refit_cells,
-    repose_ragged,
+    repose_unread,
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
@@ -561,12 +561,12 @@ class HexelReader:
                                     p, (part_cells, part_poses, first[n_probe:]))
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                          strict=True)]
-        # the probe (and on from what it finds) and the re-posing of ragged cards, pass by
-        # pass together: neither depends on the other
+        # the probe (and on from what it finds) and the re-posing of placed cards fitted
+        # loosely that do not read whole, pass by pass together: neither depends on the other
         (found_cells, found_poses, found_reads), _ = together(
             probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
                       taken | set(start)),
-            repose_ragged(frame, whole, lat, poses, reads, view, self.model, p))
+            repose_unread(frame, whole, lat, poses, reads, view, self.model, p))
         # (a far cell those probes reached on from a card they found is theirs)
         far_reads = [r for k, r in zip(far, far_staged.reads, strict=True)
                      if k not in found_cells]
