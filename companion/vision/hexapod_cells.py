@@ -492,7 +492,7 @@ def anchored(labels: np.ndarray, v: np.ndarray, px: int, margin: int, rows: int,
     ink = (lab == INK + k[:, None]).mean(axis=1)
     # the other kinds' largest share of the large window (any level)
     others = kind_hues(histograms(lab))
-    others[np.arange(len(k)), k] = 0.0
+    others[at, k] = 0.0
     rival = others.max(axis=1) * lab.shape[1]
     ok = (same >= params.core_share) & (neutral <= 0.05) & \
         (1.0 - same - neutral <= params.max_foreign) & \
