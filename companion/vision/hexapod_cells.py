@@ -183,6 +183,7 @@ from .hexapod_windows import (
     gather,
     histograms,
     quantiles,
+    row_medians,
     window_index,
 )
 from .observation import UNKNOWN
@@ -399,8 +400,8 @@ def lit_inked(v: np.ndarray, sat: np.ndarray, tinted: float) -> np.ndarray:
     order = np.argsort(v, axis=1)
     ranked = np.take_along_axis(sat, order, axis=1)
     half = ranked.shape[1] // 2
-    lit = np.median(ranked[:, half:], axis=1)
-    return (lit > tinted) & (lit > CAST_LIT_SAT * np.median(ranked[:, :half], axis=1))
+    lit = row_medians(ranked[:, half:])
+    return (lit > tinted) & (lit > CAST_LIT_SAT * row_medians(ranked[:, :half]))
 
 
 def kind_hues(h: np.ndarray) -> np.ndarray:

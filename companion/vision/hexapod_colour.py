@@ -254,8 +254,10 @@ def _lit_markers(frame: np.ndarray, pose: CasePose, layout: CaseLayout = LAYOUT)
     img[:, 1] = np.clip(img[:, 1], 0, h - 1)
     s = cv2.remap(frame, img[:, 0][None], img[:, 1][None], cv2.INTER_LINEAR)[0]
     v = np.sort(s.max(axis=1).reshape(len(pose.markers), len(offsets)), axis=1)
-    top = v[:, -(len(offsets) // 4):]
-    return np.median(top, axis=1) >= KNEE * CLIP
+    top = v[:, -(len(offsets) // 4):].astype(np.float64)
+    # np.median's value (its rows are sorted: their middle, or the mean of the middle two)
+    h = top.shape[1] // 2
+    return (top[:, h] if top.shape[1] % 2 else (top[:, h - 1] + top[:, h]) / 2) >= KNEE * CLIP
 
 
 def _quiet_white(samples: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ from .hexapod_windows import (
     CellParams,
     cell_windows,
     gather,
+    row_medians,
     window_index,
 )
 from .observation import UNKNOWN
@@ -97,10 +98,10 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     large, small = round(params.large * px), round(params.small * px)
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
     least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
-    mid = np.median(cell_windows(least, px, margin, rows, cols, small, cells=cells), axis=1)
+    mid = row_medians(cell_windows(least, px, margin, rows, cols, small, cells=cells))
     trace = cell_windows(blown, px, margin, rows, cols, large, cells=cells).mean(axis=1)
     glare = cells[((trace >= GLARE_TRACE) | (mid >= COVER_LIT)) &
-                  (mid >= GLARE_PEAK * np.median(mid))]
+                  (mid >= GLARE_PEAK * row_medians(mid))]
     if not len(glare):
         return glare
     return glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
@@ -580,7 +581,7 @@ def glare_pool(code: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarra
     win = cell_windows(least, px, margin, rows, cols, size)
     q = int(GLARE_FLOOR_Q * (win.shape[1] - 1))
     floor = np.partition(win, q, axis=1)[:, q]
-    lifted = kind & (floor >= np.median(floor[kind]) + GLARE_LIFT)
+    lifted = kind & (floor >= row_medians(floor[kind]) + GLARE_LIFT)
     if not lifted.any():
         return np.zeros(0, np.int64)
     out = lifted & (code == glare_hue(white))

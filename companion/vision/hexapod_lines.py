@@ -176,19 +176,25 @@ def line_channels(white: np.ndarray) -> list[int]:
 def _seen_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
                 cells: np.ndarray, min_line: float,
                 fill: tuple[np.ndarray, np.ndarray, float, float] | None = None,
-                balance: float = 0.0) -> np.ndarray:
+                balance: float = 0.0, even: bool = False
+                ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cells, 4): the share of samples along each side of each of `cells` where the printed
     line shows (`_side_lines`), at the best of the shifts across the side within `LINE_REACH`
     of its place; with `fill` (the normalised saturation and brightness, and the bounds of
-    `_fill_beside`), only where board fill lies beside the line at that shift."""
-    best = None
+    `_fill_beside`), only where board fill lies beside the line at that shift. With `even`,
+    also `_side_lines`' two arrays (`even=True`) at the line's own place (shift 0), from the
+    same samples as that shift's share (worked out once for both)."""
+    best, placed = None, ()
     for shift in _shifts(px):
         where = None if fill is None else _fill_beside(fill[0], fill[1], px, margin, rows,
                                                        cols, cells, fill[2], fill[3], shift)
         got = _side_lines(grey, px, margin, rows, cols, cells, min_line, where, balance,
-                          shift=shift)
+                          even=even and shift == 0, shift=shift)
+        if even and shift == 0:
+            placed = got
+            got = got[0]
         best = got if best is None else np.maximum(best, got)
-    return best
+    return (best, *placed) if even else best
 
 
 def _side_lines(grey: np.ndarray, px: int, margin: int, rows: int, cols: int,
@@ -260,13 +266,12 @@ def line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, 
     (a trace of it: cloth is what shows none there, `CLOTH_TRACE`; at the best of several
     shifts flat cloth's noise would show one more often)."""
     fill = (pix.sat, pix.v, params.colour.ink_sat, params.colour.dim_v)
-    shares = _seen_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
-                         params.line_balance)
     if not flat:
-        return shares
-    where = _fill_beside(*fill[:2], px, margin, rows, cols, cells, *fill[2:])
-    trace, even = _side_lines(grey(), px, margin, rows, cols, cells, params.min_line, where,
-                              params.line_balance, even=True)
+        return _seen_lines(grey(), px, margin, rows, cols, cells, params.min_line, fill,
+                           params.line_balance)
+    # the share at the line's own place and the flat share come from the samples of shift 0
+    shares, trace, even = _seen_lines(grey(), px, margin, rows, cols, cells, params.min_line,
+                                      fill, params.line_balance, even=True)
     return shares, even, trace
 
 

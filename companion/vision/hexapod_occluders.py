@@ -21,6 +21,7 @@ from .hexapod_windows import (
     SIDE_STEPS,
     cell_windows,
     gather,
+    row_medians,
     window_index,
 )
 
@@ -240,8 +241,8 @@ def unblack_dung(code: np.ndarray, raw_v: np.ndarray, px: int, margin: int, rows
     q = int(DUNG_FLOOR_Q * (win.shape[1] - 1))
     floor = np.partition(win, q, axis=1)[:, q]
     fill_cells = np.unique(np.concatenate([np.array(b) for b in beside]))
-    mids = dict(zip(fill_cells.tolist(), np.median(
-        cell_windows(raw_v, px, margin, rows, cols, small, cells=fill_cells), axis=1).tolist(),
+    mids = dict(zip(fill_cells.tolist(), row_medians(
+        cell_windows(raw_v, px, margin, rows, cols, small, cells=fill_cells)).tolist(),
         strict=True))
-    fill = np.array([np.median([mids[i] for i in b]) for b in beside])
+    fill = np.array([row_medians(np.array([mids[i] for i in b])) for b in beside])
     return dung[floor >= DUNG_BLACK * fill]
