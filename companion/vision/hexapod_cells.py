@@ -44,7 +44,10 @@ cut short by a card over it) stays '?'. Still undecided, a dung beetle whose bla
 tints off the neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one
 when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
-ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
+ink's saturation) meets the cast rule (`cast_dung`); under a white clipped in one channel or
+more, where no occluder's mask comes near, the grey beetle's middle may read as bright as fill
+(clipped paper sets the local gain) and, clipped in two or three, its beetle may be tinted by
+the cast the recovered white leaves (`clipped_dung`). Still undecided, a cell whose board's printed
 grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
 or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
 (`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
