@@ -44,7 +44,10 @@ cut short by a card over it) stays '?'. Still undecided, a dung beetle whose bla
 tints off the neutral labels (its dark pixels take a kind's body hue or OTHER) is read as one
 when the black
 counted by brightness and saturation (dark, less saturated than ink: a kind's dark body keeps its
-ink's saturation) meets the cast rule (`cast_dung`). Still undecided, a cell whose board's printed
+ink's saturation) meets the cast rule (`cast_dung`); under a white clipped in one channel or
+more, where no occluder's mask comes near, the grey beetle's middle may read as bright as fill
+(clipped paper sets the local gain) and, clipped in two or three, its beetle may be tinted by
+the cast the recovered white leaves (`clipped_dung`). Still undecided, a cell whose board's printed
 grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
 or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
 (`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
@@ -111,7 +114,7 @@ doubt cells read empty in `hexapod_cover`, those of hands and dark cloth in
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache, partial
 
 import cv2
@@ -380,6 +383,40 @@ def cast_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray, qs
     black = np.maximum(grey.mean(axis=1), hl[cells, DARK] + hl[cells, DIM])
     return decide(hs[cells], hl[cells], qs[cells], ql[cells], params, ts[cells], black,
                   None if inked is None else inked[cells])[0] == K_CODE
+
+
+# `clipped_dung`: under a white clipped in two channels or more, the share of a dung beetle's
+# lit small-window pixels that may be TINTED (`decide`'s `max_tinted` elsewhere)
+CLIPPED_TINTED = 0.8
+
+
+def clipped_dung(v: np.ndarray, sat: np.ndarray, hs: np.ndarray, hl: np.ndarray,
+                 qs: np.ndarray, ql: np.ndarray, ts: np.ndarray, px: int, margin: int,
+                 rows: int, cols: int, cells: np.ndarray, n_clipped: int,
+                 params: CellParams = DEFAULT, inked: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """Which of `cells` (flat indices; the evidence as `cast_dung` takes it) are a dung beetle
+    under a white clipped in `n_clipped` channels (one or more), judged as `decide` and
+    `cast_dung` judge it but for what the clip leaves unmeasured. The local gain is the mean
+    of the paper-like pixels about the cell, and clipped paper reads no brighter than the
+    clip, so a grey beetle (0.6 of the paper, 0.66 of the fill) reads as bright as lit fill
+    against it: its middle's brightness (`max_grey`) tells nothing. Under a white clipped in
+    two channels or three, the light's colour is recovered from the greys or the fill and a
+    cast of it stays on the grey beetle: it may be TINTED over `CLIPPED_TINTED` of its lit
+    pixels (never an ink's: no kind's ink over `max_cast_ink` of the small window, no kind's
+    hue over half of it). The dung beetle's shape holds unchanged: the large window's dark end
+    and contrast, the small window's beetle on black, the black tile over `min_black` of the
+    large window, neutral or less saturated than ink. A card's edge, fill beside a neighbour's
+    black tile or a shadow's edge shows black on one side of a lit middle, which the small
+    window's beetle test refuses as it does in `decide`."""
+    if n_clipped < 1 or not len(cells):
+        return np.zeros(len(cells), bool)
+    tinted = CLIPPED_TINTED if n_clipped >= 2 else params.max_tinted
+    loose = replace(params, max_grey=np.inf, max_tinted=tinted)
+    got = decide(hs[cells], hl[cells], qs[cells], ql[cells], loose, ts[cells],
+                 inked=None if inked is None else inked[cells])[0] == K_CODE
+    return got | cast_dung(v, sat, hs, hl, qs, ql, ts, px, margin, rows, cols, cells, loose,
+                           inked)
 
 
 # a tinted dung beetle's large window: its brighter half's median saturation at most this share
@@ -982,6 +1019,15 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if len(left):
         dung = left[cast_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left, params,
                               inked)]
+        code[dung], conf[dung] = K_CODE, 0.5
+        # ... or whose grey beetle a clipped white lifts to fill's brightness or tints, where no
+        # occluder's mask comes near the cell
+        left = np.setdiff1d(left, dung)
+        if len(left) and hand.any():
+            left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
+                                      cells=left).any(axis=1)]
+        dung = left[clipped_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left,
+                                 n_clipped, params, inked)]
         code[dung], conf[dung] = K_CODE, 0.5
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for
