@@ -6,23 +6,29 @@ sample's chroma (its colour less the mean of its channels, paper-relative) point
 ink's, and a sheen leaves its length too, while they take the sample off its ink's
 paper-to-ink line (washed pale, the vote falls short; boosted past the paper in the ink's
 bright channel, a shade `ColourModel.explain` does not accept, unexplained). Held-out
-`phone-photo` 0-99: a sheen and the boost left 37 of 190 unread symbols with 6-16
-unexplained samples and no other ink at all.
+`phone-photo` 0-99: of the 174 symbols left unread on its cards, 46 had 6-16 unexplained samples
+and no other ink at all, 21 of them with no sample and no white clipped; nearly every washed
+symbol of `sleeves` has a sample clipped in some channel (left unread, as below).
 
-`chroma_read` reads such a symbol, on a whole card whose white did not clip and where no sample
-of the symbol clipped in any channel (a clipped channel holds no difference: a washed red disc
-clipped in red and lit unevenly can show a yellow's or no ink's chroma), as the coloured ink
-whose chroma every sample with any chroma shows (`CHROMA_TURN`: within a few degrees of its
-direction, far from any other ink's: the web inks lie 58-180 degrees apart), strongly in its
-middle (a ring's hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a
-lamp or JPEG's coarse colour shows its chroma in its band only) and with a vote as `decide`'s
-(the chroma's length in units of the ink's, summed)."""
+`chroma_read` reads such a symbol, on a whole card, as the coloured ink whose chroma its samples
+show: every sample with any chroma within a few degrees of that ink's direction (`CHROMA_TURN`;
+the web inks lie 58-180 degrees apart) but a few unexplained, strongly in its middle (a ring's
+hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a lamp or JPEG's
+coarse colour shows its chroma in its band only), with a vote as `decide`'s (the chroma's length
+in units of the ink's, summed). A channel that clipped holds no difference: a symbol with a
+sample clipped in some channels but not all (a washed red disc clipped in red and lit unevenly
+can show a yellow's chroma, or none) or crushed to black in one stays unread; a sample clipped
+white in every channel shows nothing and counts for no ink. Where the card's white clipped in a
+channel, its paper lies brighter there than seen by an unknown factor (up to OVEREXPOSED_MAX):
+the symbol must read as the same ink whatever that factor."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from .colour import CLIP_LOW, ColourModel
+from .colour import CLIP_LOW, OVEREXPOSED_MAX, ColourModel
 from .fast_reduce import fast_mean
 from .symbol_samples import CLIP_NEAR, N_CORE
 
@@ -50,20 +56,51 @@ def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.n
     return np.where(grey, 0.0, along), np.where(grey, np.inf, off)
 
 
-def chroma_read(x: np.ndarray, usable: np.ndarray, want: np.ndarray, model: ColourModel
+def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(letter index, read) per symbol (cards x 6) for the symbols `want` marks: `x` their
-    samples (cards x 6 x 19 x 3, paper-relative RGB), `usable` (cards x 6 x 19) which samples
-    did not clip in any channel, on a card whose white did not clip. A symbol is read as the
-    coloured ink whose chroma its samples show (see the module docstring) only when all of its
-    samples are usable."""
+    """(letter index, read) per symbol (cards x 6) for the symbols `want` marks, from their
+    samples as sampled (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x
+    3 BGR). A sample clipped at white in every channel is bright paper or ink washed out of
+    sight: it shows no chroma and counts for no ink. A symbol with a sample clipped in some
+    channels but not all, or crushed to black in one, is not read (its differences are lost).
+    Where the white clipped in a channel, the paper there lies brighter than seen by a factor
+    up to OVEREXPOSED_MAX: the symbol is read only when it reads as one ink at every corner of
+    those factors (the chroma is linear in them and each test convex or counted per sample:
+    the corners stand for the whole range)."""
     best = np.zeros(want.shape, np.int64)
     read = np.zeros(want.shape, bool)
-    todo = want & usable.all(-1)
-    if not todo.any():
+    if not want.any():
         return best, read
-    xs = x[todo]                                                     # k x 19 x 3
-    along, off = chroma_strength(xs, model)                          # k x 19 x letters
+    ci = np.nonzero(want)[0]
+    seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
+    high, low = seen >= CLIP_NEAR, seen <= CLIP_LOW
+    blank = high.all(-1)
+    lost = ((high | low).any(-1) & ~blank).any(-1)                   # k
+    w = np.maximum(np.asarray(white, np.float32)[ci], 8.0)          # k x 3 BGR
+    over = w >= CLIP_NEAR
+    free = [c for c in range(3) if over[:, c].any()]
+    k0 = ok = None
+    for corner in itertools.product((1.0, OVEREXPOSED_MAX), repeat=len(free)):
+        f = np.ones_like(w)
+        for c, v in zip(free, corner, strict=True):
+            f[:, c] = np.where(over[:, c], v, 1.0)
+        x = (seen / (w * f)[:, None, :])[..., ::-1]                  # RGB, paper-relative
+        x = np.where(blank[..., None], x.mean(-1, keepdims=True), x)
+        k, good = _judge(x, model)
+        if k0 is None:
+            k0, ok = k, good
+        else:
+            ok &= good & (k == k0)
+    assert k0 is not None and ok is not None
+    best[want] = k0
+    read[want] = ok & ~lost
+    return best, read
+
+
+def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
+    coloured ink whose chroma its samples show (see the module docstring)."""
+    along, off = chroma_strength(x, model)                           # k x 19 x letters
     coloured = ~model.neutral
     is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
     strength = np.where(is_ink, np.minimum(along, 1.2), 0.0)
@@ -73,7 +110,7 @@ def chroma_read(x: np.ndarray, usable: np.ndarray, want: np.ndarray, model: Colo
     k = vote.argmax(-1)
     own = np.take_along_axis(strength, k[:, None, None], -1)[..., 0]  # k x 19
     # a sample with chroma that is no ink's is unexplained (as `decide` counts them)
-    chroma = xs - xs.mean(-1, keepdims=True)
+    chroma = x - x.mean(-1, keepdims=True)
     size = np.linalg.norm(model.inks - model.inks.mean(-1, keepdims=True), axis=-1)
     weakest = float(size[coloured].min()) if coloured.any() else 1.0
     some = np.linalg.norm(chroma, axis=-1) >= CHROMA_SOME * weakest
@@ -82,17 +119,7 @@ def chroma_read(x: np.ndarray, usable: np.ndarray, want: np.ndarray, model: Colo
     ok = ((top >= CHROMA_VOTE) & (second <= 0.12 * top + 0.3) & (other <= CHROMA_OTHER)
           & (margin > 0.0) & (own.max(-1) >= CHROMA_PEAK)
           & (fast_mean(own[:, :N_CORE]) >= CHROMA_CORE) & coloured[k])
-    best[todo] = k
-    read[todo] = ok
-    return best, read
+    return k, ok
 
 
-def usable_samples(raw: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """Per symbol sample (cards x 6 x 19, from `raw`: cards x 6 x 19 x 3 BGR as sampled),
-    whether it and its card's white (`white`, cards x 3 BGR) hold every channel's difference:
-    no channel of either at or past CLIP_NEAR, none of the sample at or below CLIP_LOW."""
-    fine = ((raw < CLIP_NEAR) & (raw > CLIP_LOW)).all(-1)
-    return fine & (white < CLIP_NEAR).all(-1)[:, None, None]
-
-
-__all__ = ["chroma_read", "chroma_strength", "usable_samples"]
+__all__ = ["chroma_read", "chroma_strength"]

@@ -223,12 +223,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     judged as if they were not there. `twin` (the symbols' samples, cards x 6 x 19 x 3
     paper-relative RGB, and the cards judged so) lets a coloured symbol left unread be its ink
     where its mean colour is its twin's on the card (`twin_mean`; a twin is a read symbol of its
-    ink peaking at TWIN_MEAN_PEAK). `hues` (the symbols' samples, cards x 6 x 19 x 3
-    paper-relative RGB, and which of them, cards x 6 x 19, did not clip in any channel on a
-    card whose white did not clip) lets a coloured symbol left unread on a whole card, not set
-    aside as unsure nor surrounded only by shade, be the ink whose chroma all its samples show
-    (`symbol_chroma`: a sheen or a phone's saturation boost keeps their channel
-    differences)."""
+    ink peaking at TWIN_MEAN_PEAK). `hues` (the symbols' samples as sampled, cards x 6 x 19 x 3
+    BGR, and each card's white, cards x 3 BGR) lets a coloured symbol left unread on a whole
+    card, not set aside as unsure nor surrounded only by shade, be the ink whose chroma its
+    unclipped samples show (`symbol_chroma.chroma_read`: a sheen or a phone's saturation boost
+    keeps their channel differences)."""
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -450,7 +449,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
             want &= allow[:, None]
         if in_shade is not None:
             want &= ~in_shade
-        k, got = chroma_read(hues[0], hues[1], want, model)
+        k, got = chroma_read(hues[0], hues[1], want, model)   # (raw samples, white)
         ok = ok | got
         best = np.where(got, k, best)
         conf = np.where(got, 0.5, conf)
