@@ -25,6 +25,7 @@ the symbol must read as the same ink whatever that factor."""
 from __future__ import annotations
 
 import itertools
+from functools import cache
 
 import numpy as np
 
@@ -45,15 +46,32 @@ def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.n
     """Per sample (… x 3 paper-relative RGB) and coloured ink (… x inks, in `model.letters`
     order; 0 for a grey ink): its chroma's length along the ink's, in units of the ink's
     (`model.chroma_units`), and how far it lies off that direction in the same units."""
-    c = x - x.mean(-1, keepdims=True)
-    units = model.chroma_units                                       # letters x 3
-    along = c @ units.T                                              # … x letters
-    chroma = model.inks - model.inks.mean(-1, keepdims=True)
-    off = np.linalg.norm(c[..., None, :] - along[..., None] * chroma, axis=-1)
-    length = np.linalg.norm(chroma, axis=-1)
-    off = off / np.maximum(length, 1e-6)
+    along, off, _ = _strength(x, model)
     grey = model.neutral
     return np.where(grey, 0.0, along), np.where(grey, np.inf, off)
+
+
+@cache
+def _inks(model: ColourModel) -> tuple[np.ndarray, float]:
+    """The inks' chroma lengths squared (letters) and the least coloured ink's chroma length
+    squared times CHROMA_SOME² (a chroma no less than this is some ink's or unexplained)."""
+    chroma = model.inks - model.inks.mean(-1, keepdims=True)
+    sq = (chroma * chroma).sum(-1)
+    coloured = ~model.neutral
+    weakest = float(sq[coloured].min()) if coloured.any() else 1.0
+    return sq, CHROMA_SOME * CHROMA_SOME * weakest
+
+
+def _strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`chroma_strength` for every ink, grey ones too, and each sample's chroma length
+    squared (…)."""
+    c = x - x.mean(-1, keepdims=True)
+    along = c @ model.chroma_units.T                                 # … x letters
+    sq = _inks(model)[0]
+    cc = (c * c).sum(-1)
+    # (the distance from the ink's direction: |c|² less its part along it, by Pythagoras)
+    off2 = cc[..., None] - along * along * sq
+    return along, np.sqrt(np.maximum(off2, 0.0) / np.maximum(sq, 1e-12)), cc
 
 
 def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel
@@ -71,15 +89,19 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     read = np.zeros(want.shape, bool)
     if not want.any():
         return best, read
-    ci = np.nonzero(want)[0]
     seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
     high, low = seen >= CLIP_NEAR, seen <= CLIP_LOW
     blank = high.all(-1)
-    lost = ((high | low).any(-1) & ~blank).any(-1)                   # k
-    w = np.maximum(np.asarray(white, np.float32)[ci], 8.0)          # k x 3 BGR
+    # (a symbol with a sample clipped in some channels is never read: left out at once)
+    kept = ~((high | low).any(-1) & ~blank).any(-1)                  # k
+    at = np.flatnonzero(want.ravel())[kept]
+    if not at.size:
+        return best, read
+    seen, blank = seen[kept], blank[kept]
+    w = np.maximum(np.asarray(white, np.float32)[at // want.shape[1]], 8.0)   # k x 3 BGR
     over = w >= CLIP_NEAR
     free = [c for c in range(3) if over[:, c].any()]
-    k0 = ok = None
+    k0 = None
     for corner in itertools.product((1.0, OVEREXPOSED_MAX), repeat=len(free)):
         f = np.ones_like(w)
         for c, v in zip(free, corner, strict=True):
@@ -87,20 +109,22 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
         x = (seen / (w * f)[:, None, :])[..., ::-1]                  # RGB, paper-relative
         x = np.where(blank[..., None], x.mean(-1, keepdims=True), x)
         k, good = _judge(x, model)
-        if k0 is None:
-            k0, ok = k, good
-        else:
-            ok &= good & (k == k0)
-    assert k0 is not None and ok is not None
-    best[want] = k0
-    read[want] = ok & ~lost
+        # (a symbol must read as one ink at every corner: the others are judged no further)
+        good &= k == (k if k0 is None else k0)
+        k0 = k[good] if k0 is None else k0[good]
+        at, seen, blank, w, over = at[good], seen[good], blank[good], w[good], over[good]
+        if not at.size:
+            return best, read
+    assert k0 is not None
+    best.ravel()[at] = k0
+    read.ravel()[at] = True
     return best, read
 
 
 def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
     coloured ink whose chroma its samples show (see the module docstring)."""
-    along, off = chroma_strength(x, model)                           # k x 19 x letters
+    along, off, cc = _strength(x, model)                             # k x 19 x letters
     coloured = ~model.neutral
     is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
     strength = np.where(is_ink, np.minimum(along, 1.2), 0.0)
@@ -110,11 +134,7 @@ def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
     k = vote.argmax(-1)
     own = np.take_along_axis(strength, k[:, None, None], -1)[..., 0]  # k x 19
     # a sample with chroma that is no ink's is unexplained (as `decide` counts them)
-    chroma = x - x.mean(-1, keepdims=True)
-    size = np.linalg.norm(model.inks - model.inks.mean(-1, keepdims=True), axis=-1)
-    weakest = float(size[coloured].min()) if coloured.any() else 1.0
-    some = np.linalg.norm(chroma, axis=-1) >= CHROMA_SOME * weakest
-    other = np.count_nonzero(some & ~is_ink.any(-1), -1)
+    other = np.count_nonzero((cc >= _inks(model)[1]) & ~is_ink.any(-1), -1)
     margin = top - 4.0 * second - 0.5 * other
     ok = ((top >= CHROMA_VOTE) & (second <= 0.12 * top + 0.3) & (other <= CHROMA_OTHER)
           & (margin > 0.0) & (own.max(-1) >= CHROMA_PEAK)
