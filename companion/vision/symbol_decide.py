@@ -5,7 +5,9 @@ sharp, blurred into a blob, faint, or without hue anywhere (`hueless_ring`); no 
 symbol is hollow. On a card whose paper clipped, pale blends are judged by what the clip can
 explain (`darker_than_allowed`, `clipped_rim`, `split_print`, `match_prints`); on any card a
 weak reading is weighed against a strong twin of its ink, one print under one lamp
-(`thinner_than_twins`, `twin_mean`). Pure functions of arrays: no image, no pose.
+(`thinner_than_twins`, `twin_mean`); a coloured symbol left unread whose unclipped samples all
+show one ink's chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
+image, no pose.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .fast_reduce import (
     as_strings,
     fast_mean,
 )
+from .symbol_chroma import chroma_read
 from .symbol_samples import (
     MIN_TURN_LETTERS,
 )
@@ -175,7 +178,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            in_shade: np.ndarray | None = None,
            clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
            print_match: PrintMatch | None = None,
-           twin: tuple[np.ndarray, np.ndarray] | None = None
+           twin: tuple[np.ndarray, np.ndarray] | None = None,
+           hues: tuple[np.ndarray, np.ndarray] | None = None
            ) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
@@ -219,7 +223,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     judged as if they were not there. `twin` (the symbols' samples, cards x 6 x 19 x 3
     paper-relative RGB, and the cards judged so) lets a coloured symbol left unread be its ink
     where its mean colour is its twin's on the card (`twin_mean`; a twin is a read symbol of its
-    ink peaking at TWIN_MEAN_PEAK)."""
+    ink peaking at TWIN_MEAN_PEAK). `hues` (the symbols' samples as sampled, cards x 6 x 19 x 3
+    BGR, and each card's white, cards x 3 BGR) lets a coloured symbol left unread on a whole
+    card, not set aside as unsure nor surrounded only by shade, be the ink whose chroma its
+    unclipped samples show (`symbol_chroma.chroma_read`: a sheen or a phone's saturation boost
+    keeps their channel differences)."""
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -432,6 +440,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
                                          model, allow, in_shade, paper_clipped, clip_rivals)
         ok = ok | alike
         conf = np.where(alike, 0.5, conf)
+    # a coloured symbol left unread whose samples all show one ink's chroma, unclipped, is
+    # that ink (`symbol_chroma`: a sheen or a phone's saturation boost takes it off the ink's
+    # line but keeps its channel differences)
+    if hues is not None:
+        want = ~ok & ~unsure
+        if allow is not None:
+            want &= allow[:, None]
+        if in_shade is not None:
+            want &= ~in_shade
+        k, got = chroma_read(hues[0], hues[1], want, model)   # (raw samples, white)
+        ok = ok | got
+        best = np.where(got, k, best)
+        conf = np.where(got, 0.5, conf)
     names = np.array([*letters, "?"])
     return as_strings(np.where(ok, names[best], "?")), conf
 

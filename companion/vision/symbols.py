@@ -53,7 +53,10 @@ lies past the clip in the clipped channels (`_band_white`); a card so completed 
 symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
 A web card's symbol read as the diamond or the triangle where its shape at the card's own pose
 shows a disc (a coin lying on it) is flagged, through every re-read, and reported '?'
-(`undimmed`).
+(`undimmed`). A coloured symbol still unread on a whole card, none of whose samples clipped in
+some channels but not all, is read by its chroma (`symbol_chroma`): white light added by a
+sleeve's sheen and a phone's saturation boost take its samples off its ink's line but keep
+their channel differences along its ink's (where the white clipped, for every paper past it).
 
 This module reads and re-reads (`read_cards`, `StagedRead`, `read_together`); the sample
 pattern and poses (`symbol_samples`), the lamp (`symbol_lamp`), the guards against objects
@@ -619,7 +622,8 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         bleed, white.max(1) >= CLIP_HIGH, excused,
                         clip_rivals if any_blurred else None, print_match,
                         (sym_norm, twin_rows)
-                        if any_blurred and twin_rows is not None and twin_rows.any() else None)
+                        if any_blurred and twin_rows is not None and twin_rows.any() else None,
+                        (vals[:, :ns].reshape(*shape, 3), white) if any_blurred else None)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.

@@ -1,0 +1,145 @@
+"""A coloured symbol told by its channel differences (its chroma) alone, where its ink fractions
+fail. White light added over part of a card (a glossy sleeve's sheen, a glare) raises every
+channel of a symbol and of the paper beside it by the same amount against the card's white,
+and a phone's saturation boost scales every pixel's differences from its own grey: both leave a
+sample's chroma (its colour less the mean of its channels, paper-relative) pointing along its
+ink's, and a sheen leaves its length too, while they take the sample off its ink's
+paper-to-ink line (washed pale, the vote falls short; boosted past the paper in the ink's
+bright channel, a shade `ColourModel.explain` does not accept, unexplained). Held-out
+`phone-photo` 0-99: of the 174 symbols left unread on its cards, 46 had 6-16 unexplained samples
+and no other ink at all, 21 of them with no sample and no white clipped; nearly every washed
+symbol of `sleeves` has a sample clipped in some channel (left unread, as below).
+
+`chroma_read` reads such a symbol, on a whole card, as the coloured ink whose chroma its samples
+show: every sample with any chroma within a few degrees of that ink's direction (`CHROMA_TURN`;
+the web inks lie 58-180 degrees apart) but a few unexplained, strongly in its middle (a ring's
+hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a lamp or JPEG's
+coarse colour shows its chroma in its band only), with a vote as `decide`'s (the chroma's length
+in units of the ink's, summed). A channel that clipped holds no difference: a symbol with a
+sample clipped in some channels but not all (a washed red disc clipped in red and lit unevenly
+can show a yellow's chroma, or none) or crushed to black in one stays unread; a sample clipped
+white in every channel shows nothing and counts for no ink. Where the card's white clipped in a
+channel, its paper lies brighter there than seen by an unknown factor (up to OVEREXPOSED_MAX):
+the symbol must read as the same ink whatever that factor."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import numpy as np
+
+from .colour import CLIP_LOW, OVEREXPOSED_MAX, ColourModel
+from .fast_reduce import fast_mean
+from .symbol_samples import CLIP_NEAR, N_CORE
+
+CHROMA_VOTE = 2.5      # the summed chroma strength a symbol needs (as `decide`'s vote)
+CHROMA_PEAK = 0.55     # its strongest sample's (as `decide`'s)
+CHROMA_CORE = 0.5      # its middle samples' mean strength: ink right through, not a ring
+CHROMA_TURN = 0.3      # a sample's chroma off its ink's direction, per unit along it (~17°)
+CHROMA_SOME = 0.15     # a sample with chroma this strong (of the weakest ink's) is an ink's ...
+CHROMA_OTHER = 5       # ... or unexplained: at most this many (as `decide` allows)
+CHROMA_FAINT = 0.3     # a sample of an ink at less than this does not count for it
+
+
+def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """Per sample (… x 3 paper-relative RGB) and coloured ink (… x inks, in `model.letters`
+    order; 0 for a grey ink): its chroma's length along the ink's, in units of the ink's
+    (`model.chroma_units`), and how far it lies off that direction in the same units."""
+    along, off, _ = _strength(x, model)
+    grey = model.neutral
+    return np.where(grey, 0.0, along), np.where(grey, np.inf, off)
+
+
+@cache
+def _inks(model: ColourModel) -> tuple[np.ndarray, float]:
+    """The inks' chroma lengths squared (letters) and the least coloured ink's chroma length
+    squared times CHROMA_SOME² (a chroma no less than this is some ink's or unexplained)."""
+    chroma = model.inks - model.inks.mean(-1, keepdims=True)
+    sq = (chroma * chroma).sum(-1)
+    coloured = ~model.neutral
+    weakest = float(sq[coloured].min()) if coloured.any() else 1.0
+    return sq, CHROMA_SOME * CHROMA_SOME * weakest
+
+
+def _strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`chroma_strength` for every ink, grey ones too, and each sample's chroma length
+    squared (…)."""
+    c = x - x.mean(-1, keepdims=True)
+    along = c @ model.chroma_units.T                                 # … x letters
+    sq = _inks(model)[0]
+    cc = (c * c).sum(-1)
+    # (the distance from the ink's direction: |c|² less its part along it, by Pythagoras)
+    off2 = cc[..., None] - along * along * sq
+    return along, np.sqrt(np.maximum(off2, 0.0) / np.maximum(sq, 1e-12)), cc
+
+
+def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(letter index, read) per symbol (cards x 6) for the symbols `want` marks, from their
+    samples as sampled (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x
+    3 BGR). A sample clipped at white in every channel is bright paper or ink washed out of
+    sight: it shows no chroma and counts for no ink. A symbol with a sample clipped in some
+    channels but not all, or crushed to black in one, is not read (its differences are lost).
+    Where the white clipped in a channel, the paper there lies brighter than seen by a factor
+    up to OVEREXPOSED_MAX: the symbol is read only when it reads as one ink at every corner of
+    those factors (the chroma is linear in them and each test convex or counted per sample:
+    the corners stand for the whole range)."""
+    best = np.zeros(want.shape, np.int64)
+    read = np.zeros(want.shape, bool)
+    if not want.any():
+        return best, read
+    seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
+    high, low = seen >= CLIP_NEAR, seen <= CLIP_LOW
+    blank = high.all(-1)
+    # (a symbol with a sample clipped in some channels is never read: left out at once)
+    kept = ~((high | low).any(-1) & ~blank).any(-1)                  # k
+    at = np.flatnonzero(want.ravel())[kept]
+    if not at.size:
+        return best, read
+    seen, blank = seen[kept], blank[kept]
+    w = np.maximum(np.asarray(white, np.float32)[at // want.shape[1]], 8.0)   # k x 3 BGR
+    over = w >= CLIP_NEAR
+    free = [c for c in range(3) if over[:, c].any()]
+    k0 = None
+    for corner in itertools.product((1.0, OVEREXPOSED_MAX), repeat=len(free)):
+        f = np.ones_like(w)
+        for c, v in zip(free, corner, strict=True):
+            f[:, c] = np.where(over[:, c], v, 1.0)
+        x = (seen / (w * f)[:, None, :])[..., ::-1]                  # RGB, paper-relative
+        x = np.where(blank[..., None], x.mean(-1, keepdims=True), x)
+        k, good = _judge(x, model)
+        # (a symbol must read as one ink at every corner: the others are judged no further)
+        good &= k == (k if k0 is None else k0)
+        k0 = k[good] if k0 is None else k0[good]
+        at, seen, blank, w, over = at[good], seen[good], blank[good], w[good], over[good]
+        if not at.size:
+            return best, read
+    assert k0 is not None
+    best.ravel()[at] = k0
+    read.ravel()[at] = True
+    return best, read
+
+
+def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
+    coloured ink whose chroma its samples show (see the module docstring)."""
+    along, off, cc = _strength(x, model)                             # k x 19 x letters
+    coloured = ~model.neutral
+    is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
+    strength = np.where(is_ink, np.minimum(along, 1.2), 0.0)
+    vote = strength.sum(-2)                                          # k x letters
+    srt = np.sort(vote, -1)
+    top, second = srt[:, -1], srt[:, -2]
+    k = vote.argmax(-1)
+    own = np.take_along_axis(strength, k[:, None, None], -1)[..., 0]  # k x 19
+    # a sample with chroma that is no ink's is unexplained (as `decide` counts them)
+    other = np.count_nonzero((cc >= _inks(model)[1]) & ~is_ink.any(-1), -1)
+    margin = top - 4.0 * second - 0.5 * other
+    ok = ((top >= CHROMA_VOTE) & (second <= 0.12 * top + 0.3) & (other <= CHROMA_OTHER)
+          & (margin > 0.0) & (own.max(-1) >= CHROMA_PEAK)
+          & (fast_mean(own[:, :N_CORE]) >= CHROMA_CORE) & coloured[k])
+    return k, ok
+
+
+__all__ = ["chroma_read", "chroma_strength"]
