@@ -204,17 +204,32 @@ class CaseChecks:
                 layout: CaseLayout = LAYOUT) -> list[CasePose]:
         """`poses` checked in `frame` (`check_case`), those that fail left out; a pose with the
         markers of the last one checked for its player and its grid within `KEEP_PX` of that
-        one's takes that check's result again (a still board in a video)."""
+        one's takes that check's result again (a still board in a video): dropped again, or
+        refitted by the same correction (`_carried`), not by the last frame's homography."""
         grey = _frame_grey(frame)
         out = []
         for pose in poses:
             last = self.last.get(pose.player)
             if last is not None and last[0].markers == pose.markers and np.abs(
                     last[0].grid_corners(layout) - pose.grid_corners(layout)).max() <= KEEP_PX:
-                result = last[1]
+                result = _carried(last[0], last[1], pose)
             else:
                 result = check_case(grey, pose, layout)
             self.last[pose.player] = (pose, result)
             if result is not None:
                 out.append(result)
         return out
+
+
+def _carried(checked: CasePose, result: CasePose | None, pose: CasePose) -> CasePose | None:
+    """The result of checking `checked` carried over to `pose` (the same markers a pixel or
+    less away): None if it was dropped, `pose` itself if it was kept as it was, else the
+    refit's homography moved as the case moved (`checked`'s inverse, then `pose`'s)."""
+    if result is None:
+        return None
+    if result is checked:
+        return pose
+    if np.array_equal(pose.homography, checked.homography):
+        return result
+    H = pose.homography @ np.linalg.inv(checked.homography) @ result.homography
+    return replace(pose, homography=H / H[2, 2])

@@ -154,6 +154,30 @@ def test_the_fourth_marker_or_the_papers_corner_refits_a_three_marker_case():
     assert fourth_place(image, pose) is pose
 
 
+def test_a_check_is_carried_to_the_next_frames_pose_not_its_homography():
+    """A video frame whose three-marker case lies within a pixel of the last one takes the last
+    check's result: the refit's correction applied to this frame's pose (the refit itself when
+    the pose is the same), not the last frame's homography; a case the check dropped stays
+    dropped, and one moved further is checked afresh."""
+    image, grid = _frame(_sheet(1), 30.0, 0.0015)
+    grey, pose = _three_marker_pose(image, 2, 0.9)
+    checks = CaseChecks()
+    [first] = checks.checked(grey, [pose])
+    assert np.abs(first.grid_corners(LAYOUT) - grid).max() < 0.1 * _cell_px()
+    assert checks.checked(grey, [pose])[0].homography.tobytes() == first.homography.tobytes()
+    nudge = np.array([[1.0, 0.0, 0.6], [0.0, 1.0, -0.4], [0.0, 0.0, 1.0]])   # image px
+    moved = replace(pose, homography=nudge @ pose.homography)
+    [carried] = checks.checked(grey, [moved])
+    want = nudge @ first.homography
+    assert np.allclose(carried.grid_corners(LAYOUT), transform(first.grid_corners(LAYOUT),
+                                                                nudge), atol=1e-6)
+    assert np.allclose(carried.homography, want / want[2, 2])
+    far = replace(pose, homography=pose.homography @ np.array(
+        [[1.0, 0.0, LAYOUT.cell_mm], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    assert checks.checked(grey, [far]) == []
+    assert checks.checked(grey, [far]) == []
+
+
 def test_a_case_whose_markers_do_not_show_where_it_puts_them_is_not_read():
     """The crafted board's case, as found and as located by three of its markers, passes the
     check; the same homography moved a cell along the board (its markers' places on the grid
