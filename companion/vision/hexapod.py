@@ -3,16 +3,19 @@ board shows at least three of its four corner markers, the player the markers na
 of every cell of its 6 x 6 grid (rows top to bottom as the player sees the board), '?' for a cell
 that is hidden or unreadable (a hand, glare, the frame edge), never a guess.
 
-Stages: the case markers are found and checked against the printed board (`hexapod_markers`);
-each case's grid is rectified through its homography, its pixels labelled against the board's
-own white (`hexapod_colour`), and its cells judged and its two-cell insects named half by half
-(`hexapod_cells`). The reader keeps the last frame's case poses, so a video is searched only about
-the markers it saw (`track=True`); pictures from different cameras want `track=False`. A frame
-in which nothing changed since the last full read (`change`: no block moved beyond sensor noise)
-keeps that read (`keep_still=True`, as the Hex'el reader); any change, and every REREAD_FRAMES-th
-frame regardless, is read in full — except each case read without a '?', none of whose blocks
-changed since, and whose board has not moved: it keeps its reading (a hand over one player's case
-does not make the other's be read again), for at most REREAD_FRAMES frames.
+Stages: the case markers are found and checked against the printed board (`hexapod_markers`),
+each case found is checked against the picture, its markers where its homography puts them, and
+one located by three markers refitted through its fourth's place or the paper's corner there
+(`hexapod_verify`); each case's grid is rectified through its homography, its pixels labelled
+against the board's own white (`hexapod_colour`), and its cells judged and its two-cell insects
+named half by half (`hexapod_cells`). The reader keeps the last frame's case poses, so a video
+is searched only about the markers it saw (`track=True`); pictures from different cameras want
+`track=False`. A frame in which nothing changed since the last full read (`change`: no block
+moved beyond sensor noise) keeps that read (`keep_still=True`, as the Hex'el reader); any
+change, and every REREAD_FRAMES-th frame regardless, is read in full — except each case read
+without a '?', none of whose blocks changed since, and whose board has not moved: it keeps its
+reading (a hand over one player's case does not make the other's be read again), for at most
+REREAD_FRAMES frames.
 
 Framing (measured with `companion bench vision --game hexapod`, 50-100 synthetic tables a band).
 The printed cell is 28 mm and the reader resamples every case to 24 px per cell, so it takes any

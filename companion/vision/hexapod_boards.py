@@ -32,7 +32,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .aruco_match import code_templates, module_means, quad_side
+from .aruco_match import SAMPLES, code_templates, module_means, quad_side
 from .geometry import transform
 from .hexapod_markers import (
     GAME_CASES,
@@ -41,6 +41,7 @@ from .hexapod_markers import (
     MIN_MATCH,
     CaseLayout,
     CasePose,
+    FrameGrey,
     Quad,
     case_codes,
     case_templates,
@@ -471,7 +472,7 @@ def _read_sheet(grey: np.ndarray, turns: list[tuple[Quad, np.ndarray]], like: li
     for (corners, H), ok in zip(turns, like, strict=True):
         if not ok:
             continue
-        score, frame, px = _place_scores(grey, H, SHIFT_STEPS, layout)
+        score, frame, px = place_scores(grey, H, SHIFT_STEPS, layout)
         hit = _read_places(score, frame, px, layout)
         if hit is not None:
             if len(hit[1]) >= 3:
@@ -509,23 +510,37 @@ def _marker_like(grey: np.ndarray, Hs: list[np.ndarray], layout: CaseLayout,
     return out
 
 
-def _place_scores(grey: np.ndarray, H: np.ndarray, steps: int, layout: CaseLayout,
-                  modules: float = SHIFT_MODULES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def place_scores(grey: np.ndarray | FrameGrey, H: np.ndarray, steps: int, layout: CaseLayout,
+                 modules: float = SHIFT_MODULES, places: tuple[int, ...] = (0, 1, 2, 3),
+                 samples: int = SAMPLES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(code scores (places, shifts, templates), framed scores (places, shifts), corners
-    (places, shifts, 4, 2)) of the four marker places shifted by `_shifts(layout, steps,
-    modules)` (board mm) through `H` (board mm -> image px)."""
-    px = transform(_place_mm(layout, steps, modules), H).reshape(-1, 4, 2).astype(np.float32)
-    means = module_means(grey, px, layout.marker_modules, framed=True)
+    (places, shifts, 4, 2)) of the marker places `places` (0-3: TL, TR, BR, BL; all four
+    unless told) shifted by `_shifts(layout, steps, modules)` (board mm) through `H` (board
+    mm -> image px), each module sampled at `samples` x `samples` points. A `FrameGrey` frame
+    is converted to grey about those places only."""
+    k = steps * steps
+    mm = _place_mm(layout, steps, modules)
+    if places != (0, 1, 2, 3):
+        mm = mm.reshape(4, -1, 2)[list(places)].reshape(-1, 2)
+    px = transform(mm, H).reshape(-1, 4, 2).astype(np.float32)
+    n = layout.marker_modules + 2
+    if isinstance(grey, FrameGrey):
+        # the framed samples reach a module beyond each quad (its quiet zone's ring)
+        mid = px.mean(axis=1, keepdims=True)
+        image, origin = grey.around(mid + (px - mid) * (n / layout.marker_modules), pad=3)
+    else:
+        image, origin = grey, (0, 0)
+    means = module_means(image, px, layout.marker_modules, framed=True, samples=samples,
+                         origin=origin)
     # einsum: products this small stay off threaded BLAS (as `aruco_match.code_scores`)
     frame = np.einsum("qm,tm->qt", means, _framed(layout)).max(axis=1)
     # the code's modules are the framed grid's inner ones: sampled once, normalised anew
-    n = layout.marker_modules + 2
     inner = means.reshape(len(px), n, n)[:, 2:-2, 2:-2].reshape(len(px), -1)
     inner = inner - inner.mean(axis=1, keepdims=True)
     inner /= np.maximum(np.linalg.norm(inner, axis=1, keepdims=True), 1e-3)
     score = np.einsum("qm,tm->qt", inner, case_templates(layout)[0])
-    k = steps * steps
-    return score.reshape(4, k, -1), frame.reshape(4, k), px.reshape(4, k, 4, 2)
+    m = len(places)
+    return score.reshape(m, k, -1), frame.reshape(m, k), px.reshape(m, k, 4, 2)
 
 
 @lru_cache(maxsize=8)
@@ -554,7 +569,7 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     ids = case_templates(layout)[1]
     shown: list[tuple[int, Quad]] = []
     for k in range(len(score)):
-        clear = _clear_code(score, frame, k)
+        clear = clear_code(score, frame, k)
         if clear is None:
             continue                                 # hidden, blank or unclear
         row, j = clear
@@ -568,7 +583,7 @@ def _read_places(score: np.ndarray, frame: np.ndarray, quads: np.ndarray, layout
     return players.pop(), shown
 
 
-def _clear_code(score: np.ndarray, frame: np.ndarray, k: int) -> tuple[int, int] | None:
+def clear_code(score: np.ndarray, frame: np.ndarray, k: int) -> tuple[int, int] | None:
     """(template row, shift) of the code marker place `k` shows clearly, from (places,
     shifts, templates) code scores and (places, shifts) framed scores: at the shift where a
     marker's black border in its white quiet zone fits best (the code's 16 modules alone, best
@@ -598,7 +613,7 @@ def placed_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[C
                  ) -> list[CasePose]:
     """Cases, of players not `located`, of which `seen` (markers read: id, corners) holds
     exactly two: the homography through their corners puts the case's other marker places,
-    each searched as a sheet's are (`_place_scores`, shifts of up to `PLACE_MODULES`) for its
+    each searched as a sheet's are (`place_scores`, shifts of up to `PLACE_MODULES`) for its
     own code, upright, framed `MIN_FRAMED`, `MIN_MATCH` and `MIN_LEAD` over every other case
     code and turn; the case is fitted through the two and those found (`fit_matched`), or none
     when a place shows another case code clearly, and kept only when its sheet's edges agree
@@ -617,12 +632,12 @@ def placed_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[C
                                   np.vstack(list(two.values())), 0)
         if H is None:
             continue
-        score, frame, px = _place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
+        score, frame, px = place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
         new: list[tuple[int, Quad]] | None = []
         for k, mid in enumerate(printed):
             if mid in two:
                 continue
-            clear = _clear_code(score, frame, k)
+            clear = clear_code(score, frame, k)
             if clear is None:
                 continue                             # hidden, blank or unclear
             row, j = clear
@@ -723,13 +738,13 @@ def framed_pairs(sheets: list[Paired], located: list[CasePose], image: np.ndarra
         if res.max() > PAIR_TOL * side / layout.marker_modules:
             continue
         # the other two markers' frames, about where the paper's corners put them
-        score, frame, px = _place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
+        score, frame, px = place_scores(grey, H, PLACE_STEPS, layout, PLACE_MODULES)
         far = []
         for k, mid in enumerate(printed):
             if mid in seen:
                 continue
             j = int(frame[k].argmax())
-            clear = _clear_code(score, frame, k)
+            clear = clear_code(score, frame, k)
             if frame[k, j] < MIN_FRAMED or (clear is not None and (
                     clear[0] % 4 != 0 or int(ids_of[clear[0]]) != mid)):
                 break

@@ -8,7 +8,9 @@ the case codes (OpenCV tries every code of its dictionary on every quad it finds
 search's time on a textured table); a wrongly decoded id is caught by geometry: a case is
 accepted only when at least three of its markers agree, through one homography, with the printed
 layout. A marker the decoder gave up on (motion blur) is recovered from the quads it rejected,
-where the case's decoded markers say it must be (`recover`); a case none of whose markers
+where the case's decoded markers say it must be and when its inside shows its code at least
+loosely (`recover`: a card tile there is as near, and three markers, one of them a tile, still
+fit one homography); a case none of whose markers
 decoded (motion blur wider than a module) is found by matching the rejected quads' insides
 against the case markers' codes (`match_quads`), the same three-marker geometry deciding; a case
 whose markers blur or size left without a quad each is found by its white sheet's outline and
@@ -29,6 +31,9 @@ their error but did not change what the cells read; refitting only three-marker 
 refined corners (`sharpen=True`, `sharpen`) brings most of those grids within 2 px, yet gained
 no cell on the hard scenes and, through the reader's hand check, turned one hand-covered cell
 into an empty one (hard 139), so it is off by default.
+Every case found is then checked against the picture before it is reported
+(`hexapod_verify`: its markers shown where its homography puts them; a three-marker case
+refitted through its fourth marker's place or the paper's corner there).
 `MarkerTracker` keeps the last poses, so that a video frame is searched only about the markers
 it saw last, each window for its own marker's code and size, the quads it rejects recovered
 where the decoded markers put them as in a whole-frame search (`recover`; a full search when
@@ -238,7 +243,7 @@ def doubled(grey: np.ndarray, detector: cv2.aruco.ArucoDetector, layout: CaseLay
     found, rejected = detect(big, detector, layout, codes=codes)
     found = [(i, (q + 0.5) / 2.0 - 0.5) for i, q in found]
     rejected = [(q + 0.5) / 2.0 - 0.5 for q in rejected]
-    found = recover(found, rejected, layout)
+    found = recover(found, rejected, layout, grey=grey)
     return complete(grey, fit_cases(found, layout), found, rejected, layout)
 
 
@@ -272,13 +277,17 @@ def _through_seen(printed: dict[int, np.ndarray], have: dict[int, Quad]
 
 
 def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLayout = LAYOUT,
-            min_markers: int = 3) -> list[tuple[int, Quad]]:
+            min_markers: int = 3, grey: np.ndarray | FrameGrey | None = None
+            ) -> list[tuple[int, Quad]]:
     """`found` plus undecoded quads that sit where a case's missing markers must be. For a
     player with one or two decoded markers, the printed layout through those markers (an affine
     map from two, a similarity from one: perspective is not well seen on one side of a board)
     predicts the others roughly; the undecoded quad of about the right size nearest to a
-    prediction (within 1.2 marker sides) is taken as that marker, in the turn that fits best.
-    `fit_cases` then checks the whole case through one homography, to a third of a side."""
+    prediction (within 1.2 marker sides) is taken as that marker, in the turn that fits best,
+    when its inside, in `grey` (the frame), shows that marker's code in that turn at least
+    loosely (`_loosely_shows`: blur or glare made the decoder give it up). Without `grey` the
+    quads are taken on geometry alone. `fit_cases` then checks the whole case through one
+    homography, to a third of a side."""
     if not rejected:
         return found
     quads = np.array(rejected)                                   # (n, 4, 2)
@@ -305,9 +314,30 @@ def recover(found: list[tuple[int, Quad]], rejected: list[Quad], layout: CaseLay
                 if d[k] > 1.2 * side or not 0.6 < quad_side(quads[k]) / side < 1.6:
                     continue
                 err, turned = _best_turn(quads[k], want)
-                if err < 1.5 * side:
+                if err < 1.5 * side and (grey is None or _loosely_shows(grey, turned, mid,
+                                                                          layout)):
                     out.append((mid, turned))
     return out
+
+
+# A quad the decoder rejected is a marker's only when its inside shows that marker's code:
+# where two markers are decoded, the third one's place holds 1-3 card tiles and their drawings
+# as near as the marker, and three markers, one of them wrong, still fit one homography within
+# a third of a side (the perspective bends to it; never-seen hard 2759, 2837: a whole case read
+# a cell off). Blurred or glared markers the decoder gave up on correlate 0.47-0.99 with their
+# own code in the turn the case says, never more than 0.11 worse than with another case code
+# (hard 0-3099: 553 recovered); the card tiles that made wrong cases -0.24 and 0.08
+RECOVER_MATCH = 0.4      # a recovered quad's own code correlates at least this well...
+RECOVER_LEAD = -0.2      # ...and no other case code (any turn) better by more than this
+
+
+def _loosely_shows(grey: np.ndarray | FrameGrey, quad: Quad, mid: int, layout: CaseLayout
+                   ) -> bool:
+    """Whether `quad` (corners in the marker's own order) shows marker `mid`'s code upright at
+    `RECOVER_MATCH`, no other case code in any turn `-RECOVER_LEAD` better."""
+    templates, ids = case_templates(layout)
+    own, rest = _own_score(grey, quad, mid, templates, ids, layout)
+    return own >= RECOVER_MATCH and own - rest >= RECOVER_LEAD
 
 
 def _best_turn(quad: Quad, want: Quad) -> tuple[float, Quad]:
@@ -460,8 +490,17 @@ def _shows_code(grey: np.ndarray | FrameGrey, quad: Quad, mid: int, templates: n
                 ids: np.ndarray, layout: CaseLayout) -> bool:
     """Whether `quad` (corners in the marker's own order) shows marker `mid`'s code upright,
     `MIN_MATCH` and `MIN_LEAD` better than any other case id in any turn, or its own code
-    in another turn. A tracked frame is converted to grey about the quad only (its code's
-    samples lie within its corners: `FrameGrey.around`), not as a whole."""
+    in another turn (`_own_score`)."""
+    own, rest = _own_score(grey, quad, mid, templates, ids, layout)
+    return own >= MIN_MATCH and own - rest >= MIN_LEAD
+
+
+def _own_score(grey: np.ndarray | FrameGrey, quad: Quad, mid: int, templates: np.ndarray,
+               ids: np.ndarray, layout: CaseLayout) -> tuple[float, float]:
+    """(correlation of `quad`'s inside with marker `mid`'s code upright, the best with any
+    other case code and turn, `ids`' rows of `templates`, its own other turns included). A
+    tracked frame is converted to grey about the quad only (its code's samples lie within its
+    corners: `FrameGrey.around`), not as a whole."""
     quads = quad[None].astype(np.float32)
     if isinstance(grey, FrameGrey):
         image, origin = grey.around(quads)
@@ -469,8 +508,7 @@ def _shows_code(grey: np.ndarray | FrameGrey, quad: Quad, mid: int, templates: n
         image, origin = grey, (0, 0)
     score = code_scores(image, quads, templates, layout.marker_modules, origin=origin)[0]
     own = int(np.flatnonzero(ids == mid)[0])               # row of turn 0 of `mid`
-    rest = np.delete(score, own)
-    return bool(score[own] >= MIN_MATCH and score[own] - rest.max() >= MIN_LEAD)
+    return float(score[own]), float(np.delete(score, own).max())
 
 
 def fit_cases(found: list[tuple[int, Quad]], layout: CaseLayout = LAYOUT,
@@ -767,6 +805,8 @@ class MarkerTracker:
                                                 cv2.aruco.DetectorParameters]] = {}
         self.last: list[CasePose] = []
         self.known: set[int] = set()   # every player whose case was ever seen
+        from .hexapod_verify import CaseChecks  # (it builds on this module)
+        self.checks = CaseChecks()     # each case checked at its fourth marker's place
         self._since_full = 0
 
     def full_search_due(self) -> bool:
@@ -793,13 +833,14 @@ class MarkerTracker:
             # a marker the decoder gives up on (blur, a hand's shade) is among the quads its
             # window rejects, where the case's decoded markers put it: recovered as in the
             # whole-frame search, the case stays tracked
-            found = recover(found, rejected, self.layout)
+            found = recover(found, rejected, self.layout, grey=frame)
             poses = fit_cases(found, self.layout)
             # the windows of markers the decoder rejects in every frame (a fourth marker
             # recovered by `complete`) keep their quads: the case stays whole without a
             # full search
             poses = self._sharpened(frame, complete(frame, poses, found, rejected, self.layout),
                                     found)
+            poses = self.checks.checked(frame, poses, self.layout)
             seen = {p.player: p for p in poses}
             # keep the windowed result only if every tracked case is still whole
             if all(p.player in seen and len(seen[p.player].markers) >= len(p.markers)
@@ -810,7 +851,7 @@ class MarkerTracker:
         found, rejected = detect(grey, self.detector, self.layout, codes=self.codes)
         blurred = not decoded_case(found, self.layout)
         decoded = found
-        found = self._refined(grey, recover(found, rejected, self.layout))
+        found = self._refined(grey, recover(found, rejected, self.layout, grey=grey))
         poses = complete(grey, fit_cases(found, self.layout), found, rejected, self.layout)
         poses = self._sharpened(grey, poses, found)
         # cases whose markers motion blur left undecoded: match the rejected quads' codes, only
@@ -887,6 +928,7 @@ class MarkerTracker:
                     boards = doubled(grey, self.detector, self.layout, self.codes)
                 poses += boards
                 self._outline_wait = 0 if boards else OUTLINE_EVERY - 1
+        poses = self.checks.checked(frame, poses, self.layout)
         self.last = poses
         self.known |= {p.player for p in poses}
         self._since_full = 0
