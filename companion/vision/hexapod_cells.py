@@ -151,6 +151,7 @@ from .hexapod_cover import (
     black_ring_empty,
     blown_unlined_empty,
     glare_pool,
+    glare_print_empty,
     glare_unknown,
     glare_unlined_empty,
     unlined_dim_empty,
@@ -1132,6 +1133,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "glare_unlined")
+    # a card washed by glare to fill's pallor whose middle still shows its print
+    for i in glare_print_empty(undim, planes, white, blown, px, m, rows, cols, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "glare_print")
     # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
     for i in black_ring_empty(undim, labels, grey, pix, px, m, rows, cols, params):
         grid[i // cols][i % cols] = UNKNOWN

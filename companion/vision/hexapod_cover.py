@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import reduce
+from functools import lru_cache, reduce
 
 import cv2
 import numpy as np
@@ -115,6 +115,105 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
 # without glare)
 GLARE_TRACE = 0.05
 GLARE_PEAK = 1.3
+
+
+def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      white: np.ndarray, blown: np.ndarray, px: int, margin: int, rows: int,
+                      cols: int, params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty) to be read '?' because the lamp's
+    glare lies over them and their middle still shows a card's print: the cell lit by the glare
+    (`_glare_lit`) and every half of its small window (top, bottom, left, right) departing from
+    the plane that fits it best by `_print_spread` above `PRINT_NOISE` times the case's noise
+    (`_print_floor`), `PRINT_MIN` of the white at least, in the least of the channels the
+    `white` lies below the clip in, over the white's. Glare adds light, smoothly over a cell;
+    the board fill is printed flat, so under any light, glare, a lamp's gradient or a shadow's
+    soft edge, it stays a plane within the picture's noise across the small window, while a
+    card washed pale enough to read as fill keeps its drawing's differences in level (the
+    added light lifts them all alike) until they clip: a dung beetle's beetle and the black of
+    its tile, an insect's body on its tile. The reader's labels judge the window against the
+    local light, which the glare raises, so the washed print reads as pale fill, and its tile's
+    edge, between a paper gutter and the lifted tile, passes for a printed line: lines do not
+    release such a cell. A neighbouring card, at most a third of a cell off, reaches into one
+    side of the small window, or one corner, and so leaves the half opposite it a plane."""
+    if not len(cells):
+        return cells
+    small = round(params.small * px)
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
+    lit = _glare_lit(least, blown, px, margin, rows, cols, cells, small)
+    if not lit.any():
+        return cells[lit]
+    spread = _print_spread(cell_windows(least, px, margin, rows, cols, small), small)
+    clear = cell_windows(blown, px, margin, rows, cols, small).mean(axis=1) < 0.5
+    floor = _print_floor(spread[clear])
+    return cells[lit & (spread[cells] >= floor)]
+
+
+# `glare_print_empty`: a cell is lit by the glare when its brightest twentieth stands this far
+# above the white in the channels it lies below the clip in (matte fill under the case's light
+# stays below it: `COVER_LIT`), or its small window is clipped in all three channels over this
+# share of it (a white clipped in all three leaves the glare nothing to stand above)
+GLARE_BLOWN = 0.1
+# ... and its middle shows print where each half departs from its plane (the spread between
+# the 10th and 90th percentile of the residual) by this many times the case's noise (the lower
+# quartile of the cells' spreads: fill, a plain tile, a hand) and by this share of the white at
+# least (held-out glare: fill at most 0.069, washed dung beetles 0.10-0.22, washed green
+# beetles 0.08-0.09)
+PRINT_NOISE = 3.0
+PRINT_MIN = 0.075
+
+
+def _glare_lit(least: np.ndarray, blown: np.ndarray, px: int, margin: int, rows: int, cols: int,
+               cells: np.ndarray, small: int) -> np.ndarray:
+    """(len(cells),) True where the lamp's glare lights the cell: the 95th percentile of
+    `least` (the least known channel over the white) over the cell stands `COVER_LIT` above
+    the white, or its small window is clipped in all three channels (`blown`) over
+    `GLARE_BLOWN` of it."""
+    win = cell_windows(least, px, margin, rows, cols, px, cells=cells)
+    q = int(0.95 * (win.shape[1] - 1))
+    top = np.partition(win, q, axis=1)[:, q]
+    return (top >= COVER_LIT) | \
+        (cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
+         >= GLARE_BLOWN)
+
+
+def _print_spread(win: np.ndarray, size: int) -> np.ndarray:
+    """(windows,) the least, over the four halves of each size x size window (`win`, one row a
+    window), of the spread between the 10th and 90th percentile of the half's departure from
+    the plane fitted to it by least squares."""
+    sq = win.reshape(-1, size, size)
+    h = size // 2 + 1
+    halves = (sq[:, :h], sq[:, size - h:], sq[:, :, :h], sq[:, :, size - h:])
+    out = None
+    for half in halves:
+        x = half.reshape(len(win), -1)
+        q = _plane_basis(half.shape[1], half.shape[2])
+        res = x - (x @ q) @ q.T
+        n = res.shape[1] - 1
+        lo, hi = int(0.1 * n), int(0.9 * n)
+        part = np.partition(res, (lo, hi), axis=1)
+        spread = part[:, hi] - part[:, lo]
+        out = spread if out is None else np.minimum(out, spread)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _plane_basis(h: int, w: int) -> np.ndarray:
+    """(h * w, 3) an orthonormal basis of the planes over an h x w window (row-major)."""
+    yy, xx = np.mgrid[0:h, 0:w].reshape(2, -1).astype(np.float32)
+    q, _ = np.linalg.qr(np.stack([np.ones_like(xx), xx, yy], axis=1))
+    q = q.astype(np.float32)
+    q.flags.writeable = False
+    return q
+
+
+def _print_floor(spread: np.ndarray) -> float:
+    """The spread above which a window shows print: `PRINT_NOISE` times the lower quartile of
+    `spread` (the case's cells whose middle is measured), `PRINT_MIN` at least."""
+    if len(spread) < 3:
+        return PRINT_MIN
+    q = int(0.25 * (len(spread) - 1))
+    return max(PRINT_MIN, PRINT_NOISE * float(np.partition(spread, q)[q]))
 
 
 def black_ring_empty(cells: np.ndarray, labels: np.ndarray, grey: Callable[[], np.ndarray],
