@@ -4,16 +4,19 @@ cards for fill as well, so a cell read empty is doubted when its middle is dim, 
 blind (its colour unmeasured), flat cloth across its sides with no trace of its printed lines,
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
-white clipped in all three channels, it shows no line and no lit middle
-(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or
-stands above the fill, clipped or lit above the white, its lines hidden
-(`glare_unlined_empty`), or a
+white clipped in all three channels, it shows no line and no lit middle, pale ink counting
+as unlit where glare, not the exposure, clipped it (`blown_unlined_empty`); or when the lamp's
+specular glare covers it (`glare_unknown`), or stands above the fill, clipped or lit above the
+white, its lines hidden (`glare_unlined_empty`), or lights it while its middle still shows a
+card's print above the picture's noise, whatever lines it shows (`glare_print_empty`: glare
+adds light smoothly, the fill is printed flat, a washed card keeps its drawing), or a
 pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
 cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
 where glare shifts its hue); or when the black of a dung beetle's tile shows about its middle along
 two sides of the cell, no line on any (`black_ring_empty`: glare lifts the pale beetle to the
-fill's brightness). What releases a cell is the board's printed lines
-(`hexapod_lines`): never a guess.
+fill's brightness). What releases a cell is the board's printed lines (`hexapod_lines`), but
+not from a washed card's print under glare, whose tile edge beside a paper gutter passes for a
+line: never a guess.
 """
 
 from __future__ import annotations
@@ -561,22 +564,30 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
     cell across at most), so that black shows within the middle 0.6 cell however the card
     lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
-    released here."""
+    released here. Where the fill read empty lies below the clip (`GLARE_FILL`), a clipped
+    middle is the lamp's glare, which washes a tile's ink pale, never to the fill's neutral:
+    there pale ink (`_unlit`) over `PALE_INK` of a window is a tile as unlit pixels are (hard
+    2179: a green beetle washed white in its middle, its pale green tile about it read as
+    fill lit all over)."""
     if not len(cells):
         return cells
     small, large = round(params.small * px), round(params.large * px)
-    cells = cells[cell_windows(blown, px, margin, rows, cols, small, cells=cells)
-                  .mean(axis=1) >= params.blown_unlit]
+    share = cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
+    # the lamp's glare, not the exposure, clips the middle where the fill read empty lies
+    # below the clip (their median small window clipped over less than `GLARE_FILL`)
+    glare = float(np.median(share)) < GLARE_FILL
+    cells = cells[share >= params.blown_unlit]
     if not len(cells):
         return cells
     at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
-    cells = cells[(gather(pix.v, at) < params.colour.light_v).mean(axis=1)
-                  > params.blown_unlit]
+    unlit, pale = _unlit(pix, at, params)
+    cells = cells[(unlit > params.blown_unlit) | (glare & (pale >= PALE_INK))]
     if not len(cells):
         return cells
     inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
                          cells=cells)
-    ring = (gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
+    unlit, pale = _unlit(pix, inner, params)
+    ring = (unlit <= BLOWN_MIDDLE) & ~(glare & (pale >= PALE_INK))
     if near is not None:
         ring &= ~near[cells]
     cells = cells[~ring]
@@ -585,11 +596,28 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     return cells[lines_unseen(cells, grey, pix, px, margin, rows, cols, params)]
 
 
+def _unlit(pix: Pixels, at: np.ndarray, params: CellParams) -> tuple[np.ndarray, np.ndarray]:
+    """(windows,) twice: the share of each window (the pixels at flat indices `at`, one row a
+    window) below `light_v` in the normalised `pix`, and the share of it lit and pale ink (as
+    saturated as a kind's hue, `min_sat`, short of `ink_sat`): a tile's ink that glare lifts to
+    the fill's brightness keeps a paler kind's colour."""
+    unlit = gather(pix.v, at) < params.colour.light_v
+    sat = gather(pix.sat, at)
+    pale = ~unlit & (sat >= params.colour.min_sat) & (sat < params.colour.ink_sat)
+    return unlit.mean(axis=1), pale.mean(axis=1)
+
+
 # `blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
 # tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
 # neighbour's border reaches the cell's large window
 BLOWN_INNER = 0.6
 BLOWN_MIDDLE = 0.02
+# ... and the median share of the small windows of the cells read empty clipped in all three
+# channels below which the fill lies below the clip, so that a clipped middle is the lamp's
+# glare, not the exposure; there, the share of a window in pale ink (glare washes a tile's ink
+# pale, never to the fill's neutral) that is a card's tile like the unlit share
+GLARE_FILL = 0.5
+PALE_INK = 0.1
 
 
 def _known_channels(white: np.ndarray) -> list[int]:
