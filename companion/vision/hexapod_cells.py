@@ -91,7 +91,10 @@ towards the cell, under any white (the pool's core, where a washed card and fill
 `glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
 kind whose hue glare fakes there, `glare_hue`), a cell read empty whose ring shows a black tile
 along two of its sides and no printed line on any (a dung beetle whose pale beetle glare lifts to
-the fill's brightness: `black_ring_empty`), a cell
+the fill's brightness: `black_ring_empty`), a cell read empty that glare lights while its middle
+still shows a card's print, every half of it departing from a plane above the picture's noise,
+whatever lines it seems to show (glare adds light smoothly and the fill is printed flat; a washed
+card keeps its drawing: `glare_print_empty`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
