@@ -125,38 +125,50 @@ def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
                       cols: int, params: CellParams = DEFAULT) -> np.ndarray:
     """Those of `cells` (flat indices of the cells read empty) to be read '?' because the lamp's
     glare lies over them and their middle still shows a card's print: the cell lit by the glare
-    (`_glare_lit`) and every half of its small window (top, bottom, left, right) departing from
-    the plane that fits it best by `_print_spread` above `PRINT_NOISE` times the case's noise
-    (`_print_floor`), `PRINT_MIN` of the white at least, in the least of the channels the
-    `white` lies below the clip in, over the white's. Glare adds light, smoothly over a cell;
-    the board fill is printed flat, so under any light, glare, a lamp's gradient or a shadow's
-    soft edge, it stays a plane within the picture's noise across the small window, while a
-    card washed pale enough to read as fill keeps its drawing's differences in level (the
-    added light lifts them all alike) until they clip: a dung beetle's beetle and the black of
-    its tile, an insect's body on its tile. The reader's labels judge the window against the
-    local light, which the glare raises, so the washed print reads as pale fill, and its tile's
-    edge, between a paper gutter and the lifted tile, passes for a printed line: lines do not
-    release such a cell. A neighbouring card, at most a third of a cell off, reaches into one
-    side of the small window, or one corner, and so leaves the half opposite it a plane."""
+    (`GLARE_TOP` of it or more `COVER_LIT` above the white, or its small window clipped in all three
+    channels, `blown`, over `GLARE_BLOWN` of it) and every half of its small window (top, bottom,
+    left, right) departing from the plane that fits it best by `_print_spread` above `PRINT_NOISE`
+    times the case's noise (`_print_floor`), `PRINT_MIN` of the white at least, in the least of the
+    channels the `white` lies below the clip in, over the white's. Glare adds light, smoothly over a
+    cell; the board fill is printed flat, so under any light, glare, a lamp's gradient or a shadow's
+    soft edge, it stays a plane within the picture's noise across the small window, while a card
+    washed pale enough to read as fill keeps its drawing's differences in level (the added light
+    lifts them all alike) until they clip: a dung beetle's beetle and the black of its tile, an
+    insect's body on its tile. The reader's labels judge the window against the local light, which
+    the glare raises, so the washed print reads as pale fill, and its tile's edge, between a paper
+    gutter and the lifted tile, passes for a printed line: lines do not release such a cell. A
+    neighbouring card, at most a third of a cell off, reaches into one side of the small window, or
+    one corner, and so leaves the half opposite it a plane."""
     if not len(cells):
         return cells
     small = round(params.small * px)
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
-    least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
-    lit = _glare_lit(least, blown, px, margin, rows, cols, cells, small)
+    known = _known_channels(white)
+
+    def least(at: np.ndarray) -> np.ndarray:
+        """The least known channel over the white's, at the flat canvas indices `at`."""
+        return reduce(np.minimum, [gather(planes[k], at) * inv[k] for k in known])
+
+    shape = planes[0].shape
+    above = reduce(np.logical_and, [planes[k] >= COVER_LIT / inv[k] for k in known])
+    lit = cell_windows(above.view(np.uint8), px, margin, rows, cols, px, cells=cells) \
+        .mean(axis=1) >= GLARE_TOP
+    clipped = cell_windows(blown, px, margin, rows, cols, small).mean(axis=1)
+    lit |= clipped[cells] >= GLARE_BLOWN
     if not lit.any():
         return cells[lit]
-    spread = _print_spread(cell_windows(least, px, margin, rows, cols, small), small)
-    clear = cell_windows(blown, px, margin, rows, cols, small).mean(axis=1) < 0.5
-    floor = _print_floor(spread[clear])
+    spread = _print_spread(least(window_index(shape, px, margin, rows, cols, small)), small)
+    floor = _print_floor(spread[clipped < 0.5])
     return cells[lit & (spread[cells] >= floor)]
 
 
-# `glare_print_empty`: a cell is lit by the glare when its brightest twentieth stands this far
-# above the white in the channels it lies below the clip in (matte fill under the case's light
-# stays below it: `COVER_LIT`), or its small window is clipped in all three channels over this
-# share of it (a white clipped in all three leaves the glare nothing to stand above)
+# `glare_print_empty`: a cell is lit by the glare when its small window is clipped in all three
+# channels over this share of it (a white clipped in all three leaves the glare nothing to
+# stand above), or this share of the cell (its brightest twentieth) stands `COVER_LIT` above the
+# white in the channels the white lies below the clip in (matte fill under the case's light
+# stays below it)
 GLARE_BLOWN = 0.1
+GLARE_TOP = 0.05
 # ... and its middle shows print where each half departs from its plane (the spread between
 # the 10th and 90th percentile of the residual) by this many times the case's noise (the lower
 # quartile of the cells' spreads: fill, a plain tile, a hand) and by this share of the white at
@@ -164,20 +176,6 @@ GLARE_BLOWN = 0.1
 # beetles 0.08-0.09)
 PRINT_NOISE = 3.0
 PRINT_MIN = 0.075
-
-
-def _glare_lit(least: np.ndarray, blown: np.ndarray, px: int, margin: int, rows: int, cols: int,
-               cells: np.ndarray, small: int) -> np.ndarray:
-    """(len(cells),) True where the lamp's glare lights the cell: the 95th percentile of
-    `least` (the least known channel over the white) over the cell stands `COVER_LIT` above
-    the white, or its small window is clipped in all three channels (`blown`) over
-    `GLARE_BLOWN` of it."""
-    win = cell_windows(least, px, margin, rows, cols, px, cells=cells)
-    q = int(0.95 * (win.shape[1] - 1))
-    top = np.partition(win, q, axis=1)[:, q]
-    return (top >= COVER_LIT) | \
-        (cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
-         >= GLARE_BLOWN)
 
 
 def _print_spread(win: np.ndarray, size: int) -> np.ndarray:
