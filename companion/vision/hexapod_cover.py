@@ -138,7 +138,10 @@ def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     the glare raises, so the washed print reads as pale fill, and its tile's edge, between a paper
     gutter and the lifted tile, passes for a printed line: lines do not release such a cell. A
     neighbouring card, at most a third of a cell off, reaches into one side of the small window, or
-    one corner, and so leaves the half opposite it a plane."""
+    one corner, and so leaves the half opposite it a plane. Where the glare stands above no white
+    (a dim exposure, a white clipped in the channels it would show in), its sign is a large
+    window with nothing dark left in it (`GLARE_DARK`): a cell so lit is '?' when its print stands
+    `PRINT_CLEAR` clear."""
     if not len(cells):
         return cells
     small = round(params.small * px)
@@ -155,11 +158,21 @@ def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
         .mean(axis=1) >= GLARE_TOP
     clipped = cell_windows(blown, px, margin, rows, cols, small).mean(axis=1)
     lit |= clipped[cells] >= GLARE_BLOWN
-    if not lit.any():
-        return cells[lit]
-    spread = _print_spread(least(window_index(shape, px, margin, rows, cols, small)), small)
+    at = window_index(shape, px, margin, rows, cols, small)
+    # (the case's noise, from every cell, only when a cell read empty may show print)
+    first = _print_spread(least(at[cells]), small)
+    if not (first >= np.where(lit, PRINT_MIN, PRINT_CLEAR)).any():
+        return cells[:0]
+    spread = _print_spread(least(at), small)
     floor = _print_floor(spread[clipped < 0.5])
-    return cells[lit & (spread[cells] >= floor)]
+    out = lit & (spread[cells] >= floor)
+    # glare that stands above no white: a large window with nothing dark left in it
+    clear = ~lit & (spread[cells] >= max(floor, PRINT_CLEAR))
+    if clear.any():
+        large = round(params.large * px)
+        win = least(window_index(shape, px, margin, rows, cols, large, cells=cells[clear]))
+        out[np.flatnonzero(clear)] = (win < GLARE_DARK).mean(axis=1) <= GLARE_DARK_SHARE
+    return cells[out]
 
 
 # `glare_print_empty`: a cell is lit by the glare when its small window is clipped in all three
@@ -176,6 +189,15 @@ GLARE_TOP = 0.05
 # beetles 0.08-0.09)
 PRINT_NOISE = 3.0
 PRINT_MIN = 0.075
+# ... or, where no light stands above the white (a dim exposure, a white clipped in the channels
+# the glare would show in), a cell is lit by glare when its large window has nothing dark left
+# in it (no more than this share of it below this share of the white: glare lifts a card's black
+# and ink with the rest, while under the case's light alone a card keeps its dark print, and a
+# neighbour's tile reaching in brings its own), and its print must then stand this clear (twice
+# `PRINT_MIN`: a blurred neighbour's pale edge across a middle is no drawing)
+GLARE_DARK = 0.3
+GLARE_DARK_SHARE = 0.05
+PRINT_CLEAR = 0.15
 
 
 def _print_spread(win: np.ndarray, size: int) -> np.ndarray:

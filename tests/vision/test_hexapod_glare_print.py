@@ -165,3 +165,21 @@ def test_pale_ink_about_a_middle_clipped_by_glare_is_a_tile_not_under_the_exposu
     img = _board(exposure=1.3, white=clipped)
     _pale_tile(img, 1, 2, dy=PX // 3)
     assert _blown_doubted(img, np.setdiff1d(np.arange(36), [8])) == set()
+
+
+def test_glare_print_below_the_white_needs_the_dark_lifted_and_a_clear_print():
+    """On a dim exposure a broad spot lifts a dung beetle on (2, 2) (its black tile to 0.38 of
+    the white, its drawing's stripes a sixth of the white below the beetle) while nothing rises
+    a tenth above the white: it is doubted, and no other cell; the same beetle with no spot
+    keeps its black (a card under the case's light alone) and is not."""
+    every = np.arange(36)
+    img = _board()
+    _dung_card(img, 2, 2)
+    img *= 0.8
+    yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
+    cy = cx = M + 2.5 * PX
+    g = 0.3 * np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * (1.5 * PX) ** 2))
+    lifted = np.clip(img + g[..., None] * WHITE, 0.0, 255.0)
+    assert (lifted / WHITE).max() < 1.1
+    assert _print_doubted(lifted, every) == {14}
+    assert _print_doubted(img, every) == set()
