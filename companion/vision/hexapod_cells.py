@@ -91,7 +91,10 @@ towards the cell, under any white (the pool's core, where a washed card and fill
 `glare_pool`; under a white clipped in one channel or two the lifted card too when it reads as the
 kind whose hue glare fakes there, `glare_hue`), a cell read empty whose ring shows a black tile
 along two of its sides and no printed line on any (a dung beetle whose pale beetle glare lifts to
-the fill's brightness: `black_ring_empty`), a cell
+the fill's brightness: `black_ring_empty`), a cell read empty that glare lights while its middle
+still shows a card's print, every half of it departing from a plane above the picture's noise,
+whatever lines it seems to show (glare adds light smoothly and the fill is printed flat; a washed
+card keeps its drawing: `glare_print_empty`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -151,6 +154,7 @@ from .hexapod_cover import (
     black_ring_empty,
     blown_unlined_empty,
     glare_pool,
+    glare_print_empty,
     glare_unknown,
     glare_unlined_empty,
     unlined_dim_empty,
@@ -1132,6 +1136,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                      params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "glare_unlined")
+    # a card washed by glare to fill's pallor whose middle still shows its print
+    for i in glare_print_empty(undim, planes, white, blown, px, m, rows, cols, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "glare_print")
     # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
     for i in black_ring_empty(undim, labels, grey, pix, px, m, rows, cols, params):
         grid[i // cols][i % cols] = UNKNOWN

@@ -4,23 +4,26 @@ cards for fill as well, so a cell read empty is doubted when its middle is dim, 
 blind (its colour unmeasured), flat cloth across its sides with no trace of its printed lines,
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
-white clipped in all three channels, it shows no line and no lit middle
-(`blown_unlined_empty`); or when the lamp's specular glare covers it (`glare_unknown`), or
-stands above the fill, clipped or lit above the white, its lines hidden
-(`glare_unlined_empty`), or a
+white clipped in all three channels, it shows no line and no lit middle, pale ink counting
+as unlit where glare, not the exposure, clipped it (`blown_unlined_empty`); or when the lamp's
+specular glare covers it (`glare_unknown`), or stands above the fill, clipped or lit above the
+white, its lines hidden (`glare_unlined_empty`), or lights it while its middle still shows a
+card's print above the picture's noise, whatever lines it shows (`glare_print_empty`: glare
+adds light smoothly, the fill is printed flat, a washed card keeps its drawing), or a
 pool of it lies beside a card whose dark print it lifts towards the clip, rising towards the
 cell (`glare_pool`, which also doubts that card under a white clipped in one channel or two,
 where glare shifts its hue); or when the black of a dung beetle's tile shows about its middle along
 two sides of the cell, no line on any (`black_ring_empty`: glare lifts the pale beetle to the
-fill's brightness). What releases a cell is the board's printed lines
-(`hexapod_lines`): never a guess.
+fill's brightness). What releases a cell is the board's printed lines (`hexapod_lines`), but
+not from a washed card's print under glare, whose tile edge beside a paper gutter passes for a
+line: never a guess.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import reduce
+from functools import lru_cache, reduce
 
 import cv2
 import numpy as np
@@ -115,6 +118,125 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
 # without glare)
 GLARE_TRACE = 0.05
 GLARE_PEAK = 1.3
+
+
+def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      white: np.ndarray, blown: np.ndarray, px: int, margin: int, rows: int,
+                      cols: int, params: CellParams = DEFAULT) -> np.ndarray:
+    """Those of `cells` (flat indices of the cells read empty) to be read '?' because the lamp's
+    glare lies over them and their middle still shows a card's print: the cell lit by the glare
+    (`GLARE_TOP` of it or more `COVER_LIT` above the white, or its small window clipped in all three
+    channels, `blown`, over `GLARE_BLOWN` of it) and every half of its small window (top, bottom,
+    left, right) departing from the plane that fits it best by `_print_spread` above `PRINT_NOISE`
+    times the case's noise (`_print_floor`), `PRINT_MIN` of the white at least, in the least of the
+    channels the `white` lies below the clip in, over the white's. Glare adds light, smoothly over a
+    cell; the board fill is printed flat, so under any light, glare, a lamp's gradient or a shadow's
+    soft edge, it stays a plane within the picture's noise across the small window, while a card
+    washed pale enough to read as fill keeps its drawing's differences in level (the added light
+    lifts them all alike) until they clip: a dung beetle's beetle and the black of its tile, an
+    insect's body on its tile. The reader's labels judge the window against the local light, which
+    the glare raises, so the washed print reads as pale fill, and its tile's edge, between a paper
+    gutter and the lifted tile, passes for a printed line: lines do not release such a cell. A
+    neighbouring card, at most a third of a cell off, reaches into one side of the small window, or
+    one corner, and so leaves the half opposite it a plane. Where the glare stands above no white
+    (a dim exposure, a white clipped in the channels it would show in), its sign is a large
+    window with nothing dark left in it (`GLARE_DARK`): a cell so lit is '?' when its print stands
+    `PRINT_CLEAR` clear."""
+    if not len(cells):
+        return cells
+    small = round(params.small * px)
+    inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
+    known = _known_channels(white)
+
+    def least(at: np.ndarray) -> np.ndarray:
+        """The least known channel over the white's, at the flat canvas indices `at`."""
+        return reduce(np.minimum, [gather(planes[k], at) * inv[k] for k in known])
+
+    shape = planes[0].shape
+    above = reduce(np.logical_and, [planes[k] >= COVER_LIT / inv[k] for k in known])
+    lit = cell_windows(above.view(np.uint8), px, margin, rows, cols, px, cells=cells) \
+        .mean(axis=1) >= GLARE_TOP
+    clipped = cell_windows(blown, px, margin, rows, cols, small).mean(axis=1)
+    lit |= clipped[cells] >= GLARE_BLOWN
+    at = window_index(shape, px, margin, rows, cols, small)
+    # (the case's noise, from every cell, only when a cell read empty may show print)
+    first = _print_spread(least(at[cells]), small)
+    if not (first >= np.where(lit, PRINT_MIN, PRINT_CLEAR)).any():
+        return cells[:0]
+    spread = _print_spread(least(at), small)
+    floor = _print_floor(spread[clipped < 0.5])
+    out = lit & (spread[cells] >= floor)
+    # glare that stands above no white: a large window with nothing dark left in it
+    clear = ~lit & (spread[cells] >= max(floor, PRINT_CLEAR))
+    if clear.any():
+        large = round(params.large * px)
+        win = least(window_index(shape, px, margin, rows, cols, large, cells=cells[clear]))
+        out[np.flatnonzero(clear)] = (win < GLARE_DARK).mean(axis=1) <= GLARE_DARK_SHARE
+    return cells[out]
+
+
+# `glare_print_empty`: a cell is lit by the glare when its small window is clipped in all three
+# channels over this share of it (a white clipped in all three leaves the glare nothing to
+# stand above), or this share of the cell (its brightest twentieth) stands `COVER_LIT` above the
+# white in the channels the white lies below the clip in (matte fill under the case's light
+# stays below it)
+GLARE_BLOWN = 0.1
+GLARE_TOP = 0.05
+# ... and its middle shows print where each half departs from its plane (the spread between
+# the 10th and 90th percentile of the residual) by this many times the case's noise (the lower
+# quartile of the cells' spreads: fill, a plain tile, a hand) and by this share of the white at
+# least (held-out glare: fill at most 0.069, washed dung beetles 0.10-0.22, washed green
+# beetles 0.08-0.09)
+PRINT_NOISE = 3.0
+PRINT_MIN = 0.075
+# ... or, where no light stands above the white (a dim exposure, a white clipped in the channels
+# the glare would show in), a cell is lit by glare when its large window has nothing dark left
+# in it (no more than this share of it below this share of the white: glare lifts a card's black
+# and ink with the rest, while under the case's light alone a card keeps its dark print, and a
+# neighbour's tile reaching in brings its own), and its print must then stand this clear (twice
+# `PRINT_MIN`: a blurred neighbour's pale edge across a middle is no drawing)
+GLARE_DARK = 0.3
+GLARE_DARK_SHARE = 0.05
+PRINT_CLEAR = 0.15
+
+
+def _print_spread(win: np.ndarray, size: int) -> np.ndarray:
+    """(windows,) the least, over the four halves of each size x size window (`win`, one row a
+    window), of the spread between the 10th and 90th percentile of the half's departure from
+    the plane fitted to it by least squares."""
+    sq = win.reshape(-1, size, size)
+    h = size // 2 + 1
+    halves = (sq[:, :h], sq[:, size - h:], sq[:, :, :h], sq[:, :, size - h:])
+    out = None
+    for half in halves:
+        x = half.reshape(len(win), -1)
+        q = _plane_basis(half.shape[1], half.shape[2])
+        res = x - (x @ q) @ q.T
+        n = res.shape[1] - 1
+        lo, hi = int(0.1 * n), int(0.9 * n)
+        part = np.partition(res, (lo, hi), axis=1)
+        spread = part[:, hi] - part[:, lo]
+        out = spread if out is None else np.minimum(out, spread)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _plane_basis(h: int, w: int) -> np.ndarray:
+    """(h * w, 3) an orthonormal basis of the planes over an h x w window (row-major)."""
+    yy, xx = np.mgrid[0:h, 0:w].reshape(2, -1).astype(np.float32)
+    q, _ = np.linalg.qr(np.stack([np.ones_like(xx), xx, yy], axis=1))
+    q = q.astype(np.float32)
+    q.flags.writeable = False
+    return q
+
+
+def _print_floor(spread: np.ndarray) -> float:
+    """The spread above which a window shows print: `PRINT_NOISE` times the lower quartile of
+    `spread` (the case's cells whose middle is measured), `PRINT_MIN` at least."""
+    if len(spread) < 3:
+        return PRINT_MIN
+    q = int(0.25 * (len(spread) - 1))
+    return max(PRINT_MIN, PRINT_NOISE * float(np.partition(spread, q)[q]))
 
 
 def black_ring_empty(cells: np.ndarray, labels: np.ndarray, grey: Callable[[], np.ndarray],
@@ -462,22 +584,30 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     with its tile, and a dung beetle's grey ball and body lie well inside its black tile (0.35
     cell across at most), so that black shows within the middle 0.6 cell however the card
     lies; a hand's clipped middle beside its shaded rim is the masks' to find, and is not
-    released here."""
+    released here. Where the fill read empty lies below the clip (`GLARE_FILL`), a clipped
+    middle is the lamp's glare, which washes a tile's ink pale, never to the fill's neutral:
+    there pale ink (`_unlit`) over `PALE_INK` of a window is a tile as unlit pixels are (hard
+    2179: a green beetle washed white in its middle, its pale green tile about it read as
+    fill lit all over)."""
     if not len(cells):
         return cells
     small, large = round(params.small * px), round(params.large * px)
-    cells = cells[cell_windows(blown, px, margin, rows, cols, small, cells=cells)
-                  .mean(axis=1) >= params.blown_unlit]
+    share = cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
+    # the lamp's glare, not the exposure, clips the middle where the fill read empty lies
+    # below the clip (their median small window clipped over less than `GLARE_FILL`)
+    glare = float(np.median(share)) < GLARE_FILL
+    cells = cells[share >= params.blown_unlit]
     if not len(cells):
         return cells
     at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
-    cells = cells[(gather(pix.v, at) < params.colour.light_v).mean(axis=1)
-                  > params.blown_unlit]
+    unlit, pale = _unlit(pix, at, params)
+    cells = cells[(unlit > params.blown_unlit) | (glare & (pale >= PALE_INK))]
     if not len(cells):
         return cells
     inner = window_index(pix.v.shape, px, margin, rows, cols, round(BLOWN_INNER * px),
                          cells=cells)
-    ring = (gather(pix.v, inner) < params.colour.light_v).mean(axis=1) <= BLOWN_MIDDLE
+    unlit, pale = _unlit(pix, inner, params)
+    ring = (unlit <= BLOWN_MIDDLE) & ~(glare & (pale >= PALE_INK))
     if near is not None:
         ring &= ~near[cells]
     cells = cells[~ring]
@@ -486,11 +616,28 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     return cells[lines_unseen(cells, grey, pix, px, margin, rows, cols, params)]
 
 
+def _unlit(pix: Pixels, at: np.ndarray, params: CellParams) -> tuple[np.ndarray, np.ndarray]:
+    """(windows,) twice: the share of each window (the pixels at flat indices `at`, one row a
+    window) below `light_v` in the normalised `pix`, and the share of it lit and pale ink (as
+    saturated as a kind's hue, `min_sat`, short of `ink_sat`): a tile's ink that glare lifts to
+    the fill's brightness keeps a paler kind's colour."""
+    unlit = gather(pix.v, at) < params.colour.light_v
+    sat = gather(pix.sat, at)
+    pale = ~unlit & (sat >= params.colour.min_sat) & (sat < params.colour.ink_sat)
+    return unlit.mean(axis=1), pale.mean(axis=1)
+
+
 # `blown_unlined_empty`: the middle window (cells) about a cell's centre in which a card's own
 # tile shows whatever way the card lies, and the share of it unlit at most (noise) when only a
 # neighbour's border reaches the cell's large window
 BLOWN_INNER = 0.6
 BLOWN_MIDDLE = 0.02
+# ... and the median share of the small windows of the cells read empty clipped in all three
+# channels below which the fill lies below the clip, so that a clipped middle is the lamp's
+# glare, not the exposure; there, the share of a window in pale ink (glare washes a tile's ink
+# pale, never to the fill's neutral) that is a card's tile like the unlit share
+GLARE_FILL = 0.5
+PALE_INK = 0.1
 
 
 def _known_channels(white: np.ndarray) -> list[int]:
