@@ -83,6 +83,10 @@ closing stands for an arm's clipped, flat middle, which shows no printed insect)
 empty and its lines show along two opposite sides with board fill beside them (`lines_across`: a
 card, two cells or more across and at most a third of a cell off, hides one of each pair, so no card
 lies there; looked for in the channels the white leaves below the clip, `line_grey`) — as is a cell
+read empty, under a white clipped in all three channels, that a lit hand's crest covers with its
+unclipped band (a clipped region short of the canvas's edge ringed by skin below the clip that
+shows no printed line: the fill clips as one lined sheet; `hexapod_cover.lit_crest_empty`), unless
+its lines show along two opposite sides, as is a cell
 read empty that glare covers (under a white clipped in no channel, lit paper and fill stay below the
 clip, so a window clipped in all three channels over a share of it is the lamp's specular
 reflection, which washes a card out to something as pale and flat as fill: `glare_unknown`), a cell
@@ -157,6 +161,7 @@ from .hexapod_cover import (
     glare_print_empty,
     glare_unknown,
     glare_unlined_empty,
+    lit_crest_empty,
     unlined_dim_empty,
 )
 from .hexapod_halves import (
@@ -1127,6 +1132,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         for i in blown_unlined_empty(undim, blown, grey, pix, px, m, rows, cols, params, near):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "blown_unlined")
+        # a lit hand's crest, clipped as the fill is, ringed by its unclipped skin
+        for i in lit_crest_empty(undim, blown, grey, pix, px, m, rows, cols, params):
+            grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "lit_crest")
     if n_clipped == 0:
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")

@@ -275,6 +275,28 @@ def line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, 
     return shares, even, trace
 
 
+def lines_within(grey: np.ndarray, mask: np.ndarray, px: int, margin: int, rows: int,
+                 cols: int, min_line: float) -> float:
+    """The share of the printed grid lines' samples (`_line_index`, every cell's four sides)
+    lying wholly within `mask` (the line's two pixels and the fill beside it on both sides)
+    where the line shows in `grey` (`_side_lines`' dip), at the best of the shifts within
+    `LINE_REACH` of its place; 0 when no sample lies within it."""
+    inside = np.ascontiguousarray(mask).reshape(-1) > 0
+    flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
+    best = 0.0
+    for shift in _shifts(px):
+        on_a, on_b, out_a, out_b = (a.reshape(-1) for a in
+                                    _line_index(grey.shape, px, margin, rows, cols, shift))
+        sel = inside.take(on_a) & inside.take(on_b) & inside.take(out_a) & inside.take(out_b)
+        if not sel.any():
+            continue
+        a, b = flat.take(out_a[sel]), flat.take(out_b[sel])
+        on = np.minimum(flat.take(on_a[sel]), flat.take(on_b[sel]))
+        lo, hi = np.minimum(a, b), np.maximum(np.maximum(a, b), 1e-3)
+        best = max(best, float(np.mean((lo - on) >= min_line * hi)))
+    return best
+
+
 def opposite(lined: np.ndarray) -> np.ndarray:
     """(cells,) True where `lined` (cells, 4: top, bottom, left, right) holds for two opposite
     sides."""
