@@ -98,7 +98,10 @@ along two of its sides and no printed line on any (a dung beetle whose pale beet
 the fill's brightness: `black_ring_empty`), a cell read empty that glare lights while its middle
 still shows a card's print, every half of it departing from a plane above the picture's noise,
 whatever lines it seems to show (glare adds light smoothly and the fill is printed flat; a washed
-card keeps its drawing: `glare_print_empty`), a cell
+card keeps its drawing: `glare_print_empty`), a cell read as a kind whose middle shows none of
+its ink and whose hue there is less than half as saturated as the kind's ink beside it (a blend
+of that ink with a neutral, over half of it the neutral's: motion blur smears a neighbour's ink
+over a dung beetle's black tile and grey beetle, `smeared_hue`), a cell
 any part of which lies beyond the frame's edge (`off_frame`: the warp smears the edge pixels over
 it), and anything else unclear — never a guess.
 Two-cell insects are then named half by half (`name_halves`): a run of stag cells down a column
@@ -1159,6 +1162,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     for i in glare_pool(now, planes, white, px, m, rows, cols, large):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "glare_pool")
+    # a kind's hue in a middle that shows none of its ink, a blend of a neighbour's ink smeared
+    # over a neutral tile rather than the tile's own colour (the codes as read before the pool)
+    for i in smeared_hue(now, labels, pix.sat, hs, px, m, rows, cols, small, large):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "smeared_hue")
     for i in np.flatnonzero(off_frame(frame.shape, pose, layout)):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "off_frame")
@@ -1228,6 +1236,61 @@ def cast_stag_dung(hs: np.ndarray, hl: np.ndarray, qs: np.ndarray, ql: np.ndarra
     if len(cells):
         out[cells] = decide(hs[cells], hl[cells], qs[cells], ql[cells], params)[0] != K_CODE
     return out
+
+
+# `smeared_hue`: a cell read as a kind whose small window shows the kind's ink over less than
+# this share of it (its middle shows the kind's hue only at its body and pale levels) ...
+SMEAR_INK = 0.1
+# ... and whose hued pixels there are, at their median, less than this share as saturated as
+# the kind's ink in its large window (median): over half of the light in them is a neutral's.
+# Hard 0-699, 2600-3099, held-out variants and glare 0-599, the cells read as a kind by their
+# centre windows: 0.53 at least on a kind's own tile, washed stag wing cases and glare-lifted
+# middles among them; hard 215 and 786, a blue beetle and a moth's half, 0.49 ('?' now); hard
+# 2982, a dung beetle's grey beetle under a red neighbour's smear, 0.44
+SMEAR_SAT = 0.5
+
+
+def smeared_hue(code: np.ndarray, labels: np.ndarray, sat: np.ndarray, hs: np.ndarray, px: int,
+                margin: int, rows: int, cols: int, small: int, large: int) -> np.ndarray:
+    """The flat indices of the cells (`code`: as read, one a cell; `hs`: their small windows'
+    label shares) read as a kind that are to be read '?' because their kind's hue is a blend,
+    not the tile's own: the small window shows the kind's ink over less than `SMEAR_INK` of it,
+    and its pixels of the kind's hue (ink, body or pale; saturation `sat`) are, at their
+    median, less than `SMEAR_SAT` times as saturated as the kind's ink pixels in the large
+    window. A tile's ink is printed flat about its insect, whose dark body keeps the ink's
+    saturation, so the tile's own middle keeps most of the saturation its ink shows beside it
+    under the same light, blur and cast; where a pixel is a blend of the ink and a neutral about
+    as bright, its saturation falls with the ink's share of it. Motion blur mixes a card's
+    tile with its neighbours' along one direction: a neighbour's ink smeared over a dung
+    beetle's black tile and grey beetle tints them with the ink's hue at a fraction of its
+    saturation, and with a cast of the same hue left on the grey (a warm lamp's, for red) the
+    labels take the middle for the kind's pale and dark body levels while the neighbour's ink
+    reaches the large window from one side (hard 2982: a dung beetle read red). A middle whose
+    hue is less than half as saturated as that ink is mostly a neutral's: never a guess."""
+    cells = np.flatnonzero(code < NK)
+    if not len(cells):
+        return cells
+    k = code[cells]
+    keep = hs[cells, INK + k] < SMEAR_INK
+    cells, k = cells[keep], k[keep, None]
+    if not len(cells):
+        return cells
+    lab_s = cell_windows(labels, px, margin, rows, cols, small, cells=cells)
+    hued = (lab_s == INK + k) | (lab_s == BODY + k) | (lab_s == PALE + k)
+    ink = cell_windows(labels, px, margin, rows, cols, large, cells=cells) == INK + k
+    ok = hued.any(axis=1) & ink.any(axis=1)
+    mid = _masked_medians(cell_windows(sat, px, margin, rows, cols, small, cells=cells), hued)
+    ref = _masked_medians(cell_windows(sat, px, margin, rows, cols, large, cells=cells), ink)
+    return cells[ok & (mid < SMEAR_SAT * ref)]
+
+
+def _masked_medians(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """(rows,) the median of each row of `x` over its pixels in `mask` (inf where none)."""
+    n = mask.sum(axis=1)
+    s = np.sort(np.where(mask, x, np.inf), axis=1)
+    at = np.arange(len(x))
+    lo, hi = np.maximum(n - 1, 0) // 2, np.minimum(n // 2, x.shape[1] - 1)
+    return (s[at, lo] + s[at, hi]) / 2
 
 
 def _note_new(why: dict[int, str], grid: list[list[str]], rule: str) -> None:

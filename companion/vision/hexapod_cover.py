@@ -5,7 +5,10 @@ blind (its colour unmeasured), flat cloth across its sides with no trace of its 
 joined to such cloth across an unlined side, or cloth running in over the board's hidden frame
 (`unlined_dim_empty`, with `_sleeve_run`, `_frame_crossed` and `_off_fill`); when, under a
 white clipped in all three channels, it shows no line and no lit middle, pale ink counting
-as unlit where glare, not the exposure, clipped it (`blown_unlined_empty`); or when the lamp's
+as unlit where glare, not the exposure, clipped it, or, there, its ring shows a tile's hue
+faintly along two sides about the clipped middle, lines or none (`blown_unlined_empty`, with
+`_faint_ring`: glare lifts a tile's ink towards white and leaves its hue faint about the spot,
+while the fill is printed neutral); or when the lamp's
 specular glare covers it (`glare_unknown`), or stands above the fill, clipped or lit above the
 white, its lines hidden (`glare_unlined_empty`), or lights it while its middle still shows a
 card's print above the picture's noise, whatever lines it shows (`glare_print_empty`: glare
@@ -608,10 +611,13 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     middle is the lamp's glare, which washes a tile's ink pale, never to the fill's neutral:
     there pale ink (`_unlit`) over `PALE_INK` of a window is a tile as unlit pixels are (hard
     2179: a green beetle washed white in its middle, its pale green tile about it read as
-    fill lit all over)."""
+    fill lit all over). There, too, a tile the glare lifts keeps its hue faintly about the
+    spot's core (`_faint_ring`, along two sides of the ring or more): such a cell is '?' whatever
+    else it shows, its lines too (a washed tile's edge beside a paper gutter passes for one; hard
+    2827: a stag's violet tile about a spot in its middle, read empty)."""
     if not len(cells):
         return cells
-    small, large = round(params.small * px), round(params.large * px)
+    small = round(params.small * px)
     share = cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
     # the lamp's glare, not the exposure, clips the middle where the fill read empty lies
     # below the clip (their median small window clipped over less than `GLARE_FILL`)
@@ -619,6 +625,19 @@ def blown_unlined_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[],
     cells = cells[share >= params.blown_unlit]
     if not len(cells):
         return cells
+    # a tile the glare lifts shows its hue faintly about the spot, lines or none
+    washed = cells[_faint_ring(cells, blown, pix.sat, px, margin, rows, cols, params)] \
+        if glare else cells[:0]
+    return np.union1d(_blown_unlit(cells, blown, grey, pix, px, margin, rows, cols, params, near,
+                                   glare), washed)
+
+
+def _blown_unlit(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.ndarray],
+                 pix: Pixels, px: int, margin: int, rows: int, cols: int, params: CellParams,
+                 near: np.ndarray | None, glare: bool) -> np.ndarray:
+    """`blown_unlined_empty`'s cells (clipped over `blown_unlit` of their small window) with a
+    tile's black or ink about the middle, no occluder near a mere ring of it, and no line."""
+    large = round(params.large * px)
     at = window_index(pix.v.shape, px, margin, rows, cols, large, cells=cells)
     unlit, pale = _unlit(pix, at, params)
     cells = cells[(unlit > params.blown_unlit) | (glare & (pale >= PALE_INK))]
@@ -705,6 +724,41 @@ def lit_crest_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.
     # pair), whatever lies over it; one side's "line" may be the hand's edge along it
     lined = line_shares(cells, grey, pix, px, margin, rows, cols, params) >= params.fill_line
     return cells[~opposite(lined)]
+
+
+def _faint_ring(cells: np.ndarray, blown: np.ndarray, sat: np.ndarray, px: int, margin: int,
+                rows: int, cols: int, params: CellParams = DEFAULT) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat indices) whose ring between the small and
+    the large window shows pixels below the clip (`blown`) faintly tinted (saturation `sat`
+    from `fill_tint` up to a kind's `min_sat`) over `FAINT_SIDE` of its strip along two of the
+    cell's sides or more (the strips as `black_ring_empty` takes them, the corners left out).
+    Glare adds the lamp's light to whatever lies under it: the fill is printed neutral and
+    stays below `fill_tint` about a spot, while a tile's ink lifted towards the clip keeps its
+    hue, paled below a kind's saturation, all round the spot's core (hard 2827: a stag's violet
+    about a spot in the middle of its tile, three sides at 0.41-0.52; held-out glare 340: a red
+    beetle, two at 0.39-0.46). A neighbouring card, at most a third of a cell off, brings its
+    tile or its blurred edge into one side's strip only, and one the glare does not lift keeps
+    its ink's saturation, beyond the faint band. Two neighbours' faint edges on two sides of
+    fill read empty are '?' too: never a wrong code."""
+    small, large = round(params.small * px), round(params.large * px)
+    at = window_index(blown.shape, px, margin, rows, cols, large, cells=cells)
+    s = gather(sat, at)
+    faint = (gather(blown, at) == 0) & (s >= params.fill_tint) & (s < params.colour.min_sat)
+    win = faint.reshape(-1, large, large)
+    d = (large - small) // 2
+    a, b = d, large - d
+    sides = np.stack([win[:, :d, a:b].mean(axis=(1, 2)), win[:, large - d:, a:b].mean(axis=(1, 2)),
+                      win[:, a:b, :d].mean(axis=(1, 2)), win[:, a:b, large - d:].mean(axis=(1, 2))],
+                     axis=1)
+    return (sides >= FAINT_SIDE).sum(axis=1) >= 2
+
+
+# `_faint_ring`: the share of a side's strip of the ring faintly tinted that shows a lifted tile
+# there (as `BLACK_SIDE`, the same ring and the same reasoning). Lifted tiles (hard 2827,
+# held-out glare 340): 0.39-0.52 on two or three sides. Fill read empty under glare with the
+# fill below the clip, neighbours' faint edges on two sides, the lesser of them at 0.2-0.34:
+# hard 676, 2829, 2901, and 873, 1132, 1845 of 700-2299 ('?' now)
+FAINT_SIDE = 0.2
 
 
 def _unlit(pix: Pixels, at: np.ndarray, params: CellParams) -> tuple[np.ndarray, np.ndarray]:
