@@ -14,12 +14,12 @@ import pytest
 
 from companion.faces import HEXAPOD_CASE as LAYOUT
 from companion.scenarios import hexapod_scene
-from companion.synth.hexapod_board import board_image
 from companion.synth.scene import sample_params
 from companion.vision.geometry import transform
 from companion.vision.hexapod_markers import MarkerTracker
 
-PX_PER_MM = 4.0          # the printed sheet's resolution before it is warped into the frame
+from .case_sheets import PX_PER_MM, case_sheet, marker_box
+
 SCALE = 0.8              # px/mm in the frame: markers of 18 px...
 BLUR_PX = 7.0            # ...smeared by 7 px of sideways motion: the decoder gives up
 
@@ -45,20 +45,6 @@ def test_blurred_rendered_cases_found(seed: int) -> None:
         assert np.abs(found[case.player] - corners).max() < 0.2 * cell
 
 
-def _sheet(player: int) -> np.ndarray:
-    return np.array(board_image(player, PX_PER_MM))
-
-
-def _marker_box(place: int) -> tuple[slice, slice]:
-    """The sheet pixels of marker place `place` (TL, TR, BR, BL) and its quiet zone."""
-    x0, y0, _, _ = LAYOUT.sheet_mm
-    c = LAYOUT.marker_corners(1)[10 + place]
-    q = LAYOUT.quiet_mm / 2.0
-    (a, b), (e, f) = (c.min(axis=0) - q - (x0, y0)) * PX_PER_MM, \
-        (c.max(axis=0) + q - (x0, y0)) * PX_PER_MM
-    return slice(round(b), round(f)), slice(round(a), round(e))
-
-
 def _frame(sheet: np.ndarray, blur_px: float = BLUR_PX, px_per_mm: float = SCALE,
            turn_deg: float = 20.0) -> np.ndarray:
     """`sheet` seen from above at `px_per_mm`, turned `turn_deg`, on a plain
@@ -81,29 +67,29 @@ def _frame(sheet: np.ndarray, blur_px: float = BLUR_PX, px_per_mm: float = SCALE
 
 def test_crafted_blurred_board_found_as_its_player() -> None:
     """A board of player 3 with markers of 18 px under 7 px of motion blur: found, player 3."""
-    found = _find(_frame(_sheet(3)))
+    found = _find(_frame(case_sheet(3)))
     assert list(found) == [3]
 
 
 def test_crafted_board_with_another_players_codes_is_no_case() -> None:
     """Player 1's board with player 2's markers pasted at the wrong corners (TR's code at the
     TL, and so on), and one with its markers blanked: neither is a case of any player."""
-    own, other = _sheet(1), _sheet(2)
+    own, other = case_sheet(1), case_sheet(2)
     swapped = own.copy()
     for place in range(4):
-        swapped[_marker_box(place)] = other[_marker_box((place + 1) % 4)]
+        swapped[marker_box(place)] = other[marker_box((place + 1) % 4)]
     assert _find(_frame(swapped)) == {}
     blank = own.copy()
     for place in range(4):
-        blank[_marker_box(place)] = 255
+        blank[marker_box(place)] = 255
     assert _find(_frame(blank)) == {}
 
 
 def test_crafted_board_with_three_own_markers_and_a_wrong_one_is_no_case() -> None:
     """Three of player 2's markers in place and a fourth place showing player 4's code: a place
     that clearly shows another case's code makes the whole sheet suspect."""
-    sheet = _sheet(2)
-    sheet[_marker_box(3)] = _sheet(4)[_marker_box(3)]
+    sheet = case_sheet(2)
+    sheet[marker_box(3)] = case_sheet(4)[marker_box(3)]
     assert _find(_frame(sheet)) == {}
 
 
@@ -122,9 +108,9 @@ def test_sheet_of_paper_is_no_case() -> None:
 def test_crafted_board_is_the_player_its_markers_name() -> None:
     """Player 1's sheet (its title, its grid) with player 4's four markers in their own places:
     the markers name the case, so it is found as player 4."""
-    sheet, other = _sheet(1), _sheet(4)
+    sheet, other = case_sheet(1), case_sheet(4)
     for place in range(4):
-        sheet[_marker_box(place)] = other[_marker_box(place)]
+        sheet[marker_box(place)] = other[marker_box(place)]
     assert list(_find(_frame(sheet))) == [4]
 
 
@@ -187,7 +173,7 @@ def test_an_outline_search_that_finds_nothing_is_repeated_only_every_few_searche
     assert len(calls) == 2
 
     calls.clear()
-    board = _frame(_sheet(3))
+    board = _frame(case_sheet(3))
     tracker = MarkerTracker(LAYOUT, track=False)
     for _ in range(3):
         assert [p.player for p in tracker.find(board)[0]] == [3]

@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from companion.faces import HEXAPOD_CASE as LAYOUT
-from companion.synth.hexapod_board import board_image
 from companion.vision.geometry import transform
 from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_markers import (
@@ -32,24 +31,10 @@ from companion.vision.hexapod_markers import (
 from companion.vision.hexapod_verify import CaseChecks, check_case, fourth_place, markers_shown
 from companion.vision.observation import UNKNOWN
 
+from .case_sheets import PX_PER_MM, case_sheet, marker_box
 from .hexapod_scenes import hard_scene
 
-PX_PER_MM = 4.0          # the printed sheet's resolution before it is warped into the frame
 SCALE = 1.1              # px/mm in the frame: cells of 31 px, markers of 24 px
-
-
-def _sheet(player: int) -> np.ndarray:
-    return np.array(board_image(player, PX_PER_MM))
-
-
-def _marker_box(place: int) -> tuple[slice, slice]:
-    """The sheet pixels of marker place `place` (TL, TR, BR, BL) and half its quiet zone."""
-    x0, y0, _, _ = LAYOUT.sheet_mm
-    c = LAYOUT.marker_corners(1)[10 + place]
-    q = LAYOUT.quiet_mm / 2.0
-    (a, b), (e, f) = (c.min(axis=0) - q - (x0, y0)) * PX_PER_MM, \
-        (c.max(axis=0) + q - (x0, y0)) * PX_PER_MM
-    return slice(round(b), round(f)), slice(round(a), round(e))
 
 
 def _board_to_frame(turn_deg: float, tilt: float) -> np.ndarray:
@@ -99,14 +84,14 @@ def _found(image: np.ndarray) -> dict[int, object]:
 def test_a_crafted_board_with_four_or_three_markers_is_found_where_it_lies(turn):
     """Player 1's board, tilted, square to the picture or turned 30 degrees: found with its four
     markers, and with one blanked (by the three), its grid within a tenth of a cell."""
-    sheet = _sheet(1)
+    sheet = case_sheet(1)
     image, grid = _frame(sheet, turn, 0.0012)
     found = _found(image)
     assert list(found) == [1] and len(found[1].markers) == 4
     assert np.abs(found[1].grid_corners(LAYOUT) - grid).max() < 0.1 * _cell_px()
     for place in range(4):
         blank = sheet.copy()
-        blank[_marker_box(place)] = 255
+        blank[marker_box(place)] = 255
         image, grid = _frame(blank, turn, 0.0012)
         found = _found(image)
         assert list(found) == [1] and len(found[1].markers) == 3
@@ -134,14 +119,14 @@ def test_the_fourth_marker_or_the_papers_corner_refits_a_three_marker_case():
     marker blanked, the sheet's corner where the paper's edges, measured near the other corners,
     meet does, a dark hand over that corner or not; on a table as white as the paper (no edge
     to measure) the case stays as the three put it."""
-    image, grid = _frame(_sheet(1), 30.0, 0.0015)
+    image, grid = _frame(case_sheet(1), 30.0, 0.0015)
     grey, pose = _three_marker_pose(image, 2, 0.9)
     assert np.abs(pose.grid_corners(LAYOUT) - grid).max() > 0.2 * _cell_px()
     fixed = fourth_place(grey, pose)
     assert fixed.markers == pose.markers
     assert np.abs(fixed.grid_corners(LAYOUT) - grid).max() < 0.1 * _cell_px()
-    blank = _sheet(1)
-    blank[_marker_box(2)] = 255
+    blank = case_sheet(1)
+    blank[marker_box(2)] = 255
     image, _ = _frame(blank, 30.0, 0.0015)
     fixed = fourth_place(image, pose)
     assert np.abs(fixed.grid_corners(LAYOUT) - grid).max() < 0.1 * _cell_px()
@@ -159,7 +144,7 @@ def test_a_check_is_carried_to_the_next_frames_pose_not_its_homography():
     check's result: the refit's correction applied to this frame's pose (the refit itself when
     the pose is the same), not the last frame's homography; a case the check dropped stays
     dropped, and one moved further is checked afresh."""
-    image, grid = _frame(_sheet(1), 30.0, 0.0015)
+    image, grid = _frame(case_sheet(1), 30.0, 0.0015)
     grey, pose = _three_marker_pose(image, 2, 0.9)
     checks = CaseChecks()
     [first] = checks.checked(grey, [pose])
@@ -183,7 +168,7 @@ def test_a_case_whose_markers_do_not_show_where_it_puts_them_is_not_read():
     check; the same homography moved a cell along the board (its markers' places on the grid
     and the paper beside them) or half a marker's side fails it: located by three markers, the
     case is then left out (by the tracker's checks too)."""
-    image, _ = _frame(_sheet(1), 30.0, 0.0012)
+    image, _ = _frame(case_sheet(1), 30.0, 0.0012)
     pose = _found(image)[1]
     three = replace(pose, markers=(10, 11, 13))
     assert markers_shown(image, pose) and check_case(image, three) is not None
@@ -200,7 +185,7 @@ def test_recover_takes_an_undecoded_quad_only_when_it_shows_the_markers_code():
     marker's own code blurred past decoding is recovered; a quad there showing another pattern
     (a card's drawing, the same size) is not, with the frame to look at (without one, only
     geometry decides, as before)."""
-    image, _ = _frame(_sheet(1), 20.0, 0.0)
+    image, _ = _frame(case_sheet(1), 20.0, 0.0)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found, _ = detect(grey, make_detector(case_codes()), codes=case_codes())
     quads = dict(found)
