@@ -181,6 +181,7 @@ from .hexapod_occluders import (
     black_from_beyond,
     dark_occluder_dung,
     edge_occluders,
+    kind_clear_of_hand,
     tile_in_gap,
     unblack_dung,
 )
@@ -1095,6 +1096,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         if len(hidden):
             hidden = hidden[~tile_in_gap(code.reshape(-1)[hidden], own, px, m, rows, cols,
                                          hidden, large, params.max_hand)]
+        if len(hidden):
+            # ... and where the hand lies over the cell's edge only, clear of its middle
+            hidden = hidden[~kind_clear_of_hand(code.reshape(-1)[hidden], hand, px, m, rows,
+                                                cols, hidden, small)]
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty

@@ -1,6 +1,7 @@
 """What hands, arms and dark cloth over the board hide, beyond what the occluder masks
 (`hexapod_colour.occluder_masks`) say: a coloured kind read where only the closing of the gaps
-between a hand's parts covers the cell shows its card's own tile (`tile_in_gap`); a dung beetle
+between a hand's parts covers the cell shows its card's own tile (`tile_in_gap`), and so does
+one whose middle the hand does not reach at all (`kind_clear_of_hand`); a dung beetle
 read where a black occluder's own pixels reach, or whose black runs in from beyond the board
 over more of the grid than a tile, or whose black is no darker than the fill beside it, is '?'
 (`dark_occluder_dung`, `black_from_beyond`, `unblack_dung`); and
@@ -50,6 +51,25 @@ def tile_in_gap(code: np.ndarray, own: np.ndarray, px: int, margin: int, rows: i
         return out
     share = cell_windows(own, px, margin, rows, cols, size, cells=cells[kind]).mean(axis=1)
     out[np.flatnonzero(kind)[share < max_hand]] = True
+    return out
+
+
+def kind_clear_of_hand(code: np.ndarray, hand: np.ndarray, px: int, margin: int, rows: int,
+                       cols: int, cells: np.ndarray, size: int) -> np.ndarray:
+    """True for each of `cells` (flat indices; `code`, each one's reading as a CODES index)
+    read as a coloured kind while the occluder mask `hand` reaches no pixel of its window of
+    side `size` (the small window about its middle): the hand lies over the cell's edge only.
+    A card lies on the grid at most a third of a cell off, and the tile its kind is read from
+    fills the middle, so what the hand covers at the edge cannot change that reading (a hand's
+    skin would have to reach the middle to be taken for a tile's hue). An empty or dung-beetle
+    reading is not trusted so (as in `tile_in_gap`): a card may lie under the hand beside a
+    middle of fill, and a dark sleeve looks like a black tile."""
+    out = np.zeros(len(cells), bool)
+    kind = code < NK
+    if not kind.any():
+        return out
+    reach = cell_windows(hand, px, margin, rows, cols, size, cells=cells[kind]).any(axis=1)
+    out[np.flatnonzero(kind)[~reach]] = True
     return out
 
 
