@@ -182,6 +182,7 @@ from .hexapod_occluders import (
     dark_occluder_dung,
     edge_occluders,
     kind_clear_of_hand,
+    lined_parts_dropped,
     tile_in_gap,
     unblack_dung,
 )
@@ -937,6 +938,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if lit_white is not white:
         hand, own = arms_kept(hand, own, edge_skin(), px)
     rows, cols = layout.rows, layout.cols
+    # the canvas brightness the printed grid lines are looked for in, worked out once, when
+    # first asked for
+    grey = cache(partial(line_grey, planes, white))
+    if hand.any():
+        # a part of the masks over which the printed lines show is lit fill
+        hand, own = lined_parts_dropped(hand, own, grey(), px, m, rows, cols, params.min_line)
     small, large = round(params.small * px), round(params.large * px)
     at_large = window_index(labels.shape, px, m, rows, cols, large)
     hl = histograms(gather(labels, at_large))
@@ -1042,9 +1049,6 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         dung = left[clipped_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left,
                                  n_clipped, params, inked)]
         code[dung], conf[dung] = K_CODE, 0.5
-    # the canvas brightness the printed grid lines are looked for in, worked out once, when
-    # first asked for
-    grey = cache(partial(line_grey, planes, white))
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)

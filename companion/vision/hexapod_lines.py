@@ -276,11 +276,11 @@ def line_shares(cells: np.ndarray, grey: Callable[[], np.ndarray], pix: Pixels, 
 
 
 def lines_within(grey: np.ndarray, mask: np.ndarray, px: int, margin: int, rows: int,
-                 cols: int, min_line: float) -> float:
+                 cols: int, min_line: float, least: int = 1) -> float:
     """The share of the printed grid lines' samples (`_line_index`, every cell's four sides)
     lying wholly within `mask` (the line's two pixels and the fill beside it on both sides)
     where the line shows in `grey` (`_side_lines`' dip), at the best of the shifts within
-    `LINE_REACH` of its place; 0 when no sample lies within it."""
+    `LINE_REACH` of its place; 0 when fewer than `least` samples lie within it."""
     inside = np.ascontiguousarray(mask).reshape(-1) > 0
     flat = np.ascontiguousarray(grey, np.float32).reshape(-1)
     best = 0.0
@@ -288,7 +288,7 @@ def lines_within(grey: np.ndarray, mask: np.ndarray, px: int, margin: int, rows:
         on_a, on_b, out_a, out_b = (a.reshape(-1) for a in
                                     _line_index(grey.shape, px, margin, rows, cols, shift))
         sel = inside.take(on_a) & inside.take(on_b) & inside.take(out_a) & inside.take(out_b)
-        if not sel.any():
+        if np.count_nonzero(sel) < max(least, 1):
             continue
         a, b = flat.take(out_a[sel]), flat.take(out_b[sel])
         on = np.minimum(flat.take(on_a[sel]), flat.take(on_b[sel]))

@@ -7,7 +7,9 @@ over more of the grid than a tile, or whose black is no darker than the fill bes
 (`dark_occluder_dung`, `black_from_beyond`, `unblack_dung`); and
 under a white clipped in all three channels, the occluders the clipped white's own skin test
 finds running in from the canvas's edge (or from a margin read as the table, which cuts an arm
-off) stay covered whatever the fill's colour says (`edge_occluders`, `arms_kept`).
+off) stay covered whatever the fill's colour says (`edge_occluders`, `arms_kept`); and a part of
+an occluder's mask over which the board's printed grid lines show is lit fill, not an occluder
+(`lined_parts_dropped`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import cv2
 import numpy as np
 
 from .hexapod_colour import NK, close_gaps
+from .hexapod_lines import lines_within
 from .hexapod_windows import (
     EMPTY_CODE,
     K_CODE,
@@ -71,6 +74,36 @@ def kind_clear_of_hand(code: np.ndarray, hand: np.ndarray, px: int, margin: int,
     reach = cell_windows(hand, px, margin, rows, cols, size, cells=cells[kind]).any(axis=1)
     out[np.flatnonzero(kind)[~reach]] = True
     return out
+
+
+# `lined_parts_dropped`: a mask's part must hold at least this many of the grid lines' samples
+# (a side's line is some 17) for the lines seen in it to speak, and show them along this share
+LINED_SAMPLES = 34
+LINED_SHARE = 0.5
+
+
+def lined_parts_dropped(hand: np.ndarray, own: np.ndarray, grey: np.ndarray, px: int,
+                        margin: int, rows: int, cols: int, min_line: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """The occluder masks (`hand`, closed, and `own`, its own pixels; uint8 canvases) without
+    their connected parts over which the board's printed grid lines show (`lines_within` in
+    `grey`: along `LINED_SHARE` of the `LINED_SAMPLES` or more line samples wholly within the
+    part). A hand, an arm or a sleeve is opaque and hides the lines under it (a pale hand's
+    shading dips along a few samples, not half), while board fill that a warm lamp, its white
+    clipped in a channel, tints as far as skin shows them as printed: the masks took it for
+    skin, and every cell under it would be hidden or doubted for a hand beside it."""
+    count, lab = cv2.connectedComponents(hand)
+    if count <= 1:
+        return hand, own
+    keep = hand.copy()
+    for k in range(1, count):
+        part = (lab == k).view(np.uint8)
+        if lines_within(grey, part, px, margin, rows, cols, min_line,
+                        LINED_SAMPLES) >= LINED_SHARE:
+            keep[part > 0] = 0
+    if np.array_equal(keep, hand):
+        return hand, own
+    return keep, own & keep
 
 
 def dark_occluder_dung(code: np.ndarray, own: np.ndarray, raw_v: np.ndarray,
