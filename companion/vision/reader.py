@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from ..faces import HEXEL_FACE
+from .band_pose import band_repose
 from .calibration import CameraCalibration, TableCalibration, TableView, calibrate_table
 from .cards import (
     Blob,
@@ -446,14 +447,22 @@ class HexelReader:
         return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
 
     def _confused(self, frame: np.ndarray, plain: list[CardFit], cores: np.ndarray,
-                  found_poses: list[Pose], found_reads: list[CardRead]) -> str:
+                  found_poses: list[Pose], found_reads: list[CardRead],
+                  banded: dict[int, tuple[Pose, CardRead]] | None = None) -> str:
         """The letters in doubt on this frame (`_held_doubt`): `inks.confused_letters` of the
         plain hexagons' own reads (`plain`, `cores`: `_plain`'s) and of the cards found by
-        probing, read whole at their probed poses (never plain hexagons, yet reported). The
-        doubt is judged on the reads as first made (`CardRead.first_symbols`) and again on
-        the final ones where a later pass (the re-read by the lamp a card's own band shows)
-        filled in or changed a letter: a letter that pass gives must face the same doubt, and
-        one the first reads put in doubt stays there."""
+        probing, read whole at their probed poses (never plain hexagons, yet reported), and of
+        the placed cards re-read at the pose their printed band gives (`banded`: by the card's
+        `id`, that pose and read, `band_pose`; in place of a plain hexagon's own read): a letter
+        that re-read fills in faces the doubt. The doubt is judged on the reads as first made
+        (`CardRead.first_symbols`) and again on the final ones where a later pass (the re-read
+        by the lamp a card's own band shows) filled in or changed a letter: a letter that pass
+        gives must face the same doubt, and one the first reads put in doubt stays there."""
+        if banded:
+            keep = [k for k, f in enumerate(plain) if id(f) not in banded]
+            plain, cores = [plain[k] for k in keep], cores.reshape(-1, 6, 3)[keep]
+            found_poses = [*found_poses, *(q for q, _ in banded.values())]
+            found_reads = [*found_reads, *(r for _, r in banded.values())]
         whites = np.array([r.white_bgr for r in found_reads]).reshape(-1, 3)
         more, inside = symbol_cores(frame, list(found_poses), whites, self.view)
         reads = [self._own[id(f)] for f in plain]
@@ -561,12 +570,13 @@ class HexelReader:
                                     p, (part_cells, part_poses, first[n_probe:]))
         reads = [_reorient(self._own[id(f)], f, pose) for f, pose in zip(whole, poses,
                                                                          strict=True)]
-        # the probe (and on from what it finds) and the re-posing of placed cards fitted
-        # loosely that do not read whole, pass by pass together: neither depends on the other
-        (found_cells, found_poses, found_reads), _ = together(
+        # the probe (and on from what it finds) and the re-posing of placed cards that do not
+        # read whole (at their band's pose, then searched where fitted loosely: `_reposed`),
+        # pass by pass together: neither depends on the other
+        (found_cells, found_poses, found_reads), banded = together(
             probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
                       taken | set(start)),
-            repose_unread(frame, whole, lat, poses, reads, view, self.model, p))
+            _reposed(frame, whole, lat, poses, reads, view, self.model, p))
         # (a far cell those probes reached on from a card they found is theirs)
         far_reads = [r for k, r in zip(far, far_staged.reads, strict=True)
                      if k not in found_cells]
@@ -585,7 +595,9 @@ class HexelReader:
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
         reads += [first[n_probe + k] for k in kept]
-        confused = self._confused(frame, plain, cores, found_poses, found_reads)
+        # (a card re-read at its band's pose faces the ink doubt as read there: `_confused`)
+        confused = self._confused(frame, plain, cores, found_poses, found_reads,
+                                  {id(whole[k]): (poses[k], reads[k]) for k in banded})
         if confused:
             notes.append(ink_doubt_note(confused))
             reads = [_blanked(r, confused) for r in reads]
@@ -616,6 +628,18 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],
+             reads: list[CardRead], view: TableView, model: ColourModel, p: ReaderParams
+             ) -> Passes[list[int]]:
+    """The placed cards that do not read whole at their fitted pose re-read at the pose their
+    printed band gives (`band_pose.band_repose`), then those still not whole and fitted loosely
+    searched about (`probe.repose_unread`); `poses` and `reads` replaced in place. Returns the
+    indices of the cards the band's pose replaced."""
+    banded = yield from band_repose(frame, poses, reads, view, model, p)
+    yield from repose_unread(frame, whole, lat, poses, reads, view, model, p)
+    return banded
 
 
 class _Layout(NamedTuple):
