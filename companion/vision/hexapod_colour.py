@@ -778,6 +778,33 @@ def _big_regions(mask: np.ndarray, min_area: float, opened: bool = True) -> np.n
     return _regions_of(lab, n, big) if len(big) else np.zeros_like(mask)
 
 
+# `_untiled`: a region of one kind's ink and body in which each of the two covers at least this
+# share is printed tiles (their bright ink and their dark insects), not a sleeve
+TILED_SHARE = 0.15
+
+
+def _untiled(regions: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """`regions` (uint8, regions of kind `k`'s ink and body labels big enough to be a sleeve)
+    without those in which both the kind's ink and its dark body cover `TILED_SHARE` or more:
+    printed tiles, each its bright ink about its dark insect, which a blur or a motion smear
+    has run together across the paper gutters between cards of one kind laid side by side. A
+    sleeve is one cloth: dark (a navy, a deep red, a green) or bright (a gold) all over, its
+    folds shading it by far less than an insect's body stands from its tile's ink."""
+    if not regions.any():
+        return regions
+    n, lab = cv2.connectedComponents(regions)
+    if n <= 1:
+        return regions
+    area = np.bincount(lab.ravel(), minlength=n).astype(np.float64)
+    ink = np.bincount(lab.ravel(), weights=(labels == INK + k).ravel(), minlength=n)
+    body = np.bincount(lab.ravel(), weights=(labels == BODY + k).ravel(), minlength=n)
+    tiled = (ink >= TILED_SHARE * area) & (body >= TILED_SHARE * area)
+    tiled[0] = False
+    if not tiled.any():
+        return regions
+    return (regions.astype(bool) & ~tiled[lab]).view(np.uint8)
+
+
 def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
     """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) that touch the canvas's
     outer edge and have at least `min_area` pixels inside its `margin` (over the grid)."""
@@ -1153,7 +1180,7 @@ def occluder_masks(pix: Pixels, labels: np.ndarray, px: int, min_cells: float = 
         kind = cv2.LUT(labels, _KIND_LUT[k]) if labels.dtype == np.uint8 else \
             _KIND_LUT[k][labels]
         if sleeve:
-            hand |= _big_regions(kind, SLEEVE_KINDS * tile * px * px)
+            hand |= _untiled(_big_regions(kind, SLEEVE_KINDS * tile * px * px), labels, k)
         if edge:
             hand |= _edge_regions(kind, tile * px * px, margin)
     if lit is not None:
