@@ -361,7 +361,12 @@ def confused_letters(model: ColourModel, cores: np.ndarray, read: list[str],
                                  hue.reshape(-1, 6), clipped)
     for i, a in enumerate(claims):
         for b in claims[i + 1:]:
-            confused |= {n for n in a.keys() & b.keys() if len(a[n] & b[n]) >= MIN_BOTH}
+            # (a grey letter's two runs need not share cards: a grey ink has no hue for a lamp
+            # to turn, and its cores, each against its own card's white, lie within 0.04 of
+            # each other over a table, so a second run is a coloured ink read as the grey one
+            # wherever it lies: a blue printed violet, read as the ring on cards without one)
+            confused |= {n for n in a.keys() & b.keys()
+                         if len(a[n] & b[n]) >= MIN_BOTH or n in grey}
     return "".join(sorted(confused))
 
 
