@@ -14,7 +14,7 @@ with no grey blob taken for a blurred ring nor a washed symbol read by its mean 
 (`symbols.read_cards`' `blurred_rings`: a blue printed violet is a grey blob that reads as a
 blurred ring once its samples are centred on it), and keeps a re-read only where it is whole as
 first made, keeps every letter the fitted pose read and fills in none beside an edge whose band
-shows paper (`probe._filled_by_paper`). Made pass by pass (`passes`).
+shows paper (`probe.reread_stands`). Made pass by pass (`passes`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .calibration import TableView
 from .cell_poses import PROBE_BAND, PROBE_DIM
 from .colour import ColourModel
 from .passes import Passes, reading
-from .probe import _filled_by_paper, whole_read
+from .probe import reread_stands, whole_read
 from .reader_params import ReaderParams
 from .symbol_samples import CardRead, Pose, pose_matrices, pose_points, sample
 from .symbols import StagedRead
@@ -188,9 +188,9 @@ def band_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], vie
     done = []
     for (k, pose), read in zip(todo, got, strict=True):
         was = reads[k]
-        if (whole_read(read, p) and read.first_symbols == read.symbols
+        if (whole_read(read, p)
                 and all(a in ("?", b) for a, b in zip(was.symbols, read.symbols, strict=True))
-                and not _filled_by_paper(frame, view, pose, read, was)):
+                and reread_stands(frame, view, pose, read, was)):
             poses[k], reads[k] = pose, read
             done.append(k)
     return done

@@ -604,11 +604,21 @@ def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Ca
     paper (`_filled_by_paper`). Returns what `probe` found and stands."""
     found = yield from probe_passes(frame, cand, first, view, model, p)
     kept = [(key, pose, read) for key, pose, read in zip(*found, strict=True)
-            if read.first_symbols == read.symbols
-            and not _filled_by_paper(frame, view, pose, read, reads[at[key]])]
+            if reread_stands(frame, view, pose, read, reads[at[key]])]
     for key, pose, read in kept:
         poses[at[key]], reads[at[key]] = pose, read
     return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+
+
+def reread_stands(frame: np.ndarray, view: TableView, pose: Pose, read: CardRead,
+                  was: CardRead) -> bool:
+    """Whether a card's `read` at a pose other than its fitted one (`pose`: a searched pose, or
+    the one its printed band gives) may replace its read there (`was`): the re-read by the lamp
+    its band shows (`CardRead.first_symbols`) neither filled in nor changed a letter, and no
+    letter is made of a symbol `was` left '?' beside an edge whose band shows paper
+    (`_filled_by_paper`)."""
+    return read.first_symbols == read.symbols and \
+        not _filled_by_paper(frame, view, pose, read, was)
 
 
 def _filled_by_paper(frame: np.ndarray, view: TableView, pose: Pose, read: CardRead,
