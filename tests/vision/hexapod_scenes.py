@@ -1,12 +1,15 @@
 """Rendered Hexapod scenes for the cell tests, framed and read as `companion bench vision --game
 hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the picture), and the
 walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
-the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases."""
+the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases
+(`lined_board`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+
+import numpy as np
 
 from companion.scenarios import hexapod_scene
 from companion.synth.scene import sample_params
@@ -15,6 +18,19 @@ from companion.vision.observation import UNKNOWN
 
 PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
 
+
+
+def lined_board(white: np.ndarray) -> np.ndarray:
+    """A crafted canvas (`PX` px a cell, `M` margin; BGR float32) of a case's empty board seen
+    under the light `white` (BGR): board fill at 0.89 of it, its printed grid lines 15 %
+    darker, clipped at 255."""
+    n = 6 * PX + 2 * M
+    img = np.tile(0.89 * np.asarray(white, np.float32), (n, n, 1)).astype(np.float32)
+    for k in range(7):
+        at = M + k * PX
+        img[at - 1:at + 1, :] *= 0.85
+        img[:, at - 1:at + 1] *= 0.85
+    return np.minimum(img, 255.0)
 
 def hard_scene(seed: int):
     """Hard scene `seed` framed as the benchmark frames it: (image, truth)."""

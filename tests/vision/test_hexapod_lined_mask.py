@@ -13,20 +13,15 @@ import pytest
 from companion.vision.hexapod_lines import line_grey
 from companion.vision.hexapod_occluders import lined_parts_dropped
 
-from .hexapod_scenes import PX, M, assert_no_wrong_code, read_hard, read_hard_case
+from .hexapod_scenes import PX, M, assert_no_wrong_code, lined_board, read_hard, read_hard_case
 
 WHITE = np.array([150.0, 215.0, 250.0], np.float32)     # BGR, a warm lamp
 N = 6 * PX + 2 * M
 
 
 def _board() -> np.ndarray:
-    """A crafted canvas (BGR float32): fill at 0.89 of the white, its grid lines 15 % darker."""
-    img = np.tile(0.89 * WHITE, (N, N, 1)).astype(np.float32)
-    for k in range(7):
-        at = M + k * PX
-        img[at - 1:at + 1, :] *= 0.85
-        img[:, at - 1:at + 1] *= 0.85
-    return img
+    """The crafted lined board (`lined_board`) under the warm lamp."""
+    return lined_board(WHITE)
 
 
 def _box(r0: int, c0: int, r1: int, c1: int) -> tuple[slice, slice]:

@@ -17,7 +17,7 @@ from companion.vision.hexapod_cover import lit_crest_empty
 from companion.vision.hexapod_lines import line_grey
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import PX, M, assert_no_wrong_code, read_hard, read_hard_case
+from .hexapod_scenes import PX, M, assert_no_wrong_code, lined_board, read_hard, read_hard_case
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
@@ -44,14 +44,9 @@ SKIN = np.array([0.80, 0.88, 1.0], np.float32) * 255.0    # BGR, a pale skin as 
 
 
 def _board(exposure: float) -> np.ndarray:
-    """A crafted canvas (`PX` px a cell, `M` margin; BGR float32): board fill at 0.89 of the
-    white with its printed grid lines 15 % darker, scaled by `exposure`, clipped."""
-    img = np.full((N, N, 3), 0.89 * 255.0 * exposure, np.float32)
-    for k in range(7):
-        at = M + k * PX
-        img[at - 1:at + 1, :] *= 0.85
-        img[:, at - 1:at + 1] *= 0.85
-    return np.minimum(img, 255.0)
+    """The crafted lined board (`lined_board`) under a white of 255 scaled by `exposure`,
+    clipped."""
+    return lined_board(np.full(3, 255.0 * exposure, np.float32))
 
 
 def _palm(img: np.ndarray) -> np.ndarray:
