@@ -58,6 +58,7 @@ FALLBACK_PEAK = 0.45          # and its strongest sample's (defocus and 5 px of 
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
 PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
+PURE_VOTE, PURE_SECOND, PURE_OTHER, PURE_PEAK = 4.0, 0.3, 2, 0.45
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 # On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
@@ -305,6 +306,14 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey_ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
+    # EXPERIMENT: a big, pure vote of one coloured ink stands at a paler peak
+    pure = (~grey & (top >= PURE_VOTE) & (second <= PURE_SECOND) & (other <= PURE_OTHER)
+            & (top_peak >= PURE_PEAK) & is_best[..., :7].all(-1)
+            & (fast_mean(np.where(is_best, alpha, 0.0)[..., :7])
+               >= fast_mean(np.where(is_best, alpha, 0.0)[..., 7:])))
+    if allow is not None:
+        pure &= allow[:, None]
+    peak_ok |= pure
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
     # of its samples vote, but its band keeps its darkness: a closed ring whose band holds the
