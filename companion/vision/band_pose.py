@@ -42,6 +42,7 @@ BAND_PAPER_REACH = 0.045   # depth, this far either way
 BAND_FALL = 0.85         # a profile falling below this of its paper has reached the band,
 BAND_WIDTH = 8           # whose darkest lies within this many samples on (beyond: the table)
 BAND_FIT_TOL = 0.02      # a profile this far (apothems) off the first fit is left out
+BAND_FIT_PASSES = 2      # least-squares passes per fit: all profiles, then those within the tol
 BAND_MIN_EDGES = 5       # a fit needs BAND_MIN_PLACES profiles on this many edges
 BAND_MIN_PLACES = 3
 BAND_ROUNDS = 2          # fits, each from the profiles about the last
@@ -102,12 +103,12 @@ def band_edges(frame: np.ndarray, view: TableView, poses: list[Pose]
 def _fit(depth: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pose (`band_edges`' depths and flags, poses x profiles): the fit's (c_x, c_y, E_xx,
     E_xy, E_yx, E_yy) (see `_DESIGN`) by least squares over the profiles `ok` marks, then over
-    those within BAND_FIT_TOL of that fit, and whether each stands (BAND_MIN_EDGES edges with
-    BAND_MIN_PLACES profiles each, both times)."""
+    those within BAND_FIT_TOL of that fit (BAND_FIT_PASSES passes in all), and whether each
+    stands (BAND_MIN_EDGES edges with BAND_MIN_PLACES profiles each, every pass)."""
     y = depth - BAND_INNER
     params = np.zeros((len(depth), _DESIGN.shape[1]))
     good = np.ones(len(depth), bool)
-    for _ in range(2):
+    for _ in range(BAND_FIT_PASSES):
         w = ok.astype(np.float64)
         per_edge = w.reshape(len(w), 6, BAND_PLACES).sum(-1)
         good &= (per_edge >= BAND_MIN_PLACES).sum(1) >= BAND_MIN_EDGES
