@@ -15,12 +15,15 @@ show: every sample with any chroma within a few degrees of that ink's direction 
 the web inks lie 58-180 degrees apart) but a few unexplained, strongly in its middle (a ring's
 hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a lamp or JPEG's
 coarse colour shows its chroma in its band only), with a vote as `decide`'s (the chroma's length
-in units of the ink's, summed). A channel that clipped holds no difference: a symbol with a
-sample clipped in some channels but not all (a washed red disc clipped in red and lit unevenly
-can show a yellow's chroma, or none) or crushed to black in one stays unread; a sample clipped
-white in every channel shows nothing and counts for no ink. Where the card's white clipped in a
-channel, its paper lies brighter there than seen by an unknown factor (up to OVEREXPOSED_MAX):
-the symbol must read as the same ink whatever that factor."""
+in units of the ink's, summed). A channel that clipped at white holds no difference: a symbol
+with a sample clipped in some channels but not all (a washed red disc clipped in red and lit
+unevenly can show a yellow's chroma, or none) stays unread; a sample clipped white in every
+channel shows nothing and counts for no ink. A channel crushed to black is known to within the
+sensor's black (a phone's contrast curve crushes a red disc's green and blue): such a sample
+counts as seen where its white is bright enough that this is a small part of an ink's
+chroma (`CRUSH_FLOOR`), and leaves its symbol unread under a dimmer one. Where the card's white
+clipped in a channel, its paper lies brighter there than seen by an unknown factor (up to
+OVEREXPOSED_MAX): the symbol must read as the same ink whatever that factor."""
 
 from __future__ import annotations
 
@@ -40,6 +43,11 @@ CHROMA_TURN = 0.3      # a sample's chroma off its ink's direction, per unit alo
 CHROMA_SOME = 0.15     # a sample with chroma this strong (of the weakest ink's) is an ink's ...
 CHROMA_OTHER = 5       # ... or unexplained: at most this many (as `decide` allows)
 CHROMA_FAINT = 0.3     # a sample of an ink at less than this does not count for it
+# A channel crushed to black (at most CLIP_LOW) is off its true value by at most CLIP_LOW of the
+# sensor, CLIP_LOW / white of the paper. Where that is at most CRUSH_FLOOR (a white of 100 or
+# more), it moves the sample's chroma by at most 0.025 of the paper: under a twentieth of a
+# coloured ink's chroma length (0.57-0.73), where CHROMA_TURN lets a sample turn 0.3 of it
+CRUSH_FLOOR = 0.03
 
 
 def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +98,11 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     if not want.any():
         return best, read
     seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
-    high, low = seen >= CLIP_NEAR, seen <= CLIP_LOW
+    high = seen >= CLIP_NEAR
+    # a channel crushed to black lies below CLIP_LOW: known to within that of its white
+    floor = CLIP_LOW / np.maximum(np.asarray(white, np.float32)[np.flatnonzero(want.ravel())
+                                                                // want.shape[1]], 1.0)
+    low = (seen <= CLIP_LOW) & (floor[:, None, :] > CRUSH_FLOOR)
     blank = high.all(-1)
     # (a symbol with a sample clipped in some channels is never read: left out at once)
     kept = ~((high | low).any(-1) & ~blank).any(-1)                  # k

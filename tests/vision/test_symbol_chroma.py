@@ -1,10 +1,11 @@
 """A coloured symbol told by its chroma where its ink fractions fail (`symbol_chroma`): crafted
 symbol samples washed by a sheen (white light added) and boosted by a phone's saturation, read
-as their own ink and never as another; a sample clipped in a channel, a blend of two inks, a
-grey ring tinted in its band and paper leave the symbol unread; a white clipped in a channel
-reads only what every paper past the clip would; through `decide`, a washed, boosted red disc
-whose samples the ink fits leave unexplained reads red; and held-out phone photos whose
-cards now read whole."""
+as their own ink and never as another; a sample clipped at white in a channel, a blend of two
+inks, a grey ring tinted in its band and paper leave the symbol unread, as does a sample crushed
+to black under a dim white (under a bright one it is seen to within the sensor's black); a white
+clipped in a channel reads only what every paper past the clip would; through `decide`, a
+washed, boosted red disc whose samples the ink fits leave unexplained reads red; and held-out
+phone photos whose cards now read whole."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.symbol_chroma import chroma_read
+from companion.vision.symbol_chroma import CRUSH_FLOOR, chroma_read
 from companion.vision.symbol_decide import decide
 from companion.vision.symbol_samples import N_CORE, N_SYMBOL
 
@@ -64,12 +65,14 @@ def test_a_washed_boosted_symbol_reads_as_its_own_ink() -> None:
         for sat in (1.0, 1.3, 1.5):
             x = _card([_disc(r, wash, sat), _disc(y, wash, sat), _disc(b, wash, sat)] * 2)
             got = _read(WEB, _raw(x))[0]
-            # never another ink; unread only where a sample clipped in some channel (the wash
-            # past white, the boost past black)
+            # never another ink; unread only where a sample clipped at white in some channel
+            # (the wash past white); one the boost crushed to black is seen to within the
+            # sensor's black, a small part of an ink's chroma on this white (CRUSH_FLOOR)
             assert all(g in (t, "?") for g, t in zip(got, "RYBRYB", strict=True)), (wash, sat)
             raw = _raw(x)
             high = raw >= 245.0
-            lost = (((raw <= 3.0) | high).any(-1) & ~high.all(-1)).any(-1)[0]
+            assert (3.0 / WHITE <= CRUSH_FLOOR).all()
+            lost = (high.any(-1) & ~high.all(-1)).any(-1)[0]
             assert [g == "?" for g in got] == lost.tolist(), (wash, sat, got)
             if (wash, sat) in ((0.2, 1.0), (0.2, 1.3), (0.35, 1.0)):
                 assert got == "RYBRYB", (wash, sat)   # (pale and boosted, nothing clipped)
@@ -82,12 +85,25 @@ def test_a_sample_clipped_in_some_channels_leaves_the_symbol_unread() -> None:
     raw = _raw(_card([_disc(_ink(WEB, "R"), 0.3, 1.3)] * 6))
     assert raw.max() < 245.0
     raw[0, 2, 3, 2] = 255.0        # symbol 2: one sample's red at the clip
-    raw[0, 4, 3, 1] = 2.0          # symbol 4: one sample's green crushed to black
-    assert _read(WEB, raw) == ["RR?R?R"]
+    assert _read(WEB, raw) == ["RR?RRR"]
     # one clipped at white in every channel (washed out of sight) shows no chroma: the rest of
     # the symbol tells its ink
     raw[0, 2, 3] = 255.0
-    assert _read(WEB, raw) == ["RRRR?R"]
+    assert _read(WEB, raw) == ["RRRRRR"]
+
+
+def test_a_sample_crushed_to_black_counts_only_under_a_bright_white() -> None:
+    # one sample's green crushed to black: on a white of 150-170 it lies within 3/150 of the
+    # paper below its true value, a small part of red's chroma, and the disc reads red; on a
+    # dim white (60-80) that bound is past CRUSH_FLOOR and the disc is left unread
+    x = _card([_disc(_ink(WEB, "R"), 0.3, 1.3)] * 6)
+    dim = np.array([[60.0, 70.0, 80.0]])
+    for white, want in ((WHITE, "RRRRRR"), (dim, "RRRR?R")):
+        assert (3.0 / white > CRUSH_FLOOR).any() == (want != "RRRRRR")
+        raw = _raw(x, white)
+        assert raw.min() > 3.0
+        raw[0, 4, 3, 1] = 2.0      # symbol 4: one sample's green crushed to black
+        assert _read(WEB, raw, white) == [want]
 
 
 def test_a_white_clipped_in_a_channel_reads_only_what_every_lamp_would() -> None:
