@@ -5,9 +5,8 @@ sharp, blurred into a blob, faint, or without hue anywhere (`hueless_ring`); no 
 symbol is hollow. On a card whose paper clipped, pale blends are judged by what the clip can
 explain (`darker_than_allowed`, `clipped_rim`, `split_print`, `match_prints`); on any card a
 weak reading is weighed against a strong twin of its ink, one print under one lamp
-(`thinner_than_twins`, `twin_mean`); a symbol washed pale all over stands by a big, pure vote
-(`washed_pure`); a coloured symbol left unread whose unclipped samples all show one ink's
-chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
+(`thinner_than_twins`, `twin_mean`); a coloured symbol left unread whose unclipped samples all
+show one ink's chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
 image, no pose.
 """
 
@@ -59,15 +58,6 @@ FALLBACK_PEAK = 0.45          # and its strongest sample's (defocus and 5 px of 
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
 PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
-# A coloured symbol washed pale all over (a sleeve's haze, a phone's flat tone curve) keeps its
-# samples on its ink's line, only nearer the paper: its strongest falls below the vote's 0.55
-# (held-out `sleeves` 0-99: a peak of 0.37-0.55, the vote's one failing test, was the commonest
-# reason a symbol left its card unread: 100 of about 250) while its
-# vote stays big and pure. Such a symbol stands at PURE_PEAK (`washed_pure`) when its vote
-# reaches PURE_VOTE, the runner-up ink holds at most PURE_SECOND and at most PURE_OTHER samples
-# are unexplained; on hard tables 0-699 and every held-out variant no misread. Without the
-# middle's checks a uniform warm tint over a blue diamond read red (hard table 316).
-PURE_VOTE, PURE_SECOND, PURE_OTHER, PURE_PEAK = 4.0, 0.3, 2, 0.45
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 # On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
@@ -203,9 +193,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     blob (`BLURRED_RING_DARK`); a ring's middle is never ink right through
     (`BLURRED_RING_MIDDLE`). A closed ring smeared thin by motion, its band still holding the
     grey ink of three samples (`FAINT_RING_DARK`), stands with a smaller vote
-    (`FAINT_RING_VOTE`). A coloured symbol washed pale all over, its vote big and pure and its
-    middle all its ink, stands at a paler peak (`washed_pure`). Faint coloured samples in a
-    ring's fringe and grey samples in a solid disc's rim do not count as rivals.
+    (`FAINT_RING_VOTE`). Faint coloured samples in a ring's fringe and grey samples in a
+    solid disc's rim do not count as rivals.
     One card has one blur: a grey blob blurred flat is no ring where a twin ring on the card
     keeps its hole open (`flat_beside_open`; a pen or a coin lying over a disc). Every edge
     carries a symbol, and only the grey ink's has no hue: a symbol of paper and grey-ink
@@ -316,8 +305,6 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey_ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
-    # a coloured symbol washed pale all over is still read by a big, pure vote (`washed_pure`)
-    peak_ok |= washed_pure(is_best, alpha, top, second, other, top_peak, grey, allow)
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
     # of its samples vote, but its band keeps its darkness: a closed ring whose band holds the
@@ -468,28 +455,6 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         conf = np.where(got, 0.5, conf)
     names = np.array([*letters, "?"])
     return as_strings(np.where(ok, names[best], "?")), conf
-
-
-def washed_pure(is_best: np.ndarray, alpha: np.ndarray, top: np.ndarray, second: np.ndarray,
-                other: np.ndarray, top_peak: np.ndarray, grey: np.ndarray,
-                allow: np.ndarray | None) -> np.ndarray:
-    """Per symbol (cards x 6), whether a coloured reading whose strongest sample falls short of
-    the vote's peak is a print washed pale all over: its vote at least PURE_VOTE, the runner-up
-    ink's at most PURE_SECOND, at most PURE_OTHER unexplained samples, its strongest sample at
-    least PURE_PEAK, every one of its 7 middle samples its ink and that middle on average at least
-    as strong as the ring around it (printed ink is never weaker in its middle; a tint lying
-    over the symbol leaves paper or unexplained colour there), on a card read whole (`allow`).
-    `is_best` (cards x 6 x 19) marks the samples of the reading's ink; `alpha` is as `decide`
-    takes it; the rest are `decide`'s per-symbol vote, runner-up, unexplained count and peak,
-    and whether the reading is a grey ink. A weak reading far thinner than a strong twin on its
-    card is still set aside after (`thinner_than_twins`)."""
-    own = np.where(is_best, alpha, 0.0)
-    out = (~grey & (top >= PURE_VOTE) & (second <= PURE_SECOND) & (other <= PURE_OTHER)
-           & (top_peak >= PURE_PEAK) & is_best[..., :7].all(-1)
-           & (fast_mean(own[..., :7]) >= fast_mean(own[..., 7:])))
-    if allow is not None:
-        out &= allow[:, None]
-    return out
 
 
 def hueless_ring(kind: np.ndarray, dark: np.ndarray, top: np.ndarray, middle: np.ndarray,
