@@ -1,11 +1,13 @@
 """A thumb over a symbol is never read as a symbol. A fingertip lying exactly on one symbol of a
 card and no further looks like a disc of skin: light skin under a lamp lies near the red ink's
 line at about half strength, its samples uniform from middle to rim, no other ink among them,
-the paper round it bare. Nothing of the print shows through, so no rule may read it; at best
-the card is left with that symbol '?'. Crafted cards of both editions (plain cv2,
-tests/vision/crafted.py), defocused with sensor noise, a skin-coloured disc of five tones and
-two sizes over a symbol that is not red. (A rule tried on 2026-11-26, reading a symbol washed
-pale all over by a big, pure vote, read such a thumb on a blue diamond red; it was taken back.)"""
+the paper round it bare. Nothing of the print shows through, so no rule may read it; at best the
+card is left with that symbol '?'. Crafted cards of both editions (plain cv2,
+tests/vision/crafted.py), defocused with sensor noise, a skin-coloured disc of nine tones (pale
+pink to dark brown) and two sizes over a symbol that is not red. (A rule tried on 2026-11-26,
+reading a symbol washed pale all over by a big, pure vote, read such a thumb on a blue diamond
+red; it was taken back. A colour test cannot save it: a pale pink fingertip, (230, 150, 140) RGB
+here, lies on the red ink's line as a washed red disc does.)"""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from companion.vision.symbols import read_cards
 from .crafted import draw_card, texture
 
 WIDTH = 52.0   # px across the flats
-SKINS = [(120, 150, 215), (100, 130, 200), (140, 170, 225), (90, 120, 180), (110, 160, 230)]
+SKINS = [(120, 150, 215), (100, 130, 200), (140, 170, 225), (90, 120, 180), (110, 160, 230),
+         (140, 150, 230), (80, 100, 160), (60, 80, 130), (160, 170, 210)]
 
 
 def _thumbed(symbols: str, edition: str, seed: int, skin: tuple[int, int, int],
