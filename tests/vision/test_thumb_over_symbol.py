@@ -4,10 +4,13 @@ line at about half strength, its samples uniform from middle to rim, no other in
 the paper round it bare. Nothing of the print shows through, so no rule may read it; at best the
 card is left with that symbol '?'. Crafted cards of both editions (plain cv2,
 tests/vision/crafted.py), defocused with sensor noise, a skin-coloured disc of nine tones (pale
-pink to dark brown) and two sizes over a symbol that is not red. (A rule tried on 2026-11-26,
-reading a symbol washed pale all over by a big, pure vote, read such a thumb on a blue diamond
-red; it was taken back. A colour test cannot save it: a pale pink fingertip, (230, 150, 140) RGB
-here, lies on the red ink's line as a washed red disc does.)"""
+pink to dark brown) and two sizes, 1.6 and 1.9 times a symbol's radius, over a symbol that is
+not red. (A disc no wider than the halo samples, 1.45 radii, hides the print completely and
+shows nothing of itself beyond it: a red coin on a symbol, which the reader cannot tell from a
+red disc, a known limit the README states.) (A rule tried on 2026-11-26, reading a symbol washed
+pale all over by a big, pure vote, read such a thumb on a blue diamond red; it was taken back. A
+colour test cannot save it: a pale pink fingertip, (230, 150, 140) RGB here, lies on the red
+ink's line as a washed red disc does.)"""
 
 from __future__ import annotations
 
