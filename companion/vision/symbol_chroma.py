@@ -98,19 +98,19 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     if not want.any():
         return best, read
     seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
+    at = np.flatnonzero(want.ravel())
+    w = np.asarray(white, np.float32)[at // want.shape[1]]           # k x 3 BGR
     high = seen >= CLIP_NEAR
     # a channel crushed to black lies below CLIP_LOW: known to within that of its white
-    floor = CLIP_LOW / np.maximum(np.asarray(white, np.float32)[np.flatnonzero(want.ravel())
-                                                                // want.shape[1]], 1.0)
-    low = (seen <= CLIP_LOW) & (floor[:, None, :] > CRUSH_FLOOR)
+    low = (seen <= CLIP_LOW) & (CLIP_LOW / np.maximum(w, 1.0) > CRUSH_FLOOR)[:, None, :]
     blank = high.all(-1)
     # (a symbol with a sample clipped in some channels is never read: left out at once)
     kept = ~((high | low).any(-1) & ~blank).any(-1)                  # k
-    at = np.flatnonzero(want.ravel())[kept]
+    at = at[kept]
     if not at.size:
         return best, read
     seen, blank = seen[kept], blank[kept]
-    w = np.maximum(np.asarray(white, np.float32)[at // want.shape[1]], 8.0)   # k x 3 BGR
+    w = np.maximum(w[kept], 8.0)
     over = w >= CLIP_NEAR
     free = [c for c in range(3) if over[:, c].any()]
     k0 = None
