@@ -14,6 +14,8 @@ an occluder's mask over which the board's printed grid lines show is lit fill, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -45,16 +47,8 @@ def tile_in_gap(code: np.ndarray, own: np.ndarray, px: int, margin: int, rows: i
     (what every stage needs to name a kind), so a cell read so there shows its card's own
     tile, not the hand. An empty or dung-beetle reading there is not trusted: a clipped arm's
     middle looks like light fill, a dark sleeve like a black tile."""
-    out = np.zeros(len(cells), bool)
-    kind = code < NK
-    if not kind.any():
-        return out
-    if not own.any():
-        out[kind] = True
-        return out
-    share = cell_windows(own, px, margin, rows, cols, size, cells=cells[kind]).mean(axis=1)
-    out[np.flatnonzero(kind)[share < max_hand]] = True
-    return out
+    return _kinds_clear(code, own, px, margin, rows, cols, cells, size,
+                        lambda windows: windows.mean(axis=1) < max_hand)
 
 
 def kind_clear_of_hand(code: np.ndarray, hand: np.ndarray, px: int, margin: int, rows: int,
@@ -67,12 +61,27 @@ def kind_clear_of_hand(code: np.ndarray, hand: np.ndarray, px: int, margin: int,
     skin would have to reach the middle to be taken for a tile's hue). An empty or dung-beetle
     reading is not trusted so (as in `tile_in_gap`): a card may lie under the hand beside a
     middle of fill, and a dark sleeve looks like a black tile."""
+    return _kinds_clear(code, hand, px, margin, rows, cols, cells, size,
+                        lambda windows: ~windows.any(axis=1))
+
+
+def _kinds_clear(code: np.ndarray, mask: np.ndarray, px: int, margin: int, rows: int,
+                 cols: int, cells: np.ndarray, size: int,
+                 clear: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """True for each of `cells` (flat indices; `code`, each one's reading as a CODES index)
+    read as a coloured kind whose window of side `size` in the occluder `mask` is `clear`
+    (given the windows, kind cells x window pixels; all of them where `mask` is empty): the
+    frame shared by `tile_in_gap` and `kind_clear_of_hand`, which trust no empty or
+    dung-beetle reading so."""
     out = np.zeros(len(cells), bool)
     kind = code < NK
     if not kind.any():
         return out
-    reach = cell_windows(hand, px, margin, rows, cols, size, cells=cells[kind]).any(axis=1)
-    out[np.flatnonzero(kind)[~reach]] = True
+    if not mask.any():
+        out[kind] = True
+        return out
+    windows = cell_windows(mask, px, margin, rows, cols, size, cells=cells[kind])
+    out[np.flatnonzero(kind)[clear(windows)]] = True
     return out
 
 
