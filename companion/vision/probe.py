@@ -369,7 +369,9 @@ def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
     them, round by round (PROBE_ROUNDS): the free cells next to a card the last round found,
     neither placed nor probed before (`probed`), each at the pose the found card's own pose
     and the nearest placed card's lattice steps predict, searched as `probe` searches (and
-    only where `probe_cells` would: paper on the mask or a card's contrast in the frame). On
+    only where `probe_cells` would: paper on the mask or a card's contrast in the frame; a
+    cell whose band shows there only in part is looked about, as `refit_cells` does, and
+    searched from where `refit` moves it). On
     a table as pale as the paper the mask keeps few outlines, and a layout's far side lies
     more than two steps from any of them: each card found brings its neighbours in reach. A
     card so found must read as whole as any probed card; none is guessed. Made pass by pass
@@ -393,10 +395,15 @@ def _onward_passes(frame: np.ndarray, mask: np.ndarray, scale: float, lat: Grown
         if not keys:
             break
         local = pose_points(cand, np.concatenate([PAPER_PTS, BORDER_PTS]))
-        even, dark, _ = card_contrast(frame, view, local)
+        even, dark, lit = card_contrast(frame, view, local)
         keep = ((on_mask(mask, scale, view, local[:, :N_PAPER]) >= p.probe_mask)
-                | (even & (dark >= REFIT_BAND_SHARE))).tolist()
-        todo = {k: q for k, q, ok in zip(keys, cand, keep, strict=True) if ok}
+                | (even & (dark >= REFIT_BAND_SHARE)))
+        # (a cell whose band shows only in part: looked about, as `refit_cells` does)
+        loose = np.flatnonzero(~keep & lit & (dark >= REFIT_BAND_SHARE)).tolist()
+        for i, q in zip(loose, refit(frame, view, [cand[i] for i in loose]), strict=True):
+            if q is not None:
+                cand[i], keep[i] = q, True
+        todo = {k: q for k, q, ok in zip(keys, cand, keep.tolist(), strict=True) if ok}
         if not todo:
             break
         first = yield from reading(StagedRead(frame, list(todo.values()), view, model))
