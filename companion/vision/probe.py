@@ -448,6 +448,7 @@ def worth_search(r: CardRead, p: ReaderParams, symbols: int = 4) -> bool:
 PLAIN_PAPER = 0.75   # a free cell whose paper reads this whole at its predicted pose
 PLAIN_BAND = 0.85    # and its border band this whole is searched from two symbols read
 PLAIN_SYMBOLS = 2
+SYMBOLS_SEARCH = 5   # or where this many symbols read and probe_paper of its paper
 
 
 def searched(r: CardRead, p: ReaderParams) -> bool:
@@ -457,9 +458,13 @@ def searched(r: CardRead, p: ReaderParams) -> bool:
     (hand-laid, or a neighbour's frame a little off) keeps its paper and band on the
     predicted places, which are broad, while its symbols, small and ringed by the paper each
     needs beside it, slip off theirs: the read there is a card's, its symbols unread. The
-    search must still find a pose where the card reads whole."""
-    return worth_search(r, p) or (r.paper_ok >= PLAIN_PAPER and r.border_ok >= PLAIN_BAND
-                                  and r.letters >= PLAIN_SYMBOLS)
+    search must still find a pose where the card reads whole. And where SYMBOLS_SEARCH
+    symbols read with probe_paper of its paper: on small cards a card two px off its
+    predicted place keeps its symbols on theirs, broad in their turn, while its band, a
+    line a px or two wide, slips off its own."""
+    return (worth_search(r, p) or (r.paper_ok >= PLAIN_PAPER and r.border_ok >= PLAIN_BAND
+                                   and r.letters >= PLAIN_SYMBOLS)
+            or (r.letters >= SYMBOLS_SEARCH and r.paper_ok >= p.probe_paper))
 
 
 def probe_score(r: CardRead) -> float:
