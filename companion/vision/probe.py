@@ -481,7 +481,9 @@ def probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: R
                ) -> bool:
     """Whether a probed card's border band is whole enough (`probe`): min_probe_ok of its
     places look like the printed band, as the read sees it or veiled (`band_lit`), or
-    min_probe_lit of them do as the read sees it and every place missing is lit or veiled. A
+    min_probe_lit of them do as the read sees it and every place missing is lit or veiled, or
+    min_probe_ok of them do counting the grey lit places too (those missing besides are let go
+    as on an intact band: a blur tints a place or two into the table beside a glint). A
     glare spot on the table beside a card, or a blur that bridged its band to a neighbour's
     paper (both are why the mask lost its outline), lights the band along that side and hides
     nothing; a glare spot on the card itself adds its light to the band, which stays a grey
@@ -491,18 +493,22 @@ def probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: R
     if r.border_ok >= p.min_probe_ok:
         return True
     missing = round(N_BORDER_PLACES * (1.0 - r.border_ok))
-    lit, veiled = band_lit(frame, view, pose, r.white_bgr)
+    lit, veiled, lit_grey = band_lit(frame, view, pose, r.white_bgr)
     if N_BORDER_PLACES - missing + veiled >= p.min_probe_ok * N_BORDER_PLACES:
         return True
-    return r.border_ok >= p.min_probe_lit and lit + veiled >= missing
+    if r.border_ok < p.min_probe_lit:
+        return False
+    return (lit + veiled >= missing
+            or N_BORDER_PLACES - missing + lit_grey + veiled >= p.min_probe_ok * N_BORDER_PLACES)
 
 
 N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each side
 
 
 def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
-             white_bgr: tuple[float, float, float]) -> tuple[int, int]:
-    """How many of a card's border band places (`symbol_samples.BORDER_PTS`) are (lit, veiled): lit
+             white_bgr: tuple[float, float, float]) -> tuple[int, int, int]:
+    """How many of a card's border band places (`symbol_samples.BORDER_PTS`) are (lit, veiled,
+    lit and grey as a veiled place must be): lit
     at every depth at least BAND_LIT of the card's white (`CardRead.white_bgr`) in every
     channel; veiled, not lit, at their darkest depth between 0.7 and VEIL_BAND_MAX of the white
     and grey: channels no further apart (paper-relative) than NEUTRAL_SPREAD, nor than the
@@ -521,12 +527,13 @@ def band_lit(frame: np.ndarray, view: TableView, pose: Pose,
     tint = darkest.max(-1) - darkest.min(-1)
     band = (low < 0.7) & (tint < NEUTRAL_SPREAD)
     if not band.any():
-        return int(np.count_nonzero(lit)), 0
+        return int(np.count_nonzero(lit)), 0, 0
     # a veil mixes the band with the lamp's own light (the white's colour): greyer, never
     # more tinted than the band seen dark elsewhere round the card
     grey = tint < min(NEUTRAL_SPREAD, float(np.median(tint[band])) + VEIL_BAND_TINT)
     veiled = grey & (low >= 0.7) & (low < VEIL_BAND_MAX) & ~lit
-    return int(np.count_nonzero(lit)), int(np.count_nonzero(veiled))
+    return (int(np.count_nonzero(lit)), int(np.count_nonzero(veiled)),
+            int(np.count_nonzero(lit & grey)))
 
 
 def _band_rel(frame: np.ndarray, view: TableView, pose: Pose,
