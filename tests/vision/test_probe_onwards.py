@@ -131,9 +131,11 @@ def test_a_loose_outline_read_whole_only_by_a_fallback_rule_is_found_again():
     """Hard seed 595: the mask's outline of the blue card (BBBBBB) fits its hexagon loosely,
     turned 2.5° off the card, and at that pose one symbol reads only by its twins' mean colour
     (`symbol_decide.twin_mean`), not by its samples' vote. Such an outline is found again
-    (`reader._firmly_whole`, `_shrunk_fits`), as one read short is: every card read whole is
-    placed within 1.5° of its true turn (measured on the renderer's outline, mapped to the
-    table plane; at the loose outline the lattice seeded from it probed two cards fewer)."""
+    (`reader._firmly_whole`, `_shrunk_fits`), as one read short is: every card read whole at
+    its own outline is placed within 1.5° of its true turn (measured on the renderer's outline,
+    mapped to the table plane; at the loose outline the lattice seeded from it probed two cards
+    fewer), and every card found by probing within 2.5°, the probe's step in turn (it takes
+    the lattice's turn, and a card lies up to 1.5° off the lattice here)."""
     from companion.scenarios import hexel_scene
     from companion.vision.reader import HexelReader
 
@@ -145,12 +147,15 @@ def test_a_loose_outline_read_whole_only_by_a_fallback_rule_is_found_again():
     at = view.to_image(np.array([q.centre for q in res.poses]))
     whole = [c for c in res.observation.cards if not c.occluded and "?" not in c.symbols]
     assert "BBBBBB" in {c.symbols for c in whole}
+    assert res.lattice is not None
+    outlined = len(res.lattice.cells)      # (the poses of the placed outlines come first)
     for card in whole:
-        pose = res.poses[int(np.argmin(np.linalg.norm(at - card.centre_px, axis=1)))]
+        k = int(np.argmin(np.linalg.norm(at - card.centre_px, axis=1)))
+        pose = res.poses[k]
         true = min(truth.cards, key=lambda t: math.dist(t.centre, card.centre_px))
         outline = view.to_plane(np.asarray(true.polygon, np.float64))
         corner = np.arctan2(*(outline - outline.mean(0)).T[::-1])
         # the edge normals' turn (mod 60°), 30° from the corners'
         normal = np.degrees(np.angle(np.exp(6j * (corner - np.pi / 6)).mean())) / 6.0
         off = (math.degrees(pose.angle) - normal + 30.0) % 60.0 - 30.0
-        assert abs(off) < 1.5, (card.symbols, off)
+        assert abs(off) < (1.5 if k < outlined else 2.5), (card.symbols, k < outlined, off)
