@@ -493,13 +493,12 @@ def probe_band(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead, p: R
     if r.border_ok >= p.min_probe_ok:
         return True
     missing = round(N_BORDER_PLACES * (1.0 - r.border_ok))
+    seen, need = N_BORDER_PLACES - missing, p.min_probe_ok * N_BORDER_PLACES
     lit, veiled, lit_grey = band_lit(frame, view, pose, r.white_bgr)
-    if N_BORDER_PLACES - missing + veiled >= p.min_probe_ok * N_BORDER_PLACES:
+    if seen + veiled >= need:
         return True
-    if r.border_ok < p.min_probe_lit:
-        return False
-    return (lit + veiled >= missing
-            or N_BORDER_PLACES - missing + lit_grey + veiled >= p.min_probe_ok * N_BORDER_PLACES)
+    return r.border_ok >= p.min_probe_lit and (lit + veiled >= missing
+                                               or seen + lit_grey + veiled >= need)
 
 
 N_BORDER_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS)   # 18: three along each side
