@@ -27,10 +27,10 @@ from companion.scenarios import hexapod_cases
 from companion.vision.observation import UNKNOWN
 
 if __package__:
-    from .heldout import _apply, _printer, camera, cloth, photo_crop, relight
+    from .heldout import UNSEEN_BACKGROUNDS, _apply, _printer, camera, cloth, photo_crop, relight
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import _apply, _printer, camera, cloth, photo_crop, relight
+    from heldout import UNSEEN_BACKGROUNDS, _apply, _printer, camera, cloth, photo_crop, relight
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -240,9 +240,11 @@ def _perspective(p: np.ndarray, about: np.ndarray) -> np.ndarray:
     return np.linalg.inv(c) @ persp @ c
 
 
-def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) -> HeldOutCase:
+def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant(),
+                 backgrounds: tuple[str, ...] = BACKGROUNDS) -> HeldOutCase:
     """A picture of player 1's case (both players' with `variant.two`), deterministic by seed
-    and variant, from the export in `folder`."""
+    and variant, from the export in `folder`, on a crop of one of the photographs
+    `backgrounds` (unless the variant lays a cloth)."""
     manifest, faces, boards, ppm = _export(str(folder))
     rng = np.random.default_rng([seed, 515151])
     extra = np.random.default_rng([seed, 515151, 2])   # the variants' own draws
@@ -289,7 +291,7 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant()) ->
                 -30, 30, 2)
             theta = extra.uniform(-math.pi, math.pi)
             homs.append(persp @ _similarity(px, metas[i]["cell_mm"] * ppm, theta, mid, place))
-    img = photo_crop(rng, BACKGROUNDS, size).astype(np.float32)
+    img = photo_crop(rng, backgrounds, size).astype(np.float32)
     mm_to_px = [hom @ _to_px(meta, ppm) for hom, meta in zip(homs, metas, strict=True)]
     if variant.cloth:
         # the cloth's plane in px of the board's scale (a card 2 cells across)
@@ -738,9 +740,10 @@ class Figures:
 
 def main(argv: list[str] | None = None) -> None:
     """Print the Hexapod reader's figures on held-out pictures: `python
-    tests/vision/hexapod_heldout.py [--seeds N] [--start S] [--variant NAME]` (seeds S..S+N-1;
-    see `VARIANTS`): per cell (a hidden cell counts right when '?'), visible cells '?', wrong
-    codes, hidden cells read wrong, cases found and exact."""
+    tests/vision/hexapod_heldout.py [--seeds N] [--start S] [--variant NAME] [--backgrounds
+    unseen]` (seeds S..S+N-1; see `VARIANTS`; `unseen`: on `heldout.UNSEEN_BACKGROUNDS`):
+    per cell (a hidden cell counts right when '?'), visible cells '?', wrong codes, hidden
+    cells read wrong, cases found and exact."""
     import argparse
     import tempfile
 
@@ -759,7 +762,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="for each seed, photograph the colour chart printed by that seed's "
                     "printer (`chart_photo`), learn the inks from it (`calibrate colours --game "
                     "hexapod`) and read the pictures with them")
+    ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours",
+                    help="unseen: the pictures never laid under a board while tuning "
+                    "(`heldout.UNSEEN_BACKGROUNDS`)")
     args = ap.parse_args(argv)
+    names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.export or tmp)
@@ -768,7 +775,7 @@ def main(argv: list[str] | None = None) -> None:
         figures = Figures()
         refused = []
         for seed in range(args.start, args.start + args.seeds):
-            scene = heldout_case(folder, seed, VARIANTS[args.variant])
+            scene = heldout_case(folder, seed, VARIANTS[args.variant], names)
             params = None
             if args.calibrate:
                 try:
@@ -781,7 +788,8 @@ def main(argv: list[str] | None = None) -> None:
             figures.false_cases += sum(p not in {b.player for b in scene.boards} for p in seen)
             for board in scene.boards:
                 figures.add(seed, board, seen.get(board.player))
-    print(figures.line(args.variant, args.start, args.start + args.seeds - 1) +
+    label = args.variant + " (unseen backgrounds)" * (names is UNSEEN_BACKGROUNDS)
+    print(figures.line(label, args.start, args.start + args.seeds - 1) +
           (f", calibrated ({len(refused)} charts refused: read without)" if args.calibrate
            else ""))
     for seed, why in refused:

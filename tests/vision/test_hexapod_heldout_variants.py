@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from .hexapod_heldout import VARIANTS, heldout_case
+from .heldout import UNSEEN_BACKGROUNDS
+from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
 
 PPM = 2.0                      # px per mm of the rectified board
 CELL = round(28 * PPM)         # a cell on it (px)
@@ -145,3 +146,17 @@ def test_pictures_taken_otherwise_keep_the_default_cards_and_pose(exported):
             assert other.grid == base.grid, name
             assert np.allclose(other.boards[0].mm_to_px, base.boards[0].mm_to_px), name
             assert not np.array_equal(other.image, base.image), name
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_case_on_a_picture_never_used_in_tuning_is_read_exactly(exported, seed):
+    """The default picture's board laid on one of the pictures bundled with scikit-image that
+    no board lay on while the reader was tuned (`heldout.UNSEEN_BACKGROUNDS`): the case is
+    found and every cell read, none read wrong."""
+    from companion.vision.hexapod import HexapodReader
+
+    scene = heldout_case(exported, seed, VARIANTS["default"], (UNSEEN_BACKGROUNDS[seed],))
+    cases = HexapodReader(track=False).read(scene.image).cases
+    assert len(cases) == 1
+    assert wrong_cells(cases[0].grid, scene.grid) == []
+    assert [list(row) for row in cases[0].grid] == [list(row) for row in scene.grid]
