@@ -27,9 +27,9 @@ from companion.vision.scoring import TableScore, TruthCard, score_table
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel",
                "immunohistochemistry", "hubble_deep_field", "camera")
-# the other pictures bundled with scikit-image, never laid under a card while the reader was
-# tuned (`--backgrounds unseen`): coins, a moon, printed text, a colour wheel, a logo, a retina,
-# cells, a horse's silhouette, a checkerboard
+# other pictures bundled with scikit-image, never laid under a card while the reader was tuned
+# (`--backgrounds unseen`): coins, a moon, two of printed text, a clock, a colour wheel, a logo,
+# a retina, cells, microaneurysms, a horse's silhouette, a checkerboard
 UNSEEN_BACKGROUNDS = ("coins", "moon", "page", "text", "clock", "colorwheel", "logo", "retina",
                       "cell", "microaneurysms", "horse", "checkerboard")
 FACE_PX = 192
