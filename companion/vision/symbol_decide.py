@@ -5,8 +5,9 @@ sharp, blurred into a blob, faint, or without hue anywhere (`hueless_ring`); no 
 symbol is hollow. On a card whose paper clipped, pale blends are judged by what the clip can
 explain (`darker_than_allowed`, `clipped_rim`, `split_print`, `match_prints`); on any card a
 weak reading is weighed against a strong twin of its ink, one print under one lamp
-(`thinner_than_twins`, `twin_mean`); a coloured symbol left unread whose unclipped samples all
-show one ink's chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
+(`thinner_than_twins`, `twin_mean`); a symbol washed pale all over stands by a big, pure vote
+(`washed_pure`); a coloured symbol left unread whose unclipped samples all show one ink's
+chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
 image, no pose.
 """
 
@@ -58,6 +59,21 @@ FALLBACK_PEAK = 0.45          # and its strongest sample's (defocus and 5 px of 
 FAINT_ALPHA = 0.45
 FAINT_DARK = 0.2
 PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and around it
+# A coloured symbol washed pale all over (a sleeve's haze, a phone's flat tone curve) keeps its
+# samples on its ink's line, only nearer the paper: its strongest falls below the vote's 0.55
+# (held-out `sleeves` 0-99: a peak of 0.37-0.55, the vote's one failing test, was the commonest
+# reason a symbol left its card unread: 100 of about 250) while its vote stays big and pure.
+# Such a symbol stands at PURE_PEAK (`washed_pure`) when its vote reaches PURE_VOTE, the
+# runner-up ink holds at most PURE_SECOND and at most PURE_OTHER samples are unexplained, and its
+# halo is bare paper all round (`decide`'s `bare_halo`); and it stands beside a strong twin (a
+# sheen or a glare washes one symbol of a card, not its twin). Without the middle's checks a
+# uniform warm tint over a blue diamond read red (hard table 316); without the halo's, a pale
+# pink fingertip over a blue diamond read red (tests/vision/test_thumb_over_symbol.py: the
+# fingertip's samples lie on the red ink's line as a washed red disc's do, but it lies over part
+# of the halo: 21 of its 252 crafted thumbs read without the halo's check, none with it).
+# Held-out `sleeves` 0-99 1789 -> 1828 cards, never-seen and fresh hundreds +34 to +57, hard
+# tables 0-699 +3, no misread on those nor any other held-out variant.
+PURE_VOTE, PURE_SECOND, PURE_OTHER, PURE_PEAK = 4.0, 0.3, 2, 0.45
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 # On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
@@ -179,7 +195,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
            clip_rivals: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
            print_match: PrintMatch | None = None,
            twin: tuple[np.ndarray, np.ndarray] | None = None,
-           hues: tuple[np.ndarray, np.ndarray] | None = None
+           hues: tuple[np.ndarray, np.ndarray] | None = None,
+           bare_halo: np.ndarray | None = None
            ) -> tuple[list[str], np.ndarray]:
     """Letters (one string per card, '?' where unsure) and per-edge confidences from the sample
     kinds, ink fractions and grey-ink fractions (each cards x 6 x 19). A symbol is read when one
@@ -193,8 +210,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     blob (`BLURRED_RING_DARK`); a ring's middle is never ink right through
     (`BLURRED_RING_MIDDLE`). A closed ring smeared thin by motion, its band still holding the
     grey ink of three samples (`FAINT_RING_DARK`), stands with a smaller vote
-    (`FAINT_RING_VOTE`). Faint coloured samples in a ring's fringe and grey samples in a
-    solid disc's rim do not count as rivals.
+    (`FAINT_RING_VOTE`). A coloured symbol washed pale all over, its vote big and pure, its
+    middle all its ink and its halo bare paper all round (`bare_halo`, cards x 6: None, no
+    such symbol stands), stands at a paler peak and beside a strong twin (`washed_pure`).
+    Faint coloured samples in a ring's fringe and grey samples in a solid disc's rim do not
+    count as rivals.
     One card has one blur: a grey blob blurred flat is no ring where a twin ring on the card
     keeps its hole open (`flat_beside_open`; a pen or a coin lying over a disc). Every edge
     carries a symbol, and only the grey ink's has no hue: a symbol of paper and grey-ink
@@ -305,6 +325,13 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey_ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
+    # a coloured symbol washed pale all over is still read by a big, pure vote (`washed_pure`)
+    # (and its halo bare paper all round: a fingertip over it lies over part of the halo)
+    washed = np.zeros_like(peak_ok)
+    if bare_halo is not None:
+        washed = washed_pure(is_best, alpha, top, second, other, top_peak, grey, allow) \
+            & bare_halo
+    peak_ok |= washed
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
     # of its samples vote, but its band keeps its darkness: a closed ring whose band holds the
@@ -423,9 +450,10 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         unsure |= _outshone(excess, twins, best) & paper_clipped[:, None]
         ok &= ~unsure
     # on every card: a weak coloured reading far thinner than its strong twin is not that print
-    # but something over it (a hand's blurred edge, a glare spot, a pale object: see
-    # `thinner_than_twins`)
-    unsure |= thinner_than_twins(twins, best)
+    # but something over it (a hand's blurred edge, a pale object: see `thinner_than_twins`),
+    # unless it is the print washed pale all over (`washed_pure`, its halo bare paper): a glare
+    # spot or a sleeve's sheen washes one symbol and not its twin
+    unsure |= thinner_than_twins(twins, best) & ~washed
     ok &= ~unsure
     conf = np.where(unsure, 0.0, conf)
     # one print under one light: a coloured symbol left unread whose mean colour is its twin's
@@ -455,6 +483,29 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         conf = np.where(got, 0.5, conf)
     names = np.array([*letters, "?"])
     return as_strings(np.where(ok, names[best], "?")), conf
+
+
+def washed_pure(is_best: np.ndarray, alpha: np.ndarray, top: np.ndarray, second: np.ndarray,
+                other: np.ndarray, top_peak: np.ndarray, grey: np.ndarray,
+                allow: np.ndarray | None) -> np.ndarray:
+    """Per symbol (cards x 6), whether a coloured reading whose strongest sample falls short of
+    the vote's peak is a print washed pale all over: its vote at least PURE_VOTE, the runner-up
+    ink's at most PURE_SECOND, at most PURE_OTHER unexplained samples, its strongest sample at
+    least PURE_PEAK, every one of its 7 middle samples its ink and that middle on average at least
+    as strong as the ring around it (printed ink is never weaker in its middle; a tint lying
+    over the symbol leaves paper or unexplained colour there), on a card read whole (`allow`).
+    `is_best` (cards x 6 x 19) marks the samples of the reading's ink; `alpha` is as `decide`
+    takes it; the rest are `decide`'s per-symbol vote, runner-up, unexplained count and peak,
+    and whether the reading is a grey ink. (`decide` also asks its halo to be bare paper all
+    round, and lets it stand beside a strong twin that `thinner_than_twins` would set it aside
+    for: a sheen or a glare washes one symbol, not its twin.)"""
+    own = np.where(is_best, alpha, 0.0)
+    out = (~grey & (top >= PURE_VOTE) & (second <= PURE_SECOND) & (other <= PURE_OTHER)
+           & (top_peak >= PURE_PEAK) & is_best[..., :7].all(-1)
+           & (fast_mean(own[..., :7]) >= fast_mean(own[..., 7:])))
+    if allow is not None:
+        out &= allow[:, None]
+    return out
 
 
 def hueless_ring(kind: np.ndarray, dark: np.ndarray, top: np.ndarray, middle: np.ndarray,

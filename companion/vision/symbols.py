@@ -623,7 +623,8 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
                         clip_rivals if any_blurred else None, print_match,
                         (sym_norm, twin_rows)
                         if any_blurred and twin_rows is not None and twin_rows.any() else None,
-                        (vals[:, :ns].reshape(*shape, 3), white) if any_blurred else None)
+                        (vals[:, :ns].reshape(*shape, 3), white) if any_blurred else None,
+                        halo_paper == N_HALO)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the
     # halo. A coloured symbol whose own ink shows at near half strength in several halo
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.

@@ -7,10 +7,11 @@ tests/vision/crafted.py), defocused with sensor noise, a skin-coloured disc of n
 pink to dark brown) and two sizes, 1.6 and 1.9 times a symbol's radius, over a symbol that is
 not red. (A disc no wider than the halo samples, 1.45 radii, hides the print completely and
 shows nothing of itself beyond it: a red coin on a symbol, which the reader cannot tell from a
-red disc, a known limit the README states.) (A rule tried on 2026-11-26, reading a symbol washed
-pale all over by a big, pure vote, read such a thumb on a blue diamond red; it was taken back. A
-colour test cannot save it: a pale pink fingertip, (230, 150, 140) RGB here, lies on the red
-ink's line as a washed red disc does.)"""
+red disc, a known limit the README states.) (The rule reading a symbol washed pale all over by a
+big, pure vote, `symbol_decide.washed_pure`, read such a thumb on a blue diamond red until it
+asked for the symbol's halo to be bare paper all round: a colour test cannot save it, since a
+pale pink fingertip, (230, 150, 140) RGB here, lies on the red ink's line as a washed red disc
+does, but a fingertip lies over part of the halo.)"""
 
 from __future__ import annotations
 
