@@ -27,6 +27,7 @@ from companion.vision.symbol_samples import N_SYMBOL, Pose
 from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
+from .heldout import VARIANTS, heldout_scene, scored
 
 R, B, Y = 0, 1, 2   # the web model's letters, in order
 ONE = np.ones(1, bool)
@@ -74,10 +75,10 @@ def test_not_where_its_halo_is_not_bare_paper_all_round():
     assert _decide(*_card(0.5), bare=None) == "?BYBYB"   # (no halo given: no such read)
 
 
-@pytest.mark.parametrize("rest,read", [(0.22, True), (0.19, False)])
+@pytest.mark.parametrize("rest,read", [(0.16, True), (0.13, False)])
 def test_the_vote_must_be_large(rest, read):
     # one sample at PURE_PEAK + 0.01, the other 18 at `rest`: a vote of 18 * rest + 0.46 either
-    # side of PURE_VOTE
+    # side of PURE_VOTE (3.34 and 2.8: both above the 2.5 any vote needs)
     kind, alpha, dark = _card(rest)
     alpha[0, 0, 0] = PURE_PEAK + 0.01
     assert (float(alpha[0, 0].sum()) >= PURE_VOTE) is read
@@ -164,3 +165,13 @@ def test_a_card_washed_half_way_to_white_is_read_whole(symbols):
 def test_one_symbol_washed_beside_its_unwashed_twin_is_read(symbols, edge):
     # (a sheen's spot on one red disc; the card's other red disc keeps its ink)
     assert _read(_washed(symbols, 0.5, only=edge)) == symbols
+
+
+@pytest.mark.parametrize("seed", [25, 33, 73])
+def test_held_out_tables_in_glossy_sleeves_are_read_exactly(seed):
+    # (held-out `sleeves`: each had a card or two left with a symbol '?' under the sheen before
+    # washed symbols were read, and still with a vote of 4 asked of them)
+    scene = heldout_scene(seed, variant=VARIANTS["sleeves"])
+    s, _ = scored(scene)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert s.correct == s.full == len(scene.truth), s
