@@ -6,9 +6,9 @@ symbol is hollow. On a card whose paper clipped, pale blends are judged by what 
 explain (`darker_than_allowed`, `clipped_rim`, `split_print`, `match_prints`); on any card a
 weak reading is weighed against a strong twin of its ink, one print under one lamp
 (`thinner_than_twins`, `twin_mean`); a symbol washed pale all over stands by a big, pure vote
-(`washed_pure`); a coloured symbol left unread whose unclipped samples all show one ink's
-chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of arrays: no
-image, no pose.
+where its halo is bare paper (`washed_pure`); a coloured symbol left unread whose unclipped
+samples all show one ink's chroma is that ink (`symbol_chroma.chroma_read`). Pure functions of
+arrays: no image, no pose.
 """
 
 from __future__ import annotations
