@@ -325,12 +325,10 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
                                    np.where(grey_ring, 0.45,
                                             np.where(grey & blurred, BLURRED_RING_PEAK, 0.55)))
-    # a coloured symbol washed pale all over is still read by a big, pure vote (`washed_pure`)
-    # (and its halo bare paper all round: a fingertip over it lies over part of the halo)
-    washed = np.zeros_like(peak_ok)
-    if bare_halo is not None:
-        washed = washed_pure(is_best, alpha, top, second, other, top_peak, grey, allow) \
-            & bare_halo
+    # a coloured symbol washed pale all over is still read by a big, pure vote where its halo
+    # is bare paper all round (`washed_pure`: a fingertip over it lies over part of the halo)
+    washed = (np.zeros_like(peak_ok) if bare_halo is None else
+              washed_pure(is_best, alpha, top, second, other, top_peak, grey, allow, bare_halo))
     peak_ok |= washed
     margin = clip((top - 4.0 * second - 0.5 * other) / 5.0, 0.0, 1.0)
     # a thin ring smeared by motion spreads its ink below the per-sample threshold, so fewer
@@ -487,20 +485,22 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
 
 def washed_pure(is_best: np.ndarray, alpha: np.ndarray, top: np.ndarray, second: np.ndarray,
                 other: np.ndarray, top_peak: np.ndarray, grey: np.ndarray,
-                allow: np.ndarray | None) -> np.ndarray:
+                allow: np.ndarray | None, bare_halo: np.ndarray) -> np.ndarray:
     """Per symbol (cards x 6), whether a coloured reading whose strongest sample falls short of
     the vote's peak is a print washed pale all over: its vote at least PURE_VOTE, the runner-up
     ink's at most PURE_SECOND, at most PURE_OTHER unexplained samples, its strongest sample at
     least PURE_PEAK, every one of its 7 middle samples its ink and that middle on average at least
     as strong as the ring around it (printed ink is never weaker in its middle; a tint lying
-    over the symbol leaves paper or unexplained colour there), on a card read whole (`allow`).
-    `is_best` (cards x 6 x 19) marks the samples of the reading's ink; `alpha` is as `decide`
-    takes it; the rest are `decide`'s per-symbol vote, runner-up, unexplained count and peak,
-    and whether the reading is a grey ink. (`decide` also asks its halo to be bare paper all
-    round, and lets it stand beside a strong twin that `thinner_than_twins` would set it aside
-    for: a sheen or a glare washes one symbol, not its twin.)"""
+    over the symbol leaves paper or unexplained colour there), its halo bare paper all round
+    (`bare_halo`, cards x 6: a fingertip over the symbol lies over part of it), on a card read
+    whole (`allow`). `is_best` (cards x 6 x 19) marks the samples of the reading's ink;
+    `alpha` is as `decide` takes it; the rest are `decide`'s per-symbol vote, runner-up,
+    unexplained count and peak, and whether the reading is a grey ink. (`decide` lets such a
+    symbol stand beside a strong twin that `thinner_than_twins` would set it aside for: a
+    sheen or a glare washes one symbol, not its twin.)"""
     own = np.where(is_best, alpha, 0.0)
-    out = (~grey & (top >= PURE_VOTE) & (second <= PURE_SECOND) & (other <= PURE_OTHER)
+    out = (bare_halo & ~grey & (top >= PURE_VOTE) & (second <= PURE_SECOND)
+           & (other <= PURE_OTHER)
            & (top_peak >= PURE_PEAK) & is_best[..., :7].all(-1)
            & (fast_mean(own[..., :7]) >= fast_mean(own[..., 7:])))
     if allow is not None:
