@@ -697,10 +697,23 @@ def darker_than_allowed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np
     # and holds the most ink; a grey blend fitted as a colour stays near half strength
     # everywhere, or is strongest round the ring's hole
     weak = ((own_alpha.max(-1) < SOLID_CORE_ALPHA)
-            | (fast_mean(own_alpha[..., :7]) <= fast_mean(own_alpha[..., 7:]) - HOLLOW_INK))
+            | (_middle_ink(own_alpha, kind) <= fast_mean(own_alpha[..., 7:]) - HOLLOW_INK))
     coloured = ~model.neutral[best]
     some = (kind == best[..., None]).any(-1)
     return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
+
+
+def _middle_ink(own_alpha: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Per symbol (cards x 6), the mean ink of its 7 middle samples (`own_alpha`, cards x 6 x
+    19, its reading's ink fraction per sample) over those a colour explains, where at most one
+    is unexplained (`kind` OTHER); the mean over all 7 otherwise. A phone's saturation boost
+    clips a saturated disc's red and crushes its green, and a sample or two of its core fall
+    just off the ink's line: one such sample is no hole. A ring's hole is paper, which a
+    colour explains, and stays a hole."""
+    mid = own_alpha[..., :7]
+    unexplained = np.count_nonzero(kind[..., :7] == OTHER, -1)
+    one = unexplained == 1
+    return np.where(one, mid.sum(-1) / np.where(one, 6.0, 7.0), fast_mean(mid))
 
 
 def _twins(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
