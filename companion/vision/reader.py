@@ -615,7 +615,8 @@ class HexelReader:
                  for c, r, xy in zip(found_cells, found_reads, at[n:m], strict=True)]
         for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
             if (r.letters >= p.min_partial_symbols
-                    and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper):
+                    and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper
+                    and r.border_ok + r.paper_ok >= p.min_partial_face):
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused)

@@ -36,6 +36,14 @@ class ReaderParams:
     min_partial_symbols: int = 2   # and shows at least this many readable symbols
     min_partial_border: float = 0.35  # and this much of its dark border band
     min_partial_paper: float = 0.35   # and this much bare paper
+    min_partial_face: float = 0.9     # and both together at least this much (of 2): the part
+                                      # of a card a hand leaves in view shows its band with the
+                                      # paper inside it (0.94 or more in 791 such reads on
+                                      # held-out hands, busy, fingers and harsh tables; 3 of
+                                      # 886 covered cards on hard 0-699 show less); a bright
+                                      # object read as a few symbols shows scraps of both (a
+                                      # spoon's highlights on a saucer, 0.39 + 0.44) and would
+                                      # hold the referee waiting for a clear view
     probe_paper: float = 0.5       # a free cell next to the cards is searched for a card whose
                                    # outline was lost (merged with the table) when the cell's
                                    # predicted pose shows this much paper and border, 4 symbols
