@@ -691,7 +691,7 @@ def darker_than_allowed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np
     white reference is too dark and every blend is seen brighter than it is, not darker; what
     is darker holds grey ink, a grey ring whose blends the clipped white has tinted. Only a
     weak reading (no sample of its ink at SOLID_CORE_ALPHA) or a hollow one (its ink
-    HOLLOW_INK weaker in its middle than around it) is judged so. `mean_excess` and
+    HOLLOW_INK weaker in its middle, `_middle_ink`, than around it) is judged so. `mean_excess` and
     `own_alpha` are `_ink_excess`'s."""
     # a heavy print is darker than the model's ink too, but its core reaches full strength
     # and holds the most ink; a grey blend fitted as a colour stays near half strength
@@ -713,7 +713,7 @@ def _middle_ink(own_alpha: np.ndarray, kind: np.ndarray) -> np.ndarray:
     mid = own_alpha[..., :7]
     unexplained = np.count_nonzero(kind[..., :7] == OTHER, -1)
     one = unexplained == 1
-    return np.where(one, mid.sum(-1) / np.where(one, 6.0, 7.0), fast_mean(mid))
+    return np.where(one, mid.sum(-1) / 6.0, fast_mean(mid))
 
 
 def _twins(own_alpha: np.ndarray, best: np.ndarray, ok: np.ndarray, model: ColourModel
