@@ -661,6 +661,10 @@ CREST_CLOSE = 3
 # ... a crest covers at least this many cells' area (a lit palm or back of a hand is two cells
 # across; fill that clips alone beside unclipped fill does so in specks of the sensor's noise)
 CREST_CELLS = 0.5
+# ... and meets the canvas's outer edge along this many cells at most: the clipped crest of an arm
+# coming in across a side (never-seen 11015: 0.6 cell), not a clipped sheet of fill running on
+# into the margin (hard 2051 and 2844: 5.5 and 2.8 cells)
+CREST_ARM = 1.0
 # ... and is ringed by a band this wide (cells) in which at most this share clips
 CREST_BAND = 0.5
 CREST_RING = 0.05
@@ -699,8 +703,15 @@ def lit_crest_empty(cells: np.ndarray, blown: np.ndarray, grey: Callable[[], np.
     _, lab, stats, _ = cv2.connectedComponentsWithStats(shut, connectivity=8, ltype=ltype)
     cand = stats[:, cv2.CC_STAT_AREA] >= CREST_CELLS * px * px
     cand[0] = False
-    for side in (lab[:EDGE_BAND], lab[-EDGE_BAND:], lab[:, :EDGE_BAND], lab[:, -EDGE_BAND:]):
-        cand[side] = False
+    # the canvas's outer edge, a band `EDGE_BAND` deep: how long a stretch of it each region
+    # meets (a clipped sheet of fill runs along the margin all round the grid; an arm comes in
+    # across one side over its own width)
+    rim = np.concatenate([lab[:EDGE_BAND].T, lab[-EDGE_BAND:].T, lab[:, :EDGE_BAND],
+                          lab[:, -EDGE_BAND:]])
+    meets = np.zeros(len(cand), np.int64)
+    for b in range(rim.shape[1]):
+        np.maximum(meets, np.bincount(rim[:, b], minlength=len(cand)), out=meets)
+    cand &= meets <= CREST_ARM * px
     if not cand.any():
         return cells[:0]
     band = np.ones((2 * round(CREST_BAND * px) + 1,) * 2, np.uint8)

@@ -17,7 +17,15 @@ from companion.vision.hexapod_cover import lit_crest_empty
 from companion.vision.hexapod_lines import line_grey
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import PX, M, assert_no_wrong_code, lined_board, read_hard, read_hard_case
+from .hexapod_scenes import (
+    PX,
+    M,
+    assert_no_wrong_code,
+    case_cells,
+    lined_board,
+    read_hard,
+    read_hard_case,
+)
 
 
 @pytest.mark.parametrize(("seed", "player", "cells"), [
@@ -36,6 +44,22 @@ def test_cards_under_a_pale_hand_lit_to_the_clip_are_not_read_empty(seed, player
         assert case.grid[r][c] != "."
         assert read.grid[r][c] in (case.grid[r][c], UNKNOWN), (r, c, read.grid[r][c])
     assert_no_wrong_code(*read_hard(seed))
+
+
+def test_cards_under_a_near_white_hand_whose_arm_runs_off_the_board_are_not_read_empty():
+    """Never-seen 11015: a near-white hand on a blown board, its arm running off the board; the
+    clipped crest runs on along the arm to the canvas's edge (0.6 cell of it), which no crest
+    did before. The twelve cards under the palm (each read '.' before) read '?' or their own
+    code. One cell is still wrong and stays listed here, open: (1, 4), a red card's middle
+    under a pale finger beyond the crest's band, reads '.'; any other wrong code fails."""
+    read, case = read_hard_case(11015, 1)
+    for r, c in ((2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (4, 1), (4, 2),
+                 (4, 3), (5, 3)):
+        assert case.grid[r][c] != "."
+        assert read.grid[r][c] in (case.grid[r][c], UNKNOWN), (r, c, read.grid[r][c])
+    wrong = {(p, r, c) for p, r, c, code, _, got in case_cells(*read_hard(11015))
+             if got not in (UNKNOWN, code)}
+    assert wrong <= {(1, 1, 4)}, wrong
 
 
 CLIPPED = np.full(3, 255.0, np.float32)
@@ -94,6 +118,41 @@ def test_a_pale_palm_clipped_on_a_blown_board_is_a_hand():
     assert {(2, 2), (2, 3), (3, 2), (3, 3)} <= got
     assert not got & {(0, 0), (0, 5), (5, 0), (5, 5), (2, 0), (3, 0), (2, 5), (3, 5)}
     assert _doubted(board) == set()
+
+
+def _arm(img: np.ndarray, x0: int, x1: int) -> np.ndarray:
+    """`img` with a pale arm from the grid's centre straight down to the canvas's bottom edge,
+    columns `x0` to `x1`, lit as a rounded surface: clipped in all three channels along its
+    middle, falling to 0.8 of the palm's colour at its sides."""
+    out = img.copy()
+    c = M + 3 * PX
+    xx = np.arange(x0, x1, dtype=np.float32)
+    d = np.abs(xx - (x0 + x1 - 1) / 2.0) / ((x1 - x0) / 2.0)      # 0 middle, 1 at the sides
+    lit = np.broadcast_to(np.minimum((1.3 - 0.5 * d ** 2)[:, None] * SKIN, 255.0),
+                          out[c:, x0:x1].shape)
+    # where the palm lies, the brighter of the two (the wrist runs smoothly into the palm)
+    yy, xg = np.mgrid[c:N, x0:x1].astype(np.float32)
+    palm = (((xg - c) / (2.0 * PX)) ** 2 + ((yy - c) / (2.4 * PX)) ** 2 <= 1.0)[..., None]
+    out[c:, x0:x1] = np.where(palm, np.maximum(out[c:, x0:x1], lit), lit)
+    return out
+
+
+def test_a_pale_palm_whose_arm_runs_off_the_board_is_a_hand():
+    """The crafted palm with its arm running on to the canvas's bottom edge, the arm's crest
+    clipped as the palm's is, in one clipped region with it (0.8 cell at the edge):
+    the cells under the crest are still doubted (before, a region reaching the edge was never
+    a crest). A sheet of clipped fill beside the arm, meeting the edge over cells of it, is no
+    crest: the blown board with the arm alone laid over it doubts no cell far from the arm."""
+    board = _board(1.3)
+    c = M + 3 * PX
+    palm = _arm(_palm(board), c - PX, c + PX)
+    assert palm[-1, c].min() >= CLIP and palm[-1, c - PX // 2].min() < CLIP
+    got = _doubted(palm)
+    assert {(2, 2), (2, 3), (3, 2), (3, 3)} <= got
+    assert not got & {(0, 0), (0, 5), (5, 0), (5, 5), (2, 0), (3, 0), (2, 5), (3, 5)}
+    arm = _doubted(_arm(board, c - PX, c + PX))
+    assert not arm & {(0, 0), (0, 5), (5, 0), (5, 5), (2, 0), (3, 0), (2, 5), (3, 5), (4, 0),
+                      (4, 5)}
 
 
 def test_a_glare_pool_on_lined_fill_is_no_hand():
