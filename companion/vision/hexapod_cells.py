@@ -641,6 +641,28 @@ TILE_SOLID = 0.65   # a tile's pixels fill this share of its outline's box at le
 MAX_SHIFT = 0.45    # a tile's centre lies at most this far (cells, per axis) off its cell's
 
 
+def tile_beside(code: np.ndarray, reads: np.ndarray, asked: np.ndarray, cells: np.ndarray,
+                rows: int, cols: int, shifts: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """(len(cells),) True for each of `cells` (flat indices) that is `asked` about (the nudged
+    windows agree on a dung beetle) and one of whose nudged windows that reads it (`reads`,
+    shifts x cells; `shifts` in pixels, x then y) looks towards the cell beside it that way,
+    read as a dung beetle at its own centre (`code`, the centre readings, CODES indices). A
+    card lies at most a third of a cell off its place: a black tile pushed that far towards a
+    neighbour fills the neighbour's nudged window on that side, and the nudge above or below
+    it too, while its own centre still reads it (never-seen hard 11178: a dung beetle a third
+    of a cell off towards empty fill in a shadow, that fill read as a second dung beetle). Two
+    dung beetles side by side with the second pushed onto the first are '?' too: never a
+    wrong code."""
+    out = np.zeros(len(cells), bool)
+    r, c = np.divmod(cells, cols)
+    for k, (dx, dy) in enumerate(shifts):
+        rr, cc = r + int(np.sign(dy)), c + int(np.sign(dx))
+        inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+        beside = np.where(inside, rr * cols + cc, 0)
+        out |= asked & reads[k] & inside & (code[beside] == K_CODE)
+    return out
+
+
 def _filled(mask: np.ndarray) -> np.ndarray:
     """`mask` (uint8 0/1) with its holes filled: what no path from beyond the canvas reaches
     through the mask's background (an insect's dark body, a beetle on its black tile)."""
@@ -987,6 +1009,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         fix = (known.sum(axis=0) >= 2) & ((~known) | (tries == first)).all(axis=0)
         # a kind they agree on must show at the centre, on the top card's own tile
         fix[fix] = centre_shows(labels, px, m, rows, cols, todo[fix], first[fix], params)
+        # a dung beetle's tile is one cell's: where a nudge that reads it looks towards a cell
+        # read as a dung beetle at its own centre, it is that cell's tile reaching over
+        fix[fix] = ~tile_beside(code, tries[:, fix] == K_CODE, first[fix] == K_CODE,
+                                todo[fix], rows, cols, shifts)
         code[todo[fix]] = first[fix]
         conf[todo[fix]] = 0.5
         # still undecided: anchor on the band about the centre (the top card's own tile)
