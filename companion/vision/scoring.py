@@ -1,7 +1,13 @@
 """How a reading is scored against ground truth (used by `companion bench vision` and the tests).
-Cells are compared up to the best lattice translation (the reader's origin is arbitrary). When
-the truth says image-right lies within `AMBIGUOUS_DEG` of the bisector of two lattice directions,
-either of them is a fair "E", so the reading may also be turned by one step either way.
+Cells are compared up to the best lattice translation (the reader's origin is arbitrary) and a
+turn of the whole reading by one step either way (`TURNS`): the reader names as "E" the lattice
+direction nearest the table's right as it sees the table (rectified by the markers when it has
+them), while the truth names the one nearest image-right in the picture. Near the bisector of two
+directions the two frames may pick different ones (hard 12349: image-right 26.7° off one
+direction, the reader's table frame past 30°, and a table read right scored as four false
+cards). The referee aligns every reading to the game by any turn and translation
+(`referee.align`), so a reading turned as a whole is the same table to it; a reading whose
+cells and symbols do not turn together still scores wrong under every turn.
 
 * A truth card is *full* when its visible fraction is at least `FULL_VISIBLE` (0.97); the rest are
   *occluded truth*: reporting them occluded or not at all is right, reading them correctly is
@@ -19,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 FULL_VISIBLE = 0.97
-AMBIGUOUS_DEG = 27.0
+TURNS = (0, 1, -1)
 
 
 @dataclass(frozen=True)
@@ -64,12 +70,13 @@ def _rotate_symbols(symbols: str, k: int) -> str:
 
 def score_table(seen: Sequence, truth: Iterable[TruthCard], e_angle_deg: float = 0.0
                 ) -> TableScore:
-    """Score reported cards (objects with cell, symbols, occluded) against the truth."""
+    """Score reported cards (objects with cell, symbols, occluded) against the truth, at the
+    best turn (`TURNS`) and translation. `e_angle_deg` (the truth's image-right off its E
+    direction) is kept for the callers' sake: every turn in `TURNS` is tried whatever it is."""
     truth = list(truth)
     by_cell = {t.cell: t for t in truth}
-    turns = (0, 1, -1) if abs(e_angle_deg) >= AMBIGUOUS_DEG else (0,)
     best: tuple[tuple[int, int], TableScore] | None = None
-    for k in turns:
+    for k in TURNS:
         cards = [(_rotate_cell(c.cell, k), _rotate_symbols(c.symbols, k), c.occluded)
                  for c in seen]
         shifts = {(t.cell[0] - c[0][0], t.cell[1] - c[0][1]) for t in truth for c in cards} or {
