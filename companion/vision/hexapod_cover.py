@@ -118,7 +118,11 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     hides the printed lines about the cell (fill under the glare keeps them along the sides
     the glare spares). A spot too small for `glare_unknown` over a washed card's middle is
     caught here; glare over bare fill that washes its lines out as well is '?' too: never a
-    wrong code."""
+    wrong code. Where the clip caps the measured channel short of that peak (a white within
+    `GLARE_PEAK` of the clip) and the glare clips the cell's middle in all three channels
+    (`GLARE_CORE` of its small window) while the fill read empty lies below the clip
+    (`GLARE_FILL`), such a middle is not measured at all, and the cell is '?' unless its
+    lines show along two opposite sides or along one in full."""
     if not len(cells):
         return cells
     large, small = round(params.large * px), round(params.small * px)
@@ -128,9 +132,25 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     trace = cell_windows(blown, px, margin, rows, cols, large, cells=cells).mean(axis=1)
     glare = cells[((trace >= GLARE_TRACE) | (mid >= COVER_LIT)) &
                   (mid >= GLARE_PEAK * row_medians(mid))]
-    if not len(glare):
-        return glare
-    return glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
+    if len(glare):
+        glare = glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
+    # ... or, where the clip caps the measured channel short of that peak above the fill (a
+    # white within GLARE_PEAK of the clip), whose middle the glare clipped in all three
+    # channels while the fill read empty lies below the clip (never-seen hard 11410: a gold
+    # tile washed white, its middle capped at 1.23 of the fill's). Not where its lines show
+    # along two opposite sides (a card hides one of each pair), or along one side in full
+    # (`GLARE_LINE`: a washed card's gutter beside its neighbour passes for part of one)
+    core = cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
+    # (the clip, in the least measured channel against the white, short of the peak asked)
+    cap = float((CLIP * inv[_known_channels(white)]).min())
+    capped = cells[(core >= GLARE_CORE) & (float(np.median(core)) < GLARE_FILL)] \
+        if cap < GLARE_PEAK * float(row_medians(mid)) else cells[:0]
+    capped = np.setdiff1d(capped, glare)
+    if len(capped):
+        shares = line_shares(capped, grey, pix, px, margin, rows, cols, params)
+        fill = opposite(shares >= params.fill_line) | (shares >= GLARE_LINE).any(axis=1)
+        glare = np.union1d(glare, capped[~fill])
+    return glare
 
 
 # `glare_unlined_empty` (with `COVER_LIT`): the share of a cell's large window clipped in all
@@ -141,6 +161,13 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
 # without glare)
 GLARE_TRACE = 0.05
 GLARE_PEAK = 1.3
+# ... and the share of a cell's small window clipped in all three channels that is the glare's
+# core over its middle (hard 11410: 0.71 of the large window); there, a side whose printed line
+# shows along this share of it is fill's (the board's line or frame in full: hard 258, 1461,
+# 2162, the fill under a lamp's pool lifted to the clip), where a washed card's gutter beside
+# its neighbour's tile shows for part of a side (11410: 0.71)
+GLARE_CORE = 0.5
+GLARE_LINE = 0.9
 
 
 def glare_print_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, np.ndarray],
