@@ -71,8 +71,9 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
+from .symbol_crossings import off_table_ink
 from .symbol_samples import CardRead, Pose
-from .symbols import StagedRead, read_together, undimmed
+from .symbols import StagedRead, read_together, uncrossed, undimmed
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 FALLBACK_CONFIDENCE = 0.5  # a symbol read by a rule other than its samples' vote (`symbol_decide`)
@@ -446,6 +447,16 @@ class HexelReader:
         cores, inside = symbol_cores(frame, poses, whites, self.view)
         return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
 
+    def _off_ink(self, frame: np.ndarray, poses: list[Pose], found_poses: list[Pose],
+                 part_poses: list[Pose], reads: list[CardRead], found_reads: list[CardRead]
+                 ) -> tuple[list[CardRead], list[CardRead]]:
+        """`reads` (the placed cards' at `poses`, then the partial blobs' at `part_poses`) and
+        `found_reads` (at `found_poses`) judged together by `_off_ink_reads`."""
+        n, m = len(poses), len(found_poses)
+        both = _off_ink_reads(frame, list(poses) + list(found_poses) + list(part_poses),
+                              reads[:n] + found_reads + reads[n:], self.view, self.model)
+        return both[:n] + both[n + m:], both[n:n + m]
+
     def _confused(self, frame: np.ndarray, plain: list[CardFit], cores: np.ndarray,
                   found_poses: list[Pose], found_reads: list[CardRead],
                   banded: dict[int, tuple[Pose, CardRead]] | None = None) -> str:
@@ -606,6 +617,10 @@ class HexelReader:
         # has seen it read: `symbol_crossings.INK_RIVAL_DEG`)
         reads = [undimmed(r) for r in reads]
         found_reads = [undimmed(r) for r in found_reads]
+        # (a weak symbol off its ink's hue on the table's other cards, under an object lying
+        # across the paper strip at its edge, is reported unread: `off_table_ink`)
+        reads, found_reads = self._off_ink(frame, poses, found_poses, part_poses, reads,
+                                           found_reads)
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         at = _centres_px(all_poses, view)
@@ -629,6 +644,17 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+
+
+def _off_ink_reads(frame: np.ndarray, poses: list[Pose], reads: list[CardRead],
+                   view: TableView, model: ColourModel) -> list[CardRead]:
+    """`reads` (at `poses`) with the symbols `symbol_crossings.off_table_ink` flags unread."""
+    if len(reads) <= 1:
+        return reads
+    off = off_table_ink(frame, poses, [r.symbols for r in reads],
+                        np.array([r.white_bgr for r in reads]), view, model)
+    return [uncrossed(r, tuple(bool(x) for x in o)) if o.any() else r
+            for r, o in zip(reads, off, strict=True)]
 
 
 def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],

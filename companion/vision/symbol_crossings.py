@@ -31,17 +31,21 @@ from .fast_reduce import (
     median_rows,
     sum3,
 )
+from .inks import chroma
 from .symbol_decide import (
     FAINT_ALPHA,
 )
 from .symbol_samples import (
+    BORDER_PTS,
     HALO_A,
     HALO_PTS,
+    N_CORE,
     N_HALO,
     N_SYMBOL,
     SYMBOL_PTS,
     Pose,
     pose_matrices,
+    pose_points,
     sample,
 )
 
@@ -935,3 +939,63 @@ def hue_angle(rgb: np.ndarray) -> np.ndarray:
     hue = np.log(np.maximum(rgb, 0.02))
     hue -= fast_mean(hue)[..., None]
     return hue
+
+
+# An object lying over a symbol across the paper strip between it and the border band, on a
+# card too small and blurred for the band's step to show it (`crossed_edge` asks for a place
+# one colour across the band's depths; a blurred fingertip darkens towards the band), may read
+# as a weak ink: never-seen hard 12356, a brown fingertip over a 40 px card read as a red disc
+# at half its ink. Print does not do three things at once there: the strip just inside the
+# band (its inner depth) is not paper at any of the edge's three places, darker than paper
+# (EDGE_PAPER) and tinted (the spread of its channels over their mean above STRIP_TINT: paper
+# in a shadow stays grey); the symbol's core keeps less than OFF_CHROMA of the chroma the same
+# ink shows on the table's other cards (their median: one print under one light); and its
+# hue lies more than OFF_HUE_DEG off theirs (their mean: one ink prints one hue, within 6° on
+# the hard band's tables; a paper mix or a shade keeps it). Such a symbol is reported unread
+# (`CardRead.dim`). 12356: strip dark and tinted at all three places, chroma 0.44 of the
+# table's red, hue 24° off. Read right and flagged so on hard 0-699: 1 symbol of 50 626; on
+# held-out 0-99, 5 of about 90 000 (sleeves 2, busy 2: washed symbols whose hue is lost).
+STRIP_TINT = 0.25
+OFF_CHROMA = 0.5
+OFF_HUE_DEG = 20.0
+MIN_OFF_REF = 3     # the ink's symbols on the table's other cards, to know its print
+
+
+_OFF_PTS = np.ascontiguousarray(np.concatenate([SYMBOL_PTS[:, :N_CORE].reshape(-1, 2),
+                                                BORDER_PTS[:18]]))     # cores, inner strip
+
+
+def off_table_ink(bgr: np.ndarray, poses: list[Pose], symbols: list[str],
+                  whites: np.ndarray, view: TableView, model: ColourModel) -> np.ndarray:
+    """Per card and symbol (cards x 6): a symbol read as a coloured ink (`symbols`, one string
+    a card, listed as its pose lists them), weak and off the hue that ink shows on the table's
+    other cards, under an object across the paper strip at its edge (see STRIP_TINT): the
+    cards at `poses`, each against its white reference (`whites`, cards x 3 BGR)."""
+    n = len(poses)
+    out = np.zeros((n, 6), bool)
+    if n <= MIN_OFF_REF:
+        return out
+    plane = pose_points(poses, _OFF_PTS)
+    vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    norm = normalise(vals, np.asarray(whites, np.float32)[:, None, :])
+    nc = 6 * N_CORE
+    inner = norm[:, nc:].reshape(n, 6, 3, 3)            # cards x edge x place x RGB
+    lum = inner.mean(-1)
+    tint = (inner.max(-1) - inner.min(-1)) / np.maximum(lum, 0.05)
+    strip = ((lum < EDGE_PAPER) & (tint > STRIP_TINT)).all(-1) & inside.all(1)[:, None]
+    if not strip.any():
+        return out
+    chars = as_chars(symbols)
+    length, hue = chroma(norm[:, :nc].reshape(n, 6, N_CORE, 3).mean(2))
+    for k in np.flatnonzero(~model.neutral):
+        read = chars == model.letters[k]
+        for c, j in zip(*np.nonzero(read & strip), strict=True):
+            others = read.copy()
+            others[c] = False
+            if np.count_nonzero(others) < MIN_OFF_REF:
+                continue
+            ref_len = float(np.median(length[others]))
+            ref_hue = np.angle(np.exp(1j * hue[others]).mean())
+            off = abs(float(np.angle(np.exp(1j * (hue[c, j] - ref_hue)))))
+            out[c, j] = length[c, j] < OFF_CHROMA * ref_len and off > math.radians(OFF_HUE_DEG)
+    return out

@@ -1,0 +1,49 @@
+"""A fingertip over a small, blurred card can read as a weak ink where the band's step does not
+show it (`symbol_crossings.off_table_ink`): never-seen hard 12356, a brown fingertip over a
+40 px card read as a red disc at half its ink, the card reported whole with a wrong symbol (a
+misread). The strip of paper inside the band at that symbol's edge is dark and tinted at all
+three places, its core keeps 0.44 of the chroma the table's other red discs show and its hue
+lies 24° off theirs: it is reported unread. The scene is rendered here from its seed; its
+truth comes from the renderer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.scenarios import hexel_scene
+from companion.vision.reader import HexelReader
+from companion.vision.scoring import TruthCard, score_table
+from companion.vision.symbol_crossings import off_table_ink
+
+
+def _read(seed: int, edition: str):
+    image, truth = hexel_scene(seed, "hard", 20, edition)
+    reader = HexelReader(edition, find_markers=False)
+    reader.calibrate(image)
+    return image, truth, reader, reader.read(image)
+
+
+def test_a_fingertip_read_as_a_weak_red_is_unread():
+    """12356: no misread and no false card; the covered card (true VVVVBV, 0.84 in view) is
+    not reported whole; the table's cards in full view still read as before (12 of 13)."""
+    _image, truth, _reader, res = _read(12356, "holodex")
+    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
+    s = score_table(res.observation.cards, cards, truth.image_e_angle_deg)
+    assert (s.misreads, s.false_cards) == (0, 0), s
+    assert s.correct >= 12, s
+    assert not any(c.symbols == "VVRVBV" and not c.occluded for c in res.observation.cards)
+
+
+def test_the_guard_flags_nothing_on_a_clean_table():
+    """On the same table the guard flags no symbol of the cards in full view but the
+    fingertip's: the strip test alone holds nowhere else, or holds with the ink's own hue."""
+    image, _truth, reader, res = _read(12356, "holodex")
+    reads = list(res.reads)
+    off = off_table_ink(image, list(res.poses), [r.symbols for r in reads],
+                        np.array([r.white_bgr for r in reads]), res.view, reader.model)
+    assert not off.any()        # (the fingertip's symbol is already '?' in the final reads)
+    raw = [r.symbols.replace("VV?VBV", "VVRVBV") for r in reads]
+    off = off_table_ink(image, list(res.poses), raw,
+                        np.array([r.white_bgr for r in reads]), res.view, reader.model)
+    hit = [(raw[c], j) for c, j in zip(*np.nonzero(off), strict=True)]
+    assert hit == [("VVRVBV", 2)], hit
