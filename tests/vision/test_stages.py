@@ -295,7 +295,9 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     (`thinner_than_twins`: far weaker red than the card's printed red), and so does the crossing
     test (`crossed_edge`: the finger crosses the card's edge, unlike the band's hue round the
     card), and so does the run test (`runs_out`: the finger's one colour runs from the
-    symbol's middle on past the card's outline); without all five it is a misread."""
+    symbol's middle on past the card's outline), and so does the table's ink (`off_table_ink`:
+    a weak red off the hue of the table's red, under the finger across the paper strip at the
+    card's edge); without all six it is a misread."""
     import companion.vision.symbol_crossings as symbol_crossings
     import companion.vision.symbol_decide as symbol_decide
     import companion.vision.symbols as symbols
@@ -324,6 +326,10 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
     assert misreads() == 0
     no_run = lambda *args: np.zeros_like(args[4])  # noqa: E731
     monkeypatch.setattr(symbols, "runs_out", no_run)
+    assert misreads() == 0
+    import companion.vision.reader as reader_module
+    no_off = lambda bgr, poses, *args: np.zeros((len(poses), 6), bool)  # noqa: E731
+    monkeypatch.setattr(reader_module, "off_table_ink", no_off)
     assert misreads() == 1
 
 
