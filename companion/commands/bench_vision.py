@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             read_ms.append(1000 * (t2 - t1))
             s = score_table(result.observation.cards,
                             [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                             for c in truth.cards], truth.image_e_angle_deg)
+                             for c in truth.cards])
             for k, v in vars(s).items():
                 totals[k] = totals.get(k, 0) + v
             exact += s.exact

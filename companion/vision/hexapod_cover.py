@@ -127,11 +127,12 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
         return cells
     large, small = round(params.large * px), round(params.small * px)
     inv = 1.0 / np.maximum(np.asarray(white, np.float32), 4.0)
-    least = reduce(cv2.min, [planes[k] * inv[k] for k in _known_channels(white)])
+    known = _known_channels(white)
+    least = reduce(cv2.min, [planes[k] * inv[k] for k in known])
     mid = row_medians(cell_windows(least, px, margin, rows, cols, small, cells=cells))
     trace = cell_windows(blown, px, margin, rows, cols, large, cells=cells).mean(axis=1)
-    glare = cells[((trace >= GLARE_TRACE) | (mid >= COVER_LIT)) &
-                  (mid >= GLARE_PEAK * row_medians(mid))]
+    fill = row_medians(mid)                # the case's fill as lit
+    glare = cells[((trace >= GLARE_TRACE) | (mid >= COVER_LIT)) & (mid >= GLARE_PEAK * fill)]
     if len(glare):
         glare = glare[lines_unseen(glare, grey, pix, px, margin, rows, cols, params)]
     # ... or, where the clip caps the measured channel short of that peak above the fill (a
@@ -142,9 +143,9 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     # (`GLARE_LINE`: a washed card's gutter beside its neighbour passes for part of one)
     core = cell_windows(blown, px, margin, rows, cols, small, cells=cells).mean(axis=1)
     # (the clip, in the least measured channel against the white, short of the peak asked)
-    cap = float((CLIP * inv[_known_channels(white)]).min())
+    cap = float((CLIP * inv[known]).min())
     capped = cells[(core >= GLARE_CORE) & (float(np.median(core)) < GLARE_FILL)] \
-        if cap < GLARE_PEAK * float(row_medians(mid)) else cells[:0]
+        if cap < GLARE_PEAK * float(fill) else cells[:0]
     capped = np.setdiff1d(capped, glare)
     if len(capped):
         shares = line_shares(capped, grey, pix, px, margin, rows, cols, params)

@@ -451,10 +451,15 @@ class HexelReader:
                  part_poses: list[Pose], reads: list[CardRead], found_reads: list[CardRead]
                  ) -> tuple[list[CardRead], list[CardRead]]:
         """`reads` (the placed cards' at `poses`, then the partial blobs' at `part_poses`) and
-        `found_reads` (at `found_poses`) judged together by `_off_ink_reads`."""
+        `found_reads` (at `found_poses`), judged together, with the symbols
+        `symbol_crossings.off_table_ink` flags unread."""
         n, m = len(poses), len(found_poses)
-        both = _off_ink_reads(frame, list(poses) + list(found_poses) + list(part_poses),
-                              reads[:n] + found_reads + reads[n:], self.view, self.model)
+        both = reads[:n] + found_reads + reads[n:]
+        off = off_table_ink(frame, list(poses) + list(found_poses) + list(part_poses),
+                            [r.symbols for r in both], np.array([r.white_bgr for r in both]),
+                            self.view, self.model)
+        both = [uncrossed(r, tuple(bool(x) for x in o)) if o.any() else r
+                for r, o in zip(both, off, strict=True)]
         return both[:n] + both[n + m:], both[n:n + m]
 
     def _confused(self, frame: np.ndarray, plain: list[CardFit], cores: np.ndarray,
@@ -644,17 +649,6 @@ class HexelReader:
             stages["5_result"] = annotate(frame, obs, all_poses, view)
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages)
-
-
-def _off_ink_reads(frame: np.ndarray, poses: list[Pose], reads: list[CardRead],
-                   view: TableView, model: ColourModel) -> list[CardRead]:
-    """`reads` (at `poses`) with the symbols `symbol_crossings.off_table_ink` flags unread."""
-    if len(reads) <= 1:
-        return reads
-    off = off_table_ink(frame, poses, [r.symbols for r in reads],
-                        np.array([r.white_bgr for r in reads]), view, model)
-    return [uncrossed(r, tuple(bool(x) for x in o)) if o.any() else r
-            for r, o in zip(reads, off, strict=True)]
 
 
 def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],

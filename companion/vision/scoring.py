@@ -68,11 +68,9 @@ def _rotate_symbols(symbols: str, k: int) -> str:
     return symbols[-k:] + symbols[:-k] if k else symbols
 
 
-def score_table(seen: Sequence, truth: Iterable[TruthCard], e_angle_deg: float = 0.0
-                ) -> TableScore:
+def score_table(seen: Sequence, truth: Iterable[TruthCard]) -> TableScore:
     """Score reported cards (objects with cell, symbols, occluded) against the truth, at the
-    best turn (`TURNS`) and translation. `e_angle_deg` (the truth's image-right off its E
-    direction) is kept for the callers' sake: every turn in `TURNS` is tried whatever it is."""
+    best turn (`TURNS`) and translation."""
     truth = list(truth)
     by_cell = {t.cell: t for t in truth}
     best: tuple[tuple[int, int], TableScore] | None = None

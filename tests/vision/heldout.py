@@ -553,7 +553,7 @@ def scored(scene: HeldOut) -> tuple[TableScore, HexelObservation]:
     from companion.vision.reader import HexelReader
 
     obs = HexelReader(scene.edition).read(scene.image).observation
-    return score_table(obs.cards, scene.truth, scene.e_angle_deg), obs
+    return score_table(obs.cards, scene.truth), obs
 
 
 def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:

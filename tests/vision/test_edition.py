@@ -49,7 +49,7 @@ def test_the_web_yellow_is_no_holodex_red_turned():
 
 def _scored(cards, truth) -> SimpleNamespace:
     return score_table(cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                               for c in truth.cards], truth.image_e_angle_deg)
+                               for c in truth.cards])
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -35,7 +35,7 @@ def _score(variant: str, seed: int, image: np.ndarray | None = None):
     scene = heldout_scene(seed, variant=VARIANTS[variant])
     img = scene.image if image is None else image
     obs = HexelReader(scene.edition).read(img).observation
-    return scene, obs, score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    return scene, obs, score_table(obs.cards, scene.truth)
 
 
 @pytest.mark.parametrize("seed", [10, 22, 34])
@@ -74,7 +74,7 @@ def test_grey_blot_on_reseated_card_is_not_read_wrong(place):
     img = scene.image.copy()
     cv2.circle(img, place, round(0.1 * scene.card_px), (118, 120, 122), -1)
     obs = HexelReader(scene.edition).read(img).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s = score_table(obs.cards, scene.truth)
     assert s.misreads == 0 and s.false_cards == 0, s
     card = [c for c in obs.cards
             if math.hypot(c.centre_px[0] - CARD_17[0], c.centre_px[1] - CARD_17[1]) < 20]

@@ -266,10 +266,10 @@ def test_a_letter_in_doubt_stays_so_while_few_cards_are_in_view():
     alone = HexelReader(scene.edition, find_markers=False).read(few).observation
     assert len(alone.cards) == 3 and not any(INK_DOUBT in n for n in alone.notes), alone
     assert alone.ink_doubt == "" and seen.ink_doubt == "Y"
-    assert score_table(alone.cards, scene.truth, scene.e_angle_deg).misreads == 0
+    assert score_table(alone.cards, scene.truth).misreads == 0
     assert all("Y" not in c.symbols for c in alone.cards), alone.cards
     obs = whole.read(few).observation
-    s = score_table(obs.cards, scene.truth, scene.e_angle_deg)
+    s = score_table(obs.cards, scene.truth)
     assert len(obs.cards) == 3 and s.misreads == 0, s
     assert any(n.startswith(INK_DOUBT) for n in obs.notes) and obs.ink_doubt == "Y"
 
@@ -333,7 +333,7 @@ def test_a_letter_filled_in_by_the_lamp_re_read_faces_the_ink_doubt():
     reads are judged too: V is in doubt and left unread, no card is misread."""
     scene = heldout.heldout_scene(18, variant=heldout.Variant(printer=30.0, sleeves=True))
     res = HexelReader(scene.edition).read(scene.image)
-    s = score_table(res.observation.cards, scene.truth, scene.e_angle_deg)
+    s = score_table(res.observation.cards, scene.truth)
     assert s.misreads == 0 and s.false_cards == 0, s
     assert any(r.unlamped is not None for r in res.reads)   # (the re-read this is about)
     assert "V" in res.observation.ink_doubt, res.observation.notes

@@ -28,7 +28,7 @@ def test_a_fingertip_read_as_a_weak_red_is_unread():
     not reported whole; the table's cards in full view still read as before (12 of 13)."""
     _image, truth, _reader, res = _read(12356, "holodex")
     cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
-    s = score_table(res.observation.cards, cards, truth.image_e_angle_deg)
+    s = score_table(res.observation.cards, cards)
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct >= 12, s
     assert not any(c.symbols == "VVRVBV" and not c.occluded for c in res.observation.cards)

@@ -71,7 +71,7 @@ def _read_scene(seed: int, edition: str, band: str = "hard", markers: bool = Tru
     if markers:
         reader.calibrate(image)
     obs = reader.read(image).observation
-    return score_table(obs.cards, _truth(truth), truth.image_e_angle_deg), obs
+    return score_table(obs.cards, _truth(truth)), obs
 
 
 def _read_hard(seed: int, edition: str):
@@ -86,7 +86,7 @@ def test_rendered_easy_tables_are_read_exactly(seed, edition):
 
     image, truth = hexel_scene(seed, "easy", 20, edition)
     obs = HexelReader(edition).read(image).observation
-    s = score_table(obs.cards, _truth(truth), truth.image_e_angle_deg)
+    s = score_table(obs.cards, _truth(truth))
     assert s.exact, s
 
 
@@ -96,7 +96,7 @@ def test_rendered_hard_tables_have_no_misread_and_no_false_card(seed, edition):
 
     image, truth = hexel_scene(seed, "hard", 20, edition)
     obs = HexelReader(edition).read(image).observation
-    s = score_table(obs.cards, _truth(truth), truth.image_e_angle_deg)
+    s = score_table(obs.cards, _truth(truth))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert all(c.confidence <= 0.3 for c in obs.cards if c.occluded)
 
@@ -112,7 +112,7 @@ def test_strong_perspective_without_markers_places_cards_by_local_lattice():
     image, truth = hexel_scene(55, "hard", 20, "web")
     result = HexelReader("web", find_markers=False).read(image)
     assert not result.observation.calibrated
-    s = score_table(result.observation.cards, _truth(truth), truth.image_e_angle_deg)
+    s = score_table(result.observation.cards, _truth(truth))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= s.full // 2, s
 
@@ -128,7 +128,7 @@ def test_a_group_cut_off_by_an_arm_is_not_linked_by_a_long_hop():
     image, truth = hexel_scene(177, "hard", 20, "web")
     result = HexelReader("web").read(image)
     assert not result.observation.calibrated
-    s = score_table(result.observation.cards, _truth(truth), truth.image_e_angle_deg)
+    s = score_table(result.observation.cards, _truth(truth))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= 6, s
 

@@ -32,7 +32,7 @@ def _table(seed: int, band: str = "hard", edition: str = "web"):
 
 def _score(obs, truth):
     return score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                   for c in truth.cards], truth.image_e_angle_deg)
+                                   for c in truth.cards])
 
 
 # -- change ------------------------------------------------------------------------------------

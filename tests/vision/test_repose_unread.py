@@ -73,7 +73,7 @@ def test_a_card_fitted_tightly_is_not_searched_into_a_letter(seed: int) -> None:
     image, truth = hexel_scene(seed, "hard", 20, edition)
     obs = HexelReader(edition, find_markers=False).read(image).observation
     score = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                    for c in truth.cards], truth.image_e_angle_deg)
+                                    for c in truth.cards])
     assert score.misreads == 0 and score.false_cards == 0
 
 

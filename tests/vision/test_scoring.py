@@ -35,7 +35,7 @@ def test_a_reading_turned_one_step_as_a_whole_is_right_at_any_image_angle():
     no misread, no false card, with image-right on a lattice direction (0°: before, only a
     truth within 3° of the bisector allowed a turn, and this scored four false cards)."""
     for k in (1, -1):
-        s = score_table(_turned(k), TRUTH, 0.0)
+        s = score_table(_turned(k), TRUTH)
         assert (s.correct, s.misreads, s.false_cards) == (4, 0, 0), (k, s)
         assert s.exact
 
@@ -44,7 +44,7 @@ def test_cells_turned_without_their_symbols_are_misreads():
     """Cells turned by one step, each card's symbols left as they were: under the turn that
     lines the cells up the symbols are one step off (misreads); under no turn the cells are
     false. No turn scores it right."""
-    s = score_table(_turned(1, symbols_too=False), TRUTH, 0.0)
+    s = score_table(_turned(1, symbols_too=False), TRUTH)
     assert s.correct < 4 and (s.misreads > 0 or s.false_cards > 0)
     assert not s.exact
 
@@ -52,7 +52,7 @@ def test_cells_turned_without_their_symbols_are_misreads():
 def test_two_steps_are_not_one():
     """The reader's E is the direction nearest the table's right: at most one step from the
     truth's. A reading turned by two steps is not taken as the same table."""
-    s = score_table(_turned(2), TRUTH, 0.0)
+    s = score_table(_turned(2), TRUTH)
     assert not s.exact
 
 
@@ -69,6 +69,6 @@ def test_hard_12349_read_right_scores_right():
     reader.calibrate(image)
     obs = reader.read(image).observation
     s = score_table(obs.cards, [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                                for c in truth.cards], truth.image_e_angle_deg)
+                                for c in truth.cards])
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct >= 3 and s.occluded_read >= 1, s

@@ -47,7 +47,7 @@ def test_table_405_reads_every_card_in_full_view(markers):
     result = reader.read(image)
     score = score_table(result.observation.cards,
                         [TruthCard(c.image_cell, c.image_symbols, c.visible)
-                         for c in truth.cards], truth.image_e_angle_deg)
+                         for c in truth.cards])
     assert score.misreads == 0 and score.false_cards == 0
     assert score.correct == score.full == 15, score
 

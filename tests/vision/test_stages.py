@@ -312,7 +312,7 @@ def test_a_fingertip_over_a_ring_on_a_rendered_table_is_not_read_as_ink(monkeypa
         reader = HexelReader("holodex", find_markers=False)
         reader.calibrate(image)
         seen = reader.read(image).observation.cards
-        return score_table(seen, cards, truth.image_e_angle_deg).misreads
+        return score_table(seen, cards).misreads
 
     assert misreads() == 0
     monkeypatch.setattr(symbols, "MIN_HALO_PAPER", 0)

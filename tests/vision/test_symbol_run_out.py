@@ -215,8 +215,7 @@ def test_rings_beside_a_gap_on_rendered_hard_tables_are_still_read(seed, markers
     if markers:
         reader.calibrate(image)
     s = score_table(reader.read(image).observation.cards,
-                    [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards],
-                    truth.image_e_angle_deg)
+                    [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards])
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct >= right, s
 
