@@ -487,41 +487,57 @@ def _angle_diff(a: float, b: float) -> float:
     return float((a - b + math.pi) % (2.0 * math.pi) - math.pi)
 
 
+BRIDGE_SD = 0.35      # a card beyond a gap is placed only where the layout's map is this sure
+                      # of its cell (standard error, steps): a whole step off is then more
+                      # than twice that either way
+BRIDGE_JITTER = 0.05  # each placed card's centre taken this far off its cell at least (steps)
+
+
 def _bridge(cells: dict[int, tuple[int, int]], centres: np.ndarray, steps: np.ndarray,
-            dist: np.ndarray, vecs: dict[int, np.ndarray], min_cards: int = 6,
+            dist: np.ndarray, vecs: dict[int, np.ndarray], metric: bool, min_cards: int = 6,
             max_fit: float = 0.12, max_off: float = 0.15
             ) -> list[tuple[int, tuple[int, int], int]] | None:
-    """Unplaced cards the homography from the placed cards' (provisional) cells to their plane
-    centres puts within `max_off` steps of a cell: (card, cell, nearest placed card), best
-    first. None when fewer than `min_cards` are placed or the map misses one of them by more
-    than `max_fit` steps (then the layout is not one flat lattice the map can extend).
-    `steps` is each card's lattice step in plane units, `dist` grow_lattice's card distances."""
+    """Unplaced cards the map from the placed cards' (provisional) cells to their plane
+    centres puts within `max_off` steps of a cell, where its standard error there is within
+    BRIDGE_SD of a step: (card, cell, nearest placed card), best first. On a `metric` plane (a
+    calibrated table) the map is the regular lattice (`fit_regular`: one step length and one
+    turn, which a few cards fix); on the picture, the homography (`fit_projective`, exact for
+    a pinhole camera whatever the tilt, but its perspective is poorly fixed by a small group
+    of cards and carries a far cell a step or more off). None when fewer than `min_cards` are
+    placed or the map misses one of them by more than `max_fit` steps (then the layout is not
+    one flat lattice the map can extend). `steps` is each card's lattice step in plane units,
+    `dist` grow_lattice's card distances, `vecs` each placed card's plane vectors of one step
+    along provisional axes 0 and 1."""
     placed = sorted(cells)
     if len(placed) < min_cards:
         return None
     src = np.array([cells[i] for i in placed], np.float64)
     dst = centres[placed]
-    # each card's own frame gives the map's slope there too: half a step along its two
-    # provisional axes either way (its outline is a card-sized sample of the same map)
-    du = np.array([[0.5, 0.0], [-0.5, 0.0], [0.0, 0.5], [0.0, -0.5]])
-    src_all = np.concatenate([src, (src[:, None, :] + du[None]).reshape(-1, 2)])
-    dst_all = np.concatenate([dst, (dst[:, None, :] + np.einsum("uk,ika->iua", du, np.array(
-        [vecs[i] for i in placed]))).reshape(-1, 2)])
-    h, _ = cv2.findHomography(src_all, dst_all, 0)
-    if h is None or abs(np.linalg.det(h)) < 1e-12:
+    e_q = np.array([vecs[i][0] for i in placed])
+    e_r = np.array([vecs[i][1] for i in placed])
+    fitted: RegularLattice | ProjectiveLattice | None = (
+        fit_regular(src, dst, e_q.mean(0), e_r.mean(0), BRIDGE_JITTER) if metric
+        else fit_projective(src, dst, e_q, e_r, BRIDGE_JITTER))
+    if fitted is None:
         return None
-    fit = cv2.perspectiveTransform(src[:, None, :], h)[:, 0]
-    if (np.linalg.norm(fit - dst, axis=1) / steps[placed]).max() > max_fit:
+    if (np.linalg.norm(fitted.centres(src) - dst, axis=1) / steps[placed]).max() > max_fit:
         return None
     rest = np.array([j for j in range(len(centres)) if j not in cells], np.int64)
-    frac = cv2.perspectiveTransform(centres[rest][:, None, :], np.linalg.inv(h))[:, 0]
+    frac = fitted.fractional(centres[rest])
+    finite = np.isfinite(frac).all(1)
+    frac = np.where(finite[:, None], frac, 0.0)
     cell = axial_round(frac)
     du = frac - cell
     off = np.hypot(du[:, 0] + 0.5 * du[:, 1], SQRT3 / 2.0 * du[:, 1])
+    sd = fitted.spread(cell.astype(np.float64))
+    if not metric:   # (plane units: in the map's own step at the cell, along axis 0)
+        half = np.array([[0.5, 0.0], [-0.5, 0.0]])
+        ends = fitted.centres((cell[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
+        sd = sd / np.maximum(np.linalg.norm(ends[:, 0] - ends[:, 1], axis=1), 1e-9)
     near = np.array(placed)[np.argmin(dist[np.ix_(placed, rest)], axis=0)]
     order = np.argsort(off)
     return [(int(rest[m]), (int(cell[m, 0]), int(cell[m, 1])), int(near[m])) for m in order
-            if off[m] <= max_off]
+            if finite[m] and off[m] <= max_off and sd[m] <= BRIDGE_SD]
 
 
 _ROT = ((1, 0, 0, 1), (1, 1, -1, 0), (0, 1, -1, -1), (-1, 0, 0, -1), (-1, -1, 1, 0), (0, -1, 1, 1))
@@ -695,15 +711,17 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
     # A card beyond a gap (an arm lying across the layout) that the hops above could not place
     # (each card's own frame is only locally right: a long hop's error grows to a whole step)
     # is placed by the whole placed layout instead: the table is flat, so lattice cells map to
-    # the plane by one homography (exact for a pinhole camera whatever the tilt). Only when
-    # that map fits every placed card closely and puts the card squarely on a free cell,
-    # turned like its nearest placed card and agreeing with its neighbours; the growth then
-    # goes on from it.
+    # the plane by one regular lattice on a calibrated table and by one homography on the
+    # picture (exact for a pinhole camera whatever the tilt). Only when that map fits every
+    # placed card closely, is sure of the card's cell and puts the card squarely on it (a
+    # free cell), turned like its nearest placed card and agreeing with its neighbours; the
+    # growth then goes on from it.
+    metric = view.calibrated and view.table is not None
     while len(cells) < n:
         # plane vectors of one step along provisional axes 0 and 1 at each placed card
         vecs = {i: rho * np.stack([smat[i] @ _unit(beta[i]),
                                    smat[i] @ _unit(beta[i] + math.pi / 3.0)]) for i in cells}
-        found = _bridge(cells, centres, apothems * rho, dist, vecs)
+        found = _bridge(cells, centres, apothems * rho, dist, vecs, metric)
         if found is None:
             break
         placed_any = False
