@@ -316,9 +316,10 @@ def fit_projective(cells: np.ndarray, centres: np.ndarray, e_q: np.ndarray, e_r:
 # best-first (shortest, best-fitting hop first) and each placement must agree with every placed
 # card around it — the cell predicted from their frames, the cell not taken, the card turned like
 # its neighbour — or the card is left out (never guessed); a card beyond a gap no hop can cross is
-# then placed by the homography of the placed layout (see `_bridge`), when that map is sure of
-# its cell. Image-E and the handedness are decided at the end from the cards' own directions
-# seen in the image (averaged over the cards).
+# then placed by the map of the placed layout (see `_bridge`: the regular lattice on a calibrated
+# table, the homography on the picture), when that map is sure of its cell. Image-E and the
+# handedness are decided at the end from the cards' own directions seen in the image (averaged
+# over the cards).
 
 _PROV = np.array([(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)])  # at +60°·k (provisional)
 _PROV_T = tuple((int(a), int(b)) for a, b in _PROV)
