@@ -408,11 +408,13 @@ def dark_across(text: list[str], band: np.ndarray, model: ColourModel) -> np.nda
 # the apothem out, level with the band's innermost depth) where that sample is unlike paper by
 # RUN_NEAR and like one of the symbol's middle samples within RUN_NEAR (the object reaches on
 # onto the symbol), and the halo samples either side of it (0.8 of the apothem out, 0.2 aside)
-# are within HALO_SAME of its colour in every channel: an object lying over the three is one
-# colour, while blur from the band (or a dark gap beside it) falls off inwards and leaves those
-# two paler than the one beside the band. 3622's pen: 0.05 and 0.075 apart; the run from the
-# halo 0.032. Print that a halo start without those terms took for an object: a ring by a grey
-# pen lying along an edge (`fingers` table 18, its hole showing; the run 0.078 against 0.091),
+# are no paler than it by HALO_SAME in any channel: an object lying over the three is one
+# colour, or darker at its rim in its own shadow, while blur from the band (or a dark gap beside
+# it) falls off inwards and leaves those two paler than the one beside the band. 3622's pen:
+# 0.05 and 0.075 apart; the run from the halo 0.032. Never-seen hard 13016, a fingertip over a
+# blue disc read as the ring: the samples aside 0.11 and 0.24 darker, the run 0.066. Print
+# that a halo start without those terms took for an object: a ring by a grey pen lying along an
+# edge (`fingers` table 18, its hole showing; the run 0.078 against 0.091),
 # a card smeared by motion along an edge, its ring and band blurred one grey into the gap
 # beside it (table 7460: 0.041 against 0.066; the samples aside 0.97 and 0.76 of the paper, the
 # one facing the edge 0.52), and on the rendered hard tables rings blurred into a dark gap
@@ -504,12 +506,12 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     mids = mid[ci, si]                                               # symbols x 7 x 3
     near = (max3(np.abs(mids[:, :, None] - ring[:, None])) < RUN_NEAR).any(-1)
     # (and, on the `blobs`, the halo sample facing the edge, unlike paper by RUN_NEAR and like
-    # some middle sample within it, those either side within HALO_SAME of it: see the comment
-    # before RUN_OUT)
+    # some middle sample within it, those either side no paler than it by HALO_SAME: see the
+    # comment before RUN_OUT)
     facing = ring[np.arange(len(si))[:, None], OUTWARD_AT.T[si] % N_HALO]    # symbols x 3 x 3
     outward = facing[:, 1]                                           # symbols x 3
     from_halo = ((max3(np.abs(outward - 1.0)) > RUN_NEAR)
-                 & (max3(np.abs(facing - outward[:, None])) < HALO_SAME).all(-1)
+                 & ((facing - outward[:, None]).max(-1) < HALO_SAME).all(-1)
                  & (max3(np.abs(mids - outward[:, None])) < RUN_NEAR).any(-1))
     from_halo &= blobs[ci, si] if blobs is not None else False
     j, r = np.nonzero(np.c_[start[ci, si] & near, from_halo])        # the starts
