@@ -959,7 +959,9 @@ def hue_angle(rgb: np.ndarray) -> np.ndarray:
 # shade keeps it). Such a symbol is reported unread
 # (`CardRead.dim`). 12356: strip dark and tinted at all three places, chroma 0.44 of the
 # table's red, hue 24° off. Read right and flagged so on hard 0-699: 1 symbol of 50 626; on
-# held-out 0-99, 5 of about 90 000 (sleeves 2, busy 2: washed symbols whose hue is lost).
+# held-out 0-99, 5 of about 90 000 (sleeves 2, busy 2: washed symbols whose hue is lost); the
+# two-place strip adds none there, and one on never-seen hard 12000-13299 (12789: a web
+# rhombus whose core the samples miss, chroma 0.05 of the table's, beside a dark doubled edge).
 STRIP_TINT = 0.25
 STRIP_LIT = 0.15    # (a place's tint is measured where it is at least this light: nearly black,
                     # the camera's noise alone tints it)
