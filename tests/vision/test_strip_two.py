@@ -1,0 +1,49 @@
+"""A fingertip read as a weak ink (`symbol_crossings.off_table_ink`) is known by the strip of
+paper inside the band at its edge: dark and tinted where the finger crosses it. On a dim table
+the camera's noise can leave one of the strip's three places nearly grey. Never-seen hard
+13150: a brown fingertip over a blue disc on a table lit at about 35 of 255, the card 0.89 in
+view, read as a red disc at 0.35 of the table's red chroma and 31° off its hue; its strip is
+dark at all three places and tinted at two (0.87 and 0.55; the third 0.24, just under
+STRIP_TINT), and the card was reported whole (a misread). The strip now has to be tinted at two
+of its three places. The scene is rendered here from its seed; its truth comes from the
+renderer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.scenarios import hexel_scene
+from companion.vision.reader import HexelReader
+from companion.vision.scoring import TruthCard, score_table
+from companion.vision.symbol_crossings import off_table_ink
+
+
+def _read(seed: int, edition: str):
+    image, truth = hexel_scene(seed, "hard", 20, edition)
+    reader = HexelReader(edition, find_markers=False)
+    reader.calibrate(image)
+    return image, truth, reader, reader.read(image)
+
+
+def test_a_fingertip_on_a_dim_table_is_not_read_as_red():
+    """13150: no misread and no false card; the covered card (true BBBVBB) is not reported
+    whole as BBRVBB; the twelve cards in full view still read right."""
+    _image, truth, _reader, res = _read(13150, "holodex")
+    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
+    s = score_table(res.observation.cards, cards)
+    assert (s.misreads, s.false_cards) == (0, 0), s
+    assert s.correct == s.full == 12, s
+    assert not any(c.symbols == "BBRVBB" and not c.occluded for c in res.observation.cards)
+
+
+def test_the_guard_takes_the_fingertip_alone():
+    """On the same table, with the fingertip's symbol read as red again, the guard flags that
+    symbol and no symbol of any other card."""
+    image, _truth, reader, res = _read(13150, "holodex")
+    reads = list(res.reads)
+    raw = [r.symbols.replace("BB?VBB", "BBRVBB") for r in reads]
+    assert "BBRVBB" in raw
+    off = off_table_ink(image, list(res.poses), raw,
+                        np.array([r.white_bgr for r in reads]), res.view, reader.model)
+    hit = [(raw[c], j) for c, j in zip(*np.nonzero(off), strict=True)]
+    assert hit == [("BBRVBB", 2)], hit
