@@ -4,9 +4,9 @@ the camera's noise can leave one of the strip's three places nearly grey. Never-
 13150: a brown fingertip over a blue disc on a table lit at about 35 of 255, the card 0.89 in
 view, read as a red disc at 0.35 of the table's red chroma and 31° off its hue; its strip is
 dark at all three places and tinted at two (0.87 and 0.55; the third 0.24, just under
-STRIP_TINT), and the card was reported whole (a misread). The strip now has to be tinted at two
-of its three places. The scene is rendered here from its seed; its truth comes from the
-renderer."""
+STRIP_TINT), and the card was reported whole (a misread). The strip may now be tinted at all
+three places or clearly (twice STRIP_TINT) at two. The scene is rendered here from its seed;
+its truth comes from the renderer."""
 
 from __future__ import annotations
 
