@@ -111,7 +111,7 @@ ONE_CARD_STRENGTH = 0.7
 # sheen's darker side, the symbols it misses, lies within 10° (held-out phone photos 0-99).
 SHEEN_INK_DEG = 12.0
 _PRIMARY_HUE = (math.radians(30.0), math.radians(150.0), math.radians(-90.0))   # R, G, B
-_CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))
+CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))   # card frame
 
 # an orthonormal basis of the plane of chroma (normal to the grey axis), RGB order
 _U = np.array([1.0, -1.0, 0.0]) / math.sqrt(2.0)
@@ -126,7 +126,7 @@ def chroma(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.hypot(u, v), np.arctan2(v, u)
 
 
-def _wrap(a: np.ndarray | float) -> np.ndarray:
+def wrap_angle(a: np.ndarray | float) -> np.ndarray:
     """Angles folded into (-pi, pi]."""
     return np.angle(np.exp(1j * np.asarray(a, np.float64)))
 
@@ -151,7 +151,7 @@ def symbol_cores(bgr: np.ndarray, poses: list[Pose], whites: np.ndarray, view: T
     are all in the frame (a bool per pose)."""
     if not poses:
         return np.zeros((0, 3)), np.zeros(0, bool)
-    plane = pose_points(poses, _CORE_PTS)
+    plane = pose_points(poses, CORE_PTS)
     vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
     ok = inside.all(1)
     core = vals[ok].reshape(-1, 6, N_CORE, 3)
@@ -185,7 +185,7 @@ def _given(model: ColourModel, cores: np.ndarray) -> _Given | None:
     inked = length >= MIN_CHROMA
     if not inked.any():
         return None
-    off = _wrap(hue[inked, None] - ink_hue[None, :])
+    off = wrap_angle(hue[inked, None] - ink_hue[None, :])
     return _Given(col, ink_len, ink_hue, cores[inked], length[inked], hue[inked], off,
                   np.abs(off).argmin(1))
 
@@ -202,7 +202,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     turns = {}
     foreign = _foreign_hues(model)
     for k, letter_at in enumerate(col):
-        gaps = np.abs(_wrap(ink_hue[k] - np.delete(ink_hue, k)))
+        gaps = np.abs(wrap_angle(ink_hue[k] - np.delete(ink_hue, k)))
         limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
         mine = off[nearest == k, k]
         if len(mine) < MIN_CORES:
@@ -212,7 +212,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
         if (abs(turn) < math.radians(MIN_TURN_DEG) or abs(turn) > limit
                 or spread > math.radians(MAX_SPREAD_DEG)):
             continue
-        towards = _wrap(foreign - ink_hue[k])         # the way to each foreign ink, signed
+        towards = wrap_angle(foreign - ink_hue[k])         # the way to each foreign ink, signed
         ahead = np.sign(towards) == np.sign(turn)
         if (np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any():
             continue
@@ -222,11 +222,12 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     # two inks printed towards each other, one turned beyond reach, the other turned would
     # take the first one's symbols)
     turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
-    if (np.abs(_wrap(hue[:, None] - turned[None, :])).argmin(1) != nearest).any():
+    if (np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1) != nearest).any():
         return {}
     for i in range(len(col)):
         for j in range(i + 1, len(col)):
-            if abs(_wrap(turned[i] - turned[j])) < KEEP_GAP * abs(_wrap(ink_hue[i] - ink_hue[j])):
+            if (abs(wrap_angle(turned[i] - turned[j]))
+                    < KEEP_GAP * abs(wrap_angle(ink_hue[i] - ink_hue[j]))):
                 return {}
     return turns
 
@@ -262,7 +263,7 @@ def ink_fades(model: ColourModel, cores: np.ndarray, turns: dict[str, float] | N
     for k, letter_at in enumerate(given.col):
         letter = model.letters[letter_at]
         mine = given.nearest == k
-        own = mine & (np.abs(_wrap(given.off[:, k] - turns.get(letter, 0.0)))
+        own = mine & (np.abs(wrap_angle(given.off[:, k] - turns.get(letter, 0.0)))
                       <= math.radians(MAX_SPREAD_DEG))
         if own.sum() < max(MIN_CORES, FADE_SHARE * mine.sum()):
             continue
@@ -388,7 +389,7 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
             continue
         # (a grey ink's cores by their chroma, a coloured one's by their hue about its own)
         ink_hue = float(chroma(model.inks[k])[1])
-        at = np.where(mine, length if grey else _wrap(hue - ink_hue), np.nan)
+        at = np.where(mine, length if grey else wrap_angle(hue - ink_hue), np.nan)
         order = np.argsort(at, axis=1)                             # (other places last)
         step = np.diff(np.take_along_axis(at, order, 1), axis=1)
         cut = np.nanargmax(np.where(np.isnan(step), -1.0, step), axis=1)
@@ -412,7 +413,7 @@ def _clip_arc(at: np.ndarray, clipped: np.ndarray, ink_hue: float
     RGB) may truly have: the arc from the hue it shows to the hues of its clipped channels."""
     low, high = at.copy(), at.copy()
     for ch, h in enumerate(_PRIMARY_HUE):
-        d = np.where(clipped[:, ch], _wrap(h - ink_hue - at), 0.0)
+        d = np.where(clipped[:, ch], wrap_angle(h - ink_hue - at), 0.0)
         low, high = np.minimum(low, at + d), np.maximum(high, at + d)
     return low, high
 

@@ -31,7 +31,7 @@ from .fast_reduce import (
     median_rows,
     sum3,
 )
-from .inks import chroma
+from .inks import CORE_PTS, chroma, wrap_angle
 from .symbol_decide import (
     FAINT_ALPHA,
 )
@@ -957,15 +957,14 @@ def hue_angle(rgb: np.ndarray) -> np.ndarray:
 # the paper, is tinted by noise alone: held-out `phone-photo` 86, a weak blue disc beside it;
 # two places tinted only just, a sleeve's rim over a violet table or a dark doubled edge beside
 # a web rhombus whose core the samples miss, are print: never-seen `phone-photo` 13001, 0.56
-# and 0.29, and hard 12789, 1.6 and 0.26); the symbol's core
-# keeps less than OFF_CHROMA of the chroma the same ink shows on the table's other cards (their
-# median: one print under one light); and its hue lies more than OFF_HUE_DEG off theirs
-# (their mean: one ink prints one hue, within 6° on the hard band's tables; a paper mix or a
-# shade keeps it). Such a symbol is reported unread
-# (`CardRead.dim`). 12356: strip dark and tinted at all three places, chroma 0.44 of the
-# table's red, hue 24° off. Read right and flagged so on hard 0-699: 1 symbol of 50 626; on
-# held-out 0-99, 5 of about 90 000 (sleeves 2, busy 2: washed symbols whose hue is lost); the
-# two-place strip adds none there nor on never-seen hard 12000-13299.
+# and 0.29, and hard 12789, 1.6 and 0.26); the symbol's core keeps less than OFF_CHROMA of
+# the chroma the same ink shows on the table's other cards (their median: one print under one
+# light); and its hue lies more than OFF_HUE_DEG off theirs (their mean: one ink prints one
+# hue, within 6° on the hard band's tables; a paper mix or a shade keeps it). Such a symbol is
+# reported unread (`CardRead.dim`). 12356: strip dark and tinted at all three places, chroma
+# 0.44 of the table's red, hue 24° off. Read right and flagged so on hard 0-699: 1 symbol of
+# 50 626; on held-out 0-99, 5 of about 90 000 (sleeves 2, busy 2: washed symbols whose hue is
+# lost); the two-place strip adds none there nor on never-seen hard 12000-13299.
 STRIP_TINT = 0.25
 STRIP_LIT = 0.15    # (a place's tint is measured where it is at least this light: nearly black,
                     # the camera's noise alone tints it)
@@ -974,8 +973,7 @@ OFF_HUE_DEG = 20.0
 MIN_OFF_REF = 3     # the ink's symbols on the table's other cards, to know its print
 
 
-_OFF_PTS = np.ascontiguousarray(np.concatenate([SYMBOL_PTS[:, :N_CORE].reshape(-1, 2),
-                                                BORDER_PTS[:18]]))     # cores, inner strip
+_OFF_PTS = np.ascontiguousarray(np.concatenate([CORE_PTS, BORDER_PTS[:18]]))   # cores, strip
 
 
 def off_table_ink(bgr: np.ndarray, poses: list[Pose], symbols: list[str],
@@ -1012,6 +1010,6 @@ def off_table_ink(bgr: np.ndarray, poses: list[Pose], symbols: list[str],
                 continue
             ref_len = float(np.median(length[others]))
             ref_hue = np.angle(np.exp(1j * hue[others]).mean())
-            off = abs(float(np.angle(np.exp(1j * (hue[c, j] - ref_hue)))))
+            off = abs(float(wrap_angle(hue[c, j] - ref_hue)))
             out[c, j] = length[c, j] < OFF_CHROMA * ref_len and off > math.radians(OFF_HUE_DEG)
     return out
