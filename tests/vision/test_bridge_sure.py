@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.scenarios import hexel_scene
 from companion.vision.lattice import _bridge
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
+
+from .hexel_scenes import read_hard, scored
 
 CELLS = {0: (0, -2), 1: (1, -2), 4: (0, -1), 5: (-1, -1), 7: (0, 0), 8: (-1, 0)}
 CENTRES = np.array([[109.86, 141.28], [177.51, 142.91], [626.35, 199.04], [558.78, 201.82],
@@ -54,13 +53,9 @@ def test_an_unsure_homography_places_nothing():
 def test_the_far_group_on_12701_reads_on_its_cells():
     """End to end on the rendered table: no misread and no false card, and the far group's
     three cards in full view read right with the right group's six."""
-    image, truth = hexel_scene(12701, "hard", 20, "web")
-    reader = HexelReader("web", find_markers=False)
-    reader.calibrate(image)
+    _image, truth, reader, res = read_hard(12701, "web")
     assert reader.view.calibrated
-    res = reader.read(image)
-    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
-    s = score_table(res.observation.cards, cards)
+    s = scored(truth, res.observation.cards)
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct >= 8, s
     got = {c.symbols for c in res.observation.cards if not c.occluded}

@@ -10,25 +10,16 @@ from its seed; its truth comes from the renderer."""
 
 from __future__ import annotations
 
-from companion.scenarios import hexel_scene
 from companion.vision import symbols
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 
-
-def _read(seed: int, edition: str):
-    image, truth = hexel_scene(seed, "hard", 20, edition)
-    reader = HexelReader(edition, find_markers=False)
-    reader.calibrate(image)
-    return image, truth, reader, reader.read(image)
+from .hexel_scenes import read_hard, scored
 
 
 def test_a_fingertip_over_a_disc_is_not_read_as_the_ring():
     """13016: no misread and no false card; the covered card (true BBBBBR) is not reported
     whole as BBVBBR; the ten cards in full view still read right."""
-    _image, truth, _reader, res = _read(13016, "holodex")
-    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
-    s = score_table(res.observation.cards, cards)
+    _image, truth, _reader, res = read_hard(13016, "holodex")
+    s = scored(truth, res.observation.cards)
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct == s.full == 10, s
     assert not any(c.symbols == "BBVBBR" and not c.occluded for c in res.observation.cards)
@@ -37,7 +28,7 @@ def test_a_fingertip_over_a_disc_is_not_read_as_the_ring():
 def test_the_covered_card_read_alone_leaves_the_fingertip_unread():
     """Re-read on its own at its final pose, the covered card keeps its five printed symbols
     and leaves the fingertip's (its NW, read as the ring before) unread."""
-    image, _truth, reader, res = _read(13016, "holodex")
+    image, _truth, reader, res = read_hard(13016, "holodex")
     reads = list(res.reads)
     k = next(i for i, r in enumerate(reads) if r.symbols in ("BB?BBR", "BBVBBR"))
     again = symbols.read_cards(image, [res.poses[k]], res.view, reader.model)

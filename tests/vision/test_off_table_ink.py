@@ -10,25 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.scenarios import hexel_scene
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbol_crossings import off_table_ink
 
-
-def _read(seed: int, edition: str):
-    image, truth = hexel_scene(seed, "hard", 20, edition)
-    reader = HexelReader(edition, find_markers=False)
-    reader.calibrate(image)
-    return image, truth, reader, reader.read(image)
+from .hexel_scenes import read_hard, scored
 
 
 def test_a_fingertip_read_as_a_weak_red_is_unread():
     """12356: no misread and no false card; the covered card (true VVVVBV, 0.84 in view) is
     not reported whole; the table's cards in full view still read as before (12 of 13)."""
-    _image, truth, _reader, res = _read(12356, "holodex")
-    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
-    s = score_table(res.observation.cards, cards)
+    _image, truth, _reader, res = read_hard(12356, "holodex")
+    s = scored(truth, res.observation.cards)
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct >= 12, s
     assert not any(c.symbols == "VVRVBV" and not c.occluded for c in res.observation.cards)
@@ -37,7 +28,7 @@ def test_a_fingertip_read_as_a_weak_red_is_unread():
 def test_the_guard_flags_nothing_on_a_clean_table():
     """On the same table the guard flags no symbol of the cards in full view but the
     fingertip's: the strip test alone holds nowhere else, or holds with the ink's own hue."""
-    image, _truth, reader, res = _read(12356, "holodex")
+    image, _truth, reader, res = read_hard(12356, "holodex")
     reads = list(res.reads)
     off = off_table_ink(image, list(res.poses), [r.symbols for r in reads],
                         np.array([r.white_bgr for r in reads]), res.view, reader.model)

@@ -12,25 +12,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.scenarios import hexel_scene
-from companion.vision.reader import HexelReader
-from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbol_crossings import off_table_ink
 
-
-def _read(seed: int, edition: str):
-    image, truth = hexel_scene(seed, "hard", 20, edition)
-    reader = HexelReader(edition, find_markers=False)
-    reader.calibrate(image)
-    return image, truth, reader, reader.read(image)
+from .hexel_scenes import read_hard, scored
 
 
 def test_a_fingertip_on_a_dim_table_is_not_read_as_red():
     """13150: no misread and no false card; the covered card (true BBBVBB) is not reported
     whole as BBRVBB; the twelve cards in full view still read right."""
-    _image, truth, _reader, res = _read(13150, "holodex")
-    cards = [TruthCard(c.image_cell, c.image_symbols, c.visible) for c in truth.cards]
-    s = score_table(res.observation.cards, cards)
+    _image, truth, _reader, res = read_hard(13150, "holodex")
+    s = scored(truth, res.observation.cards)
     assert (s.misreads, s.false_cards) == (0, 0), s
     assert s.correct == s.full == 12, s
     assert not any(c.symbols == "BBRVBB" and not c.occluded for c in res.observation.cards)
@@ -39,7 +30,7 @@ def test_a_fingertip_on_a_dim_table_is_not_read_as_red():
 def test_the_guard_takes_the_fingertip_alone():
     """On the same table, with the fingertip's symbol read as red again, the guard flags that
     symbol and no symbol of any other card."""
-    image, _truth, reader, res = _read(13150, "holodex")
+    image, _truth, reader, res = read_hard(13150, "holodex")
     reads = list(res.reads)
     raw = [r.symbols.replace("BB?VBB", "BBRVBB") for r in reads]
     assert "BBRVBB" in raw
