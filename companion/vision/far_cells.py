@@ -214,9 +214,7 @@ def _far_grid(lat: GrownLattice, view: TableView, skip: set[tuple[int, int]],
     if isinstance(fitted, RegularLattice):
         size, sure = np.ones(len(cells)), fitted.spread(cells) <= FAR_SD
     else:   # the lattice's step there against its step at that card (area, square-rooted)
-        half = np.array([[0.5, 0.0], [0.0, 0.5]])
-        ends = fitted.centres((cells[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
-        j = (ends - centres[:, None, :]) * 2.0                     # cells x axis x 2
+        j = fitted.axes(cells)                                     # cells x axis x 2
         area = np.abs(j[:, 0, 0] * j[:, 1, 1] - j[:, 0, 1] * j[:, 1, 0])
         own = np.abs(e_q[k, 0] * e_r[k, 1] - e_q[k, 1] * e_r[k, 0])
         size = np.sqrt(area / own)

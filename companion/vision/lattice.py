@@ -245,6 +245,14 @@ class ProjectiveLattice:
         p = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(p, np.linalg.inv(self.h)).reshape(-1, 2)
 
+    def axes(self, cells: np.ndarray) -> np.ndarray:
+        """Per cell (N x 2), the plane vectors of one lattice step along axes q and r there
+        (N x 2 axes x 2): twice the way from its centre half a step along each."""
+        cells = np.asarray(cells, np.float64).reshape(-1, 2)
+        half = np.array([[0.5, 0.0], [0.0, 0.5]])
+        ends = self.centres((cells[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
+        return (ends - self.centres(cells)[:, None, :]) * 2.0
+
     def spread(self, cells: np.ndarray) -> np.ndarray:
         """Per cell (N x 2), the standard error of its predicted centre (plane units), the
         homography's uncertainty carried there to first order."""
@@ -531,10 +539,8 @@ def _bridge(cells: dict[int, tuple[int, int]], centres: np.ndarray, steps: np.nd
     du = frac - cell
     off = np.hypot(du[:, 0] + 0.5 * du[:, 1], SQRT3 / 2.0 * du[:, 1])
     sd = fitted.spread(cell.astype(np.float64))
-    if not metric:   # (plane units: in the map's own step at the cell, along axis 0)
-        half = np.array([[0.5, 0.0], [-0.5, 0.0]])
-        ends = fitted.centres((cell[:, None, :] + half[None]).reshape(-1, 2)).reshape(-1, 2, 2)
-        sd = sd / np.maximum(np.linalg.norm(ends[:, 0] - ends[:, 1], axis=1), 1e-9)
+    if isinstance(fitted, ProjectiveLattice):   # (plane units: in the map's own step there)
+        sd = sd / np.maximum(np.linalg.norm(fitted.axes(cell)[:, 0], axis=1), 1e-9)
     near = np.array(placed)[np.argmin(dist[np.ix_(placed, rest)], axis=0)]
     order = np.argsort(off)
     return [(int(rest[m]), (int(cell[m, 0]), int(cell[m, 1])), int(near[m])) for m in order
