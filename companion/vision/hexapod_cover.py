@@ -149,8 +149,8 @@ def glare_unlined_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray,
     capped = np.setdiff1d(capped, glare)
     if len(capped):
         shares = line_shares(capped, grey, pix, px, margin, rows, cols, params)
-        fill = opposite(shares >= params.fill_line) | (shares >= GLARE_LINE).any(axis=1)
-        glare = np.union1d(glare, capped[~fill])
+        lined = opposite(shares >= params.fill_line) | (shares >= GLARE_LINE).any(axis=1)
+        glare = np.union1d(glare, capped[~lined])
     return glare
 
 

@@ -142,7 +142,6 @@ VARIANTS = {
 class HeldOut:
     image: np.ndarray
     truth: tuple[TruthCard, ...]
-    e_angle_deg: float
     edition: str
     card_px: float
 
@@ -545,7 +544,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
         dim, phone = _low_light(extra["lowlight"]), isp
         isp = dim if phone is None else (lambda x: phone(dim(x)))
     img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion, isp=isp)
-    return HeldOut(img, truth, float(angles[d0]), edition, card_px * variant.scale)
+    return HeldOut(img, truth, edition, card_px * variant.scale)
 
 
 def scored(scene: HeldOut) -> tuple[TableScore, HexelObservation]:
