@@ -499,12 +499,13 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     whose runs may also start from the halo sample facing their edge (grey blobs whose hole
     does not show), where it is unlike paper and the samples either side of it alike it.
     A blob also counts where a narrow object lighter than the band lies straight across its edge
-    (`pen_beyond`). All the runs are tried first at their ends alone (every start's runs in one
-    array, points first), those left at every RUN_COARSE-th point, and only those left at all
-    their points: a run's spread over some of its points is at most its spread over all (a point
-    maps and samples the same to the last bit wherever it lies in an array of two or more
-    points: `transform` maps it alike in any such array, `sample` samples each point on its own;
-    a lone point can map a last bit apart), so a run already too wide there cannot pass."""
+    (`pen_beyond`). All the runs are tried first at their two ends alone (every start's runs in
+    one array, points first), those left at every RUN_COARSE-th point, and only those left at
+    all their points: a run's spread over some of its points (its ends among them, which set
+    the lines beside it) is at most its spread over all (a point maps and samples the same to
+    the last bit wherever it lies in an array of two or more points: `transform` maps it alike
+    in any such array, `sample` samples each point on its own), so a run already too wide there
+    cannot pass."""
     n = len(poses)
     out = np.zeros(read.shape, bool)
     if blobs is not None:
