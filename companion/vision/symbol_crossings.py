@@ -464,11 +464,26 @@ def _run_rays() -> np.ndarray:
 
 RUN_RAYS = _run_rays()
 _RUN_TURNS = RUN_RAYS.shape[1] // (RUN_STARTS + 1)
-# (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's end by
-# symbol, start and turn: 1 x 6 x (RUN_STARTS + 1) x turns x 2)
+# (the runs laid out point-major for `_run_spread`: points x 6 x rays x 2; and each run's two
+# ends by symbol, start and turn: 2 x 6 x (RUN_STARTS + 1) x turns x 2)
 _RUN_POINTS_FIRST = np.ascontiguousarray(RUN_RAYS.transpose(2, 0, 1, 3))
 _RUN_ENDS = np.ascontiguousarray(
-    RUN_RAYS[None, :, :, -1].reshape(1, 6, RUN_STARTS + 1, _RUN_TURNS, 2))
+    RUN_RAYS[:, :, [0, -1]].transpose(2, 0, 1, 3).reshape(2, 6, RUN_STARTS + 1, _RUN_TURNS, 2))
+# A run's spread is the extreme of its samples, and the camera's noise alone widens that by
+# about four of its standard deviations: the whole of RUN_FLAT on a dim table. Never-seen hard
+# 14132, lit at about 60 of 255: a fingertip over a blue disc read as red ran out at 0.101 (the
+# card, 0.85 in view, reported whole: VVVBBR for VVVBBB); 14171, a fingertip over a blue
+# diamond read as a yellow triangle (BYYYYY for BYYYBY). So each run is also sampled along
+# three lines side by side, RUN_SIDE_PX pixels apart, averaged point by point, and its spread is
+# the lesser of the two: a broad object's colour is as flat beside the run as on it, while print
+# changes along the run (ink, paper, the band, the table: steps that cross it) and hardly across
+# it, so the average keeps those steps whole, where a smoothing all round (the binomial 3 x 3,
+# tried first) washed the thin, pale rings of small blurred cards into their paper (held-out
+# `cloth-small` 54 and 78, three cards in full view lost). The run itself is kept for a narrow
+# object: a grey pen 0.16-0.22 of a blurred card wide, which a run crosses aslant, varies across
+# by its blurred edges, and averaged alone the crafted pen sweep misread 5 more such pens.
+# ("Across" is square to the run's line in the frame, from its first point to its last.)
+RUN_SIDE_PX = 1.0
 
 
 def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndarray,
@@ -484,12 +499,13 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     whose runs may also start from the halo sample facing their edge (grey blobs whose hole
     does not show), where it is unlike paper and the samples either side of it alike it.
     A blob also counts where a narrow object lighter than the band lies straight across its edge
-    (`pen_beyond`). All the runs are tried first at their ends alone (every start's runs in one
-    array, points first), those left at every RUN_COARSE-th point, and only those left at all
-    their points: a run's spread over some of its points is at most its spread over all (a point
-    maps and samples the same to the last bit wherever it lies in an array of two or more
-    points: `transform` maps it alike in any such array, `sample` samples each point on its own;
-    a lone point can map a last bit apart), so a run already too wide there cannot pass."""
+    (`pen_beyond`). All the runs are tried first at their two ends alone (every start's runs in
+    one array, points first), those left at every RUN_COARSE-th point, and only those left at
+    all their points: a run's spread over some of its points (its ends among them, which set
+    the lines beside it) is at most its spread over all (a point maps and samples the same to
+    the last bit wherever it lies in an array of two or more points: `transform` maps it alike
+    in any such array, `sample` samples each point on its own), so a run already too wide there
+    cannot pass."""
     n = len(poses)
     out = np.zeros(read.shape, bool)
     if blobs is not None:
@@ -518,25 +534,23 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     if not j.size:
         return out
     ci, si = ci[j], si[j]
-    begin = np.concatenate([mids, outward[:, None]], 1)[j, r]        # starts x 3
     # (each card's printed step: the median over its band places, most of them in view; the
     # poses' matrices and centres)
     flat = np.minimum(RUN_FLAT, RUN_SHARE * median_rows(
         max3(np.abs(band[:, 0] - band[:, 2]))))[ci]                  # starts
     m = pose_matrices(poses)[ci]
     centres, white = np.array([p.centre for p in poses])[ci], white[ci]
-    # (every run of each start at its end: starts x turns)
+    # (every run of each start at its two ends: starts x turns)
     spread = _run_spread(bgr, view, _RUN_ENDS[:, si, r], m[:, None], centres[:, None],
-                         white[:, None], begin[:, None])
+                         white[:, None])
     k, t = np.nonzero(spread < flat[:, None])
     rays = r[k] * _RUN_TURNS + t
-    # (those left at every RUN_COARSE-th point, then at all; a run's start is the middle sample,
-    # sampled already)
+    # (those left at every RUN_COARSE-th point, then at all: both ends among them)
     for points in (slice(None, None, RUN_COARSE), slice(None)):
         if not k.size:
             return out
         spread = _run_spread(bgr, view, _RUN_POINTS_FIRST[points, si[k], rays], m[k], centres[k],
-                             white[k], begin[k])
+                             white[k])
         keep = spread < flat[k]
         k, rays = k[keep], rays[keep]
     out[ci[k], si[k]] = True
@@ -544,12 +558,14 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
 
 
 def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarray,
-                centres: np.ndarray, white: np.ndarray, begin: np.ndarray) -> np.ndarray:
+                centres: np.ndarray, white: np.ndarray) -> np.ndarray:
     """The colour spread (paper-relative, the largest channel's) along each of some runs (of
     any shape) of card-frame points `local` (points x runs x 2), whose cards' pose matrices
     (runs x 2 x 2), centres (runs x 2) and white references (runs x 3 BGR) are `m`, `centres`
-    and `white` (or broadcast to the runs), with the colour `begin` of its start (runs x 3,
-    paper-relative RGB) among them; inf where a point lies outside the frame."""
+    and `white` (or broadcast to the runs): the lesser of its spread sampled on the run and
+    its spread with each point the mean of three samples RUN_SIDE_PX apart across the run (its
+    first point to its last, in the frame, which must be among `local`'s); inf where a point
+    lies outside the frame."""
     x, y = local[..., 0], local[..., 1]
     # (each plane point c + m·p summed as (c + m00·x) + m01·y, in place)
     plane = np.empty((*np.broadcast_shapes(x.shape, centres.shape[:-1]), 2))
@@ -558,12 +574,13 @@ def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarr
         plane[..., a] += centres[..., a]
         plane[..., a] += m[..., a, 1] * y
     img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
-    vals, inside = sample(bgr, img)
-    norm = normalise(vals, white)
-    if len(norm) == 1:   # (one point: its distance from the start's colour, no reduction)
-        return np.where(inside[0], max3(np.abs(norm[0] - begin)), np.inf)
-    spread = max3(np.maximum(norm.max(0), begin) - np.minimum(norm.min(0), begin))
-    return np.where(inside.all(0), spread, np.inf)
+    way = img[-1] - img[0]                                           # runs x 2
+    side = np.stack([-way[..., 1], way[..., 0]], -1) * (
+        RUN_SIDE_PX / np.maximum(np.hypot(way[..., 0], way[..., 1]), 1e-9))[..., None]
+    vals, inside = sample(bgr, np.stack([img - side, img, img + side]))
+    line, mean = normalise(vals[1], white), normalise(vals.mean(0), white)
+    spread = np.minimum(max3(line.max(0) - line.min(0)), max3(mean.max(0) - mean.min(0)))
+    return np.where(inside.all((0, 1)), spread, np.inf)
 
 
 # A pen lying on a card over a disc, its grey over the disc's colour, reads there as a grey blob

@@ -26,15 +26,13 @@ def test_a_fingertip_read_as_a_weak_red_is_unread():
 
 
 def test_the_guard_flags_nothing_on_a_clean_table():
-    """On the same table the guard flags no symbol of the cards in full view but the
-    fingertip's: the strip test alone holds nowhere else, or holds with the ink's own hue."""
+    """On the same table the guard flags no symbol of any card read. (The fingertip is now
+    also a run of one colour out of its symbol, averaged across: `test_run_across.py`; its card
+    is read at a pose a few pixels off the one the guard was measured at, and is '?' at its NW
+    and W. The guard taking a fingertip alone is checked on 13150: `test_strip_two.py`.)"""
     image, _truth, reader, res = read_hard(12356, "holodex")
     reads = list(res.reads)
+    assert any(r.symbols[:3] == "VV?" and r.symbols[4:] == "BV" for r in reads)
     off = off_table_ink(image, list(res.poses), [r.symbols for r in reads],
                         np.array([r.white_bgr for r in reads]), res.view, reader.model)
-    assert not off.any()        # (the fingertip's symbol is already '?' in the final reads)
-    raw = [r.symbols.replace("VV?VBV", "VVRVBV") for r in reads]
-    off = off_table_ink(image, list(res.poses), raw,
-                        np.array([r.white_bgr for r in reads]), res.view, reader.model)
-    hit = [(raw[c], j) for c, j in zip(*np.nonzero(off), strict=True)]
-    assert hit == [("VVRVBV", 2)], hit
+    assert not off.any()

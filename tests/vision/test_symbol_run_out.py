@@ -29,6 +29,7 @@ from companion.vision.symbol_crossings import (
     RUN_NEAR,
     RUN_RAYS,
     RUN_SHARE,
+    RUN_SIDE_PX,
     RUN_STARTS,
 )
 from companion.vision.symbol_samples import N_HALO, N_SYMBOL, Pose, pose_points, sample
@@ -124,8 +125,10 @@ def test_print_blurred_or_sharp_is_no_run(edition, symbols, width, blur, motion,
 def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=None):
     """`runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
     every run from every start (the middle samples, then, where `blobs` marks the symbol, the
-    halo sample facing its edge), at all its points at once, one card at a time (each card's
-    points through `pose_points`); and the distance of the flattest run's spread from its limit
+    halo sample facing its edge), at all its points at once, its spread the lesser of that on
+    the run and that with each point the mean of three samples a pixel apart across it, one card
+    at a time (each card's points through
+    `pose_points`); and the distance of the flattest run's spread from its limit
     per symbol (cards x 6, inf where no run starts)."""
     n = len(poses)
     mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS], white[:, None, None])
@@ -150,11 +153,22 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=N
     margin = np.full(read.shape, np.inf)
     turns = RUN_RAYS.shape[1] // (RUN_STARTS + 1)
     for c in range(n):
-        img = view.to_image(pose_points([poses[c]], RUN_RAYS.reshape(-1, 2))[0])
-        vals, inside = sample(bgr, img.reshape(RUN_RAYS.shape))
-        norm = normalise(vals, white[c])                             # 6 x rays x points x 3
-        begin = np.repeat(mid[c], turns, axis=1)                    # 6 x rays x 3
-        spread = (np.maximum(norm.max(2), begin) - np.minimum(norm.min(2), begin)).max(-1)
+        img = view.to_image(pose_points([poses[c]], RUN_RAYS.reshape(-1, 2))[0]).reshape(
+            RUN_RAYS.shape)                                          # 6 x rays x points x 2
+        # (a pixel square to each run's line in the frame, its first point to its last)
+        way = img[:, :, -1] - img[:, :, 0]
+        side = np.stack([-way[..., 1], way[..., 0]], -1) / np.hypot(way[..., 0], way[..., 1])[
+            ..., None] * RUN_SIDE_PX
+        total, inside = 0.0, True
+        for k in (-1.0, 0.0, 1.0):   # (three lines a pixel apart, averaged point by point)
+            vals, seen = sample(bgr, img + k * side[:, :, None])
+            total, inside = total + vals, inside & seen
+            if k == 0.0:
+                line = vals
+        spread = np.inf
+        for v in (line, total / 3.0):   # (the run's own line, and the three averaged)
+            norm = normalise(v, white[c])                            # 6 x rays x points x 3
+            spread = np.minimum(spread, (norm.max(2) - norm.min(2)).max(-1))
         spread = np.where(inside.all(2) & np.repeat(start[c], turns, axis=1), spread, np.inf)
         out[c] = (spread < flat[c]).any(1)
         margin[c] = np.abs(spread - flat[c]).min(1)
