@@ -558,12 +558,13 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
 
 
 def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarray,
-                centres: np.ndarray, white: np.ndarray) -> np.ndarray:
+                centres: np.ndarray, white: np.ndarray, side_px: float = RUN_SIDE_PX
+                ) -> np.ndarray:
     """The colour spread (paper-relative, the largest channel's) along each of some runs (of
     any shape) of card-frame points `local` (points x runs x 2), whose cards' pose matrices
     (runs x 2 x 2), centres (runs x 2) and white references (runs x 3 BGR) are `m`, `centres`
     and `white` (or broadcast to the runs): the lesser of its spread sampled on the run and
-    its spread with each point the mean of three samples RUN_SIDE_PX apart across the run (its
+    its spread with each point the mean of three samples `side_px` apart across the run (its
     first point to its last, in the frame, which must be among `local`'s); inf where a point
     lies outside the frame."""
     x, y = local[..., 0], local[..., 1]
@@ -576,7 +577,7 @@ def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarr
     img = view.to_image(plane.reshape(-1, 2)).reshape(plane.shape)
     way = img[-1] - img[0]                                           # runs x 2
     side = np.stack([-way[..., 1], way[..., 0]], -1) * (
-        RUN_SIDE_PX / np.maximum(np.hypot(way[..., 0], way[..., 1]), 1e-9))[..., None]
+        side_px / np.maximum(np.hypot(way[..., 0], way[..., 1]), 1e-9))[..., None]
     vals, inside = sample(bgr, np.stack([img - side, img, img + side]))
     line, mean = normalise(vals[1], white), normalise(vals.mean(0), white)
     spread = np.minimum(max3(line.max(0) - line.min(0)), max3(mean.max(0) - mean.min(0)))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision import symbol_crossings
 from companion.vision.calibration import TableView
 from companion.vision.symbol_crossings import RUN_SIDE_PX, _run_spread
 from companion.vision.symbol_samples import Pose, pose_matrices
@@ -45,13 +44,8 @@ def _spreads(frame: np.ndarray, angles_deg: np.ndarray, side_px: float) -> np.nd
     m, centres = pose_matrices([pose]), np.array([CENTRE])
     a = np.radians(angles_deg)
     local = np.linspace(0.0, 1.2, 21)[:, None, None] * np.c_[np.cos(a), np.sin(a)][None]
-    old = symbol_crossings.RUN_SIDE_PX
-    symbol_crossings.RUN_SIDE_PX = side_px
-    try:
-        return _run_spread(frame, TableView(), local, m[[0] * len(a)], centres[[0] * len(a)],
-                           WHITE[[0] * len(a)])
-    finally:
-        symbol_crossings.RUN_SIDE_PX = old
+    return _run_spread(frame, TableView(), local, m[[0] * len(a)], centres[[0] * len(a)],
+                       WHITE[[0] * len(a)], side_px)
 
 
 def test_noise_spreads_a_flat_run_far_less_averaged_across():
@@ -82,14 +76,13 @@ def test_a_thin_line_across_the_run_keeps_its_full_depth():
 def test_the_lines_lie_a_pixel_either_side_of_the_run():
     """A run along a row of the frame (its card's x axis): where the row dips (150 to 50 over
     ten pixels) and the rows a pixel above and below rise as much between them (to 200), the
-    run's own line spreads by the dip, the three lines RUN_SIDE_PX apart average it away (one
-    colour), and lines two pixels apart (on rows that stay at 150) keep a third of it."""
+    run's own line spreads by the dip, three lines a pixel apart average it away (one colour),
+    and lines two pixels apart (on rows that stay at 150) keep a third of it."""
     frame = np.full((120, 160, 3), 150, np.uint8)
     y, x0, x1 = int(CENTRE[1]), 95, 106
     frame[y, x0:x1] = 50
     frame[[y - 1, y + 1], x0:x1] = 200
     run = np.array([0.0])
     assert _spreads(frame, run, 0.0)[0] == pytest.approx(100 / 230, abs=0.01)
-    assert RUN_SIDE_PX == 1.0
-    assert _spreads(frame, run, RUN_SIDE_PX)[0] == pytest.approx(0.0, abs=0.01)
+    assert _spreads(frame, run, 1.0)[0] == pytest.approx(0.0, abs=0.01)
     assert _spreads(frame, run, 2.0)[0] == pytest.approx(100 / 3 / 230, abs=0.01)
