@@ -1,7 +1,8 @@
 """`companion bench vision --game hexel`: render synthetic tables in difficulty bands with
 `companion.scenarios`, read them with the Hex'el reader on one thread, and print per band the
-per-card and per-edge accuracy, whole-table exact rate, misreads, false cards, how occluded
-cards were handled, and the median time per frame (reading; the once-per-camera marker
+per-card and per-edge accuracy, whole-table exact rate, misreads (and those on the tables the
+referee would judge, `referee.proposal.unclear`: the ones it could announce), false cards, how
+occluded cards were handled, and the median time per frame (reading; the once-per-camera marker
 calibration is timed separately); with --tracked also for the next frame of the same still table
 (fresh sensor noise), which the reader keeps from the last full read unless a block of it
 changed (`companion.vision.change`); with --no-markers the reader is never calibrated from the
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         args.bands = "easy,hard"
     import cv2
 
+    from ..referee.proposal import MIN_CONFIDENCE, unclear
     from ..scenarios import hexel_scene
     from ..vision.calibration import TableView
     from ..vision.reader import HexelReader
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         totals: dict[str, float] = {}
         exact = 0
         read_ms, cal_ms, failures, card_px, still_ms = [], [], [], [], []
-        kept = calibrated = 0
+        kept = calibrated = judged = judged_misreads = 0
         for i in range(args.scenes):
             seed = args.seed + i
             edition = (("holodex", "web")[i % 2] if args.edition == "both" else args.edition)
@@ -126,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
             for k, v in vars(s).items():
                 totals[k] = totals.get(k, 0) + v
             exact += s.exact
+            if unclear(result.observation) is None:
+                judged += 1
+                judged_misreads += s.misreads
             if not s.exact:
                 failures.append((seed, edition, s))
         full = max(totals["full"], 1)
@@ -136,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
             "tables_exact": exact / args.scenes,
             "misreads": int(totals["misreads"]),
             "false_cards": int(totals["false_cards"]),
+            "tables_judged": judged,
+            "misreads_judged": judged_misreads,
             "full_cards": int(totals["full"]),
             "full_flagged_occluded": int(totals["full_flagged"]),
             "occluded_truth": int(totals["occluded_truth"]),
@@ -163,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  per edge    {100 * figures['per_edge']:7.3f} %")
             print(f"  tables      {100 * figures['tables_exact']:7.3f} % exact")
             print(f"  misreads    {figures['misreads']}   false cards {figures['false_cards']}")
+            print(f"  judged      {judged_misreads} misreads on the {judged} tables the referee "
+                  f"would judge (no card covered, none with a '?' or below confidence "
+                  f"{MIN_CONFIDENCE}): the misreads it could announce")
             print(f"  fully visible cards flagged occluded (missed, not wrong): "
                   f"{figures['full_flagged_occluded']}")
             print(f"  occluded truth (visible < {FULL_VISIBLE}): {figures['occluded_truth']} — "

@@ -22,9 +22,12 @@ from ..rules.hexgrid import Cell
 from ..vision.observation import HexelObservation, SeenCard
 from .align import Alignment, align, deck_card, diff, line_alignments
 
-__all__ = ["Proposal", "propose"]
+__all__ = ["MIN_CONFIDENCE", "Proposal", "propose", "unclear"]
 
 Kind = Literal["idle", "wait", "problem", "move"]
+
+# The least confidence of a card the referee judges (below it the card is unclear: it waits).
+MIN_CONFIDENCE = 0.6
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,13 @@ class Proposal:
 IDLE = Proposal("idle", "No new card on the table.")
 
 
-def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float = 0.6,
+def propose(state: HexelState, obs: HexelObservation, *,
+            min_confidence: float = MIN_CONFIDENCE,
             prefer: Alignment | None = None) -> Proposal:
     """Judge a stable observation against the committed state (see the module docstring)."""
-    unclear = _unclear(obs, min_confidence)
-    if unclear is not None:
-        return unclear
+    wait = unclear(obs, min_confidence)
+    if wait is not None:
+        return wait
     seen = [(c.cell, c.symbols) for c in obs.cards]
     if state.phase == "setup":
         return _opening(state, obs.cards, prefer)
@@ -118,7 +122,11 @@ def propose(state: HexelState, obs: HexelObservation, *, min_confidence: float =
     return _placement(state, cell, symbols, chosen)
 
 
-def _unclear(obs: HexelObservation, min_confidence: float) -> Proposal | None:
+def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
+    """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
+    problem of inks it cannot tell apart), or None when it will: no card is covered, none is
+    read with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
+    announced; `companion bench vision` counts the misreads on the frames it would."""
     doubt = obs.ink_doubt
     if doubt:   # no hand clears this: the print's colours must be learnt
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "

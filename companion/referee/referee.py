@@ -26,7 +26,7 @@ from ..rules.core import Action, RulesError, from_json, replay_events, to_json
 from ..rules.hexel.game import Place
 from .bus import Broadcaster
 from .judges import NEW_MATCH, Judge, ProposalLike, judge_for, judge_for_options
-from .proposal import Proposal
+from .proposal import MIN_CONFIDENCE, Proposal
 from .view import history_entry
 
 __all__ = ["GameStoreLike", "Outcome", "Referee", "RefereeError"]
@@ -61,7 +61,7 @@ class Referee:
 
     def __init__(self, store: GameStoreLike, *, game: str = "hexel",
                  clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time, min_confidence: float = 0.6,
+                 wall: Callable[[], float] = time.time, min_confidence: float = MIN_CONFIDENCE,
                  auto_confirm_s: float | None = None, default_hedge: int = 1,
                  history: int = 200, buffer: int = 256) -> None:
         """`game` is the game of a fresh store; a store with a match resumes that match."""

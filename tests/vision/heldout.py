@@ -984,17 +984,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours")
     args = ap.parse_args(argv)
     names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
-    full = correct = misreads = false = exact = hidden = hidden_read = 0
+    from companion.referee.proposal import unclear
+
+    full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
     for seed in range(args.start, args.start + args.seeds):
-        s, _ = scored(heldout_scene(seed, variant=VARIANTS[args.variant], backgrounds=names))
+        s, obs = scored(heldout_scene(seed, variant=VARIANTS[args.variant], backgrounds=names))
         full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
         false, exact = false + s.false_cards, exact + int(s.exact)
         hidden, hidden_read = hidden + s.occluded_truth, hidden_read + s.occluded_read
+        judged += s.misreads if unclear(obs) is None else 0
     last = args.start + args.seeds - 1
     print(f"{args.variant}{' (unseen backgrounds)' * (names is UNSEEN_BACKGROUNDS)}, "
           f"seeds {args.start}-{last}: {100.0 * correct / max(full, 1):.2f} % per "
           f"card ({correct}/{full}), {100.0 * exact / args.seeds:.0f} % tables exact, "
-          f"{misreads} misreads, {false} false cards"
+          f"{misreads} misreads ({judged} on tables the referee would judge), {false} false "
+          "cards"
           + (f"; {hidden} cards partly under a hand, {hidden_read} of them read right anyway"
              if hidden else ""))
 

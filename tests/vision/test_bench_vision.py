@@ -61,3 +61,37 @@ def test_the_true_calibration_is_the_rendered_homography():
     _, bare = hexel_scene(5, "topdown", 8, "web",
                           params=dataclasses.replace(params, markers=False))
     assert true_calibration(bare) is None
+
+
+def test_misreads_are_counted_apart_on_the_tables_the_referee_would_judge(capsys, monkeypatch):
+    """A misread on a table the referee waits on (a card below its confidence floor, or a card
+    covered) is never announced: the bench counts the misreads on the tables it would judge
+    apart. Here one card of each table is made a misread, confidently on the first table, on the
+    second below the floor, and on the third beside a card reported covered."""
+    import dataclasses
+
+    from companion.referee.proposal import MIN_CONFIDENCE
+    from companion.vision.reader import HexelReader
+
+    real = HexelReader.read
+    tables = iter(range(3))
+
+    def misread(self, image, *a, **k):
+        result = real(self, image, *a, **k)
+        n = next(tables)
+        cards = list(result.observation.cards)
+        wrong = ("B" if cards[0].symbols[0] != "B" else "R") + cards[0].symbols[1:]
+        cards[0] = dataclasses.replace(cards[0], symbols=wrong, confidence=(
+            MIN_CONFIDENCE - 0.1 if n == 1 else 0.95))
+        if n == 2:
+            cards[1] = dataclasses.replace(cards[1], occluded=True)
+        obs = dataclasses.replace(result.observation, cards=tuple(cards))
+        return dataclasses.replace(result, observation=obs)
+
+    monkeypatch.setattr(HexelReader, "read", misread)
+    code = main(["bench", "vision", "--game", "hexel", "--bands", "easy", "--scenes", "3",
+                 "--cards", "8", "--json"])
+    assert code == 0
+    f = json.loads(capsys.readouterr().out)["easy"]
+    assert f["misreads"] == 3
+    assert f["tables_judged"] == 1 and f["misreads_judged"] == 1
