@@ -15,10 +15,12 @@ rules: `companion.vision.scoring`.
 Hexapod reader per band (topdown, easy, hard): per-cell accuracy (a cell is right when its code
 is the truth's, or when it is '?' and a hand covers part of it in truth), whole-case exact rate,
 score exact rate (the P4 score of the read grid equals the truth's; a case with a '?' has no
-score), misread and false cells, how hand-covered cells were reported, cases not found, and the
-median and p95 time per frame on one thread — cold (markers searched over the whole frame, as for
-a single picture) and, with --tracked, for the next frame of the same table read in full
-(markers searched about the last ones) and kept from the last read (nothing in it changed).
+score), misread and false cells (and the cells read wrong on the cases the referee would judge,
+`referee.hexapod_proposal.judged_case`: the ones it could announce), how hand-covered cells
+were reported, cases not found, and the median and p95 time per frame on one thread — cold
+(markers searched over the whole frame, as for a single picture) and, with --tracked, for the
+next frame of the same table read in full (markers searched about the last ones) and kept from
+the last read (nothing in it changed).
 A case counts when at least three of its markers are wholly in view.
 """
 
@@ -237,6 +239,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from ..referee.hexapod_proposal import judged_case
     from ..rules.hexapod import score_case
     from ..scenarios import hexapod_scene
     from ..synth.scene import sample_params
@@ -261,7 +264,8 @@ def run_hexapod(args: argparse.Namespace) -> int:
                            "visible_unread", "hidden", "hidden_flagged", "hidden_right",
                            "hidden_wrong", "false_cells", "cases", "found", "exact",
                            "score_exact", "false_cases", "unexpected_found",
-                           "unscored_wrong", "unscored_wrong_visible"), 0)
+                           "unscored_wrong", "unscored_wrong_visible", "judged_cases",
+                           "judged_wrong"), 0)
         cold, tracked, cell_px, failures, still, one_case, one_case_both = ([] for _ in range(7))
         # the rule that made each fully visible cell '?' (`CaseRead.why`; "case not found")
         rules: dict[str, int] = {}
@@ -340,6 +344,11 @@ def run_hexapod(args: argparse.Namespace) -> int:
                         n["right"] += ok
                         wrong += not ok
                 n["exact"] += got is not None and wrong == 0
+                if got is not None and judged_case(got):
+                    n["judged_cases"] += 1
+                    n["judged_wrong"] += sum(read != code for line, want in zip(
+                        got.grid, case.grid, strict=True) for read, code in zip(
+                        line, want, strict=True))
                 score = _score(score_case, got.grid) if got is not None else None
                 n["score_exact"] += score is not None and score == _score(score_case, case.grid)
                 if got is None or wrong:
@@ -416,6 +425,8 @@ def _score(score_case, grid) -> int | None:
 
 
 def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list) -> None:
+    from ..referee.proposal import MIN_CONFIDENCE
+
     framing = "real lens" if args.lens else "boards framed to fill the picture"
     print(f"band {band}: {args.scenes} scenes (seeds {args.seed}..{args.seed + args.scenes - 1}),"
           f" {args.size}, {framing}; {f['cases']} display cases with 3+ markers in view")
@@ -431,6 +442,9 @@ def _print_hexapod(band: str, args: argparse.Namespace, f: dict, failures: list)
     print(f"  cases       {100 * f['cases_exact']:7.3f} % exact, score exact "
           f"{100 * f['score_exact']:.3f} %  (found {f['found']}/{f['cases']}, false cases "
           f"{f['false_cases']})")
+    print(f"  judged      {f['judged_wrong']} cells read wrong on the {f['judged_cases']} cases "
+          "the referee would judge (no cell '?' or covered, confidence at least "
+          f"{MIN_CONFIDENCE}): the ones it could announce")
     print(f"  unscored    {f['unexpected_found']} cases found with < 3 markers in view: "
           f"{f['unscored_wrong']} cells read wrong ({f['unscored_wrong_visible']} visible)")
     line = f"  time        {f['median_ms']:.2f} ms median per frame (p95 {f['p95_ms']:.2f}) cold"

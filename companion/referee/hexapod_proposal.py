@@ -25,8 +25,9 @@ from ..rules.hexapod import GAME, HexapodState
 from ..rules.hexapod.cards import CODES, EMPTY, Grid
 from ..rules.hexapod.game import CardLaid, TablePlay
 from ..vision.observation import UNKNOWN, HexapodObservation, SeenCase
+from .proposal import MIN_CONFIDENCE
 
-__all__ = ["CaseProposal", "judge_cases"]
+__all__ = ["CaseProposal", "covered_cells", "judge_cases", "judged_case"]
 
 Kind = Literal["idle", "wait", "problem", "move"]
 Cell = tuple[int, int]  # (column, row) in a case, from the top left
@@ -69,7 +70,7 @@ class CaseProposal:
 
 
 def judge_cases(state: HexapodState, obs: object, *,
-                min_confidence: float = 0.6) -> CaseProposal:
+                min_confidence: float = MIN_CONFIDENCE) -> CaseProposal:
     """Judge a stable observation against the committed state (see the module docstring)."""
     if not isinstance(obs, HexapodObservation):
         return CaseProposal("problem", f"The camera reports {type(obs).__name__}, not Hexapod "
@@ -119,8 +120,7 @@ def _seen_cases(state: HexapodState, obs: HexapodObservation, min_confidence: fl
             return seen, CaseProposal("problem", f"{names[seat]}'s case reads as a grid of the "
                                                  f"wrong size; the game's case is {cols}x{rows}.",
                                       seat=seat)
-        hidden = tuple((c, r) for r, line in enumerate(case.grid) for c, code in enumerate(line)
-                       if code == UNKNOWN or _flag(case.occluded, c, r))
+        hidden = covered_cells(case)
         if hidden:
             return seen, CaseProposal("wait", f"{names[seat]}'s case is partly covered (a hand "
                                               "over it?): waiting for a clear view.", seat=seat,
@@ -137,6 +137,19 @@ def _seen_cases(state: HexapodState, obs: HexapodObservation, min_confidence: fl
                                                  "cards.", seat=seat, cells=strange)
         seen[seat] = case
     return seen, None
+
+
+def covered_cells(case: SeenCase) -> tuple[Cell, ...]:
+    """The cells (column, row) of a case read '?' or flagged as under something: while there
+    are any, the referee waits on the case."""
+    return tuple((c, r) for r, line in enumerate(case.grid) for c, code in enumerate(line)
+                 if code == UNKNOWN or _flag(case.occluded, c, r))
+
+
+def judged_case(case: SeenCase, min_confidence: float = MIN_CONFIDENCE) -> bool:
+    """Whether the referee judges this case as read (nothing covered, confidence at least
+    `min_confidence`): a cell read wrong on a case it does not judge is never announced."""
+    return not covered_cells(case) and case.confidence >= min_confidence
 
 
 def _flag(occluded: tuple[tuple[bool, ...], ...], c: int, r: int) -> bool:

@@ -95,3 +95,37 @@ def test_misreads_are_counted_apart_on_the_tables_the_referee_would_judge(capsys
     f = json.loads(capsys.readouterr().out)["easy"]
     assert f["misreads"] == 3
     assert f["tables_judged"] == 1 and f["misreads_judged"] == 1
+
+
+def test_hexapod_cells_read_wrong_are_counted_apart_on_the_cases_the_referee_would_judge(
+        capsys, monkeypatch):
+    """A cell read wrong on a case the referee waits on (another cell '?') is never announced:
+    the Hexapod bench counts the cells read wrong on the cases it would judge apart. Here the
+    first case of the first table is given one wrong cell and nothing else, that of the second
+    a wrong cell and a '?'."""
+    import dataclasses
+
+    from companion.vision.hexapod import HexapodReader
+
+    real = HexapodReader.read_full
+    tables = iter(range(2))
+
+    def misread(self, image, *a, **k):
+        result = real(self, image, *a, **k)
+        n = next(tables)
+        cases = list(result.observation.cases)
+        grid = [list(row) for row in cases[0].grid]
+        grid[0][0] = "B" if grid[0][0] != "B" else "G"
+        if n == 1:
+            grid[1][1] = "?"
+        cases[0] = dataclasses.replace(cases[0], grid=tuple(map(tuple, grid)), confidence=0.95)
+        obs = dataclasses.replace(result.observation, cases=tuple(cases))
+        return dataclasses.replace(result, observation=obs)
+
+    monkeypatch.setattr(HexapodReader, "read_full", misread)
+    code = main(["bench", "vision", "--game", "hexapod", "--bands", "topdown", "--scenes", "2",
+                 "--json"])
+    assert code == 0
+    f = json.loads(capsys.readouterr().out)["topdown"]
+    assert f["misread"] == 2
+    assert f["judged_wrong"] == 1 and f["judged_cases"] == f["found"] - 1
