@@ -26,6 +26,7 @@ from companion.vision.symbol_crossings import (
     HALO_SAME,
     OUTWARD_HALO,
     RUN_FLAT,
+    RUN_HALO_SLACK,
     RUN_NEAR,
     RUN_RAYS,
     RUN_SHARE,
@@ -125,9 +126,9 @@ def test_print_blurred_or_sharp_is_no_run(edition, symbols, width, blur, motion,
 def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=None):
     """`runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
     every run from every start (the middle samples, then, where `blobs` marks the symbol, the
-    halo sample facing its edge), at all its points at once, its spread the lesser of that on
-    the run and that with each point the mean of three samples a pixel apart across it, one card
-    at a time (each card's points through
+    halo sample facing its edge, its limit RUN_HALO_SLACK times theirs), at all its points at
+    once, its spread the lesser of that on the run and that with each point the mean of three
+    samples a pixel apart across it, one card at a time (each card's points through
     `pose_points`); and the distance of the flattest run's spread from its limit
     per symbol (cards x 6, inf where no run starts)."""
     n = len(poses)
@@ -170,8 +171,11 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=N
             norm = normalise(v, white[c])                            # 6 x rays x points x 3
             spread = np.minimum(spread, (norm.max(2) - norm.min(2)).max(-1))
         spread = np.where(inside.all(2) & np.repeat(start[c], turns, axis=1), spread, np.inf)
-        out[c] = (spread < flat[c]).any(1)
-        margin[c] = np.abs(spread - flat[c]).min(1)
+        # (the halo start's runs, the last `turns`, given RUN_HALO_SLACK)
+        limit = flat[c] * np.where(np.arange(spread.shape[1]) // turns == RUN_STARTS,
+                                   RUN_HALO_SLACK, 1.0)
+        out[c] = (spread < limit).any(1)
+        margin[c] = np.abs(spread - limit).min(1)
     return out, margin
 
 
