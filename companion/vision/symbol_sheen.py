@@ -28,6 +28,7 @@ WASH_MIN = 0.15   # of the paper: less is a print's own spread, no wash
 WASH_TOL = 0.02   # per channel, paper-relative: noise and JPEG round a symbol's core
 N_LEAST = 3       # of them, the darkest: the part of the symbol a sheen washed least
 NEAR_PAPER = 0.9  # a channel of an ink this near the paper's is clipped by any wash
+SHEEN_OVER = 1.05  # of the paper seen, in a channel it did not clip: more light than the lamp's
 
 
 def washed_paler(text: list[str], symbols: np.ndarray, white: np.ndarray, model: ColourModel
@@ -93,3 +94,19 @@ def also_ruled_out(ruled: list[tuple[str, ...]], text: list[str], washed: np.nda
 
 
 __all__ = ["also_ruled_out", "washed_paler"]
+
+
+def sheen_over(symbols: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Per card and symbol (cards x 6; `symbols` their samples as seen, cards x 6 x N_SYMBOL x 3
+    BGR, `white` the cards' white references, cards x 3 BGR): the symbol's median sample is
+    brighter than its card's paper by SHEEN_OVER in a channel in which that paper did not clip
+    (CLIP_NEAR). Ink only takes light away, so such a symbol lies under more light than the
+    paper it is judged against: a sleeve's sheen or a glare spot over it. The lamp re-read
+    (`symbols._lamp_read`) judges a card whose paper clipped against the paper the table's lamp
+    makes of it, and the sheen does not follow the lamp: held-out `sleeves` 13227, a pale
+    yellow triangle under a sleeve's sheen (its red 1.1 of the paper's, which clipped in blue
+    and green only) read as red against the lamp's paper, the card reported whole as RYBYRR for
+    RYBYRY. Such a symbol is left unread there."""
+    seen = np.median(symbols, axis=2)                                # cards x 6 x 3
+    open_ = (white < CLIP_NEAR)[:, None, :]
+    return ((seen > SHEEN_OVER * white[:, None, :]) & open_).any(-1)

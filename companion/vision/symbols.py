@@ -133,7 +133,7 @@ from .symbol_samples import (
     sample_cards,
 )
 from .symbol_shape import as_letters, either_ruled_out, ink_fractions, ruled_out
-from .symbol_sheen import also_ruled_out, washed_paler
+from .symbol_sheen import also_ruled_out, sheen_over, washed_paler
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
 MIN_HALO_PAPER = 4            # of a symbol's 8 halo samples, for it to be trusted
@@ -537,6 +537,7 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         white_at = white_at * np.concatenate(at, 1)[..., None]
     # (`_lamp_read`: symbols and their means against the paper the lamp makes, the paper and
     # halo against the paper seen)
+    lamp_rows: slice | np.ndarray | None = None
     if ink_white is None:
         ink_white = white
     else:
@@ -548,6 +549,7 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         white_at = np.broadcast_to(white_at, (len(poses), seen.shape[1], 3)).copy()
         white_at[rows, :ns] = ink_white[rows, None, :]
         white_at[rows, n_pts:] = ink_white[rows, None, :]
+        lamp_rows = rows
     norm = normalise(seen, white_at)
     cast = chroma_cast(ink_white)[:, None, :]
     # where the sensor clipped, the colour seen is only a bound (see `clip_bounds`); JPEG's
@@ -630,6 +632,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # samples carries on past its edge: a fingertip or a sleeve of that hue lies over it.
     covered |= ink_beyond(text, kind[:, halo_e:n_pts], alpha[:, halo_e:n_pts], model)
     covered |= tinted_grey(text, kind[:, :ns].reshape(shape), sym_norm, model)
+    # (judged against the paper the lamp makes: not a symbol lit by more than the lamp,
+    # `sheen_over`)
+    if lamp_rows is not None:
+        covered[lamp_rows] |= sheen_over(vals[lamp_rows, :ns].reshape(-1, 6, N_SYMBOL, 3),
+                                         white[lamp_rows])
     # (the band against the card's own white, shaded or not: it is printed dark, and a shade
     # over it only darkens it further; near the card's edge, the shade between the outer
     # paper samples is a guess)
