@@ -686,10 +686,12 @@ class Figures:
     exact: int = 0
     false_cases: int = 0
     unscored_wrong: int = 0
+    judged_wrong: int = 0
     failures: list = field(default_factory=list)
 
-    def add(self, seed: int, truth: HeldOutBoard, got) -> None:
-        """Score one board (`got`: the reader's grid, None when its case was not found)."""
+    def add(self, seed: int, truth: HeldOutBoard, got, judged: bool = False) -> None:
+        """Score one board (`got`: the reader's grid, None when its case was not found;
+        `judged`: the referee would judge the case as read, `hexapod_proposal.judged_case`)."""
 
         if truth.markers_seen < 3:
             if got is not None:
@@ -720,6 +722,7 @@ class Figures:
         self.visible_unread += len(unread) if got is not None else 0
         self.wrong += len(wrong)
         self.hidden_wrong += len(hidden_wrong)
+        self.judged_wrong += (len(wrong) + len(hidden_wrong)) if judged else 0
         self.exact += got is not None and not (unread or wrong or hidden_wrong)
         if got is None:
             self.failures.append((seed, truth.player, "case not found", []))
@@ -733,7 +736,8 @@ class Figures:
         return (f"{name}, seeds {first}-{last}: {100.0 * self.right / max(self.cells, 1):.2f} % "
                 f"per cell ({self.right}/{self.cells}), {self.visible_unread} visible '?', "
                 f"{self.wrong} wrong codes, {self.hidden_wrong} hidden read wrong (of "
-                f"{self.hidden}), cases found {self.found}/{self.cases}, exact {self.exact}/"
+                f"{self.hidden}; {self.judged_wrong} of the wrong on cases the referee would "
+                f"judge), cases found {self.found}/{self.cases}, exact {self.exact}/"
                 f"{self.cases}, false cases {self.false_cases}, unscored wrong "
                 f"{self.unscored_wrong}")
 
@@ -743,11 +747,13 @@ def main(argv: list[str] | None = None) -> None:
     tests/vision/hexapod_heldout.py [--seeds N] [--start S] [--variant NAME] [--backgrounds
     unseen]` (seeds S..S+N-1; see `VARIANTS`; `unseen`: on `heldout.UNSEEN_BACKGROUNDS`):
     per cell (a hidden cell counts right when '?'), visible cells '?', wrong codes, hidden
-    cells read wrong, cases found and exact."""
+    cells read wrong (and how many of the wrong lie on cases the referee would judge), cases
+    found and exact."""
     import argparse
     import tempfile
 
     from companion.commands.cards import GAMES, export
+    from companion.referee.hexapod_proposal import judged_case
     from companion.vision.hexapod import HexapodReader
     from companion.vision.hexapod_calibrate import cell_params, learn_chart
 
@@ -784,10 +790,12 @@ def main(argv: list[str] | None = None) -> None:
                 except ValueError as exc:
                     refused.append((seed, str(exc)))
             obs = HexapodReader(track=False, params=params).read(scene.image)
-            seen = {c.player: c.grid for c in obs.cases}
+            seen = {c.player: c for c in obs.cases}
             figures.false_cases += sum(p not in {b.player for b in scene.boards} for p in seen)
             for board in scene.boards:
-                figures.add(seed, board, seen.get(board.player))
+                case = seen.get(board.player)
+                figures.add(seed, board, None if case is None else case.grid,
+                            case is not None and judged_case(case))
     label = args.variant + " (unseen backgrounds)" * (names is UNSEEN_BACKGROUNDS)
     print(figures.line(label, args.start, args.start + args.seeds - 1) +
           (f", calibrated ({len(refused)} charts refused: read without)" if args.calibrate
