@@ -93,9 +93,6 @@ def also_ruled_out(ruled: list[tuple[str, ...]], text: list[str], washed: np.nda
     return out
 
 
-__all__ = ["also_ruled_out", "washed_paler"]
-
-
 def sheen_over(symbols: np.ndarray, white: np.ndarray) -> np.ndarray:
     """Per card and symbol (cards x 6; `symbols` their samples as seen, cards x 6 x N_SYMBOL x 3
     BGR, `white` the cards' white references, cards x 3 BGR): the symbol's median sample is
@@ -110,3 +107,7 @@ def sheen_over(symbols: np.ndarray, white: np.ndarray) -> np.ndarray:
     seen = np.median(symbols, axis=2)                                # cards x 6 x 3
     open_ = (white < CLIP_NEAR)[:, None, :]
     return ((seen > SHEEN_OVER * white[:, None, :]) & open_).any(-1)
+
+
+__all__ = ["also_ruled_out", "sheen_over", "washed_paler"]
+

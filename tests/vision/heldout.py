@@ -977,6 +977,8 @@ def main(argv: list[str] | None = None) -> None:
     `unseen`: the tables laid on `UNSEEN_BACKGROUNDS`)."""
     import argparse
 
+    from companion.referee.proposal import unclear
+
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
@@ -984,8 +986,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours")
     args = ap.parse_args(argv)
     names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
-    from companion.referee.proposal import unclear
-
     full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
     for seed in range(args.start, args.start + args.seeds):
         s, obs = scored(heldout_scene(seed, variant=VARIANTS[args.variant], backgrounds=names))

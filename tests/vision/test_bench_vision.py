@@ -63,6 +63,22 @@ def test_the_true_calibration_is_the_rendered_homography():
     assert true_calibration(bare) is None
 
 
+def _tampered(monkeypatch, reader: type, method: str, change) -> None:
+    """Make `reader.method` return its result with the observation of its n-th call (from 0)
+    replaced by `change(n, observation)`."""
+    import dataclasses
+    import itertools
+
+    real, calls = getattr(reader, method), itertools.count()
+
+    def read(self, *a, **k):
+        result = real(self, *a, **k)
+        obs = change(next(calls), result.observation)
+        return dataclasses.replace(result, observation=obs)
+
+    monkeypatch.setattr(reader, method, read)
+
+
 def test_misreads_are_counted_apart_on_the_tables_the_referee_would_judge(capsys, monkeypatch):
     """A misread on a table the referee waits on (a card below its confidence floor, or a card
     covered) is never announced: the bench counts the misreads on the tables it would judge
@@ -73,22 +89,16 @@ def test_misreads_are_counted_apart_on_the_tables_the_referee_would_judge(capsys
     from companion.referee.proposal import MIN_CONFIDENCE
     from companion.vision.reader import HexelReader
 
-    real = HexelReader.read
-    tables = iter(range(3))
-
-    def misread(self, image, *a, **k):
-        result = real(self, image, *a, **k)
-        n = next(tables)
-        cards = list(result.observation.cards)
+    def misread(n, obs):
+        cards = list(obs.cards)
         wrong = ("B" if cards[0].symbols[0] != "B" else "R") + cards[0].symbols[1:]
         cards[0] = dataclasses.replace(cards[0], symbols=wrong, confidence=(
             MIN_CONFIDENCE - 0.1 if n == 1 else 0.95))
         if n == 2:
             cards[1] = dataclasses.replace(cards[1], occluded=True)
-        obs = dataclasses.replace(result.observation, cards=tuple(cards))
-        return dataclasses.replace(result, observation=obs)
+        return dataclasses.replace(obs, cards=tuple(cards))
 
-    monkeypatch.setattr(HexelReader, "read", misread)
+    _tampered(monkeypatch, HexelReader, "read", misread)
     code = main(["bench", "vision", "--game", "hexel", "--bands", "easy", "--scenes", "3",
                  "--cards", "8", "--json"])
     assert code == 0
@@ -107,22 +117,16 @@ def test_hexapod_cells_read_wrong_are_counted_apart_on_the_cases_the_referee_wou
 
     from companion.vision.hexapod import HexapodReader
 
-    real = HexapodReader.read_full
-    tables = iter(range(2))
-
-    def misread(self, image, *a, **k):
-        result = real(self, image, *a, **k)
-        n = next(tables)
-        cases = list(result.observation.cases)
+    def misread(n, obs):
+        cases = list(obs.cases)
         grid = [list(row) for row in cases[0].grid]
         grid[0][0] = "B" if grid[0][0] != "B" else "G"
         if n == 1:
             grid[1][1] = "?"
         cases[0] = dataclasses.replace(cases[0], grid=tuple(map(tuple, grid)), confidence=0.95)
-        obs = dataclasses.replace(result.observation, cases=tuple(cases))
-        return dataclasses.replace(result, observation=obs)
+        return dataclasses.replace(obs, cases=tuple(cases))
 
-    monkeypatch.setattr(HexapodReader, "read_full", misread)
+    _tampered(monkeypatch, HexapodReader, "read_full", misread)
     code = main(["bench", "vision", "--game", "hexapod", "--bands", "topdown", "--scenes", "2",
                  "--json"])
     assert code == 0
