@@ -33,6 +33,7 @@ from .symbol_chroma import chroma_read
 from .symbol_samples import (
     MIN_TURN_LETTERS,
 )
+from .symbol_wash import wash_read
 
 # A grey ring blurred into a blob: the ink it spreads over the symbol's samples. A sharp ring
 # covers ~0.63 of them (up to ~0.75 on a small card, where the pixels round its hole) and blur
@@ -247,7 +248,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     BGR, and each card's white, cards x 3 BGR) lets a coloured symbol left unread on a whole
     card, not set aside as unsure nor surrounded only by shade, be the ink whose chroma its
     unclipped samples show (`symbol_chroma.chroma_read`: a sheen or a phone's saturation boost
-    keeps their channel differences)."""
+    keeps their channel differences), or the blue where a wash clipped its blue and its red and
+    green still show it (`symbol_wash.wash_read`)."""
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -476,6 +478,11 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         if in_shade is not None:
             want &= ~in_shade
         k, got = chroma_read(hues[0], hues[1], want, model)   # (raw samples, white)
+        # (and one whose unclipped channels show one ink washed by white light past the clip
+        # in the others, `symbol_wash`)
+        kw, washed_out = wash_read(hues[0], hues[1], want & ~got, model)
+        k = np.where(washed_out, kw, k)
+        got |= washed_out
         ok = ok | got
         best = np.where(got, k, best)
         conf = np.where(got, 0.5, conf)
