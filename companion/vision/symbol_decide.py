@@ -478,8 +478,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         if in_shade is not None:
             want &= ~in_shade
         k, got = chroma_read(hues[0], hues[1], want, model)   # (raw samples, white)
-        # (and one whose unclipped channels show one ink washed by white light past the clip
-        # in the others, `symbol_wash`)
+        # (and a blue washed by white light past the clip in its blue, whose red and green
+        # still show it, `symbol_wash`)
         kw, washed_out = wash_read(hues[0], hues[1], want & ~got, model)
         k = np.where(washed_out, kw, k)
         got |= washed_out
