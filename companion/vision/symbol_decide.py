@@ -248,8 +248,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     BGR, and each card's white, cards x 3 BGR) lets a coloured symbol left unread on a whole
     card, not set aside as unsure nor surrounded only by shade, be the ink whose chroma its
     unclipped samples show (`symbol_chroma.chroma_read`: a sheen or a phone's saturation boost
-    keeps their channel differences), or the blue where a wash clipped its blue and its red and
-    green still show it (`symbol_wash.wash_read`)."""
+    keeps their channel differences), or the ink a wash past the clip leaves in the channels
+    that did not clip (`symbol_wash.wash_read`; a red or a yellow only with its halo bare)."""
     letters = model.letters
     middle = fast_mean(dark[..., :7])
     hollow = fast_mean(dark[..., 7:]) - middle   # outer ring minus middle
@@ -478,9 +478,9 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
         if in_shade is not None:
             want &= ~in_shade
         k, got = chroma_read(hues[0], hues[1], want, model)   # (raw samples, white)
-        # (and a blue washed by white light past the clip in its blue, whose red and green
-        # still show it, `symbol_wash`)
-        kw, washed_out = wash_read(hues[0], hues[1], want & ~got, model)
+        # (and one washed by white light past the clip, read by the channels left: a red or
+        # a yellow only with its halo bare paper, `symbol_wash`)
+        kw, washed_out = wash_read(hues[0], hues[1], want & ~got, model, bare_halo)
         k = np.where(washed_out, kw, k)
         got |= washed_out
         ok = ok | got

@@ -1,11 +1,10 @@
-"""A blue symbol washed by white light past the sensor's clip in its blue, told by the red and
-green that did not clip. A glossy sleeve's sheen or a glare adds the same light to every channel
-of a symbol (`symbol_sheen`), so the middle of a symbol printed in ink `m` (paper-relative RGB)
-shows `1 + a·(m - 1) + L`: `a` the ink's strength there (1 as printed; a camera's tone curve
-flattens it towards the clip), `L` the light added. A washed blue clips first in its blue, and
-`symbol_chroma` leaves it unread (a clipped channel holds no difference), though its red and
-green still hold green above red as only the blue shows it. `wash_read` reads such a symbol as
-the blue when that model fits its middle samples (`N_CORE`) for some strength within
+"""A coloured symbol washed by white light past the sensor's clip, told by the channels that did
+not clip. A glossy sleeve's sheen or a glare adds the same light to every channel of a symbol
+(`symbol_sheen`), so the middle of a symbol printed in ink `m` (paper-relative RGB) shows
+`1 + a·(m - 1) + L`: `a` the ink's strength there (1 as printed; a camera's tone curve flattens
+it towards the clip), `L` the light added. A washed ink clips first in its brightest channel,
+and `symbol_chroma` leaves it unread (a clipped channel holds no difference). `wash_read` reads
+it as the ink that model fits in its middle samples (`N_CORE`), for some strength within
 WASH_STRENGTH and some light no less than -WASH_TOL, within WASH_TOL in every unclipped channel
 and reaching every clipped one, in all but one sample that shows any channel, while every other
 ink, grey ones too, and bare paper miss by more than WASH_RIVAL_TOL in at least WASH_AGAINST of
@@ -14,11 +13,12 @@ OVEREXPOSED_MAX, independently per channel: an ink is taken to fit where some su
 it, a rival to miss only where none does. A sample clipped in every channel shows nothing;
 a symbol with a sample crushed to black, or brighter than the card's paper by SHEEN_OVER in a
 channel where that paper did not clip (a wash lifts no ink past the paper beside it: a phone's
-saturation boost does, held-out `phone-photo` 98, a grey ring's hollow), is not read so. Only
-the blue (WASH_INKS): a washed red keeps only its green and blue nearly equal, as skin and a
-pale orange object do (never-seen hard 12959, a blue diamond under a hand in the lamp's light
-read as red; 12039, a yellow read as red), and a washed yellow only a low blue, as skin in a
-glare does."""
+saturation boost does, held-out `phone-photo` 98, a grey ring's hollow), is not read so.
+A washed blue keeps green above red, as nothing else on a table does (WASH_INKS). A washed red
+keeps only its green and blue nearly equal, and a washed yellow only a low blue, as skin in a
+lamp's light or a glare does: they are read only where the symbol's halo is bare paper all
+round (`bare`), no hand reaching over it (never-seen hard 12959, a blue diamond under a hand
+read as red without that; 12039, a yellow read as red)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .symbol_samples import CLIP_NEAR, N_CORE
 from .symbol_sheen import SHEEN_OVER
 
 WASH_STRENGTH = (0.35, 1.25)   # an ink's strength in a symbol's middle, as the camera shows it
-WASH_INKS = ("B",)     # the letters a wash may be read as (see the module docstring)
+WASH_INKS = ("B",)     # the letters a wash is read as with a halo not bare (see above)
 WASH_TOL = 0.04        # per channel, paper-relative: noise and JPEG near the clip
 WASH_RIVAL_TOL = 0.1   # per channel: a rival is ruled out only where it misses by more
 WASH_SEEN = 4          # middle samples showing some channel that a read needs
@@ -54,12 +54,13 @@ def _feasible(x: np.ndarray, high: np.ndarray, low: np.ndarray, ink: np.ndarray,
     return (lo <= up).any(-1)
 
 
-def wash_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel
-              ) -> tuple[np.ndarray, np.ndarray]:
+def wash_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel,
+              bare: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol (cards x 6), for the symbols `want` marks that have a
     middle sample clipped at white in some channels but not all, from their samples as sampled
-    (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x 3 BGR); see the
-    module docstring."""
+    (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x 3 BGR); `bare`
+    (cards x 6; None: none) the symbols whose halo is bare paper all round. See the module
+    docstring."""
     best = np.zeros(want.shape, np.int64)
     read = np.zeros(want.shape, bool)
     if not want.any():
@@ -93,9 +94,13 @@ def wash_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Colou
     n_seen = shows.sum(-1)
     n_fit = fits.sum(-2)                                            # k x rivals
     n_out = n_seen[:, None] - loose.sum(-2)
-    for j in [j for j in np.flatnonzero(~model.neutral) if model.letters[j] in WASH_INKS]:
+    halo = (np.zeros(len(at), bool) if bare is None else
+            np.asarray(bare, bool).ravel()[at])
+    for j in np.flatnonzero(~model.neutral):
         others = np.delete(np.arange(len(rivals)), j)
         ok = (n_fit[:, j] >= n_seen - 1) & (n_out[:, others] >= WASH_AGAINST).all(-1)
+        if model.letters[j] not in WASH_INKS:
+            ok &= halo
         best.ravel()[at[ok]] = j
         read.ravel()[at[ok]] = True
     return best, read

@@ -57,7 +57,8 @@ shows a disc (a coin lying on it) is flagged, through every re-read, and reporte
 some channels but not all, is read by its chroma (`symbol_chroma`): white light added by a
 sleeve's sheen and a phone's saturation boost take its samples off its ink's line but keep
 their channel differences along its ink's (where the white clipped, for every paper past it);
-a blue one washed until its blue clipped, by the red and green left (`symbol_wash`).
+one washed until it clipped, by the channels left (`symbol_wash`; a red or a yellow only
+where its halo is bare paper).
 
 This module reads and re-reads (`read_cards`, `StagedRead`, `read_together`); the sample
 pattern and poses (`symbol_samples`), the lamp (`symbol_lamp`), the guards against objects

@@ -1,8 +1,10 @@
-"""A blue symbol washed past the clip by a sleeve's sheen (`symbol_wash.wash_read`): its blue
+"""A symbol washed past the clip by a sleeve's sheen (`symbol_wash.wash_read`): a blue's blue
 channel clips, its red and green still hold the blue's difference between them, and the symbol is
-read as the blue. What a wash cannot tell apart stays unread: a skin-coloured sample with its red
-clipped (a washed red disc and a hand in a lamp's light look alike there), bare paper, and a sample
-brighter than an unclipped paper (a phone's saturation boost, not a wash). The samples are
+read as the blue. A red disc's red clips, and its green and blue, nearly equal, look like skin in
+a lamp's light: it is read as the red only where its halo is bare paper all round (no hand over
+it). What a wash cannot tell apart stays unread: that skin-coloured sample where the halo is not
+bare, bare paper, and a sample brighter than an unclipped paper (a phone's saturation boost, not
+a wash). The samples are
 built here from the web inks as printed (`faces`), independent of the reader's colour model
 fit; the held-out table is drawn by `heldout`, its truth by the generator."""
 
@@ -18,6 +20,7 @@ from .heldout import VARIANTS, heldout_scene, scored
 
 MODEL = builtin_model("web")
 BLUE = np.array([0.09, 0.38, 0.89])    # our blue ink, paper-relative RGB
+RED = np.array([0.87, 0.14, 0.13])     # our red ink
 
 
 def _symbols(rgb_core: np.ndarray, white_bgr: tuple[float, float, float]
@@ -49,6 +52,21 @@ def test_blue_seen_whole_is_left_to_the_other_readings() -> None:
     assert not wash_read(raw, white, want, MODEL)[1].any()
 
 
+def test_washed_red_is_read_only_with_its_halo_bare() -> None:
+    # a sheen adds half the paper's light to the red as printed: red clips, green and blue
+    # stay nearly equal
+    raw, white, want = _symbols(RED + 0.5, (250.0, 250.0, 250.0))
+    bare = np.ones((1, 6), bool)
+    best, read = wash_read(raw, white, want, MODEL, bare)
+    assert read[0, 0] and MODEL.letters[best[0, 0]] == "R"
+    # with something over its halo (a hand's edge), or no halo given, it is not read
+    assert not wash_read(raw, white, want, MODEL, ~bare)[1].any()
+    assert not wash_read(raw, white, want, MODEL)[1].any()
+    # nor a red sample whose green and blue part more than the red's do (no red washed)
+    raw, white, want = _symbols(np.array([1.2, 0.75, 0.45]), (250.0, 250.0, 250.0))
+    assert not wash_read(raw, white, want, MODEL, bare)[1].any()
+
+
 def test_skin_with_red_clipped_is_not_read() -> None:
     # a hand in a lamp's light over a symbol (never-seen hard 12959): red clipped, green a
     # little above blue, as a washed red disc would be; the wash names no red
@@ -75,6 +93,15 @@ def test_blue_brighter_than_an_unclipped_paper_is_not_read() -> None:
 def test_sleeved_table_read_whole() -> None:
     # held-out `sleeves` 13: four cards left with a washed symbol unread before the wash reading
     scene = heldout_scene(13, variant=VARIANTS["sleeves"])
+    score, _ = scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0
+    assert score.full == 20 and score.correct == 20
+
+
+def test_sleeved_table_with_a_washed_red_read_whole() -> None:
+    # held-out `sleeves` 31: one card left with a washed red disc unread before the red was
+    # read with its halo bare
+    scene = heldout_scene(31, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0
     assert score.full == 20 and score.correct == 20
