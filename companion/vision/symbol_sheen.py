@@ -104,10 +104,14 @@ def sheen_over(symbols: np.ndarray, white: np.ndarray) -> np.ndarray:
     yellow triangle under a sleeve's sheen (its red 1.1 of the paper's, which clipped in blue
     and green only) read as red against the lamp's paper, the card reported whole as RYBYRR for
     RYBYRY. Such a symbol is left unread there."""
-    seen = np.median(symbols, axis=2)                                # cards x 6 x 3
-    open_ = (white < CLIP_NEAR)[:, None, :]
-    return ((seen > SHEEN_OVER * white[:, None, :]) & open_).any(-1)
+    return over_paper(np.median(symbols, axis=2), white[:, None, :])   # cards x 6
 
 
-__all__ = ["also_ruled_out", "sheen_over", "washed_paler"]
+def over_paper(seen: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Per sample (… x 3 BGR as seen, `white` its card's white broadcast to it): brighter than
+    that paper by SHEEN_OVER in a channel in which the paper did not clip (CLIP_NEAR). Ink only
+    takes light away: such a sample lies under more light than the paper beside it."""
+    return ((seen > SHEEN_OVER * white) & (white < CLIP_NEAR)).any(-1)
 
+
+__all__ = ["also_ruled_out", "over_paper", "sheen_over", "washed_paler"]

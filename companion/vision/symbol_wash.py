@@ -11,9 +11,10 @@ ink, grey ones too, and bare paper miss by more than WASH_RIVAL_TOL in at least 
 them. Where the card's white clipped in a channel its paper lies brighter than seen by up to
 OVEREXPOSED_MAX, independently per channel: an ink is taken to fit where some such paper lets
 it, a rival to miss only where none does. A sample clipped in every channel shows nothing;
-a symbol with a sample crushed to black, or brighter than the card's paper by SHEEN_OVER in a
-channel where that paper did not clip (a wash lifts no ink past the paper beside it: a phone's
-saturation boost does, held-out `phone-photo` 98, a grey ring's hollow), is not read so.
+a symbol with a sample crushed to black, or brighter than the card's paper in a channel where
+that paper did not clip (`symbol_sheen.over_paper`: a wash lifts no ink past the paper beside
+it, a phone's saturation boost does, held-out `phone-photo` 98, a grey ring's hollow), is not
+read so.
 A washed blue keeps green above red, as nothing else on a table does (WASH_INKS). A washed red
 keeps only its green and blue nearly equal, and a washed yellow only a low blue, as skin in a
 lamp's light or a glare does: they are read only where the symbol's halo is bare paper all
@@ -26,7 +27,7 @@ import numpy as np
 
 from .colour import CLIP_LOW, OVEREXPOSED_MAX, ColourModel
 from .symbol_samples import CLIP_NEAR, N_CORE
-from .symbol_sheen import SHEEN_OVER
+from .symbol_sheen import over_paper
 
 WASH_STRENGTH = (0.35, 1.25)   # an ink's strength in a symbol's middle, as the camera shows it
 WASH_INKS = ("B",)     # the letters a wash is read as with a halo not bare (see above)
@@ -71,8 +72,8 @@ def wash_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Colou
     high = seen >= CLIP_NEAR
     shows = ~high.all(-1)                                           # k x 7
     # (a sample brighter than the card's paper in a channel where that paper did not clip is
-    # lit apart from the card: a wash lifts no ink past the paper beside it, as `sheen_over`)
-    apart = ((seen > SHEEN_OVER * w[:, None, :]) & (w < CLIP_NEAR)[:, None, :]).any((-1, -2))
+    # lit apart from the card: a wash lifts no ink past the paper beside it)
+    apart = over_paper(seen, w[:, None, :]).any(-1)
     kept = (((high.any(-1) & shows).any(-1)) & ~(seen <= CLIP_LOW).any((-1, -2))
             & (shows.sum(-1) >= WASH_SEEN) & ~apart)
     at, seen, high, shows, w = at[kept], seen[kept], high[kept], shows[kept], w[kept]
