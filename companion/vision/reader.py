@@ -43,6 +43,8 @@ from .cards import (
     cut_necks,
     fit_hexagons,
     fitted_card,
+    gathered_blobs,
+    outer_contours,
     paper_blobs,
     paper_mask,
     reseat_paper,
@@ -154,7 +156,8 @@ class HexelReader:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
-        (`_reseat`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
+        (`_reseat`), and the cards whose paper the mask kept in pieces gathered again
+        (`_pieced`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
         the paper found by its local range are added and all told again (`_by_contrast`).
         The shapes, which no colour decides, are kept in `self._shapes`: given
         as `shapes`, only the cards among them are told again (with another colour model).
@@ -163,12 +166,15 @@ class HexelReader:
         view, p = self.view, self.params.detect
         if shapes is None:
             mask = paper_mask(frame, scale, p, roi)
-            blobs = paper_blobs(mask, scale, view, p)
+            outlines = outer_contours(mask)
+            blobs = paper_blobs(mask, scale, view, p, outlines)
             fitted: dict[int, CardFit] = {}
             candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area, fitted)
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
                                   fitted)
+            candidates, found = _pieced(mask, scale, view, p, candidates, found, card_area,
+                                        outlines)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
@@ -914,6 +920,39 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
     return found, list(out.values())
 
 
+def _pieced(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
+            candidates: list[CardFit], found: list[CardFit], card_area: float | None,
+            outlines: list[np.ndarray]) -> tuple[list[CardFit], list[CardFit]]:
+    """(candidates, found) with the hexagons of the cards whose paper the `mask` keeps in
+    pieces, gathered again (`cards.gathered_blobs`): each in place of the smaller hexagons
+    centred on it (pieces of its paper that fitted one), and only where no larger hexagon lies
+    on it.
+    (`outlines`: the mask's `cards.outer_contours`.)"""
+    pieced, _ = fit_hexagons(gathered_blobs(mask, scale, view, params, outlines), params,
+                             not view.calibrated, card_area)
+    if not pieced:
+        return candidates, found
+    have = [*candidates, *found]
+    pieced = [g for g in pieced
+              if not any(_near(f, [g]) and f.blob.area_plane >= g.blob.area_plane
+                         for f in have)]
+
+    def piece(f: CardFit) -> bool:   # a smaller hexagon whose centre lies on a gathered one
+        return any(f.blob.area_plane < g.blob.area_plane
+                   and math.dist(f.centre, g.centre) < g.apothem for g in pieced)
+
+    return ([*(f for f in candidates if not piece(f)), *pieced],
+            [f for f in found if not piece(f)])
+
+
+def _near(f: CardFit, others: list[CardFit]) -> bool:
+    """Whether hexagon `f` lies on any of `others` (centres nearer than 0.75 of their apothems'
+    sum)."""
+    if not others:
+        return False
+    centres = np.array([k.centre for k in others])
+    reach = np.array([k.apothem for k in others])
+    return bool((np.linalg.norm(centres - f.centre, axis=1) <= 0.75 * (reach + f.apothem)).any())
 
 
 def _by_contrast(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
