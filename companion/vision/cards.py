@@ -276,14 +276,14 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     """Cards whose paper the mask keeps in pieces, each gathered again into one blob: on a small
     card in a smear, blur closes the thin strips of paper between the symbols and the border
     band, and the paper falls apart into a middle (a cross between the symbols, into which
-    they bite deep: less solid than `min_solidity`) and caps along the edges, none of them a
-    hexagon. From each such middle at least a quarter of a small card's size (largest first),
-    the GATHER_NEAREST nearest smaller pieces whose centres its radius (GATHER_REACH times over)
-    reaches are taken nearest first, each only where it makes the joint hull more compact; a
-    gathering of two pieces or more whose hull is then as compact as a hexagon's
-    (`min_ragged_compactness`) is a blob, its pieces taken. Its blob is `ragged`: trusted as a
-    whole card only (its hull must still fit a hexagon, `fit_hexagons`), which must show its
-    symbols, paper and border. (`contours`: `outer_contours(mask)`, where already traced.)"""
+    they bite deep: less solid than `min_solidity`) and caps along the edges, the middle's
+    hull at best a loose hexagon. From each such middle at least a quarter of a small card's
+    size (largest first), the GATHER_NEAREST nearest smaller pieces whose centres its radius
+    (GATHER_REACH times over) reaches are taken nearest first, each only where it makes the
+    joint hull more compact; a gathering of two pieces or more whose hull is then as compact
+    as a hexagon's (`min_ragged_compactness`) is a blob, its pieces taken. Its blob is
+    `ragged`: trusted as a whole card only (its hull must still fit a hexagon,
+    `fit_hexagons`), which must show its symbols, paper and border. (`contours`: `outer_contours(mask)`, where already traced.)"""
     h, w = mask.shape
     min_w = params.min_width_frac * w
     min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w

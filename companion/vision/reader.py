@@ -156,7 +156,8 @@ class HexelReader:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
-        (`_reseat`), and the cards whose paper the mask kept in pieces gathered again
+        (`_reseat`); the cards whose paper the mask kept in pieces, gathered again, are told
+        with the rest in place of the hexagons of those pieces that read as no card
         (`_pieced`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
         the paper found by its local range are added and all told again (`_by_contrast`).
         The shapes, which no colour decides, are kept in `self._shapes`: given
@@ -173,13 +174,15 @@ class HexelReader:
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
                                   fitted)
-            candidates, found = _pieced(mask, scale, view, p, candidates, found, card_area,
-                                        outlines)
+            gathered, _ = fit_hexagons(gathered_blobs(mask, scale, view, p, outlines), p,
+                                       not view.calibrated, card_area)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
                                                   card_area):
                 return None
+        else:
+            gathered = []
         first_telling = self._shapes is not shapes
         self._shapes = shapes
         mask, candidates, found, rest = shapes
@@ -189,6 +192,16 @@ class HexelReader:
                 return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
         whole, not_cards = together(self._tell(frame, scale, [*candidates, *found],
                                                {id(f) for f in found}, card_area, hook))[0]
+        pieced = _pieced(gathered, whole)
+        if first_telling and pieced:
+            # cards whose paper the mask kept in pieces, gathered again (`_pieced`), in place
+            # of the hexagons centred on them that read as no card, and all told again
+            candidates = [*(f for f in candidates if not _piece_of(f, pieced, whole)), *pieced]
+            found = [f for f in found if not _piece_of(f, pieced, whole)]
+            self._shapes = (mask, candidates, found, rest)
+            whole, not_cards = together(self._tell(
+                frame, scale, [*candidates, *found], {id(f) for f in found}, card_area,
+                hook))[0]
         if first_telling and len(whole) < FEW_CARDS:
             # too few cards for a lattice to grow and probe from: the paper found by its
             # local range may give those the mask kept only in patches (`_by_contrast`)
@@ -920,29 +933,27 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
     return found, list(out.values())
 
 
-def _pieced(mask: np.ndarray, scale: float, view: TableView, params: DetectParams,
-            candidates: list[CardFit], found: list[CardFit], card_area: float | None,
-            outlines: list[np.ndarray]) -> tuple[list[CardFit], list[CardFit]]:
-    """(candidates, found) with the hexagons of the cards whose paper the `mask` keeps in
-    pieces, gathered again (`cards.gathered_blobs`): each in place of the smaller hexagons
-    centred on it (pieces of its paper that fitted one), and only where no larger hexagon lies
-    on it.
-    (`outlines`: the mask's `cards.outer_contours`.)"""
-    pieced, _ = fit_hexagons(gathered_blobs(mask, scale, view, params, outlines), params,
-                             not view.calibrated, card_area)
-    if not pieced:
-        return candidates, found
-    have = [*candidates, *found]
-    pieced = [g for g in pieced
-              if not any(_near(f, [g]) and f.blob.area_plane >= g.blob.area_plane
-                         for f in have)]
+PIECED_SIZES = (0.75, 1.3)   # a gathered hexagon's apothem, of the median whole card's
 
-    def piece(f: CardFit) -> bool:   # a smaller hexagon whose centre lies on a gathered one
-        return any(f.blob.area_plane < g.blob.area_plane
-                   and math.dist(f.centre, g.centre) < g.apothem for g in pieced)
 
-    return ([*(f for f in candidates if not piece(f)), *pieced],
-            [f for f in found if not piece(f)])
+def _pieced(gathered: list[CardFit], whole: list[CardFit]) -> list[CardFit]:
+    """The hexagons `gathered` from the pieces of paper the mask kept (`cards.gathered_blobs`:
+    small cards in a smear) that lie on no `whole` card, and, beside FEW_CARDS whole cards or
+    more, are of their size (PIECED_SIZES of their median apothem: a region of the table as
+    large as several cards may gather too)."""
+    pieced = [g for g in gathered if not _near(g, whole)]
+    if len(whole) >= FEW_CARDS and pieced:
+        ref = float(np.median([f.apothem for f in whole]))
+        pieced = [g for g in pieced
+                  if PIECED_SIZES[0] * ref <= g.apothem <= PIECED_SIZES[1] * ref]
+    return pieced
+
+
+def _piece_of(f: CardFit, pieced: list[CardFit], whole: list[CardFit]) -> bool:
+    """Whether hexagon `f`, no `whole` card, is centred on one of the `pieced` hexagons (it
+    fitted a piece of that card's paper)."""
+    return (not any(f is w for w in whole)
+            and any(math.dist(f.centre, g.centre) < g.apothem for g in pieced))
 
 
 def _near(f: CardFit, others: list[CardFit]) -> bool:
