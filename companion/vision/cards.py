@@ -283,7 +283,8 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     joint hull more compact; a gathering of two pieces or more whose hull is then as compact
     as a hexagon's (`min_ragged_compactness`) is a blob, its pieces taken. Its blob is
     `ragged`: trusted as a whole card only (its hull must still fit a hexagon,
-    `fit_hexagons`), which must show its symbols, paper and border. (`contours`: `outer_contours(mask)`, where already traced.)"""
+    `fit_hexagons`), which must show its symbols, paper and border. (`contours`:
+    `outer_contours(mask)`, where already traced.)"""
     h, w = mask.shape
     min_w = params.min_width_frac * w
     min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w

@@ -977,12 +977,7 @@ def _by_contrast(frame: np.ndarray, scale: float, view: TableView, params: Detec
     mask = contrast_mask(frame, scale, params, roi)
     blobs = [replace(b, ragged=True) for b in paper_blobs(mask, scale, view, params)]
     fits, _ = fit_hexagons(blobs, params, not view.calibrated, card_area)
-    if not have or not fits:
-        return fits
-    centres = np.array([f.centre for f in have])
-    reach = np.array([f.apothem for f in have])
-    return [f for f in fits
-            if (np.linalg.norm(centres - f.centre, axis=1) > 0.75 * (reach + f.apothem)).all()]
+    return [f for f in fits if not _near(f, have)]
 
 
 def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
