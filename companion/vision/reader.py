@@ -940,13 +940,19 @@ def _pieced(gathered: list[CardFit], whole: list[CardFit]) -> list[CardFit]:
     """The hexagons `gathered` from the pieces of paper the mask kept (`cards.gathered_blobs`:
     small cards in a smear) that lie on no `whole` card, and, beside FEW_CARDS whole cards or
     more, are of their size (PIECED_SIZES of their median apothem: a region of the table as
-    large as several cards may gather too)."""
+    large as several cards may gather too); none unless they are at least as many as the
+    whole cards. A table whose cards the mask keeps mostly in pieces (small cards in a smear)
+    gives the lattice too few cards to grow and probe from. Where it keeps most of them whole,
+    the few it keeps in pieces are left to the probe, which searches each one's pose about the
+    lattice: the hull of a dim card's pieces can lie a little off its print (never-seen hard
+    14555: a card in a shade, whose blue cores read at its gathered pose put the table's blue
+    in doubt and left 12 cards unread)."""
     pieced = [g for g in gathered if not _near(g, whole)]
     if len(whole) >= FEW_CARDS and pieced:
         ref = float(np.median([f.apothem for f in whole]))
         pieced = [g for g in pieced
                   if PIECED_SIZES[0] * ref <= g.apothem <= PIECED_SIZES[1] * ref]
-    return pieced
+    return pieced if len(pieced) >= len(whole) else []
 
 
 def _piece_of(f: CardFit, pieced: list[CardFit], whole: list[CardFit]) -> bool:
