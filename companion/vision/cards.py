@@ -294,25 +294,36 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     pieces = [c for c in contours if len(c) >= 3]
     if len(pieces) < 2:
         return []
-    areas = np.array([cv2.contourArea(c) for c in pieces])
-    keep = areas >= GATHER_MIN_PIECE * min_area
-    pieces, areas = [c for c, k in zip(pieces, keep, strict=True) if k], areas[keep]
     boxes = np.array([cv2.boundingRect(c) for c in pieces]).reshape(-1, 4)
+    box_area = boxes[:, 2] * boxes[:, 3]
     centres = boxes[:, :2] + 0.5 * boxes[:, 2:]
+    areas = np.full(len(pieces), np.nan)   # worked out only where asked (most pieces are specks)
+
+    def area(ks: np.ndarray) -> np.ndarray:
+        todo = ks[np.isnan(areas[ks])]
+        areas[todo] = [cv2.contourArea(pieces[k]) for k in todo.tolist()]
+        return areas[ks]
+
+    # a middle's hull, and so its box, is larger than its area over min_solidity: the box
+    # rules out the solid pieces without their hulls
+    big = np.flatnonzero((box_area >= min_area) & (boxes[:, 2:] <= max_side).all(axis=1))
+    big_area = area(big)
+    middles = big[(big_area >= min_area) & (big_area < params.min_solidity * box_area[big])]
+    small = box_area >= GATHER_MIN_PIECE * min_area    # a piece's box holds its area
     taken = np.zeros(len(pieces), bool)
     gathered: list[tuple[np.ndarray, bool]] = []
-    for i in np.argsort(-areas).tolist():
-        if areas[i] < min_area:
-            break
-        bw, bh = boxes[i, 2:]
-        if taken[i] or bw > max_side or bh > max_side:
+    for i in middles[np.argsort(-areas[middles])].tolist():
+        if taken[i]:
             continue
+        bw, bh = boxes[i, 2:]
         hull = cv2.convexHull(pieces[i])
         if areas[i] >= params.min_solidity * cv2.contourArea(hull):
             continue   # no card's middle: its symbols would bite deep into it
         dist = np.hypot(*(centres - centres[i]).T)
         reach = GATHER_REACH * 0.5 * math.hypot(bw, bh)
-        near = np.flatnonzero((dist < reach) & ~taken & (areas < areas[i]))
+        near = np.flatnonzero((dist < reach) & ~taken & small)
+        near_area = area(near)
+        near = near[(near_area >= GATHER_MIN_PIECE * min_area) & (near_area < areas[i])]
         near = near[np.argsort(dist[near])][:GATHER_NEAREST]
         if not len(near):
             continue
