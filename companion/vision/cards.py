@@ -183,21 +183,31 @@ _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 _NEAR_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
 
 
+def outer_contours(mask: np.ndarray) -> list[np.ndarray]:
+    """The outer contours of a mask's regions, those lying in another's hole too (cards on a
+    pale table's region, in a hole it leaves), but not the holes (the symbols'), as
+    `paper_blobs` and `gathered_blobs` both take them."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [contours[k] for k in np.flatnonzero(hierarchy[0, :, 3] < 0).tolist()]
+
+
 def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
-                params: DetectParams = DetectParams()) -> list[Blob]:
-    """Outer contours of the mask large enough to be a card (or a good part of one)."""
+                params: DetectParams = DetectParams(),
+                contours: list[np.ndarray] | None = None) -> list[Blob]:
+    """Outer contours of the mask (`contours` where given: `outer_contours(mask)`) large
+    enough to be a card (or a good part of one)."""
     h, w = mask.shape
     min_w = params.min_width_frac * w
     min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
     max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
-    # outer boundaries only, not the holes the symbols make; a texture speck is a few points
+    if contours is None:
+        contours = outer_contours(mask)
+    # a texture speck is a few points
     max_side = params.max_width_frac * w * 1.3
     hulls = []
-    for k in np.flatnonzero(hierarchy[0, :, 3] < 0).tolist():
-        c = contours[k]
+    for c in contours:
         if len(c) < 6:
             continue
         rect = cv2.boundingRect(c)
@@ -252,6 +262,90 @@ def _blobs(hulls: list[tuple[np.ndarray, bool, bool]], scale: float, view: Table
         area_plane = cv2.contourArea(hull_plane.astype(np.float32))
         blobs.append(Blob(img[a:b], hull_plane, area_plane, touches, ragged))
     return blobs
+
+
+GATHER_REACH = 1.2      # a piece of paper is gathered to a larger one whose radius, this many
+                        # times over, reaches its centre (`gathered_blobs`)
+GATHER_MIN_PIECE = 1 / 16   # pieces smaller than this share of the smallest card are specks
+GATHER_NEAREST = 8      # pieces tried for each middle, nearest first
+
+
+def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
+                   params: DetectParams = DetectParams(),
+                   contours: list[np.ndarray] | None = None) -> list[Blob]:
+    """Cards whose paper the mask keeps in pieces, each gathered again into one blob: on a small
+    card in a smear, blur closes the thin strips of paper between the symbols and the border
+    band, and the paper falls apart into a middle (a cross between the symbols, into which
+    they bite deep: less solid than `min_solidity`) and caps along the edges, the middle's
+    hull at best a loose hexagon. From each such middle at least a quarter of a small card's
+    size (largest first), the GATHER_NEAREST nearest smaller pieces whose centres its radius
+    (GATHER_REACH times over) reaches are taken nearest first, each only where it makes the
+    joint hull more compact; a gathering of two pieces or more whose hull is then as compact
+    as a hexagon's (`min_ragged_compactness`) is a blob, its pieces taken. Its blob is
+    `ragged`: trusted as a whole card only (its hull must still fit a hexagon,
+    `fit_hexagons`), which must show its symbols, paper and border. (`contours`:
+    `outer_contours(mask)`, where already traced.)"""
+    h, w = mask.shape
+    min_w = params.min_width_frac * w
+    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
+    max_side = params.max_width_frac * w * 1.3
+    if contours is None:
+        contours = outer_contours(mask)
+    pieces = [c for c in contours if len(c) >= 3]
+    if len(pieces) < 2:
+        return []
+    boxes = np.array([cv2.boundingRect(c) for c in pieces]).reshape(-1, 4)
+    box_area = boxes[:, 2] * boxes[:, 3]
+    centres = boxes[:, :2] + 0.5 * boxes[:, 2:]
+    areas = np.full(len(pieces), np.nan)   # worked out only where asked (most pieces are specks)
+
+    def area(ks: np.ndarray) -> np.ndarray:
+        todo = ks[np.isnan(areas[ks])]
+        areas[todo] = [cv2.contourArea(pieces[k]) for k in todo.tolist()]
+        return areas[ks]
+
+    # a middle's hull, and so its box, is larger than its area over min_solidity: the box
+    # rules out the solid pieces without their hulls
+    big = np.flatnonzero((box_area >= min_area) & (boxes[:, 2:] <= max_side).all(axis=1))
+    big_area = area(big)
+    middles = big[(big_area >= min_area) & (big_area < params.min_solidity * box_area[big])]
+    small = box_area >= GATHER_MIN_PIECE * min_area    # a piece's box holds its area
+    taken = np.zeros(len(pieces), bool)
+    gathered: list[tuple[np.ndarray, bool]] = []
+    for i in middles[np.argsort(-areas[middles])].tolist():
+        if taken[i]:
+            continue
+        bw, bh = boxes[i, 2:]
+        hull = cv2.convexHull(pieces[i])
+        if areas[i] >= params.min_solidity * cv2.contourArea(hull):
+            continue   # no card's middle: its symbols would bite deep into it
+        dist = np.hypot(*(centres - centres[i]).T)
+        reach = GATHER_REACH * 0.5 * math.hypot(bw, bh)
+        near = np.flatnonzero((dist < reach) & ~taken & small)
+        near_area = area(near)
+        near = near[(near_area >= GATHER_MIN_PIECE * min_area) & (near_area < areas[i])]
+        near = near[np.argsort(dist[near])][:GATHER_NEAREST]
+        if not len(near):
+            continue
+        group, best = [i], _compactness(hull)
+        for j in near.tolist():
+            joint = cv2.convexHull(np.vstack([hull, pieces[j]]))
+            compact = _compactness(joint)
+            if compact > best:
+                group, hull, best = [*group, j], joint, compact
+        if len(group) < 2 or best < params.min_ragged_compactness:
+            continue
+        taken[group] = True
+        x, y, gw, gh = cv2.boundingRect(hull)
+        gathered.append((hull.reshape(-1, 2).astype(np.float64),
+                         x <= 1 or y <= 1 or x + gw >= w - 1 or y + gh >= h - 1))
+    return _blobs([(hull, touches, True) for hull, touches in gathered], scale, view)
+
+
+def _compactness(hull: np.ndarray) -> float:
+    """4·pi·area / perimeter² of a convex hull (a circle 1, a regular hexagon 0.91)."""
+    perimeter = cv2.arcLength(hull, True)
+    return 4.0 * math.pi * cv2.contourArea(hull) / (perimeter * perimeter) if perimeter else 0.0
 
 
 def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper_area: float,

@@ -43,6 +43,8 @@ from .cards import (
     cut_necks,
     fit_hexagons,
     fitted_card,
+    gathered_blobs,
+    outer_contours,
     paper_blobs,
     paper_mask,
     reseat_paper,
@@ -154,7 +156,9 @@ class HexelReader:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
-        (`_reseat`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
+        (`_reseat`); the cards whose paper the mask kept in pieces, gathered again, are told
+        with the rest in place of the hexagons of those pieces that read as no card
+        (`_pieced`); where the first telling finds fewer than FEW_CARDS cards, the hexagons of
         the paper found by its local range are added and all told again (`_by_contrast`).
         The shapes, which no colour decides, are kept in `self._shapes`: given
         as `shapes`, only the cards among them are told again (with another colour model).
@@ -163,17 +167,22 @@ class HexelReader:
         view, p = self.view, self.params.detect
         if shapes is None:
             mask = paper_mask(frame, scale, p, roi)
-            blobs = paper_blobs(mask, scale, view, p)
+            outlines = outer_contours(mask)
+            blobs = paper_blobs(mask, scale, view, p, outlines)
             fitted: dict[int, CardFit] = {}
             candidates, rest = fit_hexagons(blobs, p, not view.calibrated, card_area, fitted)
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
                                   fitted)
+            gathered, _ = fit_hexagons(gathered_blobs(mask, scale, view, p, outlines), p,
+                                       not view.calibrated, card_area)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
                                                   card_area):
                 return None
+        else:
+            gathered = []
         first_telling = self._shapes is not shapes
         self._shapes = shapes
         mask, candidates, found, rest = shapes
@@ -183,6 +192,16 @@ class HexelReader:
                 return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
         whole, not_cards = together(self._tell(frame, scale, [*candidates, *found],
                                                {id(f) for f in found}, card_area, hook))[0]
+        pieced = _pieced(gathered, whole)
+        if first_telling and pieced:
+            # cards whose paper the mask kept in pieces, gathered again (`_pieced`), in place
+            # of the hexagons centred on them that read as no card, and all told again
+            candidates = [*(f for f in candidates if not _piece_of(f, pieced, whole)), *pieced]
+            found = [f for f in found if not _piece_of(f, pieced, whole)]
+            self._shapes = (mask, candidates, found, rest)
+            whole, not_cards = together(self._tell(
+                frame, scale, [*candidates, *found], {id(f) for f in found}, card_area,
+                hook))[0]
         if first_telling and len(whole) < FEW_CARDS:
             # too few cards for a lattice to grow and probe from: the paper found by its
             # local range may give those the mask kept only in patches (`_by_contrast`)
@@ -914,6 +933,43 @@ def _reseat(frame: np.ndarray, scale: float, view: TableView, params: DetectPara
     return found, list(out.values())
 
 
+PIECED_SIZES = (0.75, 1.3)   # a gathered hexagon's apothem, of the median whole card's
+
+
+def _pieced(gathered: list[CardFit], whole: list[CardFit]) -> list[CardFit]:
+    """The hexagons `gathered` from the pieces of paper the mask kept (`cards.gathered_blobs`:
+    small cards in a smear) that lie on no `whole` card, and, beside FEW_CARDS whole cards or
+    more, are of their size (PIECED_SIZES of their median apothem: a region of the table as
+    large as several cards may gather too); none unless they are at least as many as the
+    whole cards. A table whose cards the mask keeps mostly in pieces (small cards in a smear)
+    gives the lattice too few cards to grow and probe from. Where it keeps most of them whole,
+    the few it keeps in pieces are left to the probe, which searches each one's pose about the
+    lattice: the hull of a dim card's pieces can lie a little off its print (never-seen hard
+    14555: a card in a shade, whose blue cores read at its gathered pose put the table's blue
+    in doubt and left 12 cards unread)."""
+    pieced = [g for g in gathered if not _near(g, whole)]
+    if len(whole) >= FEW_CARDS and pieced:
+        ref = float(np.median([f.apothem for f in whole]))
+        pieced = [g for g in pieced
+                  if PIECED_SIZES[0] * ref <= g.apothem <= PIECED_SIZES[1] * ref]
+    return pieced if len(pieced) >= len(whole) else []
+
+
+def _piece_of(f: CardFit, pieced: list[CardFit], whole: list[CardFit]) -> bool:
+    """Whether hexagon `f`, no `whole` card, is centred on one of the `pieced` hexagons (it
+    fitted a piece of that card's paper)."""
+    return (not any(f is w for w in whole)
+            and any(math.dist(f.centre, g.centre) < g.apothem for g in pieced))
+
+
+def _near(f: CardFit, others: list[CardFit]) -> bool:
+    """Whether hexagon `f` lies on any of `others` (centres nearer than 0.75 of their apothems'
+    sum)."""
+    if not others:
+        return False
+    centres = np.array([k.centre for k in others])
+    reach = np.array([k.apothem for k in others])
+    return bool((np.linalg.norm(centres - f.centre, axis=1) <= 0.75 * (reach + f.apothem)).any())
 
 
 def _by_contrast(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
@@ -927,12 +983,7 @@ def _by_contrast(frame: np.ndarray, scale: float, view: TableView, params: Detec
     mask = contrast_mask(frame, scale, params, roi)
     blobs = [replace(b, ragged=True) for b in paper_blobs(mask, scale, view, params)]
     fits, _ = fit_hexagons(blobs, params, not view.calibrated, card_area)
-    if not have or not fits:
-        return fits
-    centres = np.array([f.centre for f in have])
-    reach = np.array([f.apothem for f in have])
-    return [f for f in fits
-            if (np.linalg.norm(centres - f.centre, axis=1) > 0.75 * (reach + f.apothem)).all()]
+    return [f for f in fits if not _near(f, have)]
 
 
 def _shrunk_fits(frame: np.ndarray, scale: float, view: TableView, params: DetectParams,
