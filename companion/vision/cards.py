@@ -272,7 +272,7 @@ GATHER_NEAREST = 8      # pieces tried for each middle, nearest first
 
 def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
                    params: DetectParams = DetectParams(),
-                   contours: list[np.ndarray] | None = None) -> list[Blob]:
+                   contours: list[np.ndarray] | None = None, at_least: int = 0) -> list[Blob]:
     """Cards whose paper the mask keeps in pieces, each gathered again into one blob: on a small
     card in a smear, blur closes the thin strips of paper between the symbols and the border
     band, and the paper falls apart into a middle (a cross between the symbols, into which
@@ -284,7 +284,8 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     as a hexagon's (`min_ragged_compactness`) is a blob, its pieces taken. Its blob is
     `ragged`: trusted as a whole card only (its hull must still fit a hexagon,
     `fit_hexagons`), which must show its symbols, paper and border. (`contours`:
-    `outer_contours(mask)`, where already traced.)"""
+    `outer_contours(mask)`, where already traced; none where fewer than `at_least` pieces
+    could be middles, a caller's use for fewer.)"""
     h, w = mask.shape
     min_w = params.min_width_frac * w
     min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
@@ -309,6 +310,8 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     big = np.flatnonzero((box_area >= min_area) & (boxes[:, 2:] <= max_side).all(axis=1))
     big_area = area(big)
     middles = big[(big_area >= min_area) & (big_area < params.min_solidity * box_area[big])]
+    if len(middles) < at_least:
+        return []
     small = box_area >= GATHER_MIN_PIECE * min_area    # a piece's box holds its area
     taken = np.zeros(len(pieces), bool)
     gathered: list[tuple[np.ndarray, bool]] = []

@@ -174,15 +174,13 @@ class HexelReader:
             candidates, rest = _recut(mask, scale, view, p, candidates, rest, card_area)
             found, rest = _reseat(frame, scale, view, p, blobs, candidates, rest, card_area,
                                   fitted)
-            gathered, _ = fit_hexagons(gathered_blobs(mask, scale, view, p, outlines), p,
-                                       not view.calibrated, card_area)
             shapes = (mask, candidates, found, rest)
             self._refound = {}
             if scale < 1.0 and self._surely_small(frame, scale, [*candidates, *found],
                                                   card_area):
                 return None
         else:
-            gathered = []
+            outlines = None
         first_telling = self._shapes is not shapes
         self._shapes = shapes
         mask, candidates, found, rest = shapes
@@ -192,7 +190,9 @@ class HexelReader:
                 return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
         whole, not_cards = together(self._tell(frame, scale, [*candidates, *found],
                                                {id(f) for f in found}, card_area, hook))[0]
-        pieced = _pieced(gathered, whole)
+        pieced = [] if outlines is None else _pieced(fit_hexagons(
+            gathered_blobs(mask, scale, view, p, outlines, len(whole)), p, not view.calibrated,
+            card_area)[0], whole)
         if first_telling and pieced:
             # cards whose paper the mask kept in pieces, gathered again (`_pieced`), in place
             # of the hexagons centred on them that read as no card, and all told again
