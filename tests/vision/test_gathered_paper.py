@@ -3,9 +3,9 @@ the thin strip of paper between each symbol and the border band, and the paper f
 a middle cut deep by the symbols and caps along the edges, none of them a hexagon. The pieces
 are gathered again into the card's hexagon, and the reader reads the card. Paper that is whole
 is left to `paper_blobs`, and a cloth's solid squares are never gathered. Where the mask keeps
-most of a table's cards whole, the few it keeps in pieces are left to the probe. The cards are drawn
-here from the exported faces (`render_face`) and smeared with a line blur; the held-out table
-is drawn by `heldout`, its truth by the generator."""
+most of a table's cards whole, the few it keeps in pieces are left to the probe. The cards are
+drawn here from the exported faces (`render_face`) and smeared with a line blur; the held-out
+table is drawn by `heldout`, the hard table by the renderer, each with its truth."""
 
 from __future__ import annotations
 
