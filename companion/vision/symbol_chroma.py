@@ -82,6 +82,16 @@ def _strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray
     return along, np.sqrt(np.maximum(off2, 0.0) / np.maximum(sq, 1e-12)), cc
 
 
+def wanted_samples(raw: np.ndarray, white: np.ndarray, want: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(flat index into cards x 6, samples k x 19 x 3 BGR, its card's white k x 3 BGR) of each
+    symbol `want` marks, from the samples as sampled (`raw`: cards x 6 x 19 x 3 BGR) and each
+    card's white (`white`: cards x 3 BGR), as float32."""
+    at = np.flatnonzero(want.ravel())
+    seen = np.asarray(raw, np.float32)[want]
+    return at, seen, np.asarray(white, np.float32)[at // want.shape[1]]
+
+
 def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: ColourModel
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol (cards x 6) for the symbols `want` marks, from their
@@ -97,9 +107,7 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     read = np.zeros(want.shape, bool)
     if not want.any():
         return best, read
-    seen = np.asarray(raw, np.float32)[want]                         # k x 19 x 3 BGR
-    at = np.flatnonzero(want.ravel())
-    w = np.asarray(white, np.float32)[at // want.shape[1]]           # k x 3 BGR
+    at, seen, w = wanted_samples(raw, white, want)
     high = seen >= CLIP_NEAR
     # a channel crushed to black lies below CLIP_LOW: known to within that of its white
     low = (seen <= CLIP_LOW) & (CLIP_LOW / np.maximum(w, 1.0) > CRUSH_FLOOR)[:, None, :]
@@ -154,4 +162,4 @@ def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
     return k, ok
 
 
-__all__ = ["chroma_read", "chroma_strength"]
+__all__ = ["chroma_read", "chroma_strength", "wanted_samples"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .colour import CLIP_LOW, OVEREXPOSED_MAX, ColourModel
+from .symbol_chroma import wanted_samples
 from .symbol_samples import CLIP_NEAR, N_CORE
 from .symbol_sheen import over_paper
 
@@ -66,9 +67,8 @@ def wash_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Colou
     read = np.zeros(want.shape, bool)
     if not want.any():
         return best, read
-    seen = np.asarray(raw, np.float32)[want][:, :N_CORE]           # k x 7 x 3 BGR
-    at = np.flatnonzero(want.ravel())
-    w = np.asarray(white, np.float32)[at // want.shape[1]]          # k x 3 BGR
+    at, seen, w = wanted_samples(raw, white, want)
+    seen = seen[:, :N_CORE]                                         # k x 7 x 3 BGR
     high = seen >= CLIP_NEAR
     shows = ~high.all(-1)                                           # k x 7
     # (a sample brighter than the card's paper in a channel where that paper did not clip is
