@@ -183,6 +183,16 @@ _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 _NEAR_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
 
 
+def _piece_bounds(w: int, params: DetectParams) -> tuple[float, float, float]:
+    """(least area, largest area, longest box side) in px of a piece of paper worth tracing in
+    a working image `w` px wide: a quarter of the smallest card (`min_width_frac`), the largest
+    card (`max_width_frac`), and that card's side with room for a tilt."""
+    min_w = params.min_width_frac * w
+    return (0.25 * (SQRT3 / 2.0) * min_w * min_w,
+            (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2,
+            params.max_width_frac * w * 1.3)
+
+
 def outer_contours(mask: np.ndarray) -> list[np.ndarray]:
     """The outer contours of a mask's regions, those lying in another's hole too (cards on a
     pale table's region, in a hole it leaves), but not the holes (the symbols'), as
@@ -199,13 +209,10 @@ def paper_blobs(mask: np.ndarray, scale: float, view: TableView,
     """Outer contours of the mask (`contours` where given: `outer_contours(mask)`) large
     enough to be a card (or a good part of one)."""
     h, w = mask.shape
-    min_w = params.min_width_frac * w
-    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
-    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
+    min_area, max_area, max_side = _piece_bounds(w, params)
     if contours is None:
         contours = outer_contours(mask)
     # a texture speck is a few points
-    max_side = params.max_width_frac * w * 1.3
     hulls = []
     for c in contours:
         if len(c) < 6:
@@ -287,9 +294,7 @@ def gathered_blobs(mask: np.ndarray, scale: float, view: TableView,
     `outer_contours(mask)`, where already traced; none where fewer than `at_least` pieces
     could be middles, a caller's use for fewer.)"""
     h, w = mask.shape
-    min_w = params.min_width_frac * w
-    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
-    max_side = params.max_width_frac * w * 1.3
+    min_area, _, max_side = _piece_bounds(w, params)
     if contours is None:
         contours = outer_contours(mask)
     pieces = [c for c in contours if len(c) >= 3]
@@ -391,10 +396,7 @@ def cut_necks(mask: np.ndarray, blob: Blob, scale: float, view: TableView, paper
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1))
     core = cv2.erode(region, kernel)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-    min_w = params.min_width_frac * w
-    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
-    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
-    max_side = params.max_width_frac * w * 1.3
+    min_area, max_area, max_side = _piece_bounds(w, params)
     rh, rw = region.shape
     pieces = []
     for k in range(1, n):
@@ -754,9 +756,7 @@ def reseat_paper(bgr: np.ndarray, blob: Blob, scale: float, view: TableView,
     dark = _quantile_u8(grey.ravel(), 0.05)   # the border band (or darker table)
     if paper - dark < 40:
         return   # no dark band to part the paper from
-    min_w = params.min_width_frac * w
-    min_area = 0.25 * (SQRT3 / 2.0) * min_w * min_w
-    max_area = (SQRT3 / 2.0) * (params.max_width_frac * w) ** 2
+    min_area, max_area, _ = _piece_bounds(w, params)
     hull_local = (hull - (x0, y0)).astype(np.float32)
     for level in levels:
         local = cv2.compare(grey, dark + level * (paper - dark), cv2.CMP_GT)
