@@ -188,8 +188,14 @@ class HexelReader:
         if first_telling:
             def hook(whole: list[CardFit], not_cards: list[CardFit]) -> list[StagedRead]:
                 return self._lay_out_ahead(frame, mask, scale, whole, not_cards, rest)
-        whole, not_cards = together(self._tell(frame, scale, [*candidates, *found],
-                                               {id(f) for f in found}, card_area, hook))[0]
+
+        def tell(candidates: list[CardFit], found: list[CardFit]
+                 ) -> tuple[list[CardFit], list[CardFit]]:
+            """(whole, not cards) among these hexagons (`found`: outlines found again)."""
+            return together(self._tell(frame, scale, [*candidates, *found],
+                                       {id(f) for f in found}, card_area, hook))[0]
+
+        whole, not_cards = tell(candidates, found)
         pieced = [] if outlines is None else _pieced(fit_hexagons(
             gathered_blobs(mask, scale, view, p, outlines, len(whole)), p, not view.calibrated,
             card_area)[0], whole)
@@ -199,9 +205,7 @@ class HexelReader:
             candidates = [*(f for f in candidates if not _piece_of(f, pieced, whole)), *pieced]
             found = [f for f in found if not _piece_of(f, pieced, whole)]
             self._shapes = (mask, candidates, found, rest)
-            whole, not_cards = together(self._tell(
-                frame, scale, [*candidates, *found], {id(f) for f in found}, card_area,
-                hook))[0]
+            whole, not_cards = tell(candidates, found)
         if first_telling and len(whole) < FEW_CARDS:
             # too few cards for a lattice to grow and probe from: the paper found by its
             # local range may give those the mask kept only in patches (`_by_contrast`)
@@ -209,9 +213,7 @@ class HexelReader:
             if more:
                 found = [*found, *more]
                 self._shapes = (mask, candidates, found, rest)
-                whole, not_cards = together(self._tell(
-                    frame, scale, [*candidates, *found], {id(f) for f in found}, card_area,
-                    hook))[0]
+                whole, not_cards = tell(candidates, found)
         return mask, whole, not_cards, rest
 
     def _lay_out_ahead(self, frame: np.ndarray, mask: np.ndarray, scale: float,
