@@ -98,7 +98,10 @@ along two of its sides and no printed line on any (a dung beetle whose pale beet
 the fill's brightness: `black_ring_empty`), a cell read empty that glare lights while its middle
 still shows a card's print, every half of it departing from a plane above the picture's noise,
 whatever lines it seems to show (glare adds light smoothly and the fill is printed flat; a washed
-card keeps its drawing: `glare_print_empty`), a cell read as a kind whose middle shows none of
+card keeps its drawing: `glare_print_empty`), a cell read empty whose middle shows print
+standing out of the case's other empty cells, nothing dark left about it (a lamp's spot short of
+the clip washes a dung beetle to fill's pallor, and a case full of cards shows its fill only in
+its empty cells: `washed_print_empty`), a cell read as a kind whose middle shows none of
 its ink and whose hue there is less than half as saturated as the kind's ink beside it (a blend
 of that ink with a neutral, over half of it the neutral's: motion blur smears a neighbour's ink
 over a dung beetle's black tile and grey beetle, `smeared_hue`), a cell
@@ -166,6 +169,7 @@ from .hexapod_cover import (
     glare_unlined_empty,
     lit_crest_empty,
     unlined_dim_empty,
+    washed_print_empty,
 )
 from .hexapod_halves import (
     half_evidence,
@@ -1197,6 +1201,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     for i in glare_print_empty(undim, planes, white, blown, px, m, rows, cols, params):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "glare_print")
+    # ... or by a lamp's spot short of the clip, its print standing out of the case's flat fill
+    for i in washed_print_empty(undim, planes, white, px, m, rows, cols, params):
+        grid[i // cols][i % cols] = UNKNOWN
+        why.setdefault(int(i), "washed_print")
     # a dung beetle's pale beetle lifted to the fill's brightness, its black tile about it
     for i in black_ring_empty(undim, labels, grey, pix, px, m, rows, cols, params):
         grid[i // cols][i % cols] = UNKNOWN
