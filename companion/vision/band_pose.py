@@ -31,6 +31,7 @@ from .passes import Passes, reading
 from .probe import reread_stands, whole_read
 from .reader_params import ReaderParams
 from .symbol_samples import CardRead, Pose, pose_matrices, pose_points, sample
+from .symbol_shape import kept_ruled_out
 from .symbols import StagedRead
 
 BAND_INNER = 1.0 - HEXEL_FACE.border_frac   # the band's inner edge (apothems from the centre)
@@ -176,7 +177,9 @@ def band_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], vie
     BAND_MIN_MOVE at least, with no blurred ring nor mean-colour reading (see the module
     docstring); a re-read that is whole as first made, keeps every letter of the card's read
     and fills in no symbol beside an edge whose band shows paper replaces the card's pose and
-    read, in place. Returns the indices of the cards replaced. Made pass by pass."""
+    read, in place; either way the letters the shape rules out at either pose stay ruled out
+    (`symbol_shape.kept_ruled_out`). Returns the indices of the cards replaced. Made pass by
+    pass."""
     failing = [k for k, r in enumerate(reads) if not whole_read(r, p)]
     if not failing:
         return []
@@ -192,6 +195,8 @@ def band_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], vie
         if (whole_read(read, p)
                 and all(a in ("?", b) for a, b in zip(was.symbols, read.symbols, strict=True))
                 and reread_stands(frame, view, pose, read, was)):
-            poses[k], reads[k] = pose, read
+            poses[k], reads[k] = pose, kept_ruled_out(read, was)
             done.append(k)
+        else:   # (what the band's pose shows of the symbols' shapes stands: `kept_ruled_out`)
+            reads[k] = kept_ruled_out(was, read)
     return done

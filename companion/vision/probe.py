@@ -48,6 +48,7 @@ from .symbol_samples import (
     pose_points,
     sample,
 )
+from .symbol_shape import kept_ruled_out
 from .symbols import StagedRead, uncrossed
 
 AXIAL_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -619,10 +620,12 @@ def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Ca
     a card at one of them is no independent witness (held-out `sleeves` 6: a red disc washed
     pale by a sheen, read as the grey ring at one searched pose by that re-read alone), and
     where it makes a letter of no symbol `reads` left '?' beside an edge whose band shows
-    paper (`_filled_by_paper`). Returns what `probe` found and stands."""
+    paper (`_filled_by_paper`); the letters the shape rules out in the read replaced stay ruled
+    out (`symbol_shape.kept_ruled_out`). Returns what `probe` found and stands."""
     found = yield from probe_passes(frame, cand, first, view, model, p)
     kept = [(key, pose, read) for key, pose, read in zip(*found, strict=True)
             if reread_stands(frame, view, pose, read, reads[at[key]])]
+    kept = [(key, pose, kept_ruled_out(read, reads[at[key]])) for key, pose, read in kept]
     for key, pose, read in kept:
         poses[at[key]], reads[at[key]] = pose, read
     return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]

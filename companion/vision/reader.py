@@ -826,7 +826,9 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
                     read.border_ok, read.in_frame, read.white_bgr,
                     dim=tuple([read.dim[j] for j in order]) if read.dim else (),
                     not_shape=tuple([read.not_shape[j] for j in order])
-                    if read.not_shape else ())
+                    if read.not_shape else (),
+                    by_shape=tuple([read.by_shape[j] for j in order])
+                    if read.by_shape else ())
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

@@ -113,6 +113,9 @@ class CardRead:
     # per symbol: the web letters its shape at the card's own pose rules out ("", "B", "Y" or
     # "BY"; () where none: `symbol_shape.ruled_out`): kept read, reported unread (`undimmed`)
     not_shape: tuple[str, ...] = ()
+    # per symbol: those of `not_shape` its shape rules out (not a washed ink, `symbol_sheen`):
+    # they stand at every pose the card is read at (`symbol_shape.kept_ruled_out`)
+    by_shape: tuple[str, ...] = ()
     # the symbols read before the lamp read from the card's own band re-read it (`_lamp_read`),
     # None where it did not: what the reader decides the table's inks by (`first_symbols`)
     unlamped: str | None = None

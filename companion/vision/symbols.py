@@ -241,8 +241,10 @@ class StagedRead:
                       for r, c in zip(reads, crossed, strict=True)]
         # a letter the shape at the card's own pose rules out stays ruled out, however a
         # re-read came to it (turned, its shape samples can miss a coin's edge)
-        self.reads = [r if not f.not_shape or f.not_shape == r.not_shape
-                      else replace(r, not_shape=either_ruled_out(f.not_shape, r.not_shape))
+        self.reads = [r if (not f.not_shape or f.not_shape == r.not_shape)
+                      and f.by_shape in ((), r.by_shape)
+                      else replace(r, not_shape=either_ruled_out(f.not_shape, r.not_shape),
+                                   by_shape=either_ruled_out(f.by_shape, r.by_shape))
                       for r, f in zip(self.reads, self.first, strict=True)]
         self._due = None
 
@@ -655,6 +657,7 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
             vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
             surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
         not_shape = as_letters(not_b, not_y)
+    by_shape = not_shape
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
     across = ink_across(text, norm[:, halo_e:n_pts], band, model,
@@ -721,10 +724,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if washed.any():
         not_shape = also_ruled_out(not_shape, text, washed)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
-    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u)
-            for t, c, p, b, f, wh, x, d, u in zip(
+    return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u,
+                     by_shape=v)
+            for t, c, p, b, f, wh, x, d, u, v in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
-                white.tolist(), crossed.tolist(), dim.tolist(), not_shape,
+                white.tolist(), crossed.tolist(), dim.tolist(), not_shape, by_shape,
                 strict=True)], lamps
 
 
