@@ -14,7 +14,8 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.symbol_samples import Pose
+from companion.vision.symbol_samples import CardRead, Pose
+from companion.vision.symbol_shape import kept_ruled_out
 from companion.vision.symbols import StagedRead, read_cards, read_together, undimmed
 
 from .crafted import draw_card, texture
@@ -98,3 +99,26 @@ def test_a_re_read_does_not_read_the_coin_as_a_diamond(lamp, gain, blur, coin, e
     text = undimmed(final).symbols
     assert text[edge] == "?"
     assert all(a in "?" + b for a, b in zip(text, CARD, strict=True))
+
+
+def _card_read(symbols: str, not_shape: tuple[str, ...] = (), by_shape: tuple[str, ...] = ()
+               ) -> CardRead:
+    """A card read with full confidence and the given letters ruled out."""
+    return CardRead(symbols, (1.0,) * 6, 1.0, 1.0, True, (230.0, 230.0, 230.0),
+                    not_shape=not_shape, by_shape=by_shape)
+
+
+def test_a_shape_ruled_out_at_one_pose_stands_at_the_pose_that_replaces_it():
+    """A read at a searched pose (`read`) replacing one (`was`) whose shape ruled out the
+    triangle for its first symbol keeps it ruled out, so the report leaves a triangle read
+    there unread (`undimmed`); a letter `was` ruled out only as a washed darker ink
+    (`not_shape` without `by_shape`) is not carried, and letters both rule out are joined."""
+    was = _card_read("?BBBBY", ("Y", "", "", "", "", ""), ("Y", "", "", "", "", ""))
+    kept = kept_ruled_out(_card_read("YBBBBY"), was)
+    assert kept.not_shape[0] == "Y" and kept.by_shape[0] == "Y"
+    assert undimmed(kept).symbols == "?BBBBY"
+    washed = _card_read("RYYYY?", ("", "Y", "", "", "", ""))
+    assert kept_ruled_out(_card_read("RYYYYR"), washed) == _card_read("RYYYYR")
+    not_b = ("", "", "", "", "", "B")
+    both = kept_ruled_out(_card_read("YBBBBY", not_b, not_b), was)
+    assert both.not_shape == ("Y", "", "", "", "", "B") == both.by_shape
