@@ -2,7 +2,7 @@
 hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the picture), and the
 walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
 the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases
-(`lined_board`)."""
+(`lined_board`, `dung_card`); `assert_glare_card_kept` reads a held-out glare picture."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from companion.scenarios import hexapod_scene
 from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
+
+from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
 
 PX, M = 24, 12                       # canvas px per cell and margin, as the reader resamples
 
@@ -31,6 +33,34 @@ def lined_board(white: np.ndarray) -> np.ndarray:
         img[at - 1:at + 1, :] *= 0.85
         img[:, at - 1:at + 1] *= 0.85
     return np.minimum(img, 255.0)
+
+def dung_card(img: np.ndarray, r: int, c: int, white: np.ndarray, dx: int = 0) -> None:
+    """Lay (in place) a dung beetle card on cell (r, c) of a crafted canvas (`lined_board`),
+    `dx` px off: its paper (`white`) a little larger than the cell, its black tile (a tenth of
+    the white) 3 px inside, its grey beetle (0.6 of the white) over the middle 0.55 cell with a
+    drawing of darker stripes (0.4) across it."""
+    y0, x0 = M + r * PX - 2, M + c * PX - 2 + dx
+    y1, x1 = y0 + PX + 4, x0 + PX + 4
+    img[y0:y1, x0:x1] = white
+    img[y0 + 3:y1 - 3, x0 + 3:x1 - 3] = 0.1 * white
+    cy, cx, h = (y0 + y1) // 2, (x0 + x1) // 2, round(0.55 * PX) // 2
+    img[cy - h:cy + h + 1, cx - h:cx + h + 1] = 0.6 * white
+    img[cy - h:cy + h + 1:3, cx - h:cx + h + 1] = 0.4 * white
+
+
+def assert_glare_card_kept(exported, seed: int, cell: tuple[int, int]) -> str:
+    """Held-out glare picture `seed` (`exported`: the Hexapod export): its `cell` holds a card
+    (the composer's truth), which reads its own code or '?', never '.', and no cell of the case
+    reads a wrong code. Returns the card's true code."""
+    scene = heldout_case(exported, seed, VARIANTS["glare"])
+    r, c = cell
+    code = scene.grid[r][c]
+    assert code != "."
+    grid = HexapodReader(track=False).read(scene.image).cases[0].grid
+    assert grid[r][c] in (code, UNKNOWN)
+    assert wrong_cells(grid, scene.grid) == []
+    return code
+
 
 def hard_scene(seed: int):
     """Hard scene `seed` framed as the benchmark frames it: (image, truth)."""

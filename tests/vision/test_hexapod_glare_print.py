@@ -15,14 +15,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_colour import CLIP, Pixels, normalise
 from companion.vision.hexapod_cover import blown_unlined_empty, glare_print_empty
 from companion.vision.hexapod_lines import line_grey
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
-from .hexapod_scenes import PX, M, case_cells, read_hard, read_hard_case
+from .hexapod_scenes import (
+    PX,
+    M,
+    assert_glare_card_kept,
+    case_cells,
+    dung_card,
+    read_hard,
+    read_hard_case,
+)
 
 
 @pytest.mark.parametrize(("seed", "cell"), [
@@ -35,12 +41,7 @@ from .hexapod_scenes import PX, M, case_cells, read_hard, read_hard_case
 def test_a_card_washed_by_glare_is_not_read_empty(exported, seed, cell):
     """Held-out glare: the listed cell holds a card (the composer's truth) under the spot; it
     reads '?' or its own code, never '.' (before: '.'), and no cell reads a wrong code."""
-    scene = heldout_case(exported, seed, VARIANTS["glare"])
-    r, c = cell
-    assert scene.grid[r][c] != "."
-    grid = HexapodReader(track=False).read(scene.image).cases[0].grid
-    assert grid[r][c] in (scene.grid[r][c], UNKNOWN)
-    assert wrong_cells(grid, scene.grid) == []
+    assert_glare_card_kept(exported, seed, cell)
 
 
 def test_a_green_beetle_washed_white_in_its_middle_is_not_read_empty():
@@ -71,19 +72,6 @@ def _board(exposure: float = 1.0, white: np.ndarray = WHITE) -> np.ndarray:
     return np.minimum(img, 255.0)
 
 
-def _dung_card(img: np.ndarray, r: int, c: int, dx: int = 0) -> None:
-    """Lay (in place) a dung beetle card on cell (r, c), `dx` px off: its paper a little larger
-    than the cell, its black tile (a tenth of the white) 3 px inside, its grey beetle (0.6 of
-    the white) over the middle 0.55 cell with a drawing of darker stripes (0.4) across it."""
-    y0, x0 = M + r * PX - 2, M + c * PX - 2 + dx
-    y1, x1 = y0 + PX + 4, x0 + PX + 4
-    img[y0:y1, x0:x1] = WHITE
-    img[y0 + 3:y1 - 3, x0 + 3:x1 - 3] = 0.1 * WHITE
-    cy, cx, h = (y0 + y1) // 2, (x0 + x1) // 2, round(0.55 * PX) // 2
-    img[cy - h:cy + h + 1, cx - h:cx + h + 1] = 0.6 * WHITE
-    img[cy - h:cy + h + 1:3, cx - h:cx + h + 1] = 0.4 * WHITE
-
-
 def _spot(img: np.ndarray, peak: float, r: int = 2, c: int = 2) -> np.ndarray:
     """`img` with an additive spot of glare (neutral in the light's colour: `WHITE`'s) of
     `peak` times the white at the centre of cell (r, c), half a cell in sigma, clipped."""
@@ -110,12 +98,12 @@ def test_glare_print_doubts_a_washed_dung_beetle_not_fill_under_the_same_spot():
     the spot (the card reaches one side of its middle, the half opposite stays a plane)."""
     every = np.arange(36)
     img = _board()
-    _dung_card(img, 2, 2)
+    dung_card(img, 2, 2, WHITE)
     assert _print_doubted(_spot(img, 0.5), every) == {14}
     assert _print_doubted(_spot(_board(), 0.5), every) == set()
     assert _print_doubted(img, every) == set()
     img = _board()
-    _dung_card(img, 2, 1, dx=PX // 3)
+    dung_card(img, 2, 1, WHITE, dx=PX // 3)
     assert _print_doubted(_spot(img, 0.5), np.setdiff1d(every, [13])) == set()
 
 
@@ -174,7 +162,7 @@ def test_glare_print_below_the_white_needs_the_dark_lifted_and_a_clear_print():
     keeps its black (a card under the case's light alone) and is not."""
     every = np.arange(36)
     img = _board()
-    _dung_card(img, 2, 2)
+    dung_card(img, 2, 2, WHITE)
     img *= 0.8
     yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
     cy = cx = M + 2.5 * PX

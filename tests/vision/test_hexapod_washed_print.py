@@ -14,13 +14,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.hexapod import HexapodReader
 from companion.vision.hexapod_colour import CLIP
 from companion.vision.hexapod_cover import glare_print_empty, washed_print_empty
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
-from .hexapod_scenes import PX, M, case_cells, read_hard, read_hard_case
+from .hexapod_scenes import (
+    PX,
+    M,
+    assert_glare_card_kept,
+    case_cells,
+    dung_card,
+    lined_board,
+    read_hard,
+    read_hard_case,
+)
 
 WHITE = np.array([200.0, 205.0, 210.0], np.float32)
 N = 6 * PX + 2 * M
@@ -46,37 +53,7 @@ def test_a_dung_beetle_washed_short_of_the_clip_is_not_read_empty():
 def test_held_out_dung_beetles_washed_by_a_spot_are_not_read_empty(exported, seed, cell):
     """Held-out glare: the listed cell holds a dung beetle (the composer's truth) under the
     spot; it reads '?' or 'K', never '.', and no cell reads a wrong code."""
-    scene = heldout_case(exported, seed, VARIANTS["glare"])
-    r, c = cell
-    assert scene.grid[r][c] == "K"
-    grid = HexapodReader(track=False).read(scene.image).cases[0].grid
-    assert grid[r][c] in ("K", UNKNOWN)
-    assert wrong_cells(grid, scene.grid) == []
-
-
-def _board() -> np.ndarray:
-    """A crafted canvas (`PX` px a cell, `M` margin; BGR float32): board fill at 0.89 of
-    `WHITE` with its printed grid lines 15 % darker."""
-    img = np.empty((N, N, 3), np.float32)
-    img[:] = 0.89 * WHITE
-    for k in range(7):
-        at = M + k * PX
-        img[at - 1:at + 1, :] *= 0.85
-        img[:, at - 1:at + 1] *= 0.85
-    return img
-
-
-def _dung_card(img: np.ndarray, r: int, c: int, dx: int = 0) -> None:
-    """Lay (in place) a dung beetle card on cell (r, c), `dx` px off: its paper a little larger
-    than the cell, its black tile (a tenth of the white) 3 px inside, its grey beetle (0.6 of
-    the white) over the middle 0.55 cell with darker stripes (0.4) across it."""
-    y0, x0 = M + r * PX - 2, M + c * PX - 2 + dx
-    y1, x1 = y0 + PX + 4, x0 + PX + 4
-    img[y0:y1, x0:x1] = WHITE
-    img[y0 + 3:y1 - 3, x0 + 3:x1 - 3] = 0.1 * WHITE
-    cy, cx, h = (y0 + y1) // 2, (x0 + x1) // 2, round(0.55 * PX) // 2
-    img[cy - h:cy + h + 1, cx - h:cx + h + 1] = 0.6 * WHITE
-    img[cy - h:cy + h + 1:3, cx - h:cx + h + 1] = 0.4 * WHITE
+    assert assert_glare_card_kept(exported, seed, cell) == "K"
 
 
 def _full_case() -> np.ndarray:
@@ -84,10 +61,10 @@ def _full_case() -> np.ndarray:
     `WASHED` washed by a lamp's spot: its black tile lifted to 0.41 of the white, its stripes
     0.12 of the white below its beetle (the light multiplies the print, then adds a veil),
     nothing above the white."""
-    img = _board()
+    img = lined_board(WHITE)
     for cell in range(36):
         if cell not in EMPTIES:
-            _dung_card(img, *divmod(cell, 6))
+            dung_card(img, *divmod(cell, 6), WHITE)
     y0, x0 = M + 2 * PX - 2, M + 2 * PX - 2
     card = img[y0:y0 + PX + 4, x0:x0 + PX + 4]
     img[y0:y0 + PX + 4, x0:x0 + PX + 4] = 0.6 * card + 0.35 * WHITE
@@ -122,13 +99,13 @@ def test_washed_print_needs_fill_to_measure_and_nothing_dark_about():
     img = _full_case()
     assert _washed(img, [0, WASHED]) == set()
     assert _washed(img, [0, 5, WASHED]) == {WASHED}
-    bare = _board()
-    _dung_card(bare, 2, 2)
+    bare = lined_board(WHITE)
+    dung_card(bare, 2, 2, WHITE)
     assert _washed(bare, [*EMPTIES, WASHED]) == set()
-    img = _board()
+    img = lined_board(WHITE)
     for cell in range(36):
         if cell not in (*EMPTIES, 13):
-            _dung_card(img, *divmod(cell, 6), dx=PX // 3 if cell == 12 else 0)
+            dung_card(img, *divmod(cell, 6), WHITE, dx=PX // 3 if cell == 12 else 0)
     yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
     img *= (0.6 + 0.4 * (xx + yy) / (2 * N))[..., None]
     assert _washed(img, [*EMPTIES, 13]) == set()
