@@ -623,9 +623,9 @@ def _repose(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: list[Ca
     paper (`_filled_by_paper`); the letters the shape rules out in the read replaced stay ruled
     out (`symbol_shape.kept_ruled_out`). Returns what `probe` found and stands."""
     found = yield from probe_passes(frame, cand, first, view, model, p)
-    kept = [(key, pose, read) for key, pose, read in zip(*found, strict=True)
+    kept = [(key, pose, kept_ruled_out(read, reads[at[key]]))
+            for key, pose, read in zip(*found, strict=True)
             if reread_stands(frame, view, pose, read, reads[at[key]])]
-    kept = [(key, pose, kept_ruled_out(read, reads[at[key]])) for key, pose, read in kept]
     for key, pose, read in kept:
         poses[at[key]], reads[at[key]] = pose, read
     return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
