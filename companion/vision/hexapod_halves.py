@@ -98,10 +98,10 @@ LONE_HEAD = 0.15
 # which a stag cell left unnamed is matched against (`stag_heads`): where its head's drawing
 # matches the cell (normalised cross-correlation, anywhere within a third of a cell of it) by
 # HEAD_MATCH at least and by HEAD_MARGIN more than the wing cases' drawing does, the cell is
-# the head. Measured on hard 0-699 (every fully visible cell read as a stag or left '?' for its
-# halves: 1964): no wing-case cell passes; of all 3185 visible cells of hard 0-149, no cell of
-# another kind does, while the other beetles' bodies, dark ovals with legs on a tile, pass as
-# wing cases as often as one in five, so the wing cases' drawing names nothing.
+# the head. Measured on every fully visible cell of hard 0-699: 951 of 990 heads pass, none of
+# 973 wing cases, and 9 of the 25 786 other cells (board fill included; it matters only where
+# one is also read as the stag's violet). The other beetles' bodies, dark ovals with legs on a
+# tile, match the wing cases' drawing as often as one time in five, so it names nothing.
 STAG_MODEL = Path(__file__).resolve().parents[2] / "models" / "hexapod-stag.png"
 HEAD_MATCH = 0.5
 HEAD_MARGIN = 0.25
