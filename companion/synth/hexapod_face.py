@@ -414,3 +414,15 @@ def cell_centres_px(cell_px: int, size: CardSize = CARD) -> np.ndarray:
     """(rows, cols, 2) pixel centres (x, y; cv2 index coordinates) of a face's cells."""
     ys, xs = np.mgrid[0:size.rows, 0:size.cols]
     return np.stack([(xs + 0.5) * cell_px - 0.5, (ys + 0.5) * cell_px - 0.5], axis=-1)
+
+
+STAG_MODEL_PX = 96   # px per cell of the stag's grey drawing the reader matches (models/)
+
+
+def stag_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
+    """The stag beetle's two cells (head over wing cases) as printed, grey (the mean of the
+    three channels, uint8), `cell_px` per cell: the drawing the Hexapod reader tells a lone
+    stag's head by (models/hexapod-stag.png, written from this)."""
+    face = render_card((("St",), ("Sb",)), cell_px, supersample=3)
+    return np.round(face[:, :, :3].astype(np.float64).mean(axis=2)).astype(np.uint8)
+
