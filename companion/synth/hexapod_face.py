@@ -426,3 +426,14 @@ def stag_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
     face = render_card((("St",), ("Sb",)), cell_px, supersample=3)
     return np.round(face[:, :, :3].astype(np.float64).mean(axis=2)).astype(np.uint8)
 
+
+BEETLES = ("K", "B", "G", "R", "Y")   # the one-cell kinds, top to bottom in models/
+
+
+def beetles_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
+    """The one-cell kinds' cells (`BEETLES`, top to bottom) as printed, grey (the mean of the
+    three channels, uint8), `cell_px` per cell: the drawings the Hexapod reader tells a dung
+    beetle's by (models/hexapod-beetles.png, written from this)."""
+    cells = [render_card(((code,),), cell_px, supersample=3)[:, :, :3] for code in BEETLES]
+    return np.round(np.concatenate(cells).astype(np.float64).mean(axis=2)).astype(np.uint8)
+

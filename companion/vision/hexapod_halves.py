@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 
-import cv2
 import numpy as np
 
 from .hexapod_colour import BODY, INK, PALE, ColourParams
+from .hexapod_drawings import STAG_MODEL, drawings, matches
 from .hexapod_windows import MOTH, STAG
 from .observation import UNKNOWN
 
@@ -94,59 +93,29 @@ def _share(mask: np.ndarray) -> np.ndarray:
 LONE_HEAD = 0.15
 
 
-# The stag's drawing as printed (grey, head over wing cases: `synth.hexapod_face.stag_grey`),
+# The stag's drawing as printed (grey, head over wing cases: `hexapod_drawings.STAG_MODEL`),
 # which a stag cell left unnamed is matched against (`stag_heads`): where its head's drawing
-# matches the cell (normalised cross-correlation, anywhere within a third of a cell of it) by
-# HEAD_MATCH at least and by HEAD_MARGIN more than the wing cases' drawing does, the cell is
-# the head. Measured on every fully visible cell of hard 0-699: 951 of 990 heads pass, none of
-# 973 wing cases, and 9 of the 25 786 other cells (board fill included; it matters only where
-# one is also read as the stag's violet). The other beetles' bodies, dark ovals with legs on a
-# tile, match the wing cases' drawing as often as one time in five, so it names nothing.
-STAG_MODEL = Path(__file__).resolve().parents[2] / "models" / "hexapod-stag.png"
+# matches the cell (`hexapod_drawings.matches`) by HEAD_MATCH at least and by HEAD_MARGIN more
+# than the wing cases' drawing does, the cell is the head. Measured on every fully visible
+# cell of hard 0-699: 951 of 990 heads pass, none of 973 wing cases, and 9 of the 25 786 other
+# cells (board fill included; it matters only where one is also read as the stag's violet).
+# The other beetles' bodies, dark ovals with legs on a tile, match the wing cases' drawing as
+# often as one time in five, so it names nothing.
 HEAD_MATCH = 0.5
 HEAD_MARGIN = 0.25
-# of a cell, each side: the drawings are matched inside it, clear of the card's gutter and
-# border (a stag printed in either column of its card, or by another printer, has its own)
-DRAWING_INSET = 0.12
-
-
-@lru_cache(maxsize=4)
-def _stag_drawings(px: int) -> tuple[np.ndarray, np.ndarray]:
-    """The stag's head and wing-case cells at `px` per cell (grey float32)."""
-    grey = cv2.imread(str(STAG_MODEL), cv2.IMREAD_GRAYSCALE)
-    if grey is None:
-        raise FileNotFoundError(STAG_MODEL)
-    n = grey.shape[1]
-    cut = round(DRAWING_INSET * n)
-    size = px - 2 * round(DRAWING_INSET * px)
-    cells = [cv2.resize(grey[k * n + cut:(k + 1) * n - cut, cut:n - cut].astype(np.float32),
-                        (size, size), interpolation=cv2.INTER_AREA) for k in (0, 1)]
-    return cells[0], cells[1]
 
 
 def stag_heads(canvas: np.ndarray, px: int, margin: int, cells: list[tuple[int, int]]
                ) -> set[tuple[int, int]]:
     """Of `cells` ((row, col) on a case's `canvas`, BGR, `px` per cell after `margin` px),
-    those whose drawing is the stag's head, not its wing cases (see HEAD_MATCH): grey, so a
-    print's or a lamp's colour does not matter, and matched anywhere within a third of a cell
-    of the cell's place, as far as a card may lie off the grid."""
-    head, wings = _stag_drawings(px)
-    size = head.shape[0]
-    reach = px // 3
-    inset = (px - size) // 2
-    h, w = canvas.shape[:2]
+    those whose drawing is the stag's head, not its wing cases (see HEAD_MATCH), matched as
+    `hexapod_drawings.matches` matches a cell."""
+    shown = drawings(STAG_MODEL, px)
     out = set()
-    for r, c in cells:
-        y0, x0 = margin + r * px + inset - reach, margin + c * px + inset - reach
-        win = canvas[max(0, y0):min(h, y0 + size + 2 * reach),
-                     max(0, x0):min(w, x0 + size + 2 * reach)]
-        if win.shape[0] < size or win.shape[1] < size:
-            continue
-        grey = np.ascontiguousarray(win.mean(axis=2), dtype=np.float32)
-        top = float(cv2.matchTemplate(grey, head, cv2.TM_CCOEFF_NORMED).max())
-        low = float(cv2.matchTemplate(grey, wings, cv2.TM_CCOEFF_NORMED).max())
-        if top >= HEAD_MATCH and top - low >= HEAD_MARGIN:
-            out.add((r, c))
+    for cell in cells:
+        got = matches(canvas, px, margin, cell, shown)
+        if got is not None and got[0] >= HEAD_MATCH and got[0] - got[1] >= HEAD_MARGIN:
+            out.add(cell)
     return out
 
 

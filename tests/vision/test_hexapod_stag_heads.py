@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from companion.synth.hexapod_face import STAG_MODEL_PX, render_card, stag_grey
-from companion.vision.hexapod_halves import STAG_MODEL, name_halves, stag_heads
+from companion.vision.hexapod_drawings import STAG_MODEL
+from companion.vision.hexapod_halves import name_halves, stag_heads
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_scenes import PX, M, lined_board, read_hard

@@ -1,0 +1,83 @@
+"""A dung beetle told by its printed drawing where its colours leave the cell undecided: a dim
+lamp, a beetle washed bright, a warm cast. Its drawing is the only one lighter in the middle
+than about it (a grey beetle on a black tile), so the reader matches an undecided cell's grey
+against the one-cell beetles' drawings as printed (`hexapod_drawings.dung_drawn`,
+`models/hexapod-beetles.png`) and names it 'K' when the dung beetle's matches clearly best.
+Hard tables whose dung beetle was left '?' before, and crafted canvases."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.synth.hexapod_face import BEETLES, STAG_MODEL_PX, beetles_grey, render_card
+from companion.vision.hexapod_drawings import BEETLES_MODEL, dung_drawn
+from companion.vision.observation import UNKNOWN
+
+from .hexapod_scenes import PX, M, lined_board, read_hard
+
+WHITE = np.array([205.0, 200.0, 195.0], np.float32)
+
+
+def test_the_model_is_the_printed_beetles():
+    """models/hexapod-beetles.png is the one-cell beetles as `companion cards export` prints
+    them, dung beetle first (regenerate: `cv2.imwrite('models/hexapod-beetles.png',
+    beetles_grey())` after changing the cards' art)."""
+    shipped = cv2.imread(str(BEETLES_MODEL), cv2.IMREAD_GRAYSCALE)
+    assert shipped is not None
+    assert BEETLES[0] == "K"
+    assert shipped.shape == (len(BEETLES) * STAG_MODEL_PX, STAG_MODEL_PX)
+    assert np.array_equal(shipped, beetles_grey())
+
+
+def _table(light: np.ndarray, veil: float, shift: tuple[int, int]) -> np.ndarray:
+    """A crafted canvas: the one-cell beetles' cards on row 2 (columns 0-4) and the stag on
+    column 5 (rows 1-2), each `shift` (dx, dy) px off the grid, seen under `light` (BGR, per
+    channel, of the print's colours) plus `veil` of white."""
+    img = lined_board(WHITE)
+    dx, dy = shift
+    for col, rows in [*((k, ((code,),)) for k, code in enumerate(BEETLES)),
+                      (5, (("St",), ("Sb",)))]:
+        face = render_card(rows, PX)[:, :, :3].astype(np.float32)
+        seen = np.minimum(face * light + veil * WHITE, 255.0)
+        r0 = 1 if col == 5 else 2
+        y0, x0 = M + r0 * PX + dy, M + col * PX + dx
+        img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
+    return img
+
+
+@pytest.mark.parametrize(("light", "veil", "shift"), [
+    ((0.8, 0.78, 0.76), 0.0, (0, 0)),        # as printed
+    ((0.25, 0.25, 0.25), 0.0, (7, -6)),      # a dim lamp, nearly a third of a cell off
+    ((0.5, 0.5, 0.5), 0.4, (-5, 4)),         # washed under a veil of light
+    ((0.3, 0.55, 0.95), 0.0, (3, 3)),        # a warm cast (BGR)
+])
+def test_only_the_dung_beetle_shows_its_drawing(light, veil, shift):
+    """Of the one-cell beetles, the stag's two cells and bare board, only the dung beetle's
+    cell is the dung beetle's drawing, under any of these lights."""
+    img = _table(np.asarray(light, np.float32), veil, shift)
+    cells = np.array([2 * 6 + c for c in range(5)] + [6 + 5, 2 * 6 + 5, 0, 35])
+    got = dung_drawn(img, PX, M, 6, cells)
+    assert cells[got].tolist() == [2 * 6 + 0]
+
+
+@pytest.mark.parametrize(("seed", "player", "cell"), [
+    (139, 1, (2, 5)),   # a dung beetle washed bright by the lamp (before: '?')
+    (454, 2, (5, 5)),   # under a warm cast, its black tile tinted off the neutral labels
+])
+def test_hard_tables_dung_beetles_told_by_their_drawing(seed, player, cell):
+    """Hard tables whose listed dung beetle, in full view, was left undecided: it reads 'K',
+    and no cell of the table reads a wrong code."""
+    truth, obs = read_hard(seed)
+    case = next(c for c in truth.cases if c.player == player)
+    seen = next(c for c in obs.cases if c.player == player)
+    r, c = cell
+    assert case.grid[r][c] == "K" and case.visible[r][c] >= 1.0
+    assert seen.grid[r][c] == "K"
+    for t in truth.cases:
+        got = next((s for s in obs.cases if s.player == t.player), None)
+        if got is None:
+            continue
+        for row_t, row_g in zip(t.grid, got.grid, strict=True):
+            assert all(g in (code, UNKNOWN) for code, g in zip(row_t, row_g, strict=True))
