@@ -65,6 +65,23 @@ def test_models_are_reproduced_byte_for_byte_by_their_command(name, path, tmp_pa
     assert out.read_bytes() == shipped.read_bytes()
 
 
+def test_the_hexapod_drawings_are_reproduced_pixel_for_pixel_by_their_command(tmp_path):
+    """`companion models hexapod-drawings` writes the grey drawings the Hexapod reader matches
+    cells against as shipped (the card renderer's art; a change to it must be written again)."""
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    assert main(["models", "hexapod-drawings", "--out", str(tmp_path)]) == 0
+    root = Path(__file__).resolve().parents[1] / "models"
+    for name in ("hexapod-stag.png", "hexapod-beetles.png"):
+        made = cv2.imread(str(tmp_path / name), cv2.IMREAD_GRAYSCALE)
+        shipped = cv2.imread(str(root / name), cv2.IMREAD_GRAYSCALE)
+        assert made is not None and shipped is not None
+        assert np.array_equal(made, shipped), name
+
+
 def test_a_closed_pipe_ends_the_command_quietly():
     import subprocess
     import sys

@@ -1,4 +1,5 @@
-"""`companion models …`: regenerate the deck files under `models/`, byte for byte."""
+"""`companion models …`: regenerate the files under `models/`: the deck files byte for byte, the
+Hexapod drawings the case reader matches cells against pixel for pixel."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def hexel_deck_document() -> dict:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add `models hexel-deck`."""
+    """Add `models hexel-deck`, `hexapod-deck`, `comet-deck` and `hexapod-drawings`."""
     g = group(sub, "models", "Regenerate the data files under models/.")
     p = g.add_parser("hexel-deck", help="write the standard 36-card Hex'el deck file",
                      description="Write models/hexel-deck-36.json from RULES.md H1.")
@@ -45,6 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         q = g.add_parser(name, help=f"write {what}", description=f"Write {what} to {default}.")
         q.add_argument("--out", type=Path, default=default, help=f"output file ({default})")
         q.set_defaults(run=run_document, document=name)
+    d = g.add_parser("hexapod-drawings", help="write the Hexapod drawings the reader matches",
+                     description="Write models/hexapod-stag.png and models/hexapod-beetles.png "
+                                 "(grey, as the cards print them) from the card renderer.")
+    d.add_argument("--out", type=Path, default=Path("models"), help="output folder (models)")
+    d.set_defaults(run=run_hexapod_drawings)
 
 
 def run_hexel_deck(args: argparse.Namespace) -> int:
@@ -59,6 +65,22 @@ def run_document(args: argparse.Namespace) -> int:
     else:
         from ..rules.comet.cards import deck_document
     return _write(deck_document(), args.out)
+
+
+def run_hexapod_drawings(args: argparse.Namespace) -> int:
+    """Write the stag's and the one-cell beetles' grey drawings (`vision.hexapod_drawings`)."""
+    import cv2
+
+    from ..synth.hexapod_face import beetles_grey, stag_grey
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, grey in (("hexapod-stag.png", stag_grey()), ("hexapod-beetles.png", beetles_grey())):
+        path = args.out / name
+        if not cv2.imwrite(str(path), grey):
+            print(f"error: cannot write {path}")
+            return 1
+        print(f"wrote {path} ({grey.shape[1]} x {grey.shape[0]} px)")
+    return 0
 
 
 def dump_document(doc: dict) -> str:

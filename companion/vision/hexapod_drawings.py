@@ -1,6 +1,7 @@
 """The Hexapod cards' printed drawings, which the case reader matches a cell against where its
 colours leave the cell unread. Each ships grey in `models/` (written from the card renderer,
-`synth.hexapod_face`; a test checks each file against the cards' art): the stag's head over
+`synth.hexapod_face`, by `companion models hexapod-drawings`; a test checks each file
+against the cards' art): the stag's head over
 its wing cases (`hexapod-stag.png`) and the one-cell beetles, dung beetle first
 (`hexapod-beetles.png`). A cell is matched by the normalised cross-correlation of its grey
 (the mean of its canvas channels) with a drawing, inside DRAWING_INSET of a cell from each

@@ -22,8 +22,8 @@ WHITE = np.array([205.0, 200.0, 195.0], np.float32)
 
 def test_the_model_is_the_printed_beetles():
     """models/hexapod-beetles.png is the one-cell beetles as `companion cards export` prints
-    them, dung beetle first (regenerate: `cv2.imwrite('models/hexapod-beetles.png',
-    beetles_grey())` after changing the cards' art)."""
+    them, dung beetle first (regenerate with `companion
+    models hexapod-drawings` after changing the cards' art)."""
     shipped = cv2.imread(str(BEETLES_MODEL), cv2.IMREAD_GRAYSCALE)
     assert shipped is not None
     assert BEETLES[0] == "K"

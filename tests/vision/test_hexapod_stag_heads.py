@@ -23,8 +23,8 @@ WHITE = np.array([205.0, 200.0, 195.0], np.float32)
 
 
 def test_the_model_is_the_printed_stag():
-    """models/hexapod-stag.png is the stag as `companion cards export` prints it (regenerate:
-    `cv2.imwrite('models/hexapod-stag.png', stag_grey())` after changing the card's art)."""
+    """models/hexapod-stag.png is the stag as `companion cards export` prints it (regenerate
+    with `companion models hexapod-drawings` after changing the card's art)."""
     shipped = cv2.imread(str(STAG_MODEL), cv2.IMREAD_GRAYSCALE)
     assert shipped is not None
     assert shipped.shape == (2 * STAG_MODEL_PX, STAG_MODEL_PX)
