@@ -1,14 +1,13 @@
 """The Hexapod cards' printed drawings, which the case reader matches a cell against where its
 colours leave the cell unread. Each ships grey in `models/` (written from the card renderer,
-`synth.hexapod_face`, by `companion models hexapod-drawings`; a test checks each file
-against the cards' art): the stag's head over
-its wing cases (`hexapod-stag.png`) and the one-cell beetles, dung beetle first
-(`hexapod-beetles.png`). A cell is matched by the normalised cross-correlation of its grey
-(the mean of its canvas channels) with a drawing, inside DRAWING_INSET of a cell from each
-side (clear of the card's gutter and border, which differ from card to card), at the best
-place within a third of a cell of the cell's own, as far as a card may lie off the grid. Grey
-and normalised, the match does not care for a print's or a lamp's colour, nor for a pale
-print's or a dim light's contrast."""
+`synth.hexapod_face`, by `companion models hexapod-drawings`; a test checks each file against
+the cards' art): the stag's head over its wing cases (`hexapod-stag.png`) and the one-cell
+beetles, dung beetle first (`hexapod-beetles.png`). A cell is matched by the normalised
+cross-correlation of its grey (the mean of its canvas channels) with a drawing, inside
+DRAWING_INSET of a cell from each side (clear of the card's gutter and border, which differ
+from card to card), at the best place within a third of a cell of the cell's own, as far as a
+card may lie off the grid. Grey and normalised, the match does not care for a print's or a
+lamp's colour, nor for a pale print's or a dim light's contrast."""
 
 from __future__ import annotations
 
@@ -67,7 +66,8 @@ def matches(canvas: np.ndarray, px: int, margin: int, cell: tuple[int, int],
 # beetles pass, and none of the 12 774 other cells (board fill included). At 0.6, 517 and 4;
 # and on never-seen hard 700-2299, cells wholly or mostly under a hand that the occluder masks
 # missed matched by 0.60-0.65 and were read 'K', where the dung beetles left undecided before
-# match by 0.9 or more
+# match by 0.9 or more. (Where a kind's hue shows, the drawing names nothing: `hexapod_cells`'
+# DUNG_HUE.)
 DUNG_MATCH = 0.75
 DUNG_MARGIN = 0.3
 
