@@ -123,6 +123,18 @@ def assert_no_wrong_code(truth, obs) -> None:
         assert got in (UNKNOWN, code), (player, r, c, code, got)
 
 
+def assert_hard_cell_reads(seed: int, player: int, cell: tuple[int, int], code: str) -> None:
+    """Hard scene `seed`: `player`'s true case holds `code` at `cell` (row, col) in full view,
+    the reader reads it so, and no cell of the scene reads a code other than its own."""
+    truth, obs = read_hard(seed)
+    case = next(c for c in truth.cases if c.player == player)
+    seen = next(c for c in obs.cases if c.player == player)
+    r, c = cell
+    assert case.grid[r][c] == code and case.visible[r][c] >= 1.0
+    assert seen.grid[r][c] == code
+    assert_no_wrong_code(truth, obs)
+
+
 def visible_read_right(case, seen) -> int:
     """Asserts that every cell of the true case `case` reads its own code or '?' in `seen` (the
     case read), and returns how many cells in full view read their code."""

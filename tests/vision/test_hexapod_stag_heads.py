@@ -17,7 +17,7 @@ from companion.vision.hexapod_drawings import STAG_MODEL
 from companion.vision.hexapod_halves import name_halves, stag_heads
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import PX, M, lined_board, read_hard
+from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
 
 WHITE = np.array([205.0, 200.0, 195.0], np.float32)
 
@@ -127,15 +127,4 @@ def test_the_cell_below_a_head_is_its_wing_cases_whatever_its_drawing_shows():
 def test_hard_tables_heads_told_by_their_drawing(seed, player, cell):
     """Hard tables whose listed stag head was left '?' for want of its pairing: it reads
     'St', and no cell of the table reads a wrong code."""
-    truth, obs = read_hard(seed)
-    case = next(c for c in truth.cases if c.player == player)
-    seen = next(c for c in obs.cases if c.player == player)
-    r, c = cell
-    assert case.grid[r][c] == "St" and case.visible[r][c] >= 1.0
-    assert seen.grid[r][c] == "St"
-    for t in truth.cases:
-        got = next((s for s in obs.cases if s.player == t.player), None)
-        if got is None:
-            continue
-        for row_t, row_g in zip(t.grid, got.grid, strict=True):
-            assert all(g in (code, UNKNOWN) for code, g in zip(row_t, row_g, strict=True))
+    assert_hard_cell_reads(seed, player, cell, "St")
