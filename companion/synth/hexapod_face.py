@@ -423,8 +423,7 @@ def stag_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
     """The stag beetle's two cells (head over wing cases) as printed, grey (the mean of the
     three channels, uint8), `cell_px` per cell: the drawing the Hexapod reader tells a lone
     stag's head by (models/hexapod-stag.png, written from this)."""
-    face = render_card((("St",), ("Sb",)), cell_px, supersample=3)
-    return np.round(face[:, :, :3].astype(np.float64).mean(axis=2)).astype(np.uint8)
+    return _grey(render_card((("St",), ("Sb",)), cell_px, supersample=3))
 
 
 BEETLES = ("K", "B", "G", "R", "Y")   # the one-cell kinds, top to bottom in models/
@@ -434,6 +433,11 @@ def beetles_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
     """The one-cell kinds' cells (`BEETLES`, top to bottom) as printed, grey (the mean of the
     three channels, uint8), `cell_px` per cell: the drawings the Hexapod reader tells a dung
     beetle's by (models/hexapod-beetles.png, written from this)."""
-    cells = [render_card(((code,),), cell_px, supersample=3)[:, :, :3] for code in BEETLES]
-    return np.round(np.concatenate(cells).astype(np.float64).mean(axis=2)).astype(np.uint8)
+    return _grey(np.concatenate([render_card(((code,),), cell_px, supersample=3)
+                                 for code in BEETLES]))
+
+
+def _grey(face: np.ndarray) -> np.ndarray:
+    """A rendered face (BGRA) as grey: the mean of its three colour channels, rounded, uint8."""
+    return np.round(face[:, :, :3].astype(np.float64).mean(axis=2)).astype(np.uint8)
 

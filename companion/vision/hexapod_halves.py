@@ -137,8 +137,9 @@ def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
     left = [(r, c) for r, c in stags if grid[r][c] == UNKNOWN]
     if heads is not None and left:
         for r, c in sorted(heads(left)):
-            # (never a head right below a head: that one's wing cases lie here)
-            if grid[r][c] != UNKNOWN or (r > 0 and grid[r - 1][c] == "St"):
+            # (a cell named as the wing cases of the head above it is not asked again: a head
+            # the pairing named has its wing cases named with it, never left '?')
+            if grid[r][c] != UNKNOWN:
                 continue
             grid[r][c] = "St"
             if r + 1 < rows and (r + 1, c) in left and grid[r + 1][c] == UNKNOWN:
