@@ -54,6 +54,7 @@ from .cell_poses import card_apothems, cell_pose
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .far_cells import far_cells
+from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, symbol_cores
 from .lattice import (
@@ -200,8 +201,11 @@ class HexelReader:
             gathered_blobs(mask, scale, view, p, outlines, len(whole)), p, not view.calibrated,
             card_area)[0], whole)
         if first_telling and pieced:
-            # cards whose paper the mask kept in pieces, gathered again (`_pieced`), in place
-            # of the hexagons centred on them that read as no card, and all told again
+            # cards whose paper the mask kept in pieces, gathered again (`_pieced`), each at
+            # the size it reads best at (`sized_by_read`: the blur that cut the paper apart
+            # shrank their hull), in place of the hexagons centred on them that read as no
+            # card, and all told again
+            pieced = sized_by_read(frame, view, self.model, pieced)
             candidates = [*(f for f in candidates if not _piece_of(f, pieced, whole)), *pieced]
             found = [f for f in found if not _piece_of(f, pieced, whole)]
             self._shapes = (mask, candidates, found, rest)
