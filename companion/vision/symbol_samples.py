@@ -119,6 +119,9 @@ class CardRead:
     # the symbols read before the lamp read from the card's own band re-read it (`_lamp_read`),
     # None where it did not: what the reader decides the table's inks by (`first_symbols`)
     unlamped: str | None = None
+    # per edge (6, in the card's own order): how many of its three border band places read as
+    # the printed band (`border_ok` counts them all); () where not read
+    band_edges: tuple[int, ...] = ()
 
     @property
     def complete(self) -> bool:

@@ -698,7 +698,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
             at += n
         dark = np.concatenate(parts)
     dark &= in_band
-    border_ok = np.count_nonzero(dark.any(1), 1) / dark.shape[2]
+    banded = dark.any(1)
+    border_ok = np.count_nonzero(banded, 1) / dark.shape[2]
+    band_edges = banded.reshape(len(poses), 6, -1).sum(-1)
     # An object reaching over a symbol from beyond the card crosses its edge: the printed band
     # right outside the symbol gives way to the object's colour, and the paper between band
     # and symbol is gone (`crossed_edge`).
@@ -725,11 +727,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         not_shape = also_ruled_out(not_shape, text, washed)
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u,
-                     by_shape=v)
-            for t, c, p, b, f, wh, x, d, u, v in zip(
+                     by_shape=v, band_edges=tuple(e))
+            for t, c, p, b, f, wh, x, d, u, v, e in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
                 white.tolist(), crossed.tolist(), dim.tolist(), not_shape, by_shape,
-                strict=True)], lamps
+                band_edges.tolist(), strict=True)], lamps
 
 
 class LampPlan(NamedTuple):

@@ -5,10 +5,20 @@ and paper inside it together; a bright object that reads as a few symbols shows 
 On a never-seen held-out phone picture (`lens`, table 12027) a spoon's highlights on a saucer,
 three cells from the cards, read as two yellow triangles with 0.39 of a band and 0.44 of paper,
 and were reported as a covered card: the referee then waits for a clear view for as long as the
-spoon lies there. A partial must show its band and paper together (`min_partial_face`); the
-cards hands partly cover are still reported."""
+spoon lies there. A partial must show its band and paper together (`min_partial_face`), and
+its band whole along one edge at least (`CardRead.band_edges`): a cloth's rings about a pale
+patch of it darken a place of the outline here and there, never a whole edge. The cards hands
+partly cover are still reported."""
 
 from __future__ import annotations
+
+import numpy as np
+
+from companion.synth.cardface import render_face
+from companion.vision.calibration import TableView
+from companion.vision.colour import builtin_model
+from companion.vision.symbol_samples import Pose
+from companion.vision.symbols import read_cards
 
 from .heldout import VARIANTS, heldout_scene, scored
 
@@ -28,3 +38,39 @@ def test_a_card_mostly_under_an_arm_is_still_reported_covered():
     s, obs = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0 and s.correct == s.full, s
     assert any(c.occluded and c.symbols == "B????R" for c in obs.cards), obs.cards
+
+
+def test_a_pale_patch_ringed_by_a_cloths_pattern_is_no_covered_card():
+    # held-out `cloth-small` 159: twenty cards on a white cloth printed with navy rings; at a
+    # free cell beside them a white patch of the cloth, two ring arcs read as blue symbols
+    # and others crossing the outline as 7 of the 18 band places (none of its edges whole),
+    # was reported as a covered card where no card lies
+    scene = heldout_scene(159, variant=VARIANTS["cloth-small"])
+    s, obs = scored(scene)
+    assert s.false_cards == 0, [(c.cell, c.symbols, c.occluded) for c in obs.cards]
+    assert s.misreads == 0 and s.correct == s.full == 20, s
+
+
+CARD_PX = 60
+
+
+def test_band_edges_count_the_band_places_along_each_edge():
+    # a card drawn on a mid-grey table, read at its own pose: its band whole along all six
+    # edges; with its west half under a tanned hand, the band along the three edges
+    # the hand covers (NW, W, SW: 2, 3, 4 in the card's order, E first) is gone, the three it
+    # leaves (SE, E, NE) stay whole
+    img = np.full((120, 120, 3), 110, np.uint8)
+    face = render_face("RBVRBV", "holodex", CARD_PX).astype(np.float64)
+    h, w = face.shape[:2]
+    y0, x0 = 60 - h // 2, 60 - w // 2
+    alpha = face[..., 3:] / 255.0
+    under = img[y0:y0 + h, x0:x0 + w].astype(np.float64)
+    img[y0:y0 + h, x0:x0 + w] = (alpha * face[..., :3] + (1 - alpha) * under).round()
+    pose = Pose((x0 + w / 2 - 0.5, y0 + h / 2 - 0.5), CARD_PX / 2, 0.0)
+    view, model = TableView(), builtin_model("holodex")
+    assert read_cards(img, [pose], view, model)[0].band_edges == (3,) * 6
+    covered = img.copy()
+    covered[:, :56] = (90, 125, 180)
+    edges = read_cards(covered, [pose], view, model)[0].band_edges
+    assert edges[0] == edges[1] == edges[5] == 3
+    assert edges[2] == edges[3] == edges[4] == 0
