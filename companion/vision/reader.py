@@ -2,10 +2,10 @@
 card hexagons (`cards`), lattice and cells (`lattice`), symbols (`symbols`), and the verdict on
 each card (whole and readable, or occluded). Whole cards are read at their own pose; paper blobs
 that are not whole hexagons but lie inside a free lattice cell (a hand over a card, a card cut by
-the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose and, where they show a
-card's paper and symbols and its band whole along an edge, always reported occluded, with '?'
-where a symbol cannot be read and a confidence no higher than 0.3 — a partly seen card is never
-guessed. Free cells next to the cards whose card the mask lost are probed
+the frame edge; not ragged ones, `cards.Blob`) are read at the cell's pose; those that show a
+card's paper and symbols, and its band whole along one edge at least, are reported occluded, with
+'?' where a symbol cannot be read and a confidence no higher than 0.3 — a partly seen card is
+never guessed. Free cells next to the cards whose card the mask lost are probed
 (`probe`); on a calibrated table so are free cells anywhere in the play area that show a
 card's paper and band about where the regular lattice through the placed cards puts them
 (`far_cells`: a group beyond an arm, which the lattice growth cannot link). A blob that may
@@ -1185,6 +1185,9 @@ def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, centre_px: tupl
     return SeenCard(cell, r.symbols, float(conf), False, centre_px)
 
 
+EDGE_BAND_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS) // 6   # band places along each edge
+
+
 def _band_runs_along_an_edge(r: CardRead) -> bool:
     """Whether a partial blob's read shows the printed band whole along one of its edges (all
     three places of it, `CardRead.band_edges`): a card's band is a straight dark line round it,
@@ -1194,9 +1197,6 @@ def _band_runs_along_an_edge(r: CardRead) -> bool:
     159: a white patch ringed by navy circles read as a covered card, its band a third there,
     two arcs read as blue symbols, and reported at a cell where no card lies)."""
     return bool(r.band_edges) and max(r.band_edges) == EDGE_BAND_PLACES
-
-
-EDGE_BAND_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS) // 6   # band places along each edge
 
 
 def _occluded(cell: tuple[int, int], r: CardRead, centre_px: tuple[float, float]) -> SeenCard:

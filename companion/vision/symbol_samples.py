@@ -120,7 +120,8 @@ class CardRead:
     # None where it did not: what the reader decides the table's inks by (`first_symbols`)
     unlamped: str | None = None
     # per edge (6, in the card's own order): how many of its three border band places read as
-    # the printed band (`border_ok` counts them all); () where not read
+    # the printed band (`border_ok` counts them all); () where not kept (a whole card's read
+    # re-listed by lattice direction, `reader._reorient`: only partial blobs' reads ask)
     band_edges: tuple[int, ...] = ()
 
     @property
