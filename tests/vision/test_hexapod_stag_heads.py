@@ -2,9 +2,10 @@
 its wing cases hidden under a hand or covered by another card, the run next to a '?'. The
 reader matches the cell against the stag's head and wing cases as printed
 (`hexapod_halves.stag_heads`, `models/hexapod-stag.png`), grey and anywhere within a third of
-a cell, and names a clear head 'St' (and a lone stag cell right below it 'Sb'); it names no
-wing cases by the drawing alone, since other beetles' bodies look like them
-(`name_halves`). Hard tables whose heads were left '?' before, crafted canvases and grids."""
+a cell, and names a clear head 'St' (and a lone stag cell right below it 'Sb'); the wing
+cases' drawing alone, which other beetles' bodies look like, names nothing here (`stag_wings`
+weighs it against every beetle's: `test_hexapod_stag_wings.py`). Hard tables whose heads were
+left '?' before, crafted canvases and grids."""
 
 from __future__ import annotations
 
