@@ -66,6 +66,7 @@ from .lattice import (
 from .observation import HexelObservation, SeenCard, ink_doubt_note
 from .passes import Passes, together
 from .probe import (
+    N_BORDER_PLACES,
     better,
     coarse_ahead,
     probe_all,
@@ -76,7 +77,7 @@ from .probe import (
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_crossings import off_table_ink
-from .symbol_samples import BORDER_DEPTHS, BORDER_PTS, CardRead, Pose
+from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
@@ -1185,7 +1186,7 @@ def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, centre_px: tupl
     return SeenCard(cell, r.symbols, float(conf), False, centre_px)
 
 
-EDGE_BAND_PLACES = len(BORDER_PTS) // len(BORDER_DEPTHS) // 6   # band places along each edge
+EDGE_BAND_PLACES = N_BORDER_PLACES // 6   # band places along each edge
 
 
 def _band_runs_along_an_edge(r: CardRead) -> bool:
