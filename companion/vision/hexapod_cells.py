@@ -115,10 +115,9 @@ pairs from the top, a run of moth cells along a row from the left, when the run 
 known cells; when it touches a '?', the cells' own drawings decide (a stag's head shows ink and
 few pale wing-case highlights, pale pixels as saturated as ink being ink beside a brighter patch,
 not highlights; a moth's body lies on its partner's side) or the run stays '?', but for a stag
-cell whose grey drawing matches the stag's printed head (`hexapod_halves.stag_heads`), which is
+cell whose grey drawing matches the stag's printed head (`hexapod_halves.stag_drawn`), which is
 the head, the lone stag cell below it its wing cases, or its printed wing cases better than the
-head and every one-cell beetle (`hexapod_halves.stag_wings`), the lone stag cell above it then its
-head; a stag pair whose
+head and every one-cell beetle, the lone stag cell above it then its head; a stag pair whose
 column shows a line of paper between tiles across its shared side is two cards, '?'
 (`hexapod_halves.split_stags`: a stag's tile runs on over it). On a pale
 print under a colour cast, a cell read as a dung beetle only through the cast is no dung beetle
@@ -183,9 +182,8 @@ from .hexapod_halves import (
     half_evidence,
     name_halves,
     split_stags,
-    stag_heads,
+    stag_drawn,
     stag_hued_dung,
-    stag_wings,
 )
 from .hexapod_lines import HAND_LINE_SHARE, bare_board, line_grey, lines_across, lines_all_round
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, printed_corners
@@ -1246,8 +1244,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     if any(code in ("S", "M") for row in grid for code in row):
         stag, moth = half_evidence(labels, px, m, rows, cols, pix.sat, params.colour.ink_sat)
         name_halves(grid, stag, moth, params.half_margin,
-                    lambda cells: stag_heads(canvas, px, m, cells),
-                    lambda cells: stag_wings(canvas, px, m, cells))
+                    lambda cells: stag_drawn(canvas, px, m, cells))
         _note_new(why, grid, "halves")
         for r, c in split_stags(grid, v, pix.sat, px, m, params.colour):
             grid[r][c] = UNKNOWN

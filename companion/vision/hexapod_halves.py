@@ -9,11 +9,11 @@ when its own drawing shows a head clearly (`LONE_HEAD`), never as wing cases: a 
 head shows little ink amid pale pixels, which is all the wing cases' evidence is, and a blue
 beetle that a printer's hue shift takes for a stag's violet shows no head either. A stag cell
 that no pairing names (its wing cases covered by another card, or the run beside a '?' either
-way) is named the head when it shows the head as printed (`stag_heads`: the stag's own drawing,
+way) is named the head when it shows the head as printed (`stag_drawn`: the stag's own drawing,
 grey, matched within a third of a cell), the lone stag cell right below it then its wing cases;
 and the wing cases when it shows them as printed, beating the head's drawing and every one-cell
-beetle's (`stag_wings`: other beetles' bodies match the wing cases' drawing often, their own
-drawings better), the lone stag cell right above it then its head. A dung beetle
+beetle's (other beetles' bodies match the wing cases' drawing often, their own drawings better),
+the lone stag cell right above it then its head. A dung beetle
 read only through a colour cast, its window's leading hue the stag's, is '?' when the cell above
 or below it could be the stag's other half (a head above it, wing cases below it, or '?' where
 the stag's hue leads too: `stag_hued_dung`): a pale stag's half, its dark body on its violet
@@ -96,13 +96,13 @@ LONE_HEAD = 0.15
 
 
 # The stag's drawing as printed (grey, head over wing cases: `hexapod_drawings.STAG_MODEL`),
-# which a stag cell left unnamed is matched against (`stag_heads`): where its head's drawing
+# which a stag cell left unnamed is matched against (`stag_drawn`): where its head's drawing
 # matches the cell (`hexapod_drawings.matches`) by HEAD_MATCH at least and by HEAD_MARGIN more
 # than the wing cases' drawing does, the cell is the head. Measured on every fully visible
 # cell of hard 0-699: 951 of 990 heads pass, none of 973 wing cases, and 9 of the 25 786 other
 # cells (board fill included; it matters only where one is also read as the stag's violet).
 # The other beetles' bodies, dark ovals with legs on a tile, match the wing cases' drawing as
-# often as one time in five, so alone it names nothing (`stag_wings`).
+# often as one time in five, so alone it names nothing (see WING_MATCH).
 HEAD_MATCH = 0.5
 HEAD_MARGIN = 0.25
 
@@ -116,48 +116,40 @@ WING_MATCH = 0.5
 WING_MARGIN = 0.25
 
 
-def stag_heads(canvas: np.ndarray, px: int, margin: int, cells: list[tuple[int, int]]
-               ) -> set[tuple[int, int]]:
+def stag_drawn(canvas: np.ndarray, px: int, margin: int, cells: list[tuple[int, int]]
+               ) -> dict[tuple[int, int], str]:
     """Of `cells` ((row, col) on a case's `canvas`, BGR, `px` per cell after `margin` px),
-    those whose drawing is the stag's head, not its wing cases (see HEAD_MATCH), matched as
-    `hexapod_drawings.matches` matches a cell."""
-    shown = drawings(STAG_MODEL, px)
-    out = set()
-    for cell in cells:
-        got = matches(canvas, px, margin, cell, shown)
-        if got is not None and got[0] >= HEAD_MATCH and got[0] - got[1] >= HEAD_MARGIN:
-            out.add(cell)
-    return out
-
-
-def stag_wings(canvas: np.ndarray, px: int, margin: int, cells: list[tuple[int, int]]
-               ) -> set[tuple[int, int]]:
-    """Of `cells` (as `stag_heads` takes them), those whose drawing is the stag's wing cases,
-    not its head nor any one-cell beetle (see WING_MATCH)."""
+    those whose drawing is the stag's head ('St', see HEAD_MATCH) or its wing cases ('Sb', not
+    its head nor any one-cell beetle: see WING_MATCH), each matched once as
+    `hexapod_drawings.matches` matches a cell (the beetles only for a cell that may be wing
+    cases)."""
     stag, beetles = drawings(STAG_MODEL, px), drawings(BEETLES_MODEL, px)
-    out = set()
+    out = {}
     for cell in cells:
         got = matches(canvas, px, margin, cell, stag)
-        others = matches(canvas, px, margin, cell, beetles)
-        if got is None or others is None:
+        if got is None:
             continue
-        if got[1] >= WING_MATCH and got[1] - max(got[0], *others) >= WING_MARGIN:
-            out.add(cell)
+        head, wing = got
+        if head >= HEAD_MATCH and head - wing >= HEAD_MARGIN:
+            out[cell] = "St"
+        elif wing >= WING_MATCH and wing - head >= WING_MARGIN:
+            others = matches(canvas, px, margin, cell, beetles)
+            if others is not None and wing - max(others) >= WING_MARGIN:
+                out[cell] = "Sb"
     return out
 
 
 def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
                 margin: float = 0.08,
-                heads: Callable[[list[tuple[int, int]]], set[tuple[int, int]]] | None = None,
-                wings: Callable[[list[tuple[int, int]]], set[tuple[int, int]]] | None = None
+                drawn: Callable[[list[tuple[int, int]]], dict[tuple[int, int], str]] | None = None
                 ) -> None:
     """Replace the 'S' and 'M' cells of `grid` (in place) by St/Sb and Ml/Mr, or '?'. Given
-    `heads` (`stag_heads` of the case: the cells among those asked whose drawing is the stag's
-    head), a stag cell the pairing leaves '?' that shows the head is named so (its partner
-    hidden or covered by another card), and a stag cell left '?' right below it is its wing
-    cases: the drawing tells a head from the wing cases where no count of the run can. Given
-    `wings` (`stag_wings`), a stag cell still '?' that shows the wing cases is named so, and a
-    stag cell left '?' right above it is its head."""
+    `drawn` (`stag_drawn` of the case: the cells among those asked whose drawing is the stag's
+    head or wing cases, with the half each shows), a stag cell the pairing leaves '?' that shows
+    the head is named so (its partner hidden or covered by another card), and a stag cell left
+    '?' right below it is its wing cases: the drawing tells a head from the wing cases where no
+    count of the run can. Then a stag cell still '?' that shows the wing cases is named so, and
+    a stag cell left '?' right above it is its head."""
     rows, cols = len(grid), len(grid[0])
     stags = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "S"]
     for c in range(cols):
@@ -165,21 +157,17 @@ def name_halves(grid: list[list[str]], stag: np.ndarray, moth: np.ndarray,
         for r, code in _pair(line, "S", ("St", "Sb"), stag[:, c], margin, LONE_HEAD):
             grid[r][c] = code
     left = [(r, c) for r, c in stags if grid[r][c] == UNKNOWN]
-    if heads is not None and left:
-        for r, c in sorted(heads(left)):
-            # (a cell named as the wing cases of the head above it is not asked again: a head
-            # the pairing named has its wing cases named with it, never left '?')
-            if grid[r][c] != UNKNOWN:
-                continue
-            grid[r][c] = "St"
-            if r + 1 < rows and (r + 1, c) in left and grid[r + 1][c] == UNKNOWN:
-                grid[r + 1][c] = "Sb"
-    left = [(r, c) for r, c in left if grid[r][c] == UNKNOWN]
-    if wings is not None and left:
-        for r, c in sorted(wings(left)):
-            grid[r][c] = "Sb"
-            if r > 0 and (r - 1, c) in left and grid[r - 1][c] == UNKNOWN:
-                grid[r - 1][c] = "St"
+    if drawn is not None and left:
+        shown = drawn(left)
+        # heads first, each naming the '?' stag cell below it; then wing cases, each naming the
+        # one above it (a cell already named as another's half keeps that name)
+        for half, partner, step in (("St", "Sb", 1), ("Sb", "St", -1)):
+            for r, c in sorted(cell for cell, got in shown.items() if got == half):
+                if grid[r][c] != UNKNOWN:
+                    continue
+                grid[r][c] = half
+                if (r + step, c) in left and grid[r + step][c] == UNKNOWN:
+                    grid[r + step][c] = partner
     for r in range(rows):
         for c, code in _pair(grid[r], "M", ("Ml", "Mr"), moth[r, :], margin):
             grid[r][c] = code

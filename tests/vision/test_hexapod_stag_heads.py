@@ -1,9 +1,9 @@
 """A stag beetle's head told by its drawing where counting the run of stag cells cannot tell it:
 its wing cases hidden under a hand or covered by another card, the run next to a '?'. The
 reader matches the cell against the stag's head and wing cases as printed
-(`hexapod_halves.stag_heads`, `models/hexapod-stag.png`), grey and anywhere within a third of
+(`hexapod_halves.stag_drawn`, `models/hexapod-stag.png`), grey and anywhere within a third of
 a cell, and names a clear head 'St' (and a lone stag cell right below it 'Sb'); the wing
-cases' drawing alone, which other beetles' bodies look like, names nothing here (`stag_wings`
+cases' drawing alone, which other beetles' bodies look like, names nothing here (`stag_drawn`
 weighs it against every beetle's: `test_hexapod_stag_wings.py`). Hard tables whose heads were
 left '?' before, crafted canvases and grids."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from companion.synth.hexapod_face import STAG_MODEL_PX, render_card, stag_grey
 from companion.vision.hexapod_drawings import STAG_MODEL
-from companion.vision.hexapod_halves import name_halves, stag_heads
+from companion.vision.hexapod_halves import name_halves, stag_drawn
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
@@ -45,6 +45,11 @@ def _lay(img: np.ndarray, rows: tuple[tuple[str, ...], ...], r: int, c: int,
 STAG = (("St",), ("Sb",))
 
 
+def shown_as(img: np.ndarray, cells: list[tuple[int, int]], half: str) -> set[tuple[int, int]]:
+    """The cells of a crafted canvas whose drawing `stag_drawn` shows as the stag's `half`."""
+    return {cell for cell, got in stag_drawn(img, PX, M, cells).items() if got == half}
+
+
 @pytest.mark.parametrize(("dx", "dy", "gain", "veil"), [
     (0, 0, 1.0, 0.0),       # as printed, on the grid
     (7, -5, 1.0, 0.0),      # laid nearly a third of a cell off
@@ -55,7 +60,7 @@ def test_the_head_is_told_from_the_wing_cases(dx, dy, gain, veil):
     is not."""
     img = lined_board(WHITE)
     _lay(img, STAG, 2, 1, dx, dy, gain, veil)
-    assert stag_heads(img, PX, M, [(2, 1), (3, 1)]) == {(2, 1)}
+    assert shown_as(img, [(2, 1), (3, 1)], "St") == {(2, 1)}
 
 
 @pytest.mark.parametrize("code", ["B", "G", "R", "Y", "K"])
@@ -65,7 +70,7 @@ def test_no_other_beetle_is_a_head(code):
     img = lined_board(WHITE)
     _lay(img, ((code,),), 1, 1)
     _lay(img, ((code,),), 3, 4, dx=6, dy=-6)
-    assert stag_heads(img, PX, M, [(1, 1), (3, 4)]) == set()
+    assert shown_as(img, [(1, 1), (3, 4)], "St") == set()
 
 
 def _grid(column: list[str]) -> list[list[str]]:
@@ -79,9 +84,9 @@ def _named(column: list[str], heads: set[tuple[int, int]] | None) -> list[str]:
     grid = _grid(column)
     asked: list[list[tuple[int, int]]] = []
 
-    def shown(cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    def shown(cells: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
         asked.append(list(cells))
-        return {cell for cell in cells if cell in (heads or set())}
+        return {cell: "St" for cell in cells if cell in (heads or set())}
 
     name_halves(grid, np.zeros((6, 6)), np.zeros((6, 6)), 0.08,
                 None if heads is None else shown)

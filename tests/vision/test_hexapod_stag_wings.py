@@ -1,7 +1,7 @@
 """A stag beetle's wing cases told by their drawing where counting the run of stag cells cannot
 tell them: the head hidden under a hand or covered by another card, the run next to a '?'. The
 reader matches the cell against the stag's head and wing cases and against every one-cell
-beetle as printed (`hexapod_halves.stag_wings`, `models/hexapod-stag.png`,
+beetle as printed (`hexapod_halves.stag_drawn`, `models/hexapod-stag.png`,
 `models/hexapod-beetles.png`), and names the wing cases 'Sb' only where they beat the head and
 every beetle by a margin (and a lone stag cell right above them 'St'): other beetles' bodies
 look like the wing cases, but like their own drawings more. Crafted canvases and grids, and
@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.hexapod_halves import name_halves, stag_wings
+from companion.vision.hexapod_halves import name_halves
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
-from .test_hexapod_stag_heads import STAG, WHITE, _grid, _lay
+from .hexapod_scenes import assert_hard_cell_reads, lined_board
+from .test_hexapod_stag_heads import STAG, WHITE, _grid, _lay, shown_as
 
 
 @pytest.mark.parametrize(("dx", "dy", "gain", "veil"), [
@@ -29,7 +29,7 @@ def test_the_wing_cases_are_told_from_the_head(dx, dy, gain, veil):
     head's is not."""
     img = lined_board(WHITE)
     _lay(img, STAG, 2, 1, dx, dy, gain, veil)
-    assert stag_wings(img, PX, M, [(2, 1), (3, 1)]) == {(3, 1)}
+    assert shown_as(img, [(2, 1), (3, 1)], "Sb") == {(3, 1)}
 
 
 @pytest.mark.parametrize("rows", [(("B",),), (("G",),), (("R",),), (("Y",),), (("K",),),
@@ -42,15 +42,15 @@ def test_no_other_beetle_nor_a_moth_is_wing_cases(rows):
     _lay(img, rows, 1, 1)
     _lay(img, rows, 3, 3, dx=6, dy=-6)
     cells = [(1, 1), (1, 2), (3, 3), (3, 4), (5, 0)]
-    assert stag_wings(img, PX, M, cells) == set()
+    assert shown_as(img, cells, "Sb") == set()
 
 
 def _named(column: list[str], wings: set[tuple[int, int]]) -> list[str]:
     """Column 1 of `_grid(column)` after `name_halves`, the drawing's evidence flat, no head
     shown by a drawing, and `wings` the cells the drawing shows the wing cases in."""
     grid = _grid(column)
-    name_halves(grid, np.zeros((6, 6)), np.zeros((6, 6)), 0.08, lambda cells: set(),
-                lambda cells: {cell for cell in cells if cell in wings})
+    name_halves(grid, np.zeros((6, 6)), np.zeros((6, 6)), 0.08,
+                lambda cells: {cell: "Sb" for cell in cells if cell in wings})
     return [row[1] for row in grid]
 
 
