@@ -39,20 +39,26 @@ GAP_PX = 3
 PURPLE_BGR = (150, 80, 150)
 
 
+def lay_face(img: np.ndarray, symbols: str, at: tuple[int, int], card_px: int = CARD_PX
+             ) -> tuple[float, float]:
+    """Lay (in place) the exported holodex face of `symbols`, `card_px` across the flats, on
+    `img` about pixel `at` (x, y), blended by its alpha; its true centre."""
+    face = render_face(symbols, "holodex", card_px).astype(np.float64)
+    h, w = face.shape[:2]
+    x0, y0 = at[0] - w // 2, at[1] - h // 2
+    alpha = face[..., 3:] / 255.0
+    under = img[y0:y0 + h, x0:x0 + w].astype(np.float64)
+    img[y0:y0 + h, x0:x0 + w] = (alpha * face[..., :3] + (1 - alpha) * under).round()
+    return x0 + w / 2 - 0.5, y0 + h / 2 - 0.5
+
+
 def _row(smear: int, vertical: bool, cloth: tuple[int, int, int] = PURPLE_BGR
          ) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """Three holodex cards in a row (E neighbours) on a cloth (purple, or `cloth`), smeared by
     a line blur `smear` px long across or along the row; with the cards' true centres."""
     img = np.full((200, 360, 3), cloth, np.uint8)
-    centres = []
-    for k, symbols in enumerate(ROW):
-        face = render_face(symbols, "holodex", CARD_PX).astype(np.float64)
-        h, w = face.shape[:2]
-        x0, y0 = 100 + k * (CARD_PX + GAP_PX) - w // 2, 100 - h // 2
-        alpha = face[..., 3:] / 255.0
-        under = img[y0:y0 + h, x0:x0 + w].astype(np.float64)
-        img[y0:y0 + h, x0:x0 + w] = (alpha * face[..., :3] + (1 - alpha) * under).round()
-        centres.append((x0 + w / 2 - 0.5, y0 + h / 2 - 0.5))
+    centres = [lay_face(img, symbols, (100 + k * (CARD_PX + GAP_PX), 100))
+               for k, symbols in enumerate(ROW)]
     kernel = np.zeros((smear, smear), np.float32)
     if vertical:
         kernel[:, smear // 2] = 1.0

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.synth.cardface import render_face
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.symbol_samples import Pose
 from companion.vision.symbols import read_cards
 
 from .heldout import VARIANTS, heldout_scene, scored
+from .test_gathered_paper import lay_face
 
 
 def test_a_spoon_beside_the_cards_is_no_covered_card():
@@ -60,13 +60,7 @@ def test_band_edges_count_the_band_places_along_each_edge():
     # the hand covers (NW, W, SW: 2, 3, 4 in the card's order, E first) is gone, the three it
     # leaves (SE, E, NE) stay whole
     img = np.full((120, 120, 3), 110, np.uint8)
-    face = render_face("RBVRBV", "holodex", CARD_PX).astype(np.float64)
-    h, w = face.shape[:2]
-    y0, x0 = 60 - h // 2, 60 - w // 2
-    alpha = face[..., 3:] / 255.0
-    under = img[y0:y0 + h, x0:x0 + w].astype(np.float64)
-    img[y0:y0 + h, x0:x0 + w] = (alpha * face[..., :3] + (1 - alpha) * under).round()
-    pose = Pose((x0 + w / 2 - 0.5, y0 + h / 2 - 0.5), CARD_PX / 2, 0.0)
+    pose = Pose(lay_face(img, "RBVRBV", (60, 60), CARD_PX), CARD_PX / 2, 0.0)
     view, model = TableView(), builtin_model("holodex")
     assert read_cards(img, [pose], view, model)[0].band_edges == (3,) * 6
     covered = img.copy()
