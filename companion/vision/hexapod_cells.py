@@ -1099,12 +1099,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         code[dung], conf[dung] = K_CODE, 0.5
         # ... or whose drawing is the dung beetle's as printed, a grey beetle lighter than the
         # black tile about it, which no other kind's print shows, whatever the light's level
-        # and colour (`hexapod_drawings.dung_drawn`: a dim lamp, a washed beetle, a warm cast),
-        # its small window hardly any kind's hue (as `decide` asks of a dung beetle: the grey
-        # drawing is blind to colour, and a tile printed in a kind's ink is no dung beetle's)
+        # and colour (`hexapod_drawings.dung_drawn`: a dim lamp, a washed beetle, a warm cast);
+        # where a kind's hue shows over the cell's small window (a cast's or a print's: the grey
+        # drawing is blind to colour), by stricter bounds, its black tile and grey beetle tinted
+        # alike (a cast tints both; a tile printed in a kind's ink is no dung beetle's)
         left = np.setdiff1d(left, dung)
-        left = left[kind_hues(hs[left]).sum(axis=-1) <= DUNG_HUE]
-        dung = left[dung_drawn(canvas, px, m, cols, left)]
+        dung = left[dung_drawn(canvas, px, m, cols, left,
+                               kind_hues(hs[left]).sum(axis=-1) > DUNG_HUE)]
         code[dung], conf[dung] = K_CODE, 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
@@ -1263,11 +1264,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                 for c in range(cols)) for r in range(rows)))
 
 
-# the share of a cell's small window any kinds' hues may cover for its drawing to make it a dung
-# beetle (`dung_drawn`), as `decide`'s neutral dung beetle. It costs most of what the drawing
-# finds: on hard 0-699 the drawing alone names 27 dung beetles, all right, whose small windows
-# show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does);
-# 5 pass. A cast told from a coloured print would let the others through.
+# the share of a cell's small window any kinds' hues may cover for its drawing alone to make it a
+# dung beetle (`dung_drawn`), as `decide`'s neutral dung beetle; above it, the drawing must match
+# by stricter bounds and its tile and beetle show one tint (`hexapod_drawings.DUNG_MATCH_TINTED`,
+# `TINT_GAP`). On hard 0-699 the drawing names 27 dung beetles, all right, whose small windows
+# show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does); 5
+# lie under this share.
 DUNG_HUE = 0.2
 
 
