@@ -1118,6 +1118,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         cells, kinds = left[asked], leading[asked]
         drawn = kind_drawn(canvas, px, m, cols, cells, [CODES[k] for k in kinds])
         code[cells[drawn]], conf[cells[drawn]] = kinds[drawn], 0.5
+        # ... or a stag's head or wing cases where the stag's violet leads, told by its drawing
+        # (`stag_drawn`; the halves are named from 'S' as any stag's, below)
+        stags = left[(share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= KIND_DRAWN_REST)
+                     & (leading == STAG)]
+        if len(stags):
+            named = stag_drawn(canvas, px, m, [divmod(int(i), cols) for i in stags])
+            drawn = np.array([divmod(int(i), cols) in named for i in stags])
+            code[stags[drawn]], conf[stags[drawn]] = STAG, 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1285,7 +1293,7 @@ DUNG_HUE = 0.2
 # a kind's hue over this share of an undecided cell's small window, and all other kinds' over
 # KIND_DRAWN_REST at most, asks the kind's drawing (`kind_drawn`) of a one-cell beetle's kind
 KIND_DRAWN_HUE = 0.4
-KIND_DRAWN_REST = 0.1
+KIND_DRAWN_REST = 0.2
 DRAWN_KINDS = np.array([CODES.index(c) for c in BEETLES if c in CODES[:NK]])
 
 

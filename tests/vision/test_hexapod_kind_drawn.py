@@ -1,8 +1,9 @@
 """A one-cell beetle whose kind's hue leads its cell but whose colours fall short of `decide`'s
 kind (a warm cast's labels no kind's, a body washed pale, a dim ink), told by its own drawing
 (`hexapod_drawings.kind_drawn`): the kind the hue names must be the beetle whose drawing matches
-clearly best, among the one-cell beetles and the stag's halves. Crafted canvases, and hard
-tables whose beetles were left '?'."""
+clearly best, among the one-cell beetles and the stag's halves. Where the stag's violet leads,
+the stag's drawing names its head or wing cases (`hexapod_halves.stag_drawn`). Crafted
+canvases, and hard tables whose beetles and stag halves were left '?'."""
 
 from __future__ import annotations
 
@@ -79,4 +80,17 @@ def test_no_cell_shows_a_kind_it_is_not(light, veil, shift):
 def test_hard_tables_beetles_read(seed, player, cell, code):
     """Hard tables whose listed beetle, in full view, was left undecided: it reads its kind,
     and no cell of the table reads a wrong code."""
+    assert_hard_cell_reads(seed, player, cell, code)
+
+
+@pytest.mark.parametrize(("seed", "player", "cell", "code"), [
+    (127, 2, (5, 1), "Sb"),   # wing cases whose violet leads, undecided by colour
+    (202, 1, (0, 3), "St"),   # a head undecided: named, and its wing cases below paired
+    (629, 2, (1, 3), "St"),   # the head of a stag whose violet covers the whole window
+    (540, 2, (1, 4), "Sb"),   # wing cases with a red tint over a tenth of the window
+])
+def test_hard_tables_stag_halves_read(seed, player, cell, code):
+    """Hard tables whose listed stag half, in full view, was left undecided while the stag's
+    violet led its window: it reads its half (`stag_drawn`, then paired as any stag), and no
+    cell of the table reads a wrong code."""
     assert_hard_cell_reads(seed, player, cell, code)
