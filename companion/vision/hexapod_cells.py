@@ -177,7 +177,7 @@ from .hexapod_cover import (
     unlined_dim_empty,
     washed_print_empty,
 )
-from .hexapod_drawings import dung_drawn
+from .hexapod_drawings import BEETLES, dung_drawn, kind_drawn
 from .hexapod_halves import (
     half_evidence,
     name_halves,
@@ -1107,6 +1107,25 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         dung = left[dung_drawn(canvas, px, m, cols, left,
                                kind_hues(hs[left]).sum(axis=-1) > DUNG_HUE)]
         code[dung], conf[dung] = K_CODE, 0.5
+        # ... or a one-cell beetle of the kind whose hue leads its small window, told by the
+        # kind's own drawing (`hexapod_drawings.kind_drawn`), where a warm cast's labels no
+        # kind's, a body washed pale or a dim ink left `decide` short of the kind it shows
+        left = np.setdiff1d(left, dung)
+        shown = hues[left]
+        leading, share = shown.argmax(axis=-1), shown.max(axis=-1)
+        asked = (share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= KIND_DRAWN_REST) & \
+            np.isin(leading, DRAWN_KINDS)
+        cells, kinds = left[asked], leading[asked]
+        drawn = kind_drawn(canvas, px, m, cols, cells, [CODES[k] for k in kinds])
+        code[cells[drawn]], conf[cells[drawn]] = kinds[drawn], 0.5
+        # ... or a stag's head or wing cases where the stag's violet leads, told by its drawing
+        # (`stag_drawn`; the halves are named from 'S' as any stag's, below)
+        stags = left[(share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= KIND_DRAWN_REST)
+                     & (leading == STAG)]
+        if len(stags):
+            named = stag_drawn(canvas, px, m, [divmod(int(i), cols) for i in stags])
+            drawn = np.array([divmod(int(i), cols) in named for i in stags])
+            code[stags[drawn]], conf[stags[drawn]] = STAG, 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1271,6 +1290,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 # show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does); 5
 # lie under this share.
 DUNG_HUE = 0.2
+# a kind's hue over this share of an undecided cell's small window, and all other kinds' over
+# KIND_DRAWN_REST at most, asks the kind's drawing (`kind_drawn`) of a one-cell beetle's kind
+KIND_DRAWN_HUE = 0.4
+KIND_DRAWN_REST = 0.2
+DRAWN_KINDS = np.array([CODES.index(c) for c in BEETLES if c in CODES[:NK]])
 
 
 # the band (cells) about a cell's centre that must be lit and no ink for its lines along half of

@@ -141,5 +141,33 @@ def dung_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
     return out
 
 
-__all__ = ["BEETLES", "BEETLES_MODEL", "STAG_MODEL", "drawings", "dung_drawn", "matches",
-           "tint_gap"]
+# A one-cell beetle of a coloured kind (blue, green, gold, red) whose colours leave its cell
+# undecided (a warm cast's labels no kind's, a body washed pale, a dim ink) while its kind's hue
+# leads the small window (`hexapod_cells`' KIND_DRAWN_HUE): it is that kind where the kind's own
+# drawing matches by KIND_MATCH and by KIND_MARGIN more than every other one-cell beetle's (the
+# dung beetle's included) and either half of the stag's. Measured on the cells the colours leave
+# undecided on hard 0-2299: the 61 beetles of the leading hue's kind that pass all match by
+# 0.6-0.95; no cell of another code matches the leading kind's drawing by more than 0.39.
+KIND_MATCH = 0.6
+KIND_MARGIN = 0.1
+
+
+def kind_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.ndarray,
+               kinds: list[str]) -> np.ndarray:
+    """Which of `cells` (flat indices, `cols` to a row) show the drawing of the one-cell beetle
+    `kinds[k]` (a code of BEETLES other than the dung beetle's) names for each, on a case's
+    `canvas` (BGR, `px` per cell after `margin` px): see KIND_MATCH."""
+    shown = drawings(BEETLES_MODEL, px) + drawings(STAG_MODEL, px)
+    out = np.zeros(len(cells), bool)
+    for k, (i, kind) in enumerate(zip(np.asarray(cells).tolist(), kinds, strict=True)):
+        got = matches(canvas, px, margin, divmod(int(i), cols), shown)
+        if got is None:
+            continue
+        own = BEETLES.index(kind)
+        rest = max(score for j, score in enumerate(got) if j != own)
+        out[k] = got[own] >= KIND_MATCH and got[own] - rest >= KIND_MARGIN
+    return out
+
+
+__all__ = ["BEETLES", "BEETLES_MODEL", "STAG_MODEL", "drawings", "dung_drawn", "kind_drawn",
+           "matches", "tint_gap"]
