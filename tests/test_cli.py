@@ -75,7 +75,7 @@ def test_the_hexapod_drawings_are_reproduced_pixel_for_pixel_by_their_command(tm
 
     assert main(["models", "hexapod-drawings", "--out", str(tmp_path)]) == 0
     root = Path(__file__).resolve().parents[1] / "models"
-    for name in ("hexapod-stag.png", "hexapod-beetles.png"):
+    for name in ("hexapod-stag.png", "hexapod-moth.png", "hexapod-beetles.png"):
         made = cv2.imread(str(tmp_path / name), cv2.IMREAD_GRAYSCALE)
         shipped = cv2.imread(str(root / name), cv2.IMREAD_GRAYSCALE)
         assert made is not None and shipped is not None

@@ -47,8 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         q.add_argument("--out", type=Path, default=default, help=f"output file ({default})")
         q.set_defaults(run=run_document, document=name)
     d = g.add_parser("hexapod-drawings", help="write the Hexapod drawings the reader matches",
-                     description="Write models/hexapod-stag.png and models/hexapod-beetles.png "
-                                 "(grey, as the cards print them) from the card renderer.")
+                     description="Write models/hexapod-stag.png, models/hexapod-moth.png and "
+                                 "models/hexapod-beetles.png (grey, as the cards print them) "
+                                 "from the card renderer.")
     d.add_argument("--out", type=Path, default=Path("models"), help="output folder (models)")
     d.set_defaults(run=run_hexapod_drawings)
 
@@ -68,13 +69,15 @@ def run_document(args: argparse.Namespace) -> int:
 
 
 def run_hexapod_drawings(args: argparse.Namespace) -> int:
-    """Write the stag's and the one-cell beetles' grey drawings (`vision.hexapod_drawings`)."""
+    """Write the stag's, the moth's and the one-cell beetles' grey drawings
+    (`vision.hexapod_drawings`)."""
     import cv2
 
-    from ..synth.hexapod_face import beetles_grey, stag_grey
+    from ..synth.hexapod_face import beetles_grey, moth_grey, stag_grey
 
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, grey in (("hexapod-stag.png", stag_grey()), ("hexapod-beetles.png", beetles_grey())):
+    for name, grey in (("hexapod-stag.png", stag_grey()), ("hexapod-moth.png", moth_grey()),
+                       ("hexapod-beetles.png", beetles_grey())):
         path = args.out / name
         if not cv2.imwrite(str(path), grey):
             print(f"error: cannot write {path}")

@@ -426,6 +426,15 @@ def stag_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
     return _grey(render_card((("St",), ("Sb",)), cell_px, supersample=3))
 
 
+def moth_grey(cell_px: int = STAG_MODEL_PX) -> np.ndarray:
+    """The moth's two cells (its left half over its right, one cell wide as the reader cuts its
+    drawings) as printed, grey (the mean of the three channels, uint8), `cell_px` per cell: the
+    drawing the Hexapod reader tells a moth's cell by (models/hexapod-moth.png, written from
+    this)."""
+    face = _grey(render_card((("Ml", "Mr"),), cell_px, supersample=3))
+    return np.concatenate([face[:, :cell_px], face[:, cell_px:2 * cell_px]])
+
+
 BEETLES = ("K", "B", "G", "R", "Y")   # the one-cell kinds, top to bottom in models/
 
 

@@ -177,7 +177,7 @@ from .hexapod_cover import (
     unlined_dim_empty,
     washed_print_empty,
 )
-from .hexapod_drawings import BEETLES, dung_drawn, kind_drawn
+from .hexapod_drawings import BEETLES, dung_drawn, kind_drawn, moth_drawn
 from .hexapod_halves import (
     half_evidence,
     name_halves,
@@ -1126,6 +1126,12 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             named = stag_drawn(canvas, px, m, [divmod(int(i), cols) for i in stags])
             drawn = np.array([divmod(int(i), cols) in named for i in stags])
             code[stags[drawn]], conf[stags[drawn]] = STAG, 0.5
+        # ... or a moth's half where its teal leads, told by the moth's drawing (`moth_drawn`;
+        # the halves are named from 'M' as any moth's, below)
+        moths = left[(share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= MOTH_DRAWN_REST)
+                     & (leading == MOTH)]
+        drawn = moth_drawn(canvas, px, m, cols, moths)
+        code[moths[drawn]], conf[moths[drawn]] = MOTH, 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1295,6 +1301,10 @@ DUNG_HUE = 0.2
 KIND_DRAWN_HUE = 0.4
 KIND_DRAWN_REST = 0.2
 DRAWN_KINDS = np.array([CODES.index(c) for c in BEETLES if c in CODES[:NK]])
+# ... and for the moth's drawing, others' hues up to this share: a moth's teal lies between the
+# blue's and the green's hues, and a cast or a pale print shifts a third of it to one of them
+# (hard 2271, never-seen 2881 and 11487); the drawing tells it (`moth_drawn`)
+MOTH_DRAWN_REST = 0.4
 
 
 # the band (cells) about a cell's centre that must be lit and no ink for its lines along half of

@@ -162,6 +162,9 @@ PALE = (62, 48, 19)
 
 
 def test_pale_print_reads_better_calibrated(exported):
+    """Three pale office prints: with the inks learned from the chart every cell of the three
+    cases reads right, and without them (the design's hues, the printed drawings where the hue
+    leads) at least ten fewer; no cell reads wrong either way."""
     right = {"without": 0, "with": 0}
     for seed in PALE:
         scene = heldout_case(exported, seed, VARIANTS["printed"])
@@ -172,7 +175,8 @@ def test_pale_print_reads_better_calibrated(exported):
             assert not wrong_cells(grid, scene.grid), (seed, name)
             right[name] += sum(g == t for row, truth in zip(grid, scene.grid, strict=True)
                                for g, t in zip(row, truth, strict=True))
-    assert right["with"] >= right["without"] + 20, right
+    assert right["with"] == 36 * len(PALE), right
+    assert right["with"] >= right["without"] + 10, right
 
 
 def test_no_file_reads_as_before(exported, tmp_path):

@@ -1,7 +1,7 @@
 """A one-cell beetle whose kind's hue leads its cell but whose colours fall short of `decide`'s
 kind (a warm cast's labels no kind's, a body washed pale, a dim ink), told by its own drawing
 (`hexapod_drawings.kind_drawn`): the kind the hue names must be the beetle whose drawing matches
-clearly best, among the one-cell beetles and the stag's halves. Where the stag's violet leads,
+best, among the one-cell beetles and the stag's halves. Where the stag's violet leads,
 the stag's drawing names its head or wing cases (`hexapod_halves.stag_drawn`). Crafted
 canvases, and hard tables whose beetles and stag halves were left '?'."""
 
