@@ -1113,23 +1113,23 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         left = np.setdiff1d(left, dung)
         shown = hues[left]
         leading, share = shown.argmax(axis=-1), shown.max(axis=-1)
-        asked = (share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= KIND_DRAWN_REST) & \
-            np.isin(leading, DRAWN_KINDS)
-        cells, kinds = left[asked], leading[asked]
+        led = share >= KIND_DRAWN_HUE
+        others_hue = shown.sum(axis=-1) - share
+        clear = led & (others_hue <= KIND_DRAWN_REST)
+        beetle_led = clear & np.isin(leading, DRAWN_KINDS)
+        cells, kinds = left[beetle_led], leading[beetle_led]
         drawn = kind_drawn(canvas, px, m, cols, cells, [CODES[k] for k in kinds])
         code[cells[drawn]], conf[cells[drawn]] = kinds[drawn], 0.5
         # ... or a stag's head or wing cases where the stag's violet leads, told by its drawing
         # (`stag_drawn`; the halves are named from 'S' as any stag's, below)
-        stags = left[(share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= KIND_DRAWN_REST)
-                     & (leading == STAG)]
+        stags = left[clear & (leading == STAG)]
         if len(stags):
             named = stag_drawn(canvas, px, m, [divmod(int(i), cols) for i in stags])
             drawn = np.array([divmod(int(i), cols) in named for i in stags])
             code[stags[drawn]], conf[stags[drawn]] = STAG, 0.5
         # ... or a moth's half where its teal leads, told by the moth's drawing (`moth_drawn`;
         # the halves are named from 'M' as any moth's, below)
-        moths = left[(share >= KIND_DRAWN_HUE) & (shown.sum(axis=-1) - share <= MOTH_DRAWN_REST)
-                     & (leading == MOTH)]
+        moths = left[led & (others_hue <= MOTH_DRAWN_REST) & (leading == MOTH)]
         drawn = moth_drawn(canvas, px, m, cols, moths)
         code[moths[drawn]], conf[moths[drawn]] = MOTH, 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean

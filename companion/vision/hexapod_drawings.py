@@ -108,7 +108,7 @@ DUNG_MARGIN = 0.3
 # its grey beetle alike, a tile printed in a kind's ink differs from the beetle it rings. So there
 # the drawing must match by DUNG_MATCH_TINTED and DUNG_MARGIN_TINTED, and its tile and beetle lie
 # within TINT_GAP of one colour (`tint_gap`). Measured on the cells the colours leave undecided
-# (hard 0-699, never-seen 700-2299): the 55 dung beetles with a kind's hue over 0.2 of the cell
+# on hard 0-2299: the 55 dung beetles with a kind's hue over 0.2 of the cell
 # that match by 0.8 and 0.45 lie within 0.02-0.31; a black tile printed in gold, red or blue ink
 # round its beetle (`test_hexapod_dung_cast`, `test_hexapod_clipped_dung`) 0.41-1.13; no other
 # cell matches by more than 0.66.
