@@ -2,7 +2,8 @@
 hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the picture), and the
 walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
 the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases
-(`lined_board`, `dung_card`); `assert_glare_card_kept` reads a held-out glare picture."""
+(`lined_board`, `dung_card`, `lay_card`); `assert_glare_card_kept` reads a held-out glare
+picture."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from companion.scenarios import hexapod_scene
+from companion.synth.hexapod_face import render_card
 from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
 from companion.vision.observation import UNKNOWN
@@ -33,6 +35,21 @@ def lined_board(white: np.ndarray) -> np.ndarray:
         img[at - 1:at + 1, :] *= 0.85
         img[:, at - 1:at + 1] *= 0.85
     return np.minimum(img, 255.0)
+
+WHITE = np.array([205.0, 200.0, 195.0], np.float32)   # the light on crafted canvases (BGR)
+
+
+def lay_card(img: np.ndarray, rows: tuple[tuple[str, ...], ...], r: int, c: int,
+             light=WHITE / 255.0, veil: float = 0.0, shift: tuple[int, int] = (0, 0)) -> None:
+    """Lay (in place) the printed card of `rows` (its cells' codes, rows top to bottom) with its
+    top-left cell on (r, c) of a crafted canvas (`lined_board`), `shift` (dx, dy) px off, its
+    print seen at `light` (BGR, per channel, of its colours; WHITE's by default) plus `veil` of
+    WHITE, clipped at 255."""
+    face = render_card(rows, PX)[:, :, :3].astype(np.float32)
+    seen = np.minimum(face * np.asarray(light, np.float32) + veil * WHITE, 255.0)
+    y0, x0 = M + r * PX + shift[1], M + c * PX + shift[0]
+    img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
+
 
 def dung_card(img: np.ndarray, r: int, c: int, white: np.ndarray, dx: int = 0) -> None:
     """Lay (in place) a dung beetle card on cell (r, c) of a crafted canvas (`lined_board`),

@@ -11,13 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.synth.hexapod_face import BEETLES, STAG_MODEL_PX, beetles_grey, render_card
+from companion.synth.hexapod_face import BEETLES, STAG_MODEL_PX, beetles_grey
 from companion.vision.hexapod_drawings import BEETLES as READ_ORDER
 from companion.vision.hexapod_drawings import BEETLES_MODEL, dung_drawn
 
-from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
-
-WHITE = np.array([205.0, 200.0, 195.0], np.float32)
+from .hexapod_scenes import PX, WHITE, M, assert_hard_cell_reads, lay_card, lined_board
 
 
 def test_the_model_is_the_printed_beetles():
@@ -31,19 +29,14 @@ def test_the_model_is_the_printed_beetles():
     assert np.array_equal(shipped, beetles_grey())
 
 
-def _table(light: np.ndarray, veil: float, shift: tuple[int, int]) -> np.ndarray:
-    """A crafted canvas: the one-cell beetles' cards on row 2 (columns 0-4) and the stag on
-    column 5 (rows 1-2), each `shift` (dx, dy) px off the grid, seen under `light` (BGR, per
-    channel, of the print's colours) plus `veil` of white."""
+def beetles_table(light, veil: float, shift: tuple[int, int]) -> np.ndarray:
+    """A crafted canvas: the one-cell beetles' cards (BEETLES, dung beetle first) on row 2
+    (columns 0-4) and the stag on column 5 (rows 1-2), each `shift` (dx, dy) px off the grid,
+    seen under `light` (BGR, per channel, of the print's colours) plus `veil` of white."""
     img = lined_board(WHITE)
-    dx, dy = shift
-    for col, rows in [*((k, ((code,),)) for k, code in enumerate(BEETLES)),
-                      (5, (("St",), ("Sb",)))]:
-        face = render_card(rows, PX)[:, :, :3].astype(np.float32)
-        seen = np.minimum(face * light + veil * WHITE, 255.0)
-        r0 = 1 if col == 5 else 2
-        y0, x0 = M + r0 * PX + dy, M + col * PX + dx
-        img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
+    for col, code in enumerate(BEETLES):
+        lay_card(img, ((code,),), 2, col, light, veil, shift)
+    lay_card(img, (("St",), ("Sb",)), 1, 5, light, veil, shift)
     return img
 
 
@@ -56,7 +49,7 @@ def _table(light: np.ndarray, veil: float, shift: tuple[int, int]) -> np.ndarray
 def test_only_the_dung_beetle_shows_its_drawing(light, veil, shift):
     """Of the one-cell beetles, the stag's two cells and bare board, only the dung beetle's
     cell is the dung beetle's drawing, under any of these lights."""
-    img = _table(np.asarray(light, np.float32), veil, shift)
+    img = beetles_table(light, veil, shift)
     cells = np.array([2 * 6 + c for c in range(5)] + [6 + 5, 2 * 6 + 5, 0, 35])
     got = dung_drawn(img, PX, M, 6, cells)
     assert cells[got].tolist() == [2 * 6 + 0]

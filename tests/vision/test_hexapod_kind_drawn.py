@@ -10,31 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.synth.hexapod_face import render_card
-from companion.vision.hexapod_drawings import kind_drawn
+from companion.vision.hexapod_drawings import BEETLES, kind_drawn
 
-from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
+from .hexapod_scenes import PX, M, assert_hard_cell_reads
+from .test_hexapod_dung_drawn import beetles_table
 
-WHITE = np.array([205.0, 200.0, 195.0], np.float32)
-BEETLES = ("B", "G", "Y", "R", "K")
-STAG = (1, 5)            # the stag's head cell; its wing cases lie below
-
-
-def _table(light: tuple[float, float, float], veil: float, shift: tuple[int, int]
-           ) -> np.ndarray:
-    """A crafted canvas: the one-cell beetles' cards (BEETLES) on row 2, columns 0-4, and the
-    stag on column 5 (rows 1-2), each `shift` (dx, dy) px off the grid, under `light` (BGR,
-    per channel) plus `veil` of white."""
-    img = lined_board(WHITE)
-    dx, dy = shift
-    for col, rows in [*((k, ((code,),)) for k, code in enumerate(BEETLES)),
-                      (5, (("St",), ("Sb",)))]:
-        face = render_card(rows, PX)[:, :, :3].astype(np.float32)
-        seen = np.minimum(face * np.asarray(light, np.float32) + veil * WHITE, 255.0)
-        y0 = M + (STAG[0] if col == 5 else 2) * PX + dy
-        x0 = M + col * PX + dx
-        img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
-    return img
+KINDS = BEETLES[1:]      # the coloured one-cell beetles, on columns 1-4 of `beetles_table`
+STAG = (1, 5)            # the stag's head cell there; its wing cases lie below
 
 
 LIGHTS = [
@@ -49,21 +31,21 @@ LIGHTS = [
 def test_each_beetle_is_told_by_its_own_drawing(light, veil, shift):
     """Each coloured one-cell beetle's cell is its kind's drawing when its own kind is asked,
     under each of these lights and off the grid."""
-    img = _table(light, veil, shift)
-    cells = np.array([2 * 6 + col for col in range(4)])
-    assert kind_drawn(img, PX, M, 6, cells, list(BEETLES[:4])).tolist() == [True] * 4
+    img = beetles_table(light, veil, shift)
+    cells = np.array([2 * 6 + col for col in range(1, 5)])
+    assert kind_drawn(img, PX, M, 6, cells, list(KINDS)).tolist() == [True] * 4
 
 
 @pytest.mark.parametrize(("light", "veil", "shift"), LIGHTS)
 def test_no_cell_shows_a_kind_it_is_not(light, veil, shift):
     """Asked as any other coloured beetle, no beetle's cell, neither half of the stag, the dung
     beetle nor bare board shows that kind's drawing."""
-    img = _table(light, veil, shift)
+    img = beetles_table(light, veil, shift)
     cells, kinds = [], []
     others = [(2 * 6 + col, code) for col, code in enumerate(BEETLES)] + \
         [(STAG[0] * 6 + STAG[1], "St"), ((STAG[0] + 1) * 6 + STAG[1], "Sb"), (0, "."), (35, ".")]
     for cell, code in others:
-        for kind in BEETLES[:4]:
+        for kind in KINDS:
             if kind != code:
                 cells.append(cell)
                 kinds.append(kind)

@@ -10,12 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.synth.hexapod_face import STAG_MODEL_PX, moth_grey, render_card
+from companion.synth.hexapod_face import STAG_MODEL_PX, moth_grey
 from companion.vision.hexapod_drawings import MOTH_MODEL, moth_drawn
 
-from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
-
-WHITE = np.array([205.0, 200.0, 195.0], np.float32)
+from .hexapod_scenes import PX, WHITE, M, assert_hard_cell_reads, lay_card, lined_board
 
 
 def test_the_model_is_the_printed_moth():
@@ -34,14 +32,10 @@ def _table(light: tuple[float, float, float], veil: float, shift: tuple[int, int
     row 3 (columns 0-4) and the stag on column 5 (rows 1-2), each `shift` (dx, dy) px off the
     grid, under `light` (BGR, per channel) plus `veil` of white."""
     img = lined_board(WHITE)
-    dx, dy = shift
-    cards = [((1, 0), (("Ml", "Mr"),)), ((1, 5), (("St",), ("Sb",)))] + \
-        [((3, col), ((code,),)) for col, code in enumerate("BGYRK")]
-    for (r, c), rows in cards:
-        face = render_card(rows, PX)[:, :, :3].astype(np.float32)
-        seen = np.minimum(face * np.asarray(light, np.float32) + veil * WHITE, 255.0)
-        y0, x0 = M + r * PX + dy, M + c * PX + dx
-        img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
+    lay_card(img, (("Ml", "Mr"),), 1, 0, light, veil, shift)
+    lay_card(img, (("St",), ("Sb",)), 1, 5, light, veil, shift)
+    for col, code in enumerate("BGYRK"):
+        lay_card(img, ((code,),), 3, col, light, veil, shift)
     return img
 
 

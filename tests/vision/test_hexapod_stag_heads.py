@@ -13,14 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.synth.hexapod_face import STAG_MODEL_PX, render_card, stag_grey
+from companion.synth.hexapod_face import STAG_MODEL_PX, stag_grey
 from companion.vision.hexapod_drawings import STAG_MODEL
 from companion.vision.hexapod_halves import name_halves, stag_drawn
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import PX, M, assert_hard_cell_reads, lined_board
-
-WHITE = np.array([205.0, 200.0, 195.0], np.float32)
+from .hexapod_scenes import PX, WHITE, M, assert_hard_cell_reads, lay_card, lined_board
 
 
 def test_the_model_is_the_printed_stag():
@@ -30,16 +28,6 @@ def test_the_model_is_the_printed_stag():
     assert shipped is not None
     assert shipped.shape == (2 * STAG_MODEL_PX, STAG_MODEL_PX)
     assert np.array_equal(shipped, stag_grey())
-
-
-def _lay(img: np.ndarray, rows: tuple[tuple[str, ...], ...], r: int, c: int,
-         dx: int = 0, dy: int = 0, gain: float = 1.0, veil: float = 0.0) -> None:
-    """Lay (in place) the printed card of `rows` with its top-left cell on (r, c) of a crafted
-    canvas, `dx`, `dy` px off, its print seen at `gain` of its colours plus `veil` of white."""
-    face = render_card(rows, PX)[:, :, :3].astype(np.float32)
-    seen = np.minimum(gain * face * (WHITE / 255.0) + veil * WHITE, 255.0)
-    y0, x0 = M + r * PX + dy, M + c * PX + dx
-    img[y0:y0 + face.shape[0], x0:x0 + face.shape[1]] = seen
 
 
 STAG = (("St",), ("Sb",))
@@ -59,7 +47,7 @@ def test_the_head_is_told_from_the_wing_cases(dx, dy, gain, veil):
     """A stag laid on cells (2, 1) over (3, 1): the head's cell is the head, the wing cases'
     is not."""
     img = lined_board(WHITE)
-    _lay(img, STAG, 2, 1, dx, dy, gain, veil)
+    lay_card(img, STAG, 2, 1, gain * WHITE / 255.0, veil, (dx, dy))
     assert shown_as(img, [(2, 1), (3, 1)], "St") == {(2, 1)}
 
 
@@ -68,8 +56,8 @@ def test_no_other_beetle_is_a_head(code):
     """Every other one-cell beetle, on the grid or a quarter cell off, is no stag's head (a
     blue beetle a printer's hue shift takes for a stag's violet must not be named one)."""
     img = lined_board(WHITE)
-    _lay(img, ((code,),), 1, 1)
-    _lay(img, ((code,),), 3, 4, dx=6, dy=-6)
+    lay_card(img, ((code,),), 1, 1)
+    lay_card(img, ((code,),), 3, 4, shift=(6, -6))
     assert shown_as(img, [(1, 1), (3, 4)], "St") == set()
 
 

@@ -15,8 +15,8 @@ import pytest
 from companion.vision.hexapod_halves import name_halves
 from companion.vision.observation import UNKNOWN
 
-from .hexapod_scenes import assert_hard_cell_reads, lined_board
-from .test_hexapod_stag_heads import STAG, WHITE, _grid, _lay, shown_as
+from .hexapod_scenes import WHITE, assert_hard_cell_reads, lay_card, lined_board
+from .test_hexapod_stag_heads import STAG, _grid, shown_as
 
 
 @pytest.mark.parametrize(("dx", "dy", "gain", "veil"), [
@@ -28,7 +28,7 @@ def test_the_wing_cases_are_told_from_the_head(dx, dy, gain, veil):
     """A stag laid on cells (2, 1) over (3, 1): the wing cases' cell is the wing cases, the
     head's is not."""
     img = lined_board(WHITE)
-    _lay(img, STAG, 2, 1, dx, dy, gain, veil)
+    lay_card(img, STAG, 2, 1, gain * WHITE / 255.0, veil, (dx, dy))
     assert shown_as(img, [(2, 1), (3, 1)], "Sb") == {(3, 1)}
 
 
@@ -39,8 +39,8 @@ def test_no_other_beetle_nor_a_moth_is_wing_cases(rows):
     no stag's wing cases (a blue beetle a printer's hue shift takes for a stag's violet must not
     be named one); nor is bare board."""
     img = lined_board(WHITE)
-    _lay(img, rows, 1, 1)
-    _lay(img, rows, 3, 3, dx=6, dy=-6)
+    lay_card(img, rows, 1, 1)
+    lay_card(img, rows, 3, 3, shift=(6, -6))
     cells = [(1, 1), (1, 2), (3, 3), (3, 4), (5, 0)]
     assert shown_as(img, cells, "Sb") == set()
 
