@@ -83,6 +83,7 @@ SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least
 # in a crafted sweep of seven lamps), while a grey ring's blends, their hue pulled towards the
 # clipped channels, keep the grey ink's darkness (0.08-0.3; 0.03 under the heaviest blur).
 CLIPPED_GREY_EXCESS = 0.065
+SOLID_WASH_MIN, SOLID_WASH_FLAT = 0.3, 0.05
 # A weak coloured reading is also judged against a strong read symbol of the same ink on its
 # card (its twin; `_outshone` on such a card, `thinner_than_twins` on every card): on 600 crafted
 # cards under seven lamps, twin discs' mean excesses differed by at most 0.05 and their strongest
@@ -447,7 +448,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # readings aside, which are never twins, so one look serves both)
     twins = _twins(own_alpha, best, ok, model)
     if clipped_any:
-        unsure |= _outshone(excess, twins, best) & paper_clipped[:, None]
+        unsure |= (_outshone(excess, twins, best, solid_wash(own_alpha, kind, best))
+                   & paper_clipped[:, None])
         ok &= ~unsure
     # on every card: a weak coloured reading far thinner than its strong twin is not that print
     # but something over it (a hand's blurred edge, a pale object: see `thinner_than_twins`),
@@ -703,11 +705,21 @@ def darker_than_allowed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np
     # a heavy print is darker than the model's ink too, but its core reaches full strength
     # and holds the most ink; a grey blend fitted as a colour stays near half strength
     # everywhere, or is strongest round the ring's hole
-    weak = ((own_alpha.max(-1) < SOLID_CORE_ALPHA)
+    weak = (((own_alpha.max(-1) < SOLID_CORE_ALPHA) & ~solid_wash(own_alpha, kind, best))
             | (_middle_ink(own_alpha, kind) <= fast_mean(own_alpha[..., 7:]) - HOLLOW_INK))
     coloured = ~model.neutral[best]
     some = (kind == best[..., None]).any(-1)
     return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
+
+
+def solid_wash(own_alpha: np.ndarray, kind: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Per symbol (cards x 6), whether a reading is a solid print washed pale: every one of its
+    7 middle samples its ink at SOLID_WASH_MIN at least, and that middle on average within
+    SOLID_WASH_FLAT of the ring around it or stronger. `own_alpha` (cards x 6 x 19) is
+    `_ink_excess`'s, `kind` the samples' letters, `best` the reading's."""
+    mid = own_alpha[..., :7]
+    return ((kind[..., :7] == best[..., None]).all(-1) & (mid.min(-1) >= SOLID_WASH_MIN)
+            & (fast_mean(mid) >= fast_mean(own_alpha[..., 7:]) - SOLID_WASH_FLAT))
 
 
 def _middle_ink(own_alpha: np.ndarray, kind: np.ndarray) -> np.ndarray:
@@ -787,7 +799,7 @@ def thinner_than_twins(twins: tuple[np.ndarray, np.ndarray, np.ndarray], best: n
 
 
 def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarray],
-              best: np.ndarray) -> np.ndarray:
+              best: np.ndarray, solid: np.ndarray) -> np.ndarray:
     """Per symbol (cards x 6) of a card whose paper clipped, whether a weak coloured reading
     is not its ink's print, judged against its twin (`_twins`): twins look alike, so a weak
     reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP darker than
@@ -798,7 +810,7 @@ def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarra
     # per card and ink: the least dark twin (inf where there is none)
     twin_excess = np.where(twin, excess[..., None], np.inf).min(1)
     return weak & (excess > 0.0) & (
-        excess - along1(twin_excess, best) >= TWIN_EXCESS_GAP)
+        excess - along1(twin_excess, best) >= TWIN_EXCESS_GAP) & ~solid
 
 
 def _ink_excess(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, best: np.ndarray,
