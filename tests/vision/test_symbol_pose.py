@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+import companion.vision.band_pose as band_pose
 import companion.vision.symbol_pose as symbol_pose
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
@@ -94,3 +95,14 @@ def test_a_card_centred_on_its_symbols_that_alone_brings_a_doubt_goes_back():
     assert score.misreads == 0 and score.false_cards == 0, score
     assert obs.ink_doubt == "", obs.ink_doubt
     assert score.correct == 19, score
+
+
+def test_sleeved_cards_read_where_their_symbols_are_without_the_band(monkeypatch):
+    """Held-out `sleeves` 44, whose two cards pulled off by their sleeves' rims the band's pose
+    reads whole (`test_band_pose`): without the band's pose, their symbols' pose reads them
+    whole too, and nothing is misread."""
+    monkeypatch.setattr(band_pose, "BAND_MIN_MOVE", math.inf)
+    scene = heldout_scene(44, variant=VARIANTS["sleeves"])
+    score, _ = scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert score.correct >= 19, score
