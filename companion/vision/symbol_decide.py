@@ -88,8 +88,12 @@ CLIPPED_GREY_EXCESS = 0.065
 # weak, and 0.06-0.1 darker than red's blends (held-out `sleeves` 22: four cards left unread
 # so). A ring's blends are hollow, paper in the middle; the washed disc is ink right through.
 # A reading whose 7 middle samples are all its ink at SOLID_WASH_MIN at least, that middle
-# within SOLID_WASH_FLAT of the samples round it or stronger (`solid_wash`), is no ring's
-# blend: neither `darker_than_allowed` nor `_outshone` sets it aside. Of the grey rings read
+# within SOLID_WASH_FLAT of the samples round it or stronger (`solid_wash`), on a card where
+# a grey ring reads with its hole open, is no ring's blend: neither `darker_than_allowed` nor
+# `_outshone` sets it aside. One card, one blur: blur fills a ring's middle until its blends
+# look solid too (crafted rings blurred by 2 px on 50 px cards read blue beside a blue disc,
+# tests/vision/test_symbol_clip2.py), and a ring left open beside it shows the card's blur
+# did not. Of the grey rings read
 # as a coloured ink on held-out `sleeves`, `harsh`, `phone-photo`, `lowlight`, `fingers`,
 # `portrait` 0-99 and hard 0-699 (19), none had more than one middle sample of that ink; of the
 # coloured readings left '?' with all 7, 42 were their ink and 2 not (a phone photo's ring read
@@ -454,15 +458,19 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     excess, own_alpha = _ink_excess(kind, alpha, dark, best, model)
     unsure = np.zeros_like(ok)
     clipped_any = paper_clipped is not None and paper_clipped.any()
+    solid = np.zeros_like(ok)
     if clipped_any:
-        unsure = darker_than_allowed(excess, own_alpha, kind, best, model) & paper_clipped[:, None]
+        # (a solid print washed pale, on a card whose blur keeps a read ring's hole open: no
+        # ring's blend, `solid_wash`)
+        solid = solid_wash(own_alpha, kind, best) & (ok & grey & ring & closed).any(1)[:, None]
+        unsure = (darker_than_allowed(excess, own_alpha, kind, best, model, solid)
+                  & paper_clipped[:, None])
         ok &= ~unsure
     # the twins both judgements below compare weak readings with (`_outshone` sets only weak
     # readings aside, which are never twins, so one look serves both)
     twins = _twins(own_alpha, best, ok, model)
     if clipped_any:
-        unsure |= (_outshone(excess, twins, best, solid_wash(own_alpha, kind, best))
-                   & paper_clipped[:, None])
+        unsure |= _outshone(excess, twins, best, solid) & paper_clipped[:, None]
         ok &= ~unsure
     # on every card: a weak coloured reading far thinner than its strong twin is not that print
     # but something over it (a hand's blurred edge, a pale object: see `thinner_than_twins`),
@@ -705,7 +713,8 @@ def _lopsided(dark: np.ndarray, middle: np.ndarray) -> np.ndarray:
 
 
 def darker_than_allowed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np.ndarray,
-            best: np.ndarray, model: ColourModel) -> np.ndarray:
+            best: np.ndarray, model: ColourModel, solid: np.ndarray | None = None
+            ) -> np.ndarray:
     """Per symbol (cards x 6), whether a coloured reading `best` is darker than its ink allows
     (CLIPPED_GREY_EXCESS): the mean, over the samples of that ink, of their grey-ink fraction
     (`dark`) beyond what that ink's fraction gives (`ColourModel.ink_dark`). Paper mixed with
@@ -713,13 +722,16 @@ def darker_than_allowed(mean_excess: np.ndarray, own_alpha: np.ndarray, kind: np
     white reference is too dark and every blend is seen brighter than it is, not darker; what
     is darker holds grey ink, a grey ring whose blends the clipped white has tinted. Only a
     weak reading (no sample of its ink at SOLID_CORE_ALPHA) or a hollow one (its ink
-    HOLLOW_INK weaker in its middle, `_middle_ink`, than around it) is judged so. `mean_excess` and
-    `own_alpha` are `_ink_excess`'s."""
+    HOLLOW_INK weaker in its middle, `_middle_ink`, than around it) is judged so, and not a
+    weak one that `solid` (cards x 6; None: none) marks a solid print washed pale
+    (`solid_wash`). `mean_excess` and `own_alpha` are `_ink_excess`'s."""
     # a heavy print is darker than the model's ink too, but its core reaches full strength
     # and holds the most ink; a grey blend fitted as a colour stays near half strength
     # everywhere, or is strongest round the ring's hole
-    weak = (((own_alpha.max(-1) < SOLID_CORE_ALPHA) & ~solid_wash(own_alpha, kind, best))
-            | (_middle_ink(own_alpha, kind) <= fast_mean(own_alpha[..., 7:]) - HOLLOW_INK))
+    faint = own_alpha.max(-1) < SOLID_CORE_ALPHA
+    if solid is not None:
+        faint &= ~solid
+    weak = faint | (_middle_ink(own_alpha, kind) <= fast_mean(own_alpha[..., 7:]) - HOLLOW_INK)
     coloured = ~model.neutral[best]
     some = (kind == best[..., None]).any(-1)
     return coloured & weak & some & (mean_excess > CLIPPED_GREY_EXCESS)
@@ -817,7 +829,8 @@ def _outshone(excess: np.ndarray, twins: tuple[np.ndarray, np.ndarray, np.ndarra
     is not its ink's print, judged against its twin (`_twins`): twins look alike, so a weak
     reading darker than its ink makes it (`_ink_excess` above 0) and TWIN_EXCESS_GAP darker than
     its twin holds grey ink, a grey ring's blends tinted by the clipped white (see `decide`;
-    one far thinner than its twin is `thinner_than_twins`, on every card). `excess` is
+    one far thinner than its twin is `thinner_than_twins`, on every card), unless `solid`
+    (cards x 6) marks it a solid print washed pale (`solid_wash`). `excess` is
     `_ink_excess`'s, `twins` what `_twins` gives."""
     weak, twin, _ = twins
     # per card and ink: the least dark twin (inf where there is none)

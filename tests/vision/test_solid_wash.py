@@ -3,7 +3,9 @@ coloured reading darker than its ink allows, or than its twin, is taken for a gr
 blends tinted by the clipped white and left '?' (`darker_than_allowed`, `_outshone`). A glossy
 sleeve's sheen washes a red disc to pink over the clip the same way, but a ring's blends are
 hollow, paper in the middle, while the washed disc is ink right through: every middle sample
-its ink, no weaker than the ring of samples round it. Such a reading is not set aside so."""
+its ink, no weaker than the ring of samples round it. Such a reading is not set aside so where
+a ring on its card reads with its hole open: blur fills a ring's middle too
+(tests/vision/test_symbol_clip2.py: blurred rings beside a blue disc never read blue)."""
 
 from __future__ import annotations
 
@@ -50,13 +52,14 @@ def test_a_middle_sample_of_no_ink_or_too_faint_is_not_solid():
 
 
 def test_sleeved_red_discs_washed_over_the_clip_read(monkeypatch):
-    """Held-out `sleeves` 22: a sheen band across four cards whose paper clipped washes their
-    red discs pink (peaks 0.48-0.65, 0.07 darker than red's blends); 18 of 20 cards read, none
-    misread. Taken for grey rings' blends (no solid wash) the four are left unread."""
+    """Held-out `sleeves` 22: a sheen band across cards whose paper clipped washes their red
+    discs pink (peaks 0.48-0.65, 0.07 darker than red's blends); 18 of 20 cards read, none
+    misread. Taken for grey rings' blends (no solid wash) three cards with an open ring beside
+    them are left unread (a fourth, with no ring to show its blur, is left unread either way)."""
     scene = heldout_scene(22, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
     monkeypatch.setattr(symbol_decide, "SOLID_WASH_MIN", math.inf)
     before, _ = scored(scene)
-    assert before.correct <= score.correct - 4, (before, score)
+    assert before.correct <= score.correct - 3, (before, score)
