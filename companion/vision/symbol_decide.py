@@ -92,13 +92,13 @@ CLIPPED_GREY_EXCESS = 0.065
 # a grey ring reads with its hole open, is no ring's blend: neither `darker_than_allowed` nor
 # `_outshone` sets it aside. One card, one blur: blur fills a ring's middle until its blends
 # look solid too (crafted rings blurred by 2 px on 50 px cards read blue beside a blue disc,
-# tests/vision/test_symbol_clip2.py), and a ring left open beside it shows the card's blur
-# did not. Of the grey rings read
-# as a coloured ink on held-out `sleeves`, `harsh`, `phone-photo`, `lowlight`, `fingers`,
-# `portrait` 0-99 and hard 0-699 (19), none had more than one middle sample of that ink; of the
-# coloured readings left '?' with all 7, 42 were their ink and 2 not (a phone photo's ring read
-# blue, a blue read red: left '?' by other tests, which still judge them). Held-out `sleeves`
-# 0-99 1859 -> 1870 cards, `harsh` +1, no misread on any held-out variant nor hard 0-699.
+# tests/vision/test_symbol_clip2.py), and a ring left open beside it shows the card's blur did
+# not. Of the grey rings read as a coloured ink on held-out `sleeves`, `harsh`, `phone-photo`,
+# `lowlight`, `fingers`, `portrait` 0-99 and hard 0-699 (19), none had more than one middle
+# sample of that ink; of the coloured readings left '?' with all 7, 42 were their ink and 2
+# not (a phone photo's ring read blue, a blue read red: left '?' by other tests, which still
+# judge them). Held-out `sleeves` 0-99 1859 -> 1874 cards with `symbol_pose`, no misread on any
+# held-out variant nor hard 0-699.
 SOLID_WASH_MIN, SOLID_WASH_FLAT = 0.3, 0.05
 # A weak coloured reading is also judged against a strong read symbol of the same ink on its
 # card (its twin; `_outshone` on such a card, `thinner_than_twins` on every card): on 600 crafted
