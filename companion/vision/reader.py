@@ -77,6 +77,7 @@ from .probe import (
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .symbol_crossings import off_table_ink
+from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
 
@@ -492,12 +493,13 @@ class HexelReader:
     def _confused(self, frame: np.ndarray, plain: list[CardFit], cores: np.ndarray,
                   found_poses: list[Pose], found_reads: list[CardRead],
                   banded: dict[int, tuple[Pose, CardRead]] | None = None) -> str:
-        """The letters in doubt on this frame (`_held_doubt`): `inks.confused_letters` of the
-        plain hexagons' own reads (`plain`, `cores`: `_plain`'s) and of the cards found by
-        probing, read whole at their probed poses (never plain hexagons, yet reported), and of
-        the placed cards re-read at the pose their printed band gives (`banded`: by the card's
-        `id`, that pose and read, `band_pose`; in place of a plain hexagon's own read): a letter
-        that re-read fills in faces the doubt. The doubt is judged on the reads as first made
+        """The letters this frame shows in doubt (`_held_doubt` holds them over frames):
+        `inks.confused_letters` of the plain hexagons' own reads (`plain`, `cores`: `_plain`'s)
+        and of the cards found by probing, read whole at their probed poses (never plain
+        hexagons, yet reported), and of the placed cards re-read at the pose their printed band
+        or their symbols give (`banded`: by the card's `id`, that pose and read, `band_pose`,
+        `symbol_pose`; in place of a plain hexagon's own read): a letter that re-read fills in
+        faces the doubt. The doubt is judged on the reads as first made
         (`CardRead.first_symbols`) and again on the final ones where a later pass (the re-read
         by the lamp a card's own band shows) filled in or changed a letter: a letter that pass
         gives must face the same doubt, and one the first reads put in doubt stays there."""
@@ -519,7 +521,7 @@ class HexelReader:
         if final != first:
             seen = "".join(sorted(set(seen) | set(confused_letters(self.model, both, final,
                                                                    refs))))
-        return self._held_doubt(seen)
+        return seen
 
     def _held_doubt(self, seen: str) -> str:
         """The letters in doubt on this frame: those whose ink this frame shows in doubt
@@ -616,7 +618,7 @@ class HexelReader:
         # the probe (and on from what it finds) and the re-posing of placed cards that do not
         # read whole (at their band's pose, then searched where fitted loosely: `_reposed`),
         # pass by pass together: neither depends on the other
-        (found_cells, found_poses, found_reads), banded = together(
+        (found_cells, found_poses, found_reads), reposed = together(
             probe_all(frame, start, start_reads, view, self.model, p, ahead, mask, scale, lat,
                       taken | set(start)),
             _reposed(frame, whole, lat, poses, reads, view, self.model, p))
@@ -639,8 +641,19 @@ class HexelReader:
         part_poses = [part_poses[k] for k in kept]
         reads += [first[n_probe + k] for k in kept]
         # (a card re-read at its band's pose faces the ink doubt as read there: `_confused`)
-        confused = self._confused(frame, plain, cores, found_poses, found_reads,
-                                  {id(whole[k]): (poses[k], reads[k]) for k in banded})
+        banded, centred = reposed
+        seen = self._confused(frame, plain, cores, found_poses, found_reads,
+                              {id(whole[k]): (poses[k], reads[k]) for k in [*banded, *centred]})
+        if seen and centred:
+            # (the cards re-read where their symbols put them go back to their poses and reads
+            # before where they bring a letter into doubt that the rest do not: `symbol_pose`)
+            without = self._confused(frame, plain, cores, found_poses, found_reads,
+                                     {id(whole[k]): (poses[k], reads[k]) for k in banded})
+            if set(without) < set(seen):
+                for k, (pose, read) in centred.items():
+                    poses[k], reads[k] = pose, read
+                seen = without
+        confused = self._held_doubt(seen)
         if confused:
             notes.append(ink_doubt_note(confused))
             reads = [_blanked(r, confused) for r in reads]
@@ -681,14 +694,17 @@ class HexelReader:
 
 def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],
              reads: list[CardRead], view: TableView, model: ColourModel, p: ReaderParams
-             ) -> Passes[list[int]]:
+             ) -> Passes[tuple[list[int], dict[int, tuple[Pose, CardRead]]]]:
     """The placed cards that do not read whole at their fitted pose re-read at the pose their
-    printed band gives (`band_pose.band_repose`), then those still not whole and fitted loosely
-    searched about (`probe.repose_unread`); `poses` and `reads` replaced in place. Returns the
-    indices of the cards the band's pose replaced."""
+    printed band gives (`band_pose.band_repose`), then those still not whole where their
+    symbols put them (`symbol_pose.symbol_repose`), then those still not whole and fitted
+    loosely searched about (`probe.repose_unread`); `poses` and `reads` replaced in place.
+    Returns the indices of the cards the band's pose replaced, and the cards the symbols' pose
+    replaced with the pose and read each had before."""
     banded = yield from band_repose(frame, poses, reads, view, model, p)
+    centred = yield from symbol_repose(frame, poses, reads, view, model, p)
     yield from repose_unread(frame, whole, lat, poses, reads, view, model, p)
-    return banded
+    return banded, centred
 
 
 class _Layout(NamedTuple):
