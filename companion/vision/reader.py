@@ -640,7 +640,8 @@ class HexelReader:
         part_cells = [part_cells[k] for k in kept]
         part_poses = [part_poses[k] for k in kept]
         reads += [first[n_probe + k] for k in kept]
-        # (a card re-read at its band's pose faces the ink doubt as read there: `_confused`)
+        # (a card re-read at its band's or its symbols' pose faces the ink doubt as read there:
+        # `_confused`)
         banded, centred = reposed
         seen = self._confused(frame, plain, cores, found_poses, found_reads,
                               {id(whole[k]): (poses[k], reads[k]) for k in [*banded, *centred]})
