@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -48,7 +49,6 @@ def test_a_blank_card_gives_no_shift():
     """Paper and band alone (a card face down, or washed out): no shift leads the pose's own
     score, so none is taken."""
     def blank(img, centre, apothem):
-        import cv2
         cv2.circle(img, tuple(int(v) for v in centre), int(0.82 * apothem), (236, 238, 240),
                    -1)
 
