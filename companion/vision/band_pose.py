@@ -188,15 +188,29 @@ def band_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], vie
             if f is not None and f[1] >= BAND_MIN_MOVE]
     if not todo:
         return []
+    done = yield from reread_at(frame, todo, poses, reads, view, model, p)
+    return list(done)
+
+
+def reread_at(frame: np.ndarray, todo: list[tuple[int, Pose]], poses: list[Pose],
+              reads: list[CardRead], view: TableView, model: ColourModel, p: ReaderParams
+              ) -> Passes[dict[int, tuple[Pose, CardRead]]]:
+    """The placed cards `todo` (index into `poses` and `reads`, the pose to read it at) re-read
+    there in one pass, with no blurred ring nor mean-colour reading (see the module docstring);
+    a re-read that is whole as first made, keeps every letter of the card's read and fills in
+    no symbol beside an edge whose band shows paper (`probe.reread_stands`) replaces the card's
+    pose and read, in place; either way the letters the shape rules out at either pose stay
+    ruled out (`symbol_shape.kept_ruled_out`). Returns the cards replaced: by index, the pose
+    and read each had before. Made pass by pass."""
     got = yield from reading(StagedRead(frame, [q for _, q in todo], view, model, False))
-    done = []
+    done = {}
     for (k, pose), read in zip(todo, got, strict=True):
         was = reads[k]
         if (whole_read(read, p)
                 and all(a in ("?", b) for a, b in zip(was.symbols, read.symbols, strict=True))
                 and reread_stands(frame, view, pose, read, was)):
+            done[k] = (poses[k], was)
             poses[k], reads[k] = pose, kept_ruled_out(read, was)
-            done.append(k)
-        else:   # (what the band's pose shows of the symbols' shapes stands: `kept_ruled_out`)
+        else:   # (what the pose shows of the symbols' shapes stands: `kept_ruled_out`)
             reads[k] = kept_ruled_out(was, read)
     return done

@@ -26,14 +26,21 @@ import math
 import numpy as np
 
 from ..faces import HEXEL_FACE
+from .band_pose import reread_at
 from .calibration import TableView
 from .colour import ColourModel
-from .passes import Passes, reading
-from .probe import reread_stands, whole_read
+from .passes import Passes
+from .probe import whole_read
 from .reader_params import ReaderParams
-from .symbol_samples import PAPER_PTS, CardRead, Pose, pose_matrices, pose_points, sample
-from .symbol_shape import kept_ruled_out
-from .symbols import StagedRead
+from .symbol_samples import (
+    PAPER_PTS,
+    SYMBOL_PTS,
+    CardRead,
+    Pose,
+    pose_matrices,
+    pose_points,
+    sample,
+)
 
 SHIFT_REACH = 0.15   # apothems either way, in the card's frame
 SHIFT_STEP = 0.03
@@ -50,16 +57,10 @@ MIN_GAIN = 0.03
 
 def _circles(radii: tuple[float, ...], n: int) -> np.ndarray:
     """Card-frame points (apothem 1) on circles of `radii` (symbol radii) about each of the
-    six symbols' centres, `n` a circle."""
-    f = HEXEL_FACE
+    six symbols' centres (`SYMBOL_PTS`' first), `n` a circle."""
     a = np.radians(np.arange(n) * 360.0 / n)
-    ring = np.c_[np.cos(a), np.sin(a)]
-    out = []
-    for d in range(6):
-        t = math.radians(-60.0 * d)
-        c = f.symbol_centre_frac * np.array([math.cos(t), math.sin(t)])
-        out += [c + r * f.symbol_radius_frac * ring for r in radii]
-    return np.concatenate(out)
+    ring = HEXEL_FACE.symbol_radius_frac * np.c_[np.cos(a), np.sin(a)]
+    return np.concatenate([c + r * ring for c in SYMBOL_PTS[:, 0] for r in radii])
 
 
 _INSIDE = _circles(INSIDE_RADII, 12)
@@ -152,15 +153,4 @@ def symbol_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], v
                                   or abs(d[1]) * SYMBOL_REACH >= MIN_SHIFT)]
     if not todo:
         return {}
-    got = yield from reading(StagedRead(frame, [q for _, q in todo], view, model, False))
-    done = {}
-    for (k, pose), read in zip(todo, got, strict=True):
-        was = reads[k]
-        if (whole_read(read, p)
-                and all(a in ("?", b) for a, b in zip(was.symbols, read.symbols, strict=True))
-                and reread_stands(frame, view, pose, read, was)):
-            done[k] = (poses[k], was)
-            poses[k], reads[k] = pose, kept_ruled_out(read, was)
-        else:
-            reads[k] = kept_ruled_out(was, read)
-    return done
+    return (yield from reread_at(frame, todo, poses, reads, view, model, p))
