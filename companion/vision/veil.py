@@ -34,6 +34,7 @@ from .reader_params import ReaderParams
 from .symbol_samples import (
     BORDER_DEPTHS,
     BORDER_PTS,
+    CLIP_NEAR,
     N_PAPER,
     PAPER_PTS,
     CardRead,
@@ -82,11 +83,14 @@ def card_veils(frame: np.ndarray, view: TableView, poses: list[Pose], k: np.ndar
     """Per pose: the veil (BGR light added to band and paper alike, given the frame's band ratio
     `k`), and whether it is a veil to take away: at least VEIL_MIN of the paper in every
     channel, with LIFT_MIN of the paper's own light left under it, all the card's places in
-    the frame."""
+    the frame, and its paper short of the clip in every channel (a clipped paper lies brighter
+    than seen by an unknown amount, and so does the veil: taken away as seen, a red disc
+    washed peach under a sleeve's sheen read as a yellow, held-out `sleeves` 89 on unseen
+    backgrounds)."""
     paper, band, inside = _paper_band(frame, view, poses)
     veil = np.clip((band - k * paper) / (1.0 - k), 0.0, None)
     ok = (inside & (veil / np.maximum(paper, 1.0) >= VEIL_MIN).all(1)
-          & (paper - veil >= LIFT_MIN).all(1))
+          & (paper - veil >= LIFT_MIN).all(1) & (paper < CLIP_NEAR).all(1))
     return veil, ok
 
 
