@@ -80,6 +80,7 @@ from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
+from .veil import veil_passes
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 FALLBACK_CONFIDENCE = 0.5  # a symbol read by a rule other than its samples' vote (`symbol_decide`)
@@ -635,6 +636,14 @@ class HexelReader:
                                       strict=True))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
+        v_cells, v_poses, v_reads, v_placed = together(veil_passes(
+            frame, view, self.model, p, lat, taken | set(found_cells), poses, reads,
+            list(zip(found_poses, found_reads, strict=True))))[0]
+        if v_cells or v_placed:
+            notes.append(f"{len(v_cells) + len(v_placed)} card(s) read under a glare's veil")
+            found_cells, found_poses, found_reads = (
+                a + b for a, b in zip((found_cells, found_poses, found_reads),
+                                      (v_cells, v_poses, v_reads), strict=True))
         found = set(found_cells)
         kept = [k for k, c in enumerate(part_cells) if c not in found]
         part_cells = [part_cells[k] for k in kept]

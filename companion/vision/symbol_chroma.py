@@ -17,7 +17,12 @@ hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a la
 coarse colour shows its chroma in its band only), with a vote as `decide`'s (the chroma's length
 in units of the ink's, summed). A channel that clipped at white holds no difference: a symbol
 with a sample clipped in some channels but not all (a washed red disc clipped in red and lit
-unevenly can show a yellow's chroma, or none) stays unread; a sample clipped white in every
+unevenly can show a yellow's chroma, or none) stays unread, unless the clip is lone: one
+channel clipped and the other two far below it (LONE_OTHER), a saturated print (a phone's
+boost drives a red disc to (255, 0, 3), held-out `portrait` 56, where half the cards' reds were
+unread); such a sample is judged at every value the clipped channel may truly hold (from as
+seen to OVEREXPOSED_MAX of it) and counts for an ink only by the least it shows of it at any,
+and as unexplained where it is no ink's, or another's, at any. A sample clipped white in every
 channel shows nothing and counts for no ink. A channel crushed to black is known to within the
 sensor's black (a phone's contrast curve crushes a red disc's green and blue): such a sample
 counts as seen where its white is bright enough that this is a small part of an ink's
@@ -48,6 +53,9 @@ CHROMA_FAINT = 0.3     # a sample of an ink at less than this does not count for
 # more), it moves the sample's chroma by at most 0.025 of the paper: under a twentieth of a
 # coloured ink's chroma length (0.57-0.73), where CHROMA_TURN lets a sample turn 0.3 of it
 CRUSH_FLOOR = 0.03
+# a sample clipped in one channel whose other two lie at most this (of 255) is a saturated print's
+# lone clip: however bright its clipped channel truly is, its hue barely turns
+LONE_OTHER = 128.0
 
 
 def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +106,8 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     samples as sampled (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x
     3 BGR). A sample clipped at white in every channel is bright paper or ink washed out of
     sight: it shows no chroma and counts for no ink. A symbol with a sample clipped in some
-    channels but not all, or crushed to black in one, is not read (its differences are lost).
+    channels but not all, or crushed to black in one, is not read (its differences are lost),
+    unless the clip is lone (see the module docstring: judged at every value it may hold).
     Where the white clipped in a channel, the paper there lies brighter than seen by a factor
     up to OVEREXPOSED_MAX: the symbol is read only when it reads as one ink at every corner of
     those factors (the chroma is linear in them and each test convex or counted per sample:
@@ -112,12 +121,17 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     # a channel crushed to black lies below CLIP_LOW: known to within that of its white
     low = (seen <= CLIP_LOW) & (CLIP_LOW / np.maximum(w, 1.0) > CRUSH_FLOOR)[:, None, :]
     blank = high.all(-1)
-    # (a symbol with a sample clipped in some channels is never read: left out at once)
-    kept = ~((high | low).any(-1) & ~blank).any(-1)                  # k
+    # (a symbol with a sample crushed in a channel under a dim white is never read: left out
+    # at once; one clipped at white in some channels but not all is judged at every corner of
+    # what those channels may truly hold, `_judge`)
+    # (one clipped in one channel, its other two far below: a saturated print whose hue
+    # its true value does not turn much, `_judge`)
+    lone = (high.sum(-1) == 1) & (np.where(high, 0.0, seen).max(-1) <= LONE_OTHER)
+    kept = ~((low.any(-1) | (high.any(-1) & ~lone)) & ~blank).any(-1)  # k
     at = at[kept]
     if not at.size:
         return best, read
-    seen, blank = seen[kept], blank[kept]
+    seen, blank, high = seen[kept], blank[kept], high[kept] & ~blank[kept][..., None]
     w = np.maximum(w[kept], 8.0)
     over = w >= CLIP_NEAR
     free = [c for c in range(3) if over[:, c].any()]
@@ -128,11 +142,12 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
             f[:, c] = np.where(over[:, c], v, 1.0)
         x = (seen / (w * f)[:, None, :])[..., ::-1]                  # RGB, paper-relative
         x = np.where(blank[..., None], x.mean(-1, keepdims=True), x)
-        k, good = _judge(x, model)
+        k, good = _judge(x, model, high[..., ::-1])
         # (a symbol must read as one ink at every corner: the others are judged no further)
         good &= k == (k if k0 is None else k0)
         k0 = k[good] if k0 is None else k0[good]
         at, seen, blank, w, over = at[good], seen[good], blank[good], w[good], over[good]
+        high = high[good]
         if not at.size:
             return best, read
     assert k0 is not None
@@ -141,20 +156,38 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     return best, read
 
 
-def _judge(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
-    coloured ink whose chroma its samples show (see the module docstring)."""
-    along, off, cc = _strength(x, model)                             # k x 19 x letters
+    coloured ink whose chroma its samples show (see the module docstring). A sample's channel
+    clipped at white (`high`, k x 19 x 3 RGB) lies brighter than seen by a factor up to
+    OVEREXPOSED_MAX: the sample is judged at every corner of its clipped channels' factors, and
+    counts for an ink by the least it shows of it at any of them, and as unexplained where it
+    is at any (its chroma is linear in the factors and an ink's cone of directions convex: the
+    corners bound the range)."""
+    corners = [np.ones(3)] if high is None or not high.any() else [
+        np.asarray(c) for c in itertools.product((1.0, OVEREXPOSED_MAX), repeat=3)]
     coloured = ~model.neutral
-    is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
-    strength = np.where(is_ink, np.minimum(along, 1.2), 0.0)
+    strength = unexplained = inks = None
+    for c in corners:
+        xc = x if high is None else np.where(high, x * c, x)
+        along, off, cc = _strength(xc, model)                        # k x 19 x letters
+        is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
+        s = np.where(is_ink, np.minimum(along, 1.2), 0.0)
+        u = (cc >= _inks(model)[1]) & ~is_ink.any(-1)
+        strength = s if strength is None else np.minimum(strength, s)
+        unexplained = u if unexplained is None else unexplained | u
+        inks = is_ink if inks is None else inks | is_ink
+    assert strength is not None and unexplained is not None and inks is not None
+    # (a sample one ink's at one corner and another's at another is no ink's: unexplained)
+    unexplained |= np.count_nonzero(inks, -1) > 1
     vote = strength.sum(-2)                                          # k x letters
     srt = np.sort(vote, -1)
     top, second = srt[:, -1], srt[:, -2]
     k = vote.argmax(-1)
     own = np.take_along_axis(strength, k[:, None, None], -1)[..., 0]  # k x 19
     # a sample with chroma that is no ink's is unexplained (as `decide` counts them)
-    other = np.count_nonzero((cc >= _inks(model)[1]) & ~is_ink.any(-1), -1)
+    other = np.count_nonzero(unexplained, -1)
     margin = top - 4.0 * second - 0.5 * other
     ok = ((top >= CHROMA_VOTE) & (second <= 0.12 * top + 0.3) & (other <= CHROMA_OTHER)
           & (margin > 0.0) & (own.max(-1) >= CHROMA_PEAK)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from companion.vision.colour import builtin_model
-from companion.vision.symbol_chroma import CRUSH_FLOOR, chroma_read
+from companion.vision.symbol_chroma import CRUSH_FLOOR, LONE_OTHER, chroma_read
 from companion.vision.symbol_decide import decide
 from companion.vision.symbol_samples import N_CORE, N_SYMBOL
 
@@ -66,13 +66,16 @@ def test_a_washed_boosted_symbol_reads_as_its_own_ink() -> None:
             x = _card([_disc(r, wash, sat), _disc(y, wash, sat), _disc(b, wash, sat)] * 2)
             got = _read(WEB, _raw(x))[0]
             # never another ink; unread only where a sample clipped at white in some channel
-            # (the wash past white); one the boost crushed to black is seen to within the
-            # sensor's black, a small part of an ink's chroma on this white (CRUSH_FLOOR)
+            # (the wash past white) but alone, its other two far below (LONE_OTHER: a
+            # saturated print, read at every value the clipped channel may truly hold); one
+            # the boost crushed to black is seen to within the sensor's black, a small part of
+            # an ink's chroma on this white (CRUSH_FLOOR)
             assert all(g in (t, "?") for g, t in zip(got, "RYBRYB", strict=True)), (wash, sat)
             raw = _raw(x)
             high = raw >= 245.0
+            lone = (high.sum(-1) == 1) & (np.where(high, 0.0, raw).max(-1) <= LONE_OTHER)
             assert (3.0 / WHITE <= CRUSH_FLOOR).all()
-            lost = (high.any(-1) & ~high.all(-1)).any(-1)[0]
+            lost = (high.any(-1) & ~high.all(-1) & ~lone).any(-1)[0]
             assert [g == "?" for g in got] == lost.tolist(), (wash, sat, got)
             if (wash, sat) in ((0.2, 1.0), (0.2, 1.3), (0.35, 1.0)):
                 assert got == "RYBRYB", (wash, sat)   # (pale and boosted, nothing clipped)
@@ -84,12 +87,30 @@ def test_a_sample_clipped_in_some_channels_leaves_the_symbol_unread() -> None:
     # a red disc washed so far that one sample's red clipped: its differences are lost
     raw = _raw(_card([_disc(_ink(WEB, "R"), 0.3, 1.3)] * 6))
     assert raw.max() < 245.0
-    raw[0, 2, 3, 2] = 255.0        # symbol 2: one sample's red at the clip
+    raw[0, 2, 3, 2] = 255.0        # symbol 2: one sample's red at the clip, its green bright:
+    raw[0, 2, 3, 1] = 200.0        # a yellow's hue as seen, a red's were its red truly higher
     assert _read(WEB, raw) == ["RR?RRR"]
     # one clipped at white in every channel (washed out of sight) shows no chroma: the rest of
     # the symbol tells its ink
     raw[0, 2, 3] = 255.0
     assert _read(WEB, raw) == ["RRRRRR"]
+
+
+def test_a_saturated_print_clipped_in_its_own_channel_alone_reads_as_its_ink() -> None:
+    # a phone's saturation boost drives a red disc's red past the clip and its green and blue
+    # to nearly nothing (held-out `portrait` 56: (255, 0, 3) on a white of 240-249): whatever
+    # red the sensor lost, the sample's hue is the red's. Likewise a blue's blue.
+    raw = _raw(_card([_disc(_ink(WEB, c), 0.0, 1.8) for c in "RBYRBY"]))
+    raw[0, 0, :, 2] = 255.0        # the reds' red at the clip
+    raw[0, 3, :, 2] = 255.0
+    raw[0, 1, :, 0] = 255.0        # the first blue's blue
+    assert (raw[0, [0, 3]][..., :2] <= LONE_OTHER).all()
+    assert _read(WEB, raw)[0][:2] == "RB" and _read(WEB, raw)[0][3] == "R"
+    # an orange as seen, its red clipped alone: red's hue at a higher red, neither ink's as
+    # seen; and a yellow whose red and green both clipped: unread
+    raw[0, 0, :] = (10.0, 120.0, 255.0)
+    raw[0, 2, :, 1:] = 255.0
+    assert _read(WEB, raw)[0][0] == "?" and _read(WEB, raw)[0][2] == "?"
 
 
 def test_a_sample_crushed_to_black_counts_only_under_a_bright_white() -> None:
@@ -142,8 +163,9 @@ def test_decide_reads_a_boosted_red_disc_the_ink_fits_leave_unexplained() -> Non
     raw = _raw(x)
     text, conf = decide(kind, alpha, dark, WEB, hues=(raw, WHITE))
     assert text == ["RYBRYB"] and conf[0, 0] == 0.5
-    # with a sample clipped in red, it stays unread
+    # with a sample clipped in red and its green bright (its hue lost), it stays unread
     raw[0, 0, 8, 2] = 255.0
+    raw[0, 0, 8, 1] = 220.0
     text, _ = decide(kind, alpha, dark, WEB, hues=(raw, WHITE))
     assert text == ["?YBRYB"]
 
@@ -161,3 +183,18 @@ def test_held_out_phone_photo_cards_read_whole(seed: int, cells: list[tuple[int,
     whole = {c.cell for c in obs.cards if not c.occluded and "?" not in c.symbols}
     assert set(cells) <= whole
     assert score.correct >= right, score
+
+
+def test_held_out_portrait_reds_boosted_past_the_clip_read(monkeypatch) -> None:
+    """Held-out `portrait` 56 (a 12 MP phone picture under a magenta cast): every red disc's
+    red clipped and its green and blue crushed; half the cards' reds were left unread. With a
+    lone clip read at every value it may hold, all 20 cards read whole and right."""
+    import companion.vision.symbol_chroma as symbol_chroma
+
+    scene = heldout.heldout_scene(56, variant=heldout.VARIANTS["portrait"])
+    score, _ = heldout.scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert score.correct == score.full == 20, score
+    monkeypatch.setattr(symbol_chroma, "LONE_OTHER", -1.0)   # (no clip is lone)
+    before, _ = heldout.scored(scene)
+    assert before.misreads == 0 and before.correct <= 12, before
