@@ -636,6 +636,8 @@ class HexelReader:
                                       strict=True))
         if found_cells:
             notes.append(f"{len(found_cells)} card(s) found by probing the lattice")
+        # (the cards under a glare's veil read again with it taken off: the placed ones not
+        # read whole re-read, in place, and the free cells next to them probed, `veil`)
         v_cells, v_poses, v_reads, v_placed = together(veil_passes(
             frame, view, self.model, p, lat, taken | set(found_cells), poses, reads,
             list(zip(found_poses, found_reads, strict=True))))[0]

@@ -7,7 +7,8 @@ cards that read whole the band lies at a share k of the paper, blur and flare in
 (`band_ratio`); a card whose band lies above that has light added, the same to band and paper
 (`card_veils`: veil = (band - k * paper) / (1 - k) per channel, from the medians of its 18 band
 places and its paper, so that a fingertip on one place moves nothing). Where the veil is at
-least VEIL_MIN of the paper it is taken away inside the card's outline (`deveiled`), and the
+least VEIL_MIN of the paper, and the paper short of the clip (past it, the veil lies past what
+the frame shows too), it is taken away inside the card's outline (`deveiled`), and the
 card is read by the stages that read any other card, on their terms: a placed card not read
 whole is re-read at its own pose (`band_pose.reread_at`), and a free cell next to the placed
 cards is searched by the probe (`probe.probe_passes`), whose whole-read and band tests stand.
