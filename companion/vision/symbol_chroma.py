@@ -121,11 +121,10 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     # a channel crushed to black lies below CLIP_LOW: known to within that of its white
     low = (seen <= CLIP_LOW) & (CLIP_LOW / np.maximum(w, 1.0) > CRUSH_FLOOR)[:, None, :]
     blank = high.all(-1)
-    # (a symbol with a sample crushed in a channel under a dim white is never read: left out
-    # at once; one clipped at white in some channels but not all is judged at every corner of
-    # what those channels may truly hold, `_judge`)
-    # (one clipped in one channel, its other two far below: a saturated print whose hue
-    # its true value does not turn much, `_judge`)
+    # (a symbol with a sample crushed in a channel under a dim white, or clipped at white in
+    # some channels but not all, is never read: left out at once; but a lone clip, one channel
+    # with the other two far below, a saturated print, is judged at each end of what the
+    # clipped channel may truly hold, `_judge`)
     lone = (high.sum(-1) == 1) & (np.where(high, 0.0, seen).max(-1) <= LONE_OTHER)
     kept = ~((low.any(-1) | (high.any(-1) & ~lone)) & ~blank).any(-1)  # k
     at = at[kept]
@@ -159,18 +158,16 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
 def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
            ) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
-    coloured ink whose chroma its samples show (see the module docstring). A sample's channel
-    clipped at white (`high`, k x 19 x 3 RGB) lies brighter than seen by a factor up to
-    OVEREXPOSED_MAX: the sample is judged at every corner of its clipped channels' factors, and
-    counts for an ink by the least it shows of it at any of them, and as unexplained where it
-    is at any (its chroma is linear in the factors and an ink's cone of directions convex: the
-    corners bound the range)."""
-    corners = [np.ones(3)] if high is None or not high.any() else [
-        np.asarray(c) for c in itertools.product((1.0, OVEREXPOSED_MAX), repeat=3)]
+    coloured ink whose chroma its samples show (see the module docstring). A sample's lone
+    channel clipped at white (`high`, k x 19 x 3 RGB) lies brighter than seen by a factor up
+    to OVEREXPOSED_MAX: the sample is judged at both ends, and counts for an ink by the least
+    it shows of it at either, and as unexplained where it is at either (its chroma is linear
+    in the factor and an ink's cone of directions convex: the ends bound the range)."""
+    ends = (1.0,) if high is None or not high.any() else (1.0, OVEREXPOSED_MAX)
     coloured = ~model.neutral
     strength = unexplained = inks = None
-    for c in corners:
-        xc = x if high is None else np.where(high, x * c, x)
+    for f in ends:
+        xc = x if f == 1.0 else np.where(high, x * f, x)
         along, off, cc = _strength(xc, model)                        # k x 19 x letters
         is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
         s = np.where(is_ink, np.minimum(along, 1.2), 0.0)
@@ -179,7 +176,7 @@ def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
         unexplained = u if unexplained is None else unexplained | u
         inks = is_ink if inks is None else inks | is_ink
     assert strength is not None and unexplained is not None and inks is not None
-    # (a sample one ink's at one corner and another's at another is no ink's: unexplained)
+    # (a sample one ink's at one end and another's at the other is no ink's: unexplained)
     unexplained |= np.count_nonzero(inks, -1) > 1
     vote = strength.sum(-2)                                          # k x letters
     srt = np.sort(vote, -1)
