@@ -87,20 +87,8 @@ def probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tu
     # the placed cards whose steps predict the free cells, first to last: the loose fits last
     # (each group in index order, as all were)
     by_fit = order if fit_iou is None else sorted(order, key=lambda i: fit_iou[i] < LOOSE_FIT_IOU)
-    keys: list[tuple[int, int]] = []
-    steps: list[tuple[int, int, int]] = []          # (placed card, dq, dr) of each key
-    seen = set(taken)
-    near = 0                                        # keys[:near] are next to a placed card
-    for ring in (AXIAL_DIRS, RING_2):
-        near = len(keys)
-        for i in by_fit:
-            q, r = lat.cells[i]
-            for dq, dr in ring:
-                key = (q + dq, r + dr)
-                if key not in seen:
-                    seen.add(key)
-                    keys.append(key)
-                    steps.append((i, dq, dr))
+    keys, steps = free_keys(lat, by_fit, taken, (AXIAL_DIRS, RING_2))
+    near = sum(1 for _, dq, dr in steps if (dq, dr) in AXIAL_DIRS)   # keys[:near]: next to one
     if not keys:
         return {}
     owner, dq, dr = (np.array(v, np.int64) for v in zip(*steps, strict=True))
@@ -137,6 +125,27 @@ def probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tu
     poses = [{keys[k]: pose_at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
               for k in np.flatnonzero(flags).tolist()} for flags in (papery, doubt)]
     return poses[0], poses[1]
+def free_keys(lat: GrownLattice, order: list[int], taken: set[tuple[int, int]],
+              rings: tuple[tuple[tuple[int, int], ...], ...]
+              ) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
+    """The free cells (not in `taken`) the placed cards' steps `rings` reach, ring by ring, and
+    for each the placed card that reaches it first (in `order`) and its step: (cells, (placed
+    card, dq, dr) of each)."""
+    keys: list[tuple[int, int]] = []
+    steps: list[tuple[int, int, int]] = []
+    seen = set(taken)
+    for ring in rings:
+        for i in order:
+            q, r = lat.cells[i]
+            for dq, dr in ring:
+                key = (q + dq, r + dr)
+                if key not in seen:
+                    seen.add(key)
+                    keys.append(key)
+                    steps.append((i, dq, dr))
+    return keys, steps
+
+
 REFIT_BAND_SHARE = 0.5   # a cell whose band is dark at this share of its places is looked about
 REFIT_REACH = 0.24    # how far (apothems) `refit` looks about a predicted place, in steps of
 REFIT_STEP = 0.08     # this (a card laid by hand lies a few mm off its neighbours' lattice)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .band_pose import reread_at
 from .calibration import TableView
 from .cell_poses import (
     card_apothems,
@@ -31,6 +32,7 @@ from .cell_poses import (
 from .colour import ColourModel
 from .lattice import GrownLattice
 from .passes import Passes, reading
+from .probe import AXIAL_DIRS, free_keys, probe_passes, whole_read
 from .reader_params import ReaderParams
 from .symbol_samples import (
     BORDER_DEPTHS,
@@ -43,6 +45,7 @@ from .symbol_samples import (
     pose_points,
     sample,
 )
+from .symbols import StagedRead
 
 VEIL_MIN = 0.3       # a veil this share of the card's paper (each channel) is looked at
 LIFT_MIN = 24.0      # and the paper's own light left under it, of 255, at least this
@@ -128,23 +131,17 @@ def deveiled(frame: np.ndarray, view: TableView, poses: list[Pose], veils: np.nd
 
 def free_cells(lat: GrownLattice, taken: set[tuple[int, int]]
                ) -> dict[tuple[int, int], Pose]:
-    """The free cells next to the placed cards, each at the pose the first placed card next to
-    it predicts (its lattice step, size and squash)."""
-    from .probe import AXIAL_DIRS
-
+    """The free cells next to the placed cards (`probe.free_keys`), each at the pose the first
+    placed card next to it predicts (its lattice step, size and squash)."""
+    keys, steps = free_keys(lat, sorted(lat.cells), taken, (AXIAL_DIRS,))
     apothems = card_apothems(lat)
+    bases: dict[int, Pose] = {}
     out: dict[tuple[int, int], Pose] = {}
-    for i in sorted(lat.cells):
-        q, r = lat.cells[i]
-        base = None
-        for dq, dr in AXIAL_DIRS:
-            key = (q + dq, r + dr)
-            if key in taken or key in out:
-                continue
-            if base is None:
-                base = cell_pose(lat, i, lat.centres[i], apothems[i])
-            c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
-            out[key] = pose_at(base, (float(c[0]), float(c[1])))
+    for key, (i, dq, dr) in zip(keys, steps, strict=True):
+        if i not in bases:
+            bases[i] = cell_pose(lat, i, lat.centres[i], apothems[i])
+        c = lat.centres[i] + dq * lat.e_q[i] + dr * lat.e_r[i]
+        out[key] = pose_at(bases[i], (float(c[0]), float(c[1])))
     return out
 
 
@@ -158,10 +155,6 @@ def veil_passes(frame: np.ndarray, view: TableView, model: ColourModel, p: Reade
     in `taken`) searched by the probe. The band ratio is measured on the placed and `found`
     cards that read whole. Returns the cells, poses and reads of the cards the probe found, and
     the indices of the placed cards re-read. Made pass by pass."""
-    from .band_pose import reread_at
-    from .probe import probe_passes, whole_read
-    from .symbols import StagedRead
-
     clean = [q for q, r in [*zip(poses, reads, strict=True), *found] if whole_read(r, p)]
     k = band_ratio(frame, view, clean)
     if k is None:
