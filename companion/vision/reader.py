@@ -73,6 +73,7 @@ from .probe import (
     probe_cells,
     refit_cells,
     repose_unread,
+    smeared_band,
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
@@ -1206,27 +1207,12 @@ def _centres_px(poses: tuple[Pose, ...], view: TableView) -> list[tuple[float, f
 def _verdict(cell: tuple[int, int], fit_iou: float, r: CardRead, centre_px: tuple[float, float],
              p: ReaderParams) -> SeenCard:
     """A whole card (centred at `centre_px` in the frame): trusted only if every symbol reads
-    and the face looks intact (`probe.whole_read`, or its band smeared: `_smeared_band`)."""
-    if not (whole_read(r, p) or _smeared_band(r, p)):
+    and the face looks intact (`probe.whole_read`, or its band smeared: `probe.smeared_band`)."""
+    if not (whole_read(r, p) or smeared_band(r, p)):
         return _occluded(cell, r, centre_px)
     shape = min(1.0, max(0.0, (fit_iou - p.detect.min_iou) / (1.0 - p.detect.min_iou) + 0.5))
     conf = r.confidence * (0.8 + 0.2 * shape) * (0.9 + 0.1 * r.paper_ok)
     return SeenCard(cell, r.symbols, float(conf), False, centre_px)
-
-
-def _smeared_band(r: CardRead, p: ReaderParams) -> bool:
-    """Whether a card read at its pose is whole though its band falls short of min_border_ok:
-    all six symbols read, in frame, min_smeared_paper of its paper places paper and as much of
-    its band as made its hexagon a card at all (min_card_border). The band is the card's one
-    thin line: motion blur smears it into the paper and the table on the edges across the
-    motion, leaving about half its places dark (held-out `cloth-small` 49: five cards of
-    67 px smeared by a long horizontal motion, each at exactly 9 of 18 places, its paper and
-    six symbols whole), while anything lying over the card's edge also lies over the paper
-    and a symbol's surround beside it, which each symbol's read guards on its own (`symbols`).
-    The search stages (the probe, the re-reads of cards not read whole) still ask the band of
-    `whole_read`."""
-    return (r.complete and r.in_frame and r.paper_ok >= p.min_smeared_paper
-            and r.border_ok >= p.min_card_border)
 
 
 EDGE_BAND_PLACES = N_BORDER_PLACES // 6   # band places along each edge
