@@ -5,7 +5,7 @@ symbols (`worth_search`, `searched`) gets a pose search — shifts, turns and si
 prediction, a coarse round then a fine one (`probe_passes`) — and a card is kept only where
 one pose reads it whole: all six symbols, nearly all its paper and border band (`probe_band`,
 whose missing band places may be lit by glare: `band_lit`; or half its band, smeared by motion,
-with all its paper: `smeared_band`), and no symbol that most of the
+with nearly all its paper: `smeared_band`), and no symbol that most of the
 near-best poses saw crossed by an object (`crossed_near`). Found cards seed further rounds
 outwards (`probe_onwards`). Cells whose band shows dark about the prediction are first
 looked about for the card's own contrast (`refit`). A placed card whose outline fits its
@@ -682,7 +682,9 @@ def _neighbour_pose(lat: GrownLattice, whole: list[CardFit], k: int) -> Pose | N
 
 
 def whole_read(r: CardRead, p: ReaderParams) -> bool:
-    """Whether a read at a whole card's pose passes the verdict (`_verdict`)."""
+    """Whether a read at a whole card's pose passes the verdict (`_verdict`) with its band
+    nearly whole (the verdict also takes a band motion smeared, `smeared_band`; the searches
+    that pick the cards to read again ask for this)."""
     return (r.complete and r.in_frame and r.paper_ok >= p.min_paper_ok
             and r.border_ok >= p.min_border_ok)
 
