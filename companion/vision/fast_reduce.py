@@ -11,9 +11,10 @@ import numpy as np
 
 
 def median_rows(x: np.ndarray) -> np.ndarray:
-    """`np.median(x, 1)` of a finite 2-D array (no NaN to look for), by one sort: the middle
-    value, or the mean of the middle two (their sum halved, in x's type, as NumPy's mean of
-    two takes it), without `np.median`'s checks and partition."""
+    """`np.median(x, 1)` of a finite array of two dimensions or more (no NaN to look for), by
+    one sort along axis 1: the middle value, or the mean of the middle two (their sum halved,
+    in x's type, as NumPy's mean of two takes it), without `np.median`'s checks and
+    partition."""
     s = np.sort(x, 1)
     h = x.shape[1] // 2
     return s[:, h] if x.shape[1] % 2 else (s[:, h - 1] + s[:, h]) / 2

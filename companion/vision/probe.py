@@ -126,6 +126,8 @@ def probe_cells(mask: np.ndarray, scale: float, lat: GrownLattice, taken: set[tu
     poses = [{keys[k]: pose_at(bases[int(owner[k])], (at_xy[k][0], at_xy[k][1]))
               for k in np.flatnonzero(flags).tolist()} for flags in (papery, doubt)]
     return poses[0], poses[1]
+
+
 def free_keys(lat: GrownLattice, order: list[int], taken: set[tuple[int, int]],
               rings: tuple[tuple[tuple[int, int], ...], ...]
               ) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:

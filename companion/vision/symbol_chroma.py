@@ -145,8 +145,8 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
         # (a symbol must read as one ink at every corner: the others are judged no further)
         good &= k == (k if k0 is None else k0)
         k0 = k[good] if k0 is None else k0[good]
-        at, seen, blank, w, over = at[good], seen[good], blank[good], w[good], over[good]
-        high = high[good]
+        at, seen, blank, w, over, high = (at[good], seen[good], blank[good], w[good],
+                                          over[good], high[good])
         if not at.size:
             return best, read
     assert k0 is not None

@@ -30,6 +30,7 @@ from .cell_poses import (
     pose_at,
 )
 from .colour import ColourModel
+from .fast_reduce import median_rows
 from .lattice import GrownLattice
 from .passes import Passes, reading
 from .probe import AXIAL_DIRS, free_keys, probe_passes, whole_read
@@ -65,15 +66,7 @@ def _paper_band(frame: np.ndarray, view: TableView, poses: list[Pose]
     vals, inside = sample(frame, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
     band = vals[:, N_PAPER:].reshape(len(poses), len(BORDER_DEPTHS), _N_PLACES, 3)[:, _BAND]
     darkest = np.take_along_axis(band, band.sum(-1).argmin(1)[:, None, :, None], 1)[:, 0]
-    return _median(vals[:, :N_PAPER]), _median(darkest), inside.all(1)
-
-
-def _median(a: np.ndarray) -> np.ndarray:
-    """The median along axis 1 (`np.median`'s value, from one sort: a tenth of its time on
-    these few samples)."""
-    s = np.sort(a, axis=1)
-    n = a.shape[1]
-    return (s[:, (n - 1) // 2] + s[:, n // 2]) * 0.5
+    return median_rows(vals[:, :N_PAPER]), median_rows(darkest), inside.all(1)
 
 
 def band_ratio(frame: np.ndarray, view: TableView, poses: list[Pose]) -> np.ndarray | None:
