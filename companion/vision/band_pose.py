@@ -6,7 +6,15 @@ own, wherever its outline was drawn: across each edge the paper's bright plateau
 BAND_INNER of the apothem. `band_poses` finds that fall (half-way from the paper to the band's
 darkest) on BAND_PLACES profiles across each edge and fits the card's centre and its frame's
 linear map (turn, size and squash) to them by least squares, leaving out the profiles a first
-fit puts BAND_FIT_TOL off (a finger or a glare over the edge), in BAND_ROUNDS rounds.
+fit puts BAND_FIT_TOL off (a finger or a glare over the edge), in BAND_ROUNDS rounds. An
+outline drawn far off the card (its paper broken by a glare or a phone's halo, so that the hull
+cuts a corner off: held-out `phone-photo` 17, a pose 0.16 apothem off, 11 % small and squashed
+8 %) leaves the band far from where the pose puts it: the profiles reach out to BAND_DEPTHS' end
+(the band of a pose fitted some 15 % small), the first round fits the band where it shows, on
+BAND_FIRST_EDGES edges within BAND_FIRST_TOL, and the next ones, sampled about that fit, find it
+all round. A fit moving a corner beyond BAND_MAX_MOVE stands, up to BAND_FAR_MOVE, only where
+its last round confirms it (moves no corner BAND_MIN_MOVE): the band it settled on is one
+card's all round, not a neighbour's edge.
 `band_repose` re-reads the placed cards that did not read whole at their fitted pose at that
 pose where it moves the card by BAND_MIN_MOVE at least (a pose the band confirms is no reason to
 read a card again: a second look at a marginal symbol is only a second chance to misread it),
@@ -37,7 +45,8 @@ from .symbols import StagedRead
 BAND_INNER = 1.0 - HEXEL_FACE.border_frac   # the band's inner edge (apothems from the centre)
 BAND_PLACES = 9          # profiles across each edge, spread over its middle BAND_SPAN either way
 BAND_SPAN = 0.42         # (apothems: clear of the corners, where the band turns)
-BAND_DEPTHS = np.arange(0.80, 1.0601, 0.01)   # each profile's samples (apothems; past the symbols)
+# each profile's samples (apothems; past the symbols, and out to the band of a pose 15 % small)
+BAND_DEPTHS = np.arange(0.80, 1.1601, 0.01)
 BAND_PAPER = 0.85        # a profile's paper plateau (its brightest) is looked for about this
 BAND_PAPER_REACH = 0.045   # depth, this far either way
 BAND_FALL = 0.85         # a profile falling below this of its paper has reached the band,
@@ -46,8 +55,11 @@ BAND_FIT_TOL = 0.02      # a profile this far (apothems) off the first fit is le
 BAND_FIT_PASSES = 2      # least-squares passes per fit: all profiles, then those within the tol
 BAND_MIN_EDGES = 5       # a fit needs BAND_MIN_PLACES profiles on this many edges
 BAND_MIN_PLACES = 3
-BAND_ROUNDS = 2          # fits, each from the profiles about the last
-BAND_MAX_MOVE = 0.25     # a fit moving a corner further (apothems) is some other band's
+BAND_ROUNDS = 3          # fits, each from the profiles about the last
+BAND_FIRST_TOL = 0.04    # the first round's tolerance (apothems) and the edges it needs: a pose
+BAND_FIRST_EDGES = 4     # well off the card reaches the band on its other edges after it
+BAND_MAX_MOVE = 0.25     # a fit moving a corner further (apothems) is some other band's ...
+BAND_FAR_MOVE = 0.45     # ... unless its last round confirms it, up to this far
 # A fit moving no corner this far (apothems) confirms the pose: the band fit and the outline fit
 # of the cards the held-out `default` tables read whole (seeds 0-49) differ by 0.024 at the
 # median, 0.030 at the upper quartile (the outlines are fitted about 1.5 % small).
@@ -101,24 +113,25 @@ def band_edges(frame: np.ndarray, view: TableView, poses: list[Pose]
     return depth, ok
 
 
-def _fit(depth: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fit(depth: np.ndarray, ok: np.ndarray, tol: float = BAND_FIT_TOL,
+         min_edges: int = BAND_MIN_EDGES) -> tuple[np.ndarray, np.ndarray]:
     """Per pose (`band_edges`' depths and flags, poses x profiles): the fit's (c_x, c_y, E_xx,
     E_xy, E_yx, E_yy) (see `_DESIGN`) by least squares over the profiles `ok` marks, then over
-    those within BAND_FIT_TOL of that fit (BAND_FIT_PASSES passes in all), and whether each
-    stands (BAND_MIN_EDGES edges with BAND_MIN_PLACES profiles each, every pass)."""
+    those within `tol` of that fit (BAND_FIT_PASSES passes in all), and whether each stands
+    (`min_edges` edges with BAND_MIN_PLACES profiles each, every pass)."""
     y = depth - BAND_INNER
     params = np.zeros((len(depth), _DESIGN.shape[1]))
     good = np.ones(len(depth), bool)
     for _ in range(BAND_FIT_PASSES):
         w = ok.astype(np.float64)
         per_edge = w.reshape(len(w), 6, BAND_PLACES).sum(-1)
-        good &= (per_edge >= BAND_MIN_PLACES).sum(1) >= BAND_MIN_EDGES
+        good &= (per_edge >= BAND_MIN_PLACES).sum(1) >= min_edges
         normal = np.einsum("pk,ki,kj->pij", w, _DESIGN, _DESIGN)
         rhs = np.einsum("pk,ki->pi", w * y, _DESIGN)
         # (a pose without enough profiles gets the identity: its fit is not kept)
         normal[~good] = np.eye(_DESIGN.shape[1])
         params = np.linalg.solve(normal, rhs[..., None])[..., 0]
-        ok = ok & (np.abs(params @ _DESIGN.T - y) <= BAND_FIT_TOL)
+        ok = ok & (np.abs(params @ _DESIGN.T - y) <= tol)
     return params, good
 
 
@@ -145,29 +158,40 @@ def band_poses(frame: np.ndarray, view: TableView, poses: list[Pose]
                ) -> list[tuple[Pose, float] | None]:
     """Each pose fitted to its card's printed band (see the module docstring), with how far the
     fit moves the card's farthest corner from `poses` (apothems); None where the band does not
-    show on BAND_MIN_EDGES edges or the fit moves a corner further than BAND_MAX_MOVE."""
+    show on BAND_FIRST_EDGES edges in the first round and BAND_MIN_EDGES in each other, or the
+    fit moves a corner further than BAND_MAX_MOVE without its last round confirming it (or
+    further than BAND_FAR_MOVE)."""
     cur = list(poses)
     good = np.ones(len(poses), bool)
-    for _ in range(BAND_ROUNDS):
+    last = np.zeros(len(poses))    # how far the last round moved each pose's farthest corner
+    for k in range(BAND_ROUNDS):
         todo = np.flatnonzero(good).tolist()
         if not todo:
             break
         depth, ok = band_edges(frame, view, [cur[i] for i in todo])
-        params, stands = _fit(depth, ok)
+        first = k == 0
+        params, stands = _fit(depth, ok, BAND_FIRST_TOL if first else BAND_FIT_TOL,
+                              BAND_FIRST_EDGES if first else BAND_MIN_EDGES)
         good[todo] = stands
-        for i, q in zip(todo, _moved([cur[i] for i in todo], params), strict=True):
+        moved = _moved([cur[i] for i in todo], params)
+        last[todo] = _corner_move([cur[i] for i in todo], moved)
+        for i, q in zip(todo, moved, strict=True):
             cur[i] = q
     out: list[tuple[Pose, float] | None] = [None] * len(poses)
     kept = np.flatnonzero(good).tolist()
     if kept:
-        was = pose_points([poses[i] for i in kept], _CORNERS)
-        now = pose_points([cur[i] for i in kept], _CORNERS)
-        reach = np.array([poses[i].apothem for i in kept])
-        move = np.linalg.norm(now - was, axis=-1).max(-1) / reach
+        move = _corner_move([poses[i] for i in kept], [cur[i] for i in kept])
         for i, mv in zip(kept, move.tolist(), strict=True):
-            if mv <= BAND_MAX_MOVE:
+            if mv <= BAND_MAX_MOVE or (mv <= BAND_FAR_MOVE and last[i] < BAND_MIN_MOVE):
                 out[i] = (cur[i], mv)
     return out
+
+
+def _corner_move(was: list[Pose], now: list[Pose]) -> np.ndarray:
+    """How far each pose of `now` moves the farthest corner of its card from `was` (apothems of
+    `was`)."""
+    a, b = pose_points(was, _CORNERS), pose_points(now, _CORNERS)
+    return np.linalg.norm(b - a, axis=-1).max(-1) / np.array([q.apothem for q in was])
 
 
 def band_repose(frame: np.ndarray, poses: list[Pose], reads: list[CardRead], view: TableView,
