@@ -49,9 +49,16 @@ def wrap60(angle: np.ndarray | float) -> np.ndarray | float:
 
 
 def transform(points: np.ndarray, h: np.ndarray | None) -> np.ndarray:
-    """Points (N x 2) mapped through homography `h` (identity when None)."""
+    """Points (N x 2) mapped through homography `h` (identity when None). Each coordinate is
+    worked out on whole columns (x h_i0 + y h_i1 + h_i2, over the third): NumPy's matrix
+    product of an N x 2 by a 2 x 3 is several times slower for the hundred thousand points a
+    symbol pose search maps, and gives the same values to within 1e-13."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     if h is None:
         return pts
-    homog = pts @ h[:, :2].T + h[:, 2]
-    return homog[:, :2] / homog[:, 2:3]
+    x, y = pts[:, 0], pts[:, 1]
+    w = x * h[2, 0] + y * h[2, 1] + h[2, 2]
+    out = np.empty_like(pts)
+    np.divide(x * h[0, 0] + y * h[0, 1] + h[0, 2], w, out=out[:, 0])
+    np.divide(x * h[1, 0] + y * h[1, 1] + h[1, 2], w, out=out[:, 1])
+    return out
