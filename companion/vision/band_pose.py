@@ -163,7 +163,9 @@ def band_poses(frame: np.ndarray, view: TableView, poses: list[Pose]
     further than BAND_FAR_MOVE)."""
     cur = list(poses)
     good = np.ones(len(poses), bool)
-    last = np.zeros(len(poses))    # how far the last round moved each pose's farthest corner
+    # how far the last round moved each pose's farthest corner (the poses kept are those
+    # every round fitted, so the last round's are all that are asked for)
+    last = np.zeros(len(poses))
     for k in range(BAND_ROUNDS):
         todo = np.flatnonzero(good).tolist()
         if not todo:
@@ -174,7 +176,8 @@ def band_poses(frame: np.ndarray, view: TableView, poses: list[Pose]
                               BAND_FIRST_EDGES if first else BAND_MIN_EDGES)
         good[todo] = stands
         moved = _moved([cur[i] for i in todo], params)
-        last[todo] = _corner_move([cur[i] for i in todo], moved)
+        if k == BAND_ROUNDS - 1:
+            last[todo] = _corner_move([cur[i] for i in todo], moved)
         for i, q in zip(todo, moved, strict=True):
             cur[i] = q
     out: list[tuple[Pose, float] | None] = [None] * len(poses)
