@@ -103,6 +103,11 @@ def _print(name: str, obs, as_json: bool) -> None:
     for c in obs.cards:
         flag = "  OCCLUDED" if c.occluded else ""
         print(f"  ({c.cell[0]:3d},{c.cell[1]:3d})  {c.symbols}  {c.confidence:.2f}{flag}")
+    for c in obs.loose:
+        flag = "  OCCLUDED" if c.occluded else ""
+        x, y = c.centre_px
+        print(f"  off the lattice at ({x:.0f}, {y:.0f}) px  {c.symbols}  {c.confidence:.2f}"
+              f"{flag}")
     for n in obs.notes:
         print(f"  note: {n}")
 
@@ -173,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
         frame, result = last
         cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
-                                            result.view))
+                                            result.view, result.loose_poses))
     return 0
 
 

@@ -85,7 +85,8 @@ class FrameSensor:
         if self.annotate and result.poses:
             from ..vision.annotate import annotate
 
-            image = annotate(frame.image, result.observation, result.poses, result.view)
+            image = annotate(frame.image, result.observation, result.poses, result.view,
+                             result.loose_poses)
         return Sensed(result.observation, image, frame.seq, frame.t)
 
     def status(self) -> tuple[str, str]:

@@ -6,7 +6,10 @@ image-right, and each card's six symbols listed by that lattice's directions E, 
 as they appear in the image. The lattice origin is arbitrary (the referee aligns the camera
 lattice to the game's layout by a translation and a multiple of 60 degrees). A card the reader
 cannot see whole (a hand over it, out of frame) is reported with `occluded=True` and its symbols
-are not to be trusted: unreadable edges are written '?'.
+are not to be trusted: unreadable edges are written '?'. A card that lies off the lattice (laid
+apart from the layout, or loose beside it) has no cell: it is listed apart (`loose`), its symbols
+by its own edges, E the one facing nearest image-right, for the person at the table to see that it
+was found and read; the referee never takes a move from it.
 
 For Hexapod the reader reports display cases instead (`HexapodObservation`): per case the player
 its corner markers name, the visible code of every cell (rows top to bottom of the board as the
@@ -44,6 +47,18 @@ class SeenCard:
 
 
 @dataclass(frozen=True)
+class LooseCard:
+    """A card read whole or in part that lies off the lattice the other cards fit (`cells`
+    are the lattice's, so it has none): its symbols listed by its own edges, E the edge facing
+    nearest image-right, NE, NW, W, SW, SE on from it as they appear in the image."""
+
+    symbols: str
+    confidence: float
+    occluded: bool
+    centre_px: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class HexelObservation:
     """Every Hex'el card read from one frame (or a stable run of frames)."""
 
@@ -53,6 +68,7 @@ class HexelObservation:
     frame_seq: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
     ink_doubt: str = ""   # letters left unread on every card for the print's inks (INK_DOUBT)
+    loose: tuple[LooseCard, ...] = ()   # the cards off the lattice (never the referee's)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""
@@ -61,6 +77,12 @@ class HexelObservation:
                 {"cell": list(c.cell), "symbols": c.symbols, "confidence": round(c.confidence, 4),
                  "occluded": c.occluded}
                 for c in self.cards
+            ],
+            "loose": [
+                {"symbols": c.symbols, "confidence": round(c.confidence, 4),
+                 "occluded": c.occluded,
+                 "centre_px": [round(c.centre_px[0], 1), round(c.centre_px[1], 1)]}
+                for c in self.loose
             ],
             "calibrated": self.calibrated,
             "notes": list(self.notes),

@@ -63,7 +63,7 @@ from .lattice import (
     card_frame,
     grow_lattice,
 )
-from .observation import HexelObservation, SeenCard, ink_doubt_note
+from .observation import HexelObservation, LooseCard, SeenCard, ink_doubt_note
 from .passes import Passes, together
 from .probe import (
     N_BORDER_PLACES,
@@ -104,6 +104,7 @@ class ReadResult:
     reads: tuple[CardRead, ...] = ()
     stages: dict[str, np.ndarray] = field(default_factory=dict)
     kept: bool = False    # the last full read's result: nothing in the frame changed since
+    loose_poses: tuple[Pose, ...] = ()   # the poses of `observation.loose`, in its order
 
 
 class HexelReader:
@@ -595,7 +596,7 @@ class HexelReader:
         (lat, whole, off, cells, poses, taken, cand, moved, part_cells, part_poses,
          staged, far, far_staged) = self._lay_out(frame, mask, scale, whole, rest)
         if off:
-            notes.append(f"{off} card(s) off the lattice ignored")
+            notes.append(f"{len(off)} card(s) off the lattice: listed apart, without a cell")
         n_probe = len(cand) + len(moved)
         read_together([s for s in (staged, far_staged) if s.first is None])   # (not begun ahead)
         # the probe's first pass joins this read's re-read pass where the first reads already
@@ -693,16 +694,40 @@ class HexelReader:
                     and _band_runs_along_an_edge(r)):
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
-        obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused)
+        loose = self._loose(off, lat, confused)
+        obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
+                               tuple(card for card, _ in loose))
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                 part_poses)
             stages["4_samples"] = _draw_samples(frame, all_poses, view)
             from .annotate import annotate
 
-            stages["5_result"] = annotate(frame, obs, all_poses, view)
+            stages["5_result"] = annotate(frame, obs, all_poses, view,
+                                          [pose for _, pose in loose])
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
-        return ReadResult(obs, view, lat, all_poses, all_reads, stages)
+        return ReadResult(obs, view, lat, all_poses, all_reads, stages,
+                          loose_poses=tuple(pose for _, pose in loose))
+
+    def _loose(self, off: list[CardFit], lat: GrownLattice, confused: str
+               ) -> list[tuple[LooseCard, Pose]]:
+        """The cards the lattice left `off`, each with its pose, as read at its own pose
+        while the cards were told (`self._own`), its symbols listed from its edge facing
+        nearest image-right (`_image_right`), the ink doubt's letters (`confused`) and the
+        symbols darker than their ink (`undimmed`) unread, and trusted as a placed card is
+        (`_verdict`): the person at the table sees that the card was found and read, and
+        where; the referee, which takes moves from cells, never sees it."""
+        out = []
+        for f in off:
+            own = self._own.get(id(f))
+            if own is None:
+                continue
+            pose = Pose(f.centre, f.apothem, _image_right(f, self.view), lat.turn, f.shape)
+            read = undimmed(_blanked(_reorient(own, f, pose), confused))
+            xy = _centres_px((pose,), self.view)[0]
+            card = _verdict((0, 0), f.iou, read, xy, self.params)
+            out.append((LooseCard(card.symbols, card.confidence, card.occluded, xy), pose))
+        return _reading_order(out, self.view)
 
 
 def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],
@@ -726,7 +751,7 @@ class _Layout(NamedTuple):
 
     lat: GrownLattice
     whole: list[CardFit]            # the cards placed on the lattice
-    off: int                        # and how many were left off it
+    off: list[CardFit]              # and those left off it
     cells: list[tuple[int, int]]
     poses: list[Pose]
     taken: set[tuple[int, int]]
@@ -1109,13 +1134,14 @@ def _small(px: float | None, params: DetectParams) -> bool:
 
 
 def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
-          ) -> tuple[GrownLattice, list[CardFit], int]:
+          ) -> tuple[GrownLattice, list[CardFit], list[CardFit]]:
     """Cells by local lattice growth; cards it could not place consistently are left out. Where
     the growth from the card nearest the centroid leaves cards out (an arm across the layout,
     or a card it took for whole that is not), it is tried from one of those too, until every
     card was placed by some try or one placed more than half of them, and the try placing the
     most cards is kept (the first on a tie): a card on its own near the middle must not cost
-    the others their cells. The lattice spacing is measured on the cards whose outline is
+    the others their cells. Returns the lattice, the cards it places and those it leaves
+    out (in `whole`'s order). The lattice spacing is measured on the cards whose outline is
     whole (a ragged one, `cards.Blob`, is fitted a little small). The lattice is re-grown on
     the kept cards so its indices follow the returned list."""
     frames = [card_frame(f.centre, f.apothem, f.angle, f.shape) for f in whole]
@@ -1128,7 +1154,7 @@ def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
 
     lat = grow(whole)
     if len(lat.cells) == len(whole):
-        return lat, whole, 0
+        return lat, whole, []
     best, reached = lat, set(lat.cells)
     # (no further try once one placed more than half the cards: that is the layout)
     while len(reached) < len(whole) and 2 * len(best.cells) <= len(whole):
@@ -1145,7 +1171,39 @@ def _grow(whole: list[CardFit], view: TableView, p: ReaderParams
     while len(lat.cells) != len(keep):
         keep = [keep[i] for i in sorted(lat.cells)]
         lat = grow(keep)
-    return lat, keep, len(whole) - len(keep)
+    kept = {id(f) for f in keep}
+    return lat, keep, [f for f in whole if id(f) not in kept]
+
+
+def _reading_order(cards: list[tuple[LooseCard, Pose]], view: TableView
+                   ) -> list[tuple[LooseCard, Pose]]:
+    """`cards` as the picture is read: row by row from the top (a card whose centre lies
+    within an apothem below the row's first starts no new row), each row from the left."""
+    if not cards:
+        return cards
+    centres = np.array([c.centre_px for c, _ in cards], np.float64)
+    ends = view.to_image(np.array([(pose.centre[0] + pose.apothem, pose.centre[1])
+                                   for _, pose in cards], np.float64))
+    reach = float(np.median(np.linalg.norm(ends - centres, axis=1)))
+    rows, top = [], -math.inf
+    for k in np.argsort(centres[:, 1], kind="stable").tolist():
+        if centres[k, 1] > top + reach:
+            rows.append([])
+            top = centres[k, 1]
+        rows[-1].append(k)
+    return [cards[k] for row in rows for k in sorted(row, key=lambda k: centres[k, 0])]
+
+
+def _image_right(fit: CardFit, view: TableView) -> float:
+    """The card's own edge-normal angle (in the table plane, turned by whole 60° steps) whose
+    direction in the image points nearest image-right: a card off the lattice lists its
+    symbols from that edge, as a placed card does from lattice E."""
+    angles = fit.angle + np.arange(6) * (math.pi / 3.0)
+    tips = np.asarray(fit.centre, np.float64) + 0.5 * fit.apothem * np.stack(
+        [np.cos(angles), np.sin(angles)], axis=1)
+    img = view.to_image(np.vstack([np.asarray(fit.centre, np.float64)[None], tips]))
+    d = img[1:] - img[0]
+    return float(angles[int(np.argmax(d[:, 0] / np.maximum(np.linalg.norm(d, axis=1), 1e-9)))])
 
 
 def _facing(own: float, e_angle: float) -> float:
