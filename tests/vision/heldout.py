@@ -107,6 +107,7 @@ VARIANTS = {
     "touching": Variant(gap=(0.0, 0.01), jitter=0.01),
     "overlapping": Variant(gap=(-0.03, 0.0), jitter=0.01),
     "sloppy": Variant(gap=(0.02, 0.3), jitter=0.08, turn_deg=9.0),
+    "spaced": Variant(gap=(0.3, 0.55), jitter=0.03, turn_deg=5.0),
     "white-margin": Variant(margin=0.05),
     "cut-into-border": Variant(margin=-0.04),
     "small": Variant(scale=0.6),

@@ -49,16 +49,17 @@ def test_tables_on_pictures_never_used_in_tuning_are_read_exactly(seed):
     assert s.correct == s.full == len(scene.truth), s
 
 
-@pytest.mark.parametrize("variant", ["touching", "overlapping", "sloppy", "white-margin",
+@pytest.mark.parametrize("variant", ["touching", "overlapping", "sloppy", "spaced", "white-margin",
                                      "cut-into-border", "small", "phone", "shadowed",
                                      "tilted", "closeup", "cloth"])
 @pytest.mark.parametrize("seed", range(3))
 def test_cards_cut_laid_and_photographed_otherwise_are_read_exactly(variant, seed):
     """Players cut with a white margin or into the border, lay cards touching, a little over
-    each other or sloppily (gaps to 30 %, 9° turns), photograph at 0.6 to 3 times 1280 x 720,
-    hands or shades cast soft shadows over the cards, the camera leans ~22° with no markers
-    to undo it, it is held close (cards 150-330 px across), or the table wears a white
-    patterned cloth: each table is still read exactly."""
+    each other, sloppily (gaps to 30 %, 9° turns) or well apart (gaps of 30-55 %: the
+    lattice is as wide as the cards lie, `lattice.MAX_SPACING`), photograph at 0.6 to 3
+    times 1280 x 720, hands or shades cast soft shadows over the cards, the camera leans ~22°
+    with no markers to undo it, it is held close (cards 150-330 px across), or the table
+    wears a white patterned cloth: each table is still read exactly."""
     scene = heldout_scene(seed, variant=VARIANTS[variant])
     s, _ = scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
