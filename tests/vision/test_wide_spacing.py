@@ -70,3 +70,30 @@ def test_a_loosely_laid_table_reads_every_card_at_its_cell():
     got = [by_symbols[s] for s in SYMBOLS]
     assert _relative(got) == _relative(CELLS)
     assert len(obs.cards) == len(CELLS)
+
+
+def test_a_long_hop_whose_steps_hang_on_the_spacing_places_no_card():
+    """Seven cards side by side, and two more laid on along E each half a card from the last
+    (gaps of 45 %): those two lie between lattice steps from their neighbours, and the farther
+    is 2.8 narrow steps from the group's end, a hop that rounds to three steps at the group's
+    spacing though it spans two cards. Measured at the wide end of the table's spacings (the
+    loose cards' own) it is two: its steps hang on the spacing, and the card is not placed at
+    the wrong cell (`lattice.SPREAD_PERCENTILES`)."""
+    a = 24.0
+    side = 2.0 * a * 1.03                               # the group's step, px
+    loose = 2.0 * a * 1.45                              # the loose cards' step
+    e_q, e_r = np.array([side, 0.0]), np.array([side / 2.0, side * SQRT3 / 2.0])
+    group = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (0, -1), (1, -1)]
+    centres = [np.array([400.0, 360.0]) + q * e_q + r * e_r for q, r in group]
+    end = centres[2]                                    # the group's east end, cell (2, 0)
+    centres += [end + np.array([loose, 0.0]), end + np.array([2.0 * loose, 0.0])]
+    paper = a * (1.0 - HEXEL_FACE.border_frac)
+    fits = [fit_card(_blob(hexagon(c, paper, 0.0)), True) for c in centres]
+    lat, kept, _ = _grow(fits, TableView(), ReaderParams())
+    cells = {i: lat.cells[kept.index(f)] for i, f in enumerate(fits) if f in kept}
+    assert all(i in cells for i in range(len(group)))
+    q0, r0 = cells[0]
+    placed = {i: (q - q0, r - r0) for i, (q, r) in cells.items()}
+    assert placed[2] == (2, 0)
+    # the far loose card: at its true cell, two steps on from the group's end, or nowhere
+    assert placed.get(8, (4, 0)) == (4, 0)
