@@ -74,7 +74,11 @@ class Variant:
     high ISO (`_low_light`): shot and read noise in colour, a phone's denoise leaving it
     blotchy; `frame` draws the picture at that size (w, h) instead of `SIZE` (4:3, portrait;
     with `scale` 3.15 a 12 MP phone picture); `dirt` marks that many cards (`_dirt`): a pencil
-    scribble, a coffee ring or a crease across the card."""
+    scribble, a coffee ring or a crease across the card. `laid` lays the cards by hand, one by
+    one against a card already down: each lies off its place by its neighbour's offset plus a
+    gap of its own (up to `laid` of a card, its step turned up to 3°), so the gaps are uneven and
+    the offsets drift across the table (drawn from their own stream: the table is otherwise laid
+    as without them)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -100,6 +104,7 @@ class Variant:
     lowlight: bool = False
     frame: tuple[int, int] = (1280, 720)
     dirt: int = 0
+    laid: float = 0.0
 
 
 VARIANTS = {
@@ -107,6 +112,7 @@ VARIANTS = {
     "touching": Variant(gap=(0.0, 0.01), jitter=0.01),
     "overlapping": Variant(gap=(-0.03, 0.0), jitter=0.01),
     "sloppy": Variant(gap=(0.02, 0.3), jitter=0.08, turn_deg=9.0),
+    "laid": Variant(laid=0.35, turn_deg=5.0),
     "spaced": Variant(gap=(0.3, 0.55), jitter=0.03, turn_deg=5.0),
     "white-margin": Variant(margin=0.05),
     "cut-into-border": Variant(margin=-0.04),
@@ -357,6 +363,27 @@ def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     return cells
 
 
+def _drift(cells: list[tuple[int, int]], laid: float, rng: np.random.Generator
+           ) -> dict[tuple[int, int], np.ndarray]:
+    """Each cell's offset from its lattice place, in lattice steps, when the cards are laid by
+    hand in `cells`' order (`Variant.laid`): a card is put against the first card already down
+    beside it, off by that card's offset plus its own gap (up to `laid` of a step along the
+    step between them, turned up to 3°). Empty where `laid` is 0."""
+    if not laid:
+        return {}
+    out = {cells[0]: np.zeros(2)}
+    for cell in cells[1:]:
+        parent = next(c for c in out if (cell[0] - c[0], cell[1] - c[1]) in DIRS)
+        dq, dr = cell[0] - parent[0], cell[1] - parent[1]
+        step = np.array([dq + dr / 2.0, dr * math.sqrt(3.0) / 2.0])
+        turn = math.radians(rng.uniform(-3.0, 3.0))
+        c, s = math.cos(turn), math.sin(turn)
+        gap = rng.uniform(0.0, laid) * np.array([c * step[0] - s * step[1],
+                                                 s * step[0] + c * step[1]])
+        out[cell] = out[parent] + gap
+    return out
+
+
 def _homography(rng: np.random.Generator, perspective: float = 1.2e-4,
                 size: tuple[int, int] = SIZE) -> np.ndarray:
     """Plane px -> image px: a perspective about the frame centre (`Variant.perspective`)."""
@@ -460,9 +487,13 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     circum = card_px / math.sqrt(3.0)
     corner_ang = np.radians(-60.0 * np.arange(6) - 30.0)
 
+    layout = _layout(rng, 200)
+    drift = _drift(layout, variant.laid, np.random.default_rng([seed, 7272]))
+
     def centre_of(cell):
         q, r = cell
-        return origin + rot @ (pitch * np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]))
+        return origin + rot @ (pitch * (np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]) +
+                                        drift.get(cell, 0.0)))
 
     markers = (_marker_places(hom, card_px, np.random.default_rng([seed, 4040]), size)
                if variant.markers else [])
@@ -473,7 +504,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
         clear = all(np.linalg.norm(c - m.centre) > 1.05 * circum + m.reach for m in markers)
         return clear and bool(((pts >= margin) & (pts <= np.array(size) - margin)).all())
 
-    cells = [c for c in _layout(rng, 200) if fits(c)]
+    cells = [c for c in layout if fits(c)]
     # keep a connected part through the first fitting cell, up to max_cards
     cells = _connected(cells)[:max_cards]
     img = _background(rng, size, backgrounds).astype(np.float32)
