@@ -124,9 +124,10 @@ def propose(state: HexelState, obs: HexelObservation, *,
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
-    problem of inks it cannot tell apart), or None when it will: no card is covered, none is
-    read with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
-    announced; `companion bench vision` counts the misreads on the frames it would."""
+    problem of inks it cannot tell apart), or None when it will: no card is covered, none lies
+    off the lattice, none is read with a '?' or below `min_confidence`. A misread on a frame it
+    will not judge is never announced; `companion bench vision` counts the misreads on the
+    frames it would."""
     doubt = obs.ink_doubt
     if doubt:   # no hand clears this: the print's colours must be learnt
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "
@@ -137,6 +138,13 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "
                                 "clear view.")
+    if obs.loose:
+        # a card off the lattice has no cell the move could be judged at: it may be the card
+        # just laid, a little too far from its neighbours, or one of the layout's that the
+        # lattice could not place surely (`HexelObservation.loose`)
+        return Proposal("wait", f"{len(obs.loose)} card(s) lie apart from the layout, off its "
+                                "grid: lay each card against its neighbours (or take it off "
+                                "the table).")
     faint = [c for c in obs.cards if c.confidence < min_confidence or "?" in c.symbols]
     if faint:
         return Proposal("wait", f"{len(faint)} card(s) cannot be read clearly: straighten "

@@ -201,3 +201,23 @@ def test_a_print_whose_inks_the_camera_cannot_tell_apart_asks_for_its_colours():
         assert "calibrate colours" in p.message
         assert f"(letters in doubt: {', '.join(letters)})" in p.message
         assert propose(state, dataclasses.replace(blanked, ink_doubt="")).kind == "wait"
+
+
+def test_a_card_off_the_lattice_makes_the_referee_wait_with_what_to_do():
+    """A card laid too far from its neighbours lies off the lattice (`HexelObservation.loose`):
+    it has no cell, so the move cannot be judged. The referee waits and says to lay it against
+    its neighbours, instead of judging the table without it (it may be the card just laid, or
+    one of the layout's the lattice could not place surely)."""
+    from companion.vision.observation import LooseCard
+
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
+    assert propose(state, obs).kind == "move"
+    apart = dataclasses.replace(obs, loose=(LooseCard("RRVBBB", 1.0, False, (900.0, 200.0)),))
+    p = propose(state, apart)
+    assert p.kind == "wait" and p.action is None
+    assert "1 card(s) lie apart" in p.message and "against its neighbours" in p.message
+    # and without the new card: still waiting, the layout's own cards unjudged
+    before = dataclasses.replace(table(state), loose=apart.loose)
+    assert propose(state, before).kind == "wait"
