@@ -9,7 +9,7 @@ cannot see whole (a hand over it, out of frame) is reported with `occluded=True`
 are not to be trusted: unreadable edges are written '?'. A card that lies off the lattice (laid
 apart from the layout, or loose beside it) has no cell: it is listed apart (`loose`), its symbols
 by its own edges, E the one facing nearest image-right, for the person at the table to see that it
-was found and read; the referee never takes a move from it.
+was found and read; the referee takes no move from it, and waits while one lies apart.
 
 For Hexapod the reader reports display cases instead (`HexapodObservation`): per case the player
 its corner markers name, the visible code of every cell (rows top to bottom of the board as the

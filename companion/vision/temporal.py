@@ -7,7 +7,9 @@ frame in between, so a hand passing over the table, a card still being adjusted,
 misread frame never becomes a change. Two frames agree when they show the same number of cards
 and every card of one has a card of the other within a third of a card width, with the same
 symbols (cells are matched by image position because the lattice origin may move when a card is
-added).
+added), and the same cards off the lattice (`HexelObservation.loose`) alike: a card apart that
+shows in one frame only (a hand's shape read as a card for a moment) never makes the referee
+wait, and one laid apart counts once it has stayed.
 """
 
 from __future__ import annotations
@@ -15,16 +17,17 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .observation import HexelObservation, SeenCard
+from .observation import HexelObservation, LooseCard, SeenCard
 
 
 def _same(a: HexelObservation, b: HexelObservation, tolerance_px: float) -> bool:
-    if len(a.cards) != len(b.cards):
+    if len(a.cards) != len(b.cards) or len(a.loose) != len(b.loose):
         return False
-    return all(any(_match(card, other, tolerance_px) for other in b.cards) for card in a.cards)
+    return all(any(_match(card, other, tolerance_px) for other in b.cards) for card in a.cards) \
+        and all(any(_match(card, other, tolerance_px) for other in b.loose) for card in a.loose)
 
 
-def _match(a: SeenCard, b: SeenCard, tolerance_px: float) -> bool:
+def _match(a: SeenCard | LooseCard, b: SeenCard | LooseCard, tolerance_px: float) -> bool:
     if math.dist(a.centre_px, b.centre_px) > tolerance_px or a.occluded != b.occluded:
         return False
     return a.occluded or a.symbols == b.symbols

@@ -79,3 +79,25 @@ def test_cards_left_unread_for_the_print_s_inks_are_no_hand():
     assert stable.cards == (a_in_doubt, b_in_doubt) and stable.ink_doubt == "R"
     hidden = HexelObservation((A, B_HIDDEN), True, 0.0)   # a hand, as before: ignored
     assert f.update(hidden, 2.0).cards == (a_in_doubt, b_in_doubt)
+
+
+def test_a_card_apart_counts_only_once_it_has_stayed():
+    """A card off the lattice (`HexelObservation.loose`) is part of the table the filter times:
+    one showing in a single frame never reaches the stable table (the referee would wait on
+    it), one laid apart and left there does, after the stable time, and one taken away goes."""
+    from dataclasses import replace
+
+    from companion.vision.observation import LooseCard
+
+    apart = LooseCard("BBBRRR", 0.99, False, (400.0, 300.0))
+    f = StableFilter(stable_s=1.0)
+    for t in (0.0, 1.0):
+        f.update(obs(A, B), t)
+    with_apart = replace(obs(A, B), loose=(apart,))
+    assert f.update(with_apart, 1.2).loose == ()
+    assert f.update(obs(A, B), 1.3).loose == ()
+    for t in (1.5, 2.0, 2.4):
+        assert f.update(with_apart, t).loose == ()
+    assert f.update(with_apart, 2.6).loose == (apart,)
+    assert f.update(obs(A, B), 2.8).loose == (apart,)
+    assert f.update(obs(A, B), 3.9).loose == ()
