@@ -717,14 +717,13 @@ class HexelReader:
         symbols darker than their ink (`undimmed`) unread, and trusted as a placed card is
         (`_verdict`): the person at the table sees that the card was found and read, and
         where; the referee, which takes moves from cells, never sees it."""
+        told = [f for f in off if id(f) in self._own]
+        poses = tuple(Pose(f.centre, f.apothem, _image_right(f, self.view), lat.turn, f.shape)
+                      for f in told)
         out = []
-        for f in off:
-            own = self._own.get(id(f))
-            if own is None:
-                continue
-            pose = Pose(f.centre, f.apothem, _image_right(f, self.view), lat.turn, f.shape)
-            read = undimmed(_blanked(_reorient(own, f, pose), confused))
-            xy = _centres_px((pose,), self.view)[0]
+        # (every centre mapped in one call, as for the placed cards: `_centres_px`)
+        for f, pose, xy in zip(told, poses, _centres_px(poses, self.view), strict=True):
+            read = undimmed(_blanked(_reorient(self._own[id(f)], f, pose), confused))
             card = _verdict((0, 0), f.iou, read, xy, self.params)
             out.append((LooseCard(card.symbols, card.confidence, card.occluded, xy), pose))
         return _reading_order(out, self.view)
