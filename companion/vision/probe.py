@@ -2,16 +2,18 @@
 neighbour through a gap the blur closed, or cut by a hand's shade) found at the free lattice
 cells next to the placed cards. A cell whose predicted pose shows a card's paper, band and some
 symbols (`worth_search`, `searched`) gets a pose search — shifts, turns and sizes about the
-prediction, a coarse round then a fine one (`probe_passes`) — and a card is kept only where
-one pose reads it whole: all six symbols, nearly all its paper and border band (`probe_band`,
-whose missing band places may be lit by glare: `band_lit`; or half its band, smeared by motion,
-with nearly all its paper: `smeared_band`), and no symbol that most of the
-near-best poses saw crossed by an object (`crossed_near`). Found cards seed further rounds
-outwards (`probe_onwards`). Cells whose band shows dark about the prediction are first
-looked about for the card's own contrast (`refit`). A placed card whose outline fits its
-hexagon loosely (pulled off the print) and that does not read whole at its fitted pose gets
-the same search in place (`repose_unread`), whose pose fills in no symbol by an edge whose
-band shows paper (`edge_paper`). Every search is made pass by pass (`passes`).
+prediction, a coarse round then a fine one (`probe_passes`; a cell showing a few symbols
+alone, none crossed, the coarse round and, where it reads more, the fine one: `glimpsed`)
+— and a card is kept only where one pose reads it whole: all six symbols, nearly all its
+paper and border band (`probe_band`, whose missing band places may be lit by glare:
+`band_lit`; or half its band, smeared by motion, with nearly all its paper: `smeared_band`),
+and no symbol that most of the near-best poses saw crossed by an object (`crossed_near`).
+Found cards seed further rounds outwards (`probe_onwards`). Cells whose band shows dark about
+the prediction are first looked about for the card's own contrast (`refit`). A placed card
+whose outline fits its hexagon loosely (pulled off the print) and that does not read whole
+at its fitted pose gets the same search in place (`repose_unread`), whose pose fills in no
+symbol by an edge whose band shows paper (`edge_paper`). Every search is made pass by pass
+(`passes`).
 """
 
 from __future__ import annotations
@@ -283,7 +285,8 @@ def coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: li
     it, its read begun (`StagedRead`), so that its first pass can join those re-reads; None
     where they start none."""
     start, start_reads = better(cand, reads, moved, moved_reads, p, parts)
-    hopeful = [k for k, r in zip(start, start_reads, strict=True) if searched(r, p)]
+    hopeful = [k for k, r in zip(start, start_reads, strict=True)
+               if searched(r, p) or glimpsed(r)]
     if not hopeful:
         return None
     tries = probe_tries(hopeful, start, {}, PROBE_SHIFTS)
@@ -315,18 +318,21 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
                  ahead: tuple[_Tries, StagedRead] | None = None) -> Passes[_Found]:
     """Cards whose outline the paper mask lost — their paper merged with a bright table or a
     neighbour through a gap the blur closed — found at the free cells `probe_cells` gives,
-    from their `first` reads at the predicted poses. Where that shows paper and some symbols,
-    poses a little shifted, turned and scaled are tried, and the best one is kept when the card
-    reads whole there (every symbol, its paper and border band all but intact, `probe_band`).
+    from their `first` reads at the predicted poses. Where that shows paper and some symbols
+    (`searched`; or a few symbols, none crossed: `glimpsed`, searched finely only where the
+    coarse round reads more, `refined`), poses a little shifted, turned and scaled are tried,
+    and the best one is kept when the card reads whole there (every symbol, its paper and
+    border band all but intact, `probe_band`).
     Returns (cells, poses, reads) of the cards found.
     Each round's read is made in two passes (`StagedRead`); the second round's first pass
     joins the first round's re-read pass, about the best poses the first round's first reads
     give, and stands where its final reads give the same (nearly always); `ahead`: the first
     round begun (`coarse_ahead`), taken where its poses are this round's. Made pass by pass
     (`Passes`)."""
-    hopeful = [k for k, r in zip(cand, first, strict=True) if searched(r, p)]
+    hopeful = [k for k, r in zip(cand, first, strict=True) if searched(r, p) or glimpsed(r)]
     if not hopeful:
         return [], [], []
+    sure = {k for k, r in zip(cand, first, strict=True) if searched(r, p)}
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
     best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
     fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] = {}
@@ -340,13 +346,13 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
         assert coarse.first is not None
         early: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
         _probe_best(tries, coarse.first, early)
-        guessed = probe_tries(hopeful, cand, early, PROBE_FINE)
+        guessed = probe_tries(refined(hopeful, sure, early), cand, early, PROBE_FINE)
         guess = (guessed, StagedRead(frame, [t[1] for t in guessed], view, model))
     if not coarse.done or guess is not None:   # (nothing to read, no pass to wait for)
         yield [coarse, *([guess[1]] if guess else [])]
     assert coarse.reads is not None
     _probe_best(tries, coarse.reads, best)
-    tries = probe_tries(hopeful, cand, best, PROBE_FINE)
+    tries = probe_tries(refined(hopeful, sure, best), cand, best, PROBE_FINE)
     staged = (guess[1] if guess is not None and guess[0] == tries
               else StagedRead(frame, [t[1] for t in tries], view, model))
     while not staged.done:
@@ -478,6 +484,31 @@ def searched(r: CardRead, p: ReaderParams) -> bool:
     return (worth_search(r, p) or (r.paper_ok >= PLAIN_PAPER and r.border_ok >= PLAIN_BAND
                                    and r.letters >= PLAIN_SYMBOLS)
             or (r.letters >= SYMBOLS_SEARCH and r.paper_ok >= p.probe_paper))
+
+
+GLIMPSE_SYMBOLS = 2   # a free cell not `searched` showing this many symbols, none crossed,
+FINE_SYMBOLS = 5      # gets the coarse round, and the fine one where a pose reads this many
+
+
+def glimpsed(r: CardRead) -> bool:
+    """Whether the probe makes its coarse round about a free cell's pose that is not `searched`:
+    where GLIMPSE_SYMBOLS of its symbols read there and no object crosses the card's edge onto
+    any (`CardRead.crossed`), whatever its paper and band show. A glare spot beside the card
+    or a bright cloth blurred into its edge (why the mask lost its outline) takes its paper
+    and band places below `searched`'s shares while its symbols read (hard 342: paper 0.61,
+    band 0.44, four symbols; 653: 0.78 and 0.44, three). Most cells that show a few symbols
+    so are cards under a hand (99 of 115 on hard 0-119), which no pose reads whole: those with
+    a symbol crossed are left alone, and the fine round follows only where the coarse round's
+    best pose reads FINE_SYMBOLS (`refined`). Searching is not finding: a card is kept only
+    where a pose reads it whole (`probe_passes`)."""
+    return r.letters >= GLIMPSE_SYMBOLS and not any(r.crossed)
+
+
+def refined(hopeful: list[tuple[int, int]], sure: set[tuple[int, int]],
+            best: dict[tuple[int, int], tuple[float, Pose, CardRead]]) -> list[tuple[int, int]]:
+    """The cells of `hopeful` the probe's fine round searches: those `searched` (`sure`), and
+    those only `glimpsed` whose best pose so far (`best`) reads FINE_SYMBOLS symbols."""
+    return [k for k in hopeful if k in sure or best[k][2].letters >= FINE_SYMBOLS]
 
 
 def probe_score(r: CardRead) -> float:
