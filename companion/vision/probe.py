@@ -496,11 +496,11 @@ def glimpsed(r: CardRead) -> bool:
     any (`CardRead.crossed`), whatever its paper and band show. A glare spot beside the card
     or a bright cloth blurred into its edge (why the mask lost its outline) takes its paper
     and band places below `searched`'s shares while its symbols read (hard 342: paper 0.61,
-    band 0.44, four symbols; 653: 0.78 and 0.44, three). Most cells that show a few symbols
-    so are cards under a hand (99 of 115 on hard 0-119), which no pose reads whole: those with
-    a symbol crossed are left alone, and the fine round follows only where the coarse round's
-    best pose reads FINE_SYMBOLS (`refined`). Searching is not finding: a card is kept only
-    where a pose reads it whole (`probe_passes`)."""
+    band 0.44, four symbols). Most cells that show a few symbols so are cards under a hand
+    (100 of 115 on hard 0-119, 75 of them with a symbol crossed), which a pose seldom reads
+    whole: those with a symbol crossed are left alone, and the fine round follows only where
+    the coarse round's best pose reads FINE_SYMBOLS (`refined`). Searching is not finding: a
+    card is kept only where a pose reads it whole (`probe_passes`)."""
     return r.letters >= GLIMPSE_SYMBOLS and not any(r.crossed)
 
 
