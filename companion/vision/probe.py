@@ -285,8 +285,7 @@ def coarse_ahead(frame: np.ndarray, cand: dict[tuple[int, int], Pose], reads: li
     it, its read begun (`StagedRead`), so that its first pass can join those re-reads; None
     where they start none."""
     start, start_reads = better(cand, reads, moved, moved_reads, p, parts)
-    hopeful = [k for k, r in zip(start, start_reads, strict=True)
-               if searched(r, p) or glimpsed(r)]
+    hopeful, _ = _hopeful(start, start_reads, p)
     if not hopeful:
         return None
     tries = probe_tries(hopeful, start, {}, PROBE_SHIFTS)
@@ -329,10 +328,9 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
     give, and stands where its final reads give the same (nearly always); `ahead`: the first
     round begun (`coarse_ahead`), taken where its poses are this round's. Made pass by pass
     (`Passes`)."""
-    hopeful = [k for k, r in zip(cand, first, strict=True) if searched(r, p) or glimpsed(r)]
+    hopeful, sure = _hopeful(cand, first, p)
     if not hopeful:
         return [], [], []
-    sure = {k for k, r in zip(cand, first, strict=True) if searched(r, p)}
     # coarse to fine: the best of nine shifts, then turns and half shifts about it
     best: dict[tuple[int, int], tuple[float, Pose, CardRead]] = {}
     fine: dict[tuple[int, int], list[tuple[float, tuple[bool, ...]]]] = {}
@@ -502,6 +500,15 @@ def glimpsed(r: CardRead) -> bool:
     the coarse round's best pose reads FINE_SYMBOLS (`refined`). Searching is not finding: a
     card is kept only where a pose reads it whole (`probe_passes`)."""
     return r.letters >= GLIMPSE_SYMBOLS and not any(r.crossed)
+
+
+def _hopeful(cells: dict[tuple[int, int], Pose], reads: list[CardRead], p: ReaderParams
+             ) -> tuple[list[tuple[int, int]], set[tuple[int, int]]]:
+    """The cells the probe's coarse round searches about (`searched` or `glimpsed`), in order,
+    and those of them `searched` (`refined`): one rule for `coarse_ahead` and `probe_passes`,
+    whose first round is taken ahead only where both give the same cells."""
+    sure = {k for k, r in zip(cells, reads, strict=True) if searched(r, p)}
+    return [k for k, r in zip(cells, reads, strict=True) if k in sure or glimpsed(r)], sure
 
 
 def refined(hopeful: list[tuple[int, int]], sure: set[tuple[int, int]],
