@@ -363,6 +363,11 @@ def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     return cells
 
 
+def _axial(q: float, r: float) -> np.ndarray:
+    """Axial cell (or step) (q, r) on the plane, in lattice steps (E along x)."""
+    return np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0])
+
+
 def _drift(cells: list[tuple[int, int]], laid: float, rng: np.random.Generator
            ) -> dict[tuple[int, int], np.ndarray]:
     """Each cell's offset from its lattice place, in lattice steps, when the cards are laid by
@@ -375,7 +380,7 @@ def _drift(cells: list[tuple[int, int]], laid: float, rng: np.random.Generator
     for cell in cells[1:]:
         parent = next(c for c in out if (cell[0] - c[0], cell[1] - c[1]) in DIRS)
         dq, dr = cell[0] - parent[0], cell[1] - parent[1]
-        step = np.array([dq + dr / 2.0, dr * math.sqrt(3.0) / 2.0])
+        step = _axial(dq, dr)
         turn = math.radians(rng.uniform(-3.0, 3.0))
         c, s = math.cos(turn), math.sin(turn)
         gap = rng.uniform(0.0, laid) * np.array([c * step[0] - s * step[1],
@@ -492,8 +497,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
 
     def centre_of(cell):
         q, r = cell
-        return origin + rot @ (pitch * (np.array([q + r / 2.0, r * math.sqrt(3.0) / 2.0]) +
-                                        drift.get(cell, 0.0)))
+        return origin + rot @ (pitch * (_axial(q, r) + drift.get(cell, 0.0)))
 
     markers = (_marker_places(hom, card_px, np.random.default_rng([seed, 4040]), size)
                if variant.markers else [])
@@ -559,7 +563,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     mid = np.mean([centre_of(c) for c in cells], axis=0)
     angles = []
     for dq, dr in DIRS:
-        step = rot @ (pitch * np.array([dq + dr / 2.0, dr * math.sqrt(3.0) / 2.0]))
+        step = rot @ (pitch * _axial(dq, dr))
         a, b = _apply(hom, np.array([mid, mid + step]))
         angles.append(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
     d0 = int(np.argmin(np.abs(angles)))
