@@ -137,9 +137,9 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if obs.unnamed_ink:   # nor this: a pale print in dim light shows an ink it cannot name
         return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show a colour the "
                         "camera cannot name (a pale print, or dim or coloured light): those "
-                        "symbols are left unread. Learn the print's colours with `companion "
-                        "calibrate colours` (a photo of the three single-kind cards), or mend "
-                        "the light.")
+                        "symbols are left unread. Put more light on the table, or learn the "
+                        "print's colours with `companion calibrate colours` (a photo of the "
+                        "three single-kind cards).")
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "

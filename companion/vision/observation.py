@@ -38,15 +38,16 @@ def ink_doubt_note(letters: str) -> str:
 # The reader's note for cards whose symbols of one ink it left unread because no letter of its
 # colour model names that ink (`vision.unnamed_ink`; `HexelObservation.unnamed_ink` counts the
 # cards): a pale print in dim light, say. No hand over the cards explains it, and none lifting
-# will clear it; learning the print's colours or better light will.
+# will clear it; more light, or learning the print's colours, will.
 UNNAMED_INK = "ink not named"
 
 
 def unnamed_ink_note(cards: int) -> str:
     """The note for `cards` cards showing an ink no letter names (see UNNAMED_INK)."""
     return (f"{UNNAMED_INK}: {cards} card(s) show symbols of one colour that no letter's ink "
-            "fits (a pale print, or dim or coloured light), left unread; learn this print's "
-            "colours with `companion calibrate colours`, or mend the light")
+            "fits (a pale print, or dim or coloured light), left unread; more light on the "
+            "table, or this print's colours learned (`companion calibrate colours`), will read "
+            "them")
 
 
 @dataclass(frozen=True)

@@ -4,17 +4,18 @@ chroma, and a phone at high ISO blurs the colour of a small symbol into the pape
 (its denoise smooths chroma over a few pixels), so a blue diamond shows as a dark violet-grey
 with a sixth of its chroma, half-way round to magenta. No letter fits it, the reader leaves it
 unread, and every card that shows one reads '?': to the referee, covered. Waiting for a hand to
-lift would wait for ever; the print's colours must be learned (`companion calibrate colours`)
-or the light mended. So the symbols left unread on the cards plainly whole (their paper and
-border band nearly all there, UNNAMED_WHOLE: no hand over them) are looked at: where their
-cores (as `inks.symbol_cores` measures them) show one ink, coloured beyond noise
-(UNNAMED_CHROMA) and agreeing on a hue (within UNNAMED_DEG of it), on UNNAMED_CARDS cards or
-more, the print has an ink the model cannot name (`unnamed_ink`). A fingertip or a glare spot
-leaves a symbol unread too, but seldom on three cards at once with one colour, and a crossed
-symbol (something across the card's edge onto it, `CardRead.crossed`) is not counted. And the
-unnamed ink is one of the print's, so some letter is then read on the table fewer times than
-the ink shows. Nothing is read otherwise: the cards stay as read, and only the reason for their
-'?' is told (`HexelObservation.unnamed_ink`)."""
+lift would wait for ever; more light on the table will read them (the same print under a
+kitchen lamp reads whole), or the print's colours learned (`companion calibrate colours`). So
+the symbols left unread on the cards plainly whole (their paper and border band nearly all
+there, UNNAMED_WHOLE: no hand over them) are looked at: where their cores (as
+`inks.symbol_cores` measures them) show one ink, coloured beyond noise (UNNAMED_CHROMA) and
+agreeing on a hue (within UNNAMED_DEG of it), on UNNAMED_CARDS cards or more, the print has an
+ink the model cannot name (`unnamed_ink`). A fingertip or a glare spot leaves a symbol unread
+too, but seldom on three cards at once with one colour, and a crossed symbol (something across
+the card's edge onto it, `CardRead.crossed`) is not counted. And the unnamed ink is one of the
+print's, so some letter is then read on the table fewer times than the ink shows. Nothing is
+read otherwise: the cards stay as read, and only the reason for their '?' is told
+(`HexelObservation.unnamed_ink`)."""
 
 from __future__ import annotations
 
