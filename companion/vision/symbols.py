@@ -669,7 +669,7 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         # solid disc, no ring: `filled_rings`)
         ring = model.letters[int(np.flatnonzero(model.neutral)[0])]
         not_shape = as_letters({ring: filled_rings(vals[:, :ns].reshape(*shape, 3),
-                                                   halo_vals, halo_is_paper)})
+                                                   halo_vals, halo_is_paper, band)})
     by_shape = not_shape
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
