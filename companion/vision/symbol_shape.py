@@ -24,16 +24,16 @@ But the holodex grey ring V has a hole, paper inside a stroke 0.42 of its radius
 the symbol's core samples lie (0.35 radii out, the hole reaching 0.58): a symbol read as the
 ring whose stroke shows plainly dark (RING_STROKE of the paper round it) and whose core shows
 nearly as much ink (RING_FILLED of the stroke's), on a card whose border band is sharp
-(RING_BAND), is a solid disc, no ring (`filled_rings`). Blur fills a ring's hole while its
-stroke, printed as dark as the band, still shows dark: drawn rings on 40-80 px cards reach
-the stroke and core shares above under a blur that leaves the band at 0.41-0.48, and at a band
-of 0.3 or sharper their cores show at most 0.65 of the stroke's ink.
-An office print's blue photographed in a dim room loses its colour to the phone's denoise,
-and its discs read as the ring on every card (held-out `office-lowlight` 72: 17 cards read
-wrong, all on a table the referee would judge). A ring blurred so far that its hole fills
-shows a pale stroke: on hard tables 0-699, of 7800 symbols read as the ring with a stroke at
-0.5 of the paper or darker, the fullest core shows 0.50 of the stroke's ink (0.40 at 0.55);
-those discs 0.89-1.05, their stroke at 0.62-0.75.
+(RING_BAND), is a solid disc, no ring (`filled_rings`). An office print's blue photographed in
+a dim room loses its colour to the phone's denoise, and its discs read as the ring on every
+card (held-out `office-lowlight` 72: 17 cards read wrong, all on a table the referee would
+judge; their cores show 0.89-1.05 of the stroke's ink, the stroke at 0.62-0.75 of the paper,
+the band at 0.13-0.17). On hard tables 0-699, of 7800 symbols read as the ring with a stroke
+at 0.5 of the paper or darker, the fullest core shows 0.50 of the stroke's ink (0.40 at
+0.55). But blur fills a ring's hole while its stroke, printed as dark as the band, still shows
+dark: drawn rings on 40-80 px cards reach the stroke and core shares above under a blur that
+leaves their band at 0.41-0.48, and at a band of 0.3 or sharper their cores show at most 0.65
+of the stroke's ink.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ chroma, and a phone at high ISO blurs the colour of a small symbol into the pape
 (its denoise smooths chroma over a few pixels), so a blue diamond shows as a dark violet-grey
 with a sixth of its chroma, half-way round to magenta. No letter fits it, the reader leaves it
 unread, and every card that shows one reads '?': to the referee, covered. Waiting for a hand to
-lift would wait for ever; more light on the table will read them (the same print under a
-kitchen lamp reads whole), or the print's colours learned (`companion calibrate colours`). So
+lift would wait for ever; more light on the table will read them (the same print in
+normal light reads whole), or the print's colours learned (`companion calibrate colours`). So
 the symbols left unread on the cards plainly whole (their paper and border band nearly all
 there, UNNAMED_WHOLE: no hand over them) are looked at: where their cores (as
 `inks.symbol_cores` measures them) show one ink, coloured beyond noise (UNNAMED_CHROMA) and
