@@ -124,16 +124,22 @@ def propose(state: HexelState, obs: HexelObservation, *,
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
-    problem of inks it cannot tell apart), or None when it will: no card is covered, none lies
-    off the lattice, none is read with a '?' or below `min_confidence`. A misread on a frame it
-    will not judge is never announced; `companion bench vision` counts the misreads on the
-    frames it would."""
+    problem of inks it cannot tell apart or cannot name), or None when it will: no card is
+    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
+    misread on a frame it will not judge is never announced; `companion bench vision` counts
+    the misreads on the frames it would."""
     doubt = obs.ink_doubt
     if doubt:   # no hand clears this: the print's colours must be learnt
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "
                         f"doubt: {', '.join(doubt)}): those symbols are left unread. Learn the "
                         "print's colours with `companion calibrate colours` (a photo of the "
                         "three single-kind cards), or check the light.")
+    if obs.unnamed_ink:   # nor this: a pale print in dim light shows an ink it cannot name
+        return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show a colour the "
+                        "camera cannot name (a pale print, or dim or coloured light): those "
+                        "symbols are left unread. Put more light on the table, or learn the "
+                        "print's colours with `companion calibrate colours` (a photo of the "
+                        "three single-kind cards).")
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "

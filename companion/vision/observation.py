@@ -35,6 +35,21 @@ def ink_doubt_note(letters: str) -> str:
             "calibrate colours`, or check the light")
 
 
+# The reader's note for cards whose symbols of one ink it left unread because no letter of its
+# colour model names that ink (`vision.unnamed_ink`; `HexelObservation.unnamed_ink` counts the
+# cards): a pale print in dim light, say. No hand over the cards explains it, and none lifting
+# will clear it; more light, or learning the print's colours, will.
+UNNAMED_INK = "ink not named"
+
+
+def unnamed_ink_note(cards: int) -> str:
+    """The note for `cards` cards showing an ink no letter names (see UNNAMED_INK)."""
+    return (f"{UNNAMED_INK}: {cards} card(s) show symbols of one colour that no letter's ink "
+            "fits (a pale print, or dim or coloured light), left unread; more light on the "
+            "table, or this print's colours learned (`companion calibrate colours`), will read "
+            "them")
+
+
 @dataclass(frozen=True)
 class SeenCard:
     """One card as read from the image."""
@@ -69,6 +84,7 @@ class HexelObservation:
     notes: tuple[str, ...] = field(default_factory=tuple)
     ink_doubt: str = ""   # letters left unread on every card for the print's inks (INK_DOUBT)
     loose: tuple[LooseCard, ...] = ()   # the cards off the lattice (never the referee's)
+    unnamed_ink: int = 0   # cards showing symbols of an ink no letter names (UNNAMED_INK)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""

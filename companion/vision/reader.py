@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -63,7 +63,13 @@ from .lattice import (
     card_frame,
     grow_lattice,
 )
-from .observation import HexelObservation, LooseCard, SeenCard, ink_doubt_note
+from .observation import (
+    HexelObservation,
+    LooseCard,
+    SeenCard,
+    ink_doubt_note,
+    unnamed_ink_note,
+)
 from .passes import Passes, together
 from .probe import (
     N_BORDER_PLACES,
@@ -81,6 +87,7 @@ from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
+from .unnamed_ink import UNNAMED_WHOLE, unnamed_ink
 from .veil import veil_passes
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
@@ -695,8 +702,12 @@ class HexelReader:
                 seen.append(_occluded(c, r, xy))
         seen.sort(key=lambda s: (s.cell[1], s.cell[0]))
         loose = self._loose(off, lat, confused)
+        # (a letter in doubt is left unread for that: its ink has a name, two in fact)
+        unnamed = 0 if confused else self._unnamed(frame, all_poses[:m], reads[:n] + found_reads)
+        if unnamed:
+            notes.append(unnamed_ink_note(unnamed))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
-                               tuple(card for card, _ in loose))
+                               tuple(card for card, _ in loose), unnamed)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                 part_poses)
@@ -708,6 +719,22 @@ class HexelReader:
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages,
                           loose_poses=tuple(pose for _, pose in loose))
+
+    def _unnamed(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]) -> int:
+        """The cards showing symbols of one ink that no letter names (`unnamed_ink`), among
+        the cards at `poses` read `reads` as reported: those left with a '?' whose paper and
+        border band are nearly all there (UNNAMED_WHOLE), their symbols' cores measured where
+        they were read, against the letters read on all of them."""
+        at = [k for k, r in enumerate(reads) if "?" in r.symbols
+              and min(r.paper_ok, r.border_ok) >= UNNAMED_WHOLE]
+        if not at:
+            return 0
+        cores, inside = symbol_cores(frame, [poses[k] for k in at],
+                                     np.array([reads[k].white_bgr for k in at]), self.view)
+        kept = [reads[k] for k, ok in zip(at, inside, strict=True) if ok]
+        named = {n: sum(r.symbols.count(n) for r in reads) for n in self.model.letters}
+        return unnamed_ink(cores.reshape(-1, 6, 3), [r.symbols for r in kept], named,
+                           [r.crossed for r in kept])
 
     def _loose(self, off: list[CardFit], lat: GrownLattice, confused: str
                ) -> list[tuple[LooseCard, Pose]]:

@@ -134,7 +134,13 @@ from .symbol_samples import (
     Pose,
     sample_cards,
 )
-from .symbol_shape import as_letters, either_ruled_out, ink_fractions, ruled_out
+from .symbol_shape import (
+    as_letters,
+    either_ruled_out,
+    filled_rings,
+    ink_fractions,
+    ruled_out,
+)
 from .symbol_sheen import also_ruled_out, sheen_over, washed_paler
 
 MIN_FLANK_PAPER = 3           # of a symbol's 6 flanking paper samples, for it to be trusted
@@ -651,12 +657,19 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # still see a red disc of a far-off print read as yellow; the final report leaves a letter
     # so ruled out unread, `undimmed`)
     not_shape: list[tuple[str, ...]] = [()] * len(poses)
+    halo_vals = vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3)
+    halo_is_paper = surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO)
     if model.edition == "web":
         not_b, not_y = ruled_out(*ink_fractions(
-            bgr, poses, view, vals[:, :ns].reshape(*shape, 3),
-            vals[:, halo_at:].reshape(len(poses), 6, N_HALO, 3),
-            surround[:, N_PAPER:].reshape(len(poses), 6, N_HALO), band))
-        not_shape = as_letters(not_b, not_y)
+            bgr, poses, view, vals[:, :ns].reshape(*shape, 3), halo_vals, halo_is_paper,
+            band))
+        not_shape = as_letters({"B": not_b, "Y": not_y})
+    elif model.neutral.any():
+        # (a holodex symbol read as the grey ring whose core is as dark as its stroke is a
+        # solid disc, no ring: `filled_rings`)
+        ring = model.letters[int(np.flatnonzero(model.neutral)[0])]
+        not_shape = as_letters({ring: filled_rings(vals[:, :ns].reshape(*shape, 3),
+                                                   halo_vals, halo_is_paper, band)})
     by_shape = not_shape
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)

@@ -10,7 +10,7 @@ from companion.referee.simtable import observe
 from companion.rules.hexel import GAME, HexelOptions, orient
 from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
 from companion.rules.hexel.layout import EdgeMismatch
-from companion.vision.observation import ink_doubt_note
+from companion.vision.observation import ink_doubt_note, unnamed_ink_note
 
 CAMERA = Alignment(2, (3, -1))
 
@@ -201,6 +201,26 @@ def test_a_print_whose_inks_the_camera_cannot_tell_apart_asks_for_its_colours():
         assert "calibrate colours" in p.message
         assert f"(letters in doubt: {', '.join(letters)})" in p.message
         assert propose(state, dataclasses.replace(blanked, ink_doubt="")).kind == "wait"
+
+
+def test_a_print_whose_ink_the_camera_cannot_name_asks_for_its_colours():
+    """A pale print in dim light shows an ink no letter's colour fits: the reader leaves those
+    symbols unread and the cards look covered (`HexelObservation.unnamed_ink`). No hand lifting
+    will clear that, so the referee says what will, never "waiting for a clear view", and never
+    takes the table for a move."""
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
+    blanked = dataclasses.replace(
+        obs, notes=(unnamed_ink_note(len(obs.cards)),), unnamed_ink=len(obs.cards),
+        cards=tuple(dataclasses.replace(c, occluded=True, symbols="?" + c.symbols[1:])
+                    for c in obs.cards))
+    p = propose(state, blanked)
+    assert p.kind == "problem" and p.action is None, p
+    assert "calibrate colours" in p.message and "cannot name" in p.message, p.message
+    assert f"on {len(obs.cards)} card(s)" in p.message, p.message
+    waiting = propose(state, dataclasses.replace(blanked, unnamed_ink=0))
+    assert waiting.kind == "wait" and "calibrate" not in waiting.message, waiting.message
 
 
 def test_a_card_off_the_lattice_makes_the_referee_wait_with_what_to_do():

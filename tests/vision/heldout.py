@@ -21,6 +21,7 @@ import numpy as np
 
 from companion.faces import SYMBOLS
 from companion.synth.cardface import face_centre, render_face
+from companion.vision.colour import ColourModel
 from companion.vision.observation import HexelObservation
 from companion.vision.scoring import TableScore, TruthCard, score_table
 
@@ -129,6 +130,7 @@ VARIANTS = {
     "busy": Variant(hands=2, fingers=2, lamp=True, shadows=1),
     "printer": Variant(printer=15.0),
     "office": Variant(printer=8.0, pale=0.4),
+    "office-lowlight": Variant(printer=8.0, pale=0.4, lowlight=True),
     "markers": Variant(markers=True),
     "markers-tilted": Variant(markers=True, perspective=4e-4),
     "cloth": Variant(cloth=True),
@@ -472,9 +474,13 @@ def _rotate_cell(cell: tuple[int, int], k: int) -> tuple[int, int]:
 
 
 def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
-                  backgrounds: tuple[str, ...] = BACKGROUNDS) -> HeldOut:
+                  backgrounds: tuple[str, ...] = BACKGROUNDS, single_kinds: bool = False
+                  ) -> HeldOut:
     """One held-out table, deterministic by seed (and variant), on a crop of one of the
-    photographs `backgrounds` (unless the variant lays a cloth)."""
+    photographs `backgrounds` (unless the variant lays a cloth). `single_kinds`: the same
+    table, printer and light with only the edition's three single-kind cards on it (RRRRRR,
+    BBBBBB and the third letter's, at the first three cells; the truth still lists the table
+    as drawn without), as `companion calibrate colours` learns a print from."""
     rng = np.random.default_rng([seed, 424242])
     edition = ("holodex", "web")[seed % 2]
     letters = list(SYMBOLS[edition])
@@ -525,6 +531,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     outlines = {}
     for cell in cells:
         symbols = "".join(rng.choice(letters, 6))
+        if single_kinds and cells.index(cell) < len(letters):
+            symbols = letters[cells.index(cell)] * 6   # (drawn all the same: the table as without)
         k = int(rng.integers(6))
         jitter = rng.uniform(-1, 1, 2) * variant.jitter * card_px
         ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-variant.turn_deg,
@@ -543,7 +551,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         t = centre_of(cell) + jitter - a @ (face_centre(face_px) + pad)
         m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
-        img = _paste(img, face, m)
+        if not single_kinds or cells.index(cell) < len(letters):
+            img = _paste(img, face, m)
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
         outlines[cell] = _apply(m, face_centre(face_px) + pad + face_px / math.sqrt(3.0) * np.c_[
             np.cos(corner_ang), np.sin(corner_ang)])
@@ -583,11 +592,13 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     return HeldOut(img, truth, edition, card_px * variant.scale)
 
 
-def scored(scene: HeldOut) -> tuple[TableScore, HexelObservation]:
-    """A fresh reader's reading of a held-out table and its score against the truth."""
+def scored(scene: HeldOut, model: ColourModel | None = None
+           ) -> tuple[TableScore, HexelObservation]:
+    """A fresh reader's reading of a held-out table (with the colour model `model`, else the
+    built-in one) and its score against the truth."""
     from companion.vision.reader import HexelReader
 
-    obs = HexelReader(scene.edition).read(scene.image).observation
+    obs = HexelReader(scene.edition, model=model).read(scene.image).observation
     return score_table(obs.cards, scene.truth), obs
 
 
@@ -1020,11 +1031,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
     ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="learn the print's colours first, as `companion calibrate colours` "
+                    "does, from the same table, printer and light with the three single-kind "
+                    "cards laid first (`heldout_scene`'s `single_kinds`)")
     args = ap.parse_args(argv)
     names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
     full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
+    unnamed = refused = 0
     for seed in range(args.start, args.start + args.seeds):
-        s, obs = scored(heldout_scene(seed, variant=VARIANTS[args.variant], backgrounds=names))
+        variant = VARIANTS[args.variant]
+        model = None
+        if args.calibrate:
+            from companion.vision.reader import learn_colours
+
+            kinds = heldout_scene(seed, variant=variant, backgrounds=names, single_kinds=True)
+            try:
+                model = learn_colours(kinds.image, kinds.edition)
+            except ValueError:
+                refused += 1
+        s, obs = scored(heldout_scene(seed, variant=variant, backgrounds=names), model)
+        unnamed += obs.unnamed_ink > 0
         full, correct, misreads = full + s.full, correct + s.correct, misreads + s.misreads
         false, exact = false + s.false_cards, exact + int(s.exact)
         hidden, hidden_read = hidden + s.occluded_truth, hidden_read + s.occluded_read
@@ -1036,7 +1063,11 @@ def main(argv: list[str] | None = None) -> None:
           f"{misreads} misreads ({judged} on tables the referee would judge), {false} false "
           "cards"
           + (f"; {hidden} cards partly under a hand, {hidden_read} of them read right anyway"
-             if hidden else ""))
+             if hidden else "")
+          + (f"; {unnamed} tables with an ink no letter names (`HexelObservation.unnamed_ink`)"
+             if unnamed else "")
+          + (f"; calibrated ({refused} calibrations refused: read without)"
+             if args.calibrate else ""))
 
 
 if __name__ == "__main__":

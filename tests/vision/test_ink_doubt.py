@@ -228,14 +228,23 @@ def test_a_printer_far_off_our_inks_gets_no_card_misread(seed, in_doubt):
     reader 13 (seed 7), 11 (35) cards were misread with red read as yellow, 4 (36) with a
     violet-blue read as the grey ring. On 36 the violet discs now read as grey blobs blurred
     flat beside rings whose holes are open, which no blur makes (`symbol_decide.flat_beside_open`):
-    they are left unread on their cards, and no ring is read for them to put in doubt."""
+    they are left unread on their cards, and no ring is read for them to put in doubt. Their
+    violet is a colour no letter names, on 9 cards whose paper and band are all there: the
+    reader says so (`vision.unnamed_ink`) and the referee asks for the print's colours rather
+    than wait for a hand (it waited before)."""
+    from companion.referee.proposal import unclear
+    from companion.vision.observation import UNNAMED_INK
+
     scene = heldout.heldout_scene(seed, variant=heldout.Variant(printer=30.0))
     s, obs = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
-    told = any("calibrate colours" in n for n in obs.notes)
+    told = any(n.startswith(INK_DOUBT) for n in obs.notes)
     assert told == in_doubt == bool(obs.ink_doubt), obs.notes
     if not in_doubt:
         assert s.full_flagged >= 10 and s.correct == s.full - s.full_flagged, s
+        assert obs.unnamed_ink >= 8 and any(n.startswith(UNNAMED_INK) for n in obs.notes)
+        p = unclear(obs)
+        assert p is not None and p.kind == "problem" and "calibrate colours" in p.message, p
 
 
 def _only_cards(image: np.ndarray, centres: np.ndarray, keep: list[int]) -> np.ndarray:
