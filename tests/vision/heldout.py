@@ -531,8 +531,9 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     outlines = {}
     for cell in cells:
         symbols = "".join(rng.choice(letters, 6))
-        if single_kinds and cells.index(cell) < len(letters):
-            symbols = letters[cells.index(cell)] * 6   # (drawn all the same: the table as without)
+        kind = cells.index(cell) if single_kinds else len(letters)   # (a single-kind card's)
+        if kind < len(letters):
+            symbols = letters[kind] * 6   # (drawn all the same: the table as without)
         k = int(rng.integers(6))
         jitter = rng.uniform(-1, 1, 2) * variant.jitter * card_px
         ang = theta - math.radians(60.0 * k) + math.radians(rng.uniform(-variant.turn_deg,
@@ -551,7 +552,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
         a = s * np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         t = centre_of(cell) + jitter - a @ (face_centre(face_px) + pad)
         m = hom @ np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1]])
-        if not single_kinds or cells.index(cell) < len(letters):
+        if not single_kinds or kind < len(letters):
             img = _paste(img, face, m)
         truth_table[cell] = symbols[6 - k:] + symbols[:6 - k] if k else symbols
         outlines[cell] = _apply(m, face_centre(face_px) + pad + face_px / math.sqrt(3.0) * np.c_[
@@ -1033,8 +1034,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours")
     ap.add_argument("--calibrate", action="store_true",
                     help="learn the print's colours first, as `companion calibrate colours` "
-                    "does, from the same table, printer and light with the three single-kind "
-                    "cards laid first (`heldout_scene`'s `single_kinds`)")
+                    "does, from the same table, printer and light with only the three "
+                    "single-kind cards on it (`heldout_scene`'s `single_kinds`)")
     args = ap.parse_args(argv)
     names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
     full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
