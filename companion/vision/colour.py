@@ -69,6 +69,12 @@ class ColourModel:
         return neutral
 
     @cached_property
+    def grey_k(self) -> int | None:
+        """The index (into `letters`) of the first grey ink (the holodex ring), or None when the
+        model has none (worked out once)."""
+        return int(np.flatnonzero(self.neutral)[0]) if self.neutral.any() else None
+
+    @cached_property
     def chroma_units(self) -> np.ndarray:
         """Per letter (letters x 3), its ink's chroma (the channels less their mean) divided by
         that chroma's squared length (at least 1e-6): the ink's hue as a direction to measure
@@ -84,8 +90,8 @@ class ColourModel:
         the letter's own ink lies: paper mixed with a fraction alpha of that ink is `alpha`
         times this dark. Zeros when the model has no grey ink (`dark` is then zero too)."""
         dark = np.zeros(len(self.inks), np.float32)
-        if self.neutral.any():
-            u = self.inks[int(np.flatnonzero(self.neutral)[0])] - 1.0
+        if self.grey_k is not None:
+            u = self.inks[self.grey_k] - 1.0
             dark[:] = (self.inks - 1.0) @ u / float(u @ u)
         dark.flags.writeable = False
         return dark
@@ -298,9 +304,9 @@ class ColourModel:
         the fit is close (BLEED_RESID) and t lies in that range.
         All False when the model has no grey ink."""
         x = np.asarray(normalised, np.float32)
-        if not self.neutral.any():
+        if self.grey_k is None:
             return np.zeros(x.shape[:-1], np.float32), np.zeros(x.shape[:-1], bool)
-        ink = self.inks[int(np.flatnonzero(self.neutral)[0])]
+        ink = self.inks[self.grey_k]
         u = (ink - 1.0).astype(np.float32)
         c = np.broadcast_to(np.asarray(cast, np.float32), x.shape)
         # channel planes (see `explain`); normal equations of the 2-parameter fit

@@ -872,9 +872,9 @@ def _ring_bleed(kind: np.ndarray, alpha: np.ndarray, ring: np.ndarray, model: Co
     at half resolution, so under a coloured lamp a thin dark ring takes on the paper's tint
     and fits a pale, shaded red or yellow; no printed coloured symbol is hollow, and a
     coloured ink's own samples do not lie on the grey-plus-paper-tint plane."""
-    if not model.neutral.any():
+    grey_k = model.grey_k
+    if grey_k is None:
         return kind, alpha
-    grey_k = int(np.flatnonzero(model.neutral)[0])
     coloured_or_other = (kind == OTHER) | ((kind >= 0) & ~model.neutral[np.maximum(kind, 0)])
     where = ring if allow is None else ring & allow[:, None]
     if not callable(bleed):

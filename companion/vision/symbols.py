@@ -664,12 +664,11 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
             bgr, poses, view, vals[:, :ns].reshape(*shape, 3), halo_vals, halo_is_paper,
             band))
         not_shape = as_letters({"B": not_b, "Y": not_y})
-    elif model.neutral.any():
+    elif model.grey_k is not None:
         # (a holodex symbol read as the grey ring whose core is as dark as its stroke is a
         # solid disc, no ring: `filled_rings`)
-        ring = model.letters[int(np.flatnonzero(model.neutral)[0])]
-        not_shape = as_letters({ring: filled_rings(vals[:, :ns].reshape(*shape, 3),
-                                                   halo_vals, halo_is_paper, band)})
+        filled = filled_rings(vals[:, :ns].reshape(*shape, 3), halo_vals, halo_is_paper, band)
+        not_shape = as_letters({model.letters[model.grey_k]: filled})
     by_shape = not_shape
     # (a coloured object over a symbol whose colour runs on across the band: `ink_across`;
     # judged on the letters as decided, and counted as a crossing below)
