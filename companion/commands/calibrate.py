@@ -86,7 +86,7 @@ def run_colours(args: argparse.Namespace) -> int:
 
     from ..vision.calibration import TableView, calibrate_table
     from ..vision.colour import colours_path
-    from ..vision.reader import learn_colours
+    from ..vision.learn_inks import learn_colours
 
     img = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if img is None:
@@ -102,9 +102,31 @@ def run_colours(args: argparse.Namespace) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(model.to_json(), indent=2) + "\n")
     print(f"saved {path}")
-    for name, proto in zip(model.names, model.protos, strict=True):
-        print(f"  {name:5s} {' '.join(f'{v:.3f}' for v in proto)}  (relative to paper, RGB)")
+    for name, proto, said in zip(model.names, model.protos, _turns(model), strict=True):
+        print(f"  {name:5s} {' '.join(f'{v:.3f}' for v in proto)}  (relative to paper, RGB)"
+              f"{said}")
     return 0
+
+
+def _turns(model) -> list[str]:
+    """Per class of `model`, how its ink lies from our printed one ('' for the paper)."""
+    import math
+
+    import numpy as np
+
+    from ..vision.colour import builtin_model
+    from ..vision.inks import chroma
+
+    ours = builtin_model(model.edition)
+    _, hue = chroma(np.asarray(model.protos, np.float64))
+    _, printed = chroma(np.asarray(ours.protos, np.float64))
+    out = []
+    for k, grey in enumerate((False, *ours.neutral)):
+        turn = math.degrees(math.remainder(float(hue[k] - printed[k]), 2.0 * math.pi))
+        out.append("" if k == 0 else "  grey, as printed" if grey else
+                   "  hue as printed" if abs(turn) < 0.5 else
+                   f"  hue turned {turn:+.0f}° from our print")
+    return out
 
 
 def run_hexapod_colours(args: argparse.Namespace) -> int:

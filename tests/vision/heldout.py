@@ -129,6 +129,7 @@ VARIANTS = {
     "fingers": Variant(fingers=2, motion=True),
     "busy": Variant(hands=2, fingers=2, lamp=True, shadows=1),
     "printer": Variant(printer=15.0),
+    "printer-far": Variant(printer=30.0),
     "office": Variant(printer=8.0, pale=0.4),
     "office-lowlight": Variant(printer=8.0, pale=0.4, lowlight=True),
     "markers": Variant(markers=True),
@@ -1044,7 +1045,7 @@ def main(argv: list[str] | None = None) -> None:
         variant = VARIANTS[args.variant]
         model = None
         if args.calibrate:
-            from companion.vision.reader import learn_colours
+            from companion.vision.learn_inks import learn_colours
 
             kinds = heldout_scene(seed, variant=variant, backgrounds=names, single_kinds=True)
             try:

@@ -9,7 +9,8 @@ import numpy as np
 
 from companion.cli import main
 from companion.vision.colour import builtin_model, load_model
-from companion.vision.reader import HexelReader, learn_colours
+from companion.vision.learn_inks import learn_colours
+from companion.vision.reader import HexelReader
 
 from .crafted import draw_scene
 
