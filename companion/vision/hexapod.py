@@ -41,10 +41,11 @@ import cv2
 import numpy as np
 
 from .change import REREAD_FRAMES, Coarse, StillFrames, changed_blocks, region
+from .colourless import colourless
 from .hexapod_cells import CaseRead, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .hexapod_windows import CellParams
-from .observation import UNKNOWN, HexapodObservation, SeenCase
+from .observation import NO_COLOUR_NOTE, UNKNOWN, HexapodObservation, SeenCase
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,8 +162,14 @@ class HexapodReader:
             self._kept = {p.player: self._kept[p.player] if p.player in kept
                           else KeptCase(p, r, now, self._frames)
                           for p, r in zip(used, reads, strict=True)}
+        grey = colourless(frame_bgr)
+        if grey:   # (the kinds are told by their inks: a grey picture reads none, `colourless`)
+            cases = [replace(c, grid=tuple((UNKNOWN,) * len(r) for r in c.grid),
+                             occluded=tuple((True,) * len(r) for r in c.grid), confidence=0.0)
+                     for c in cases]
+            notes.append(NO_COLOUR_NOTE)
         t2 = time.perf_counter()
-        obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes))
+        obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes), grey)
         return HexapodRead(obs, tuple(used), tuple(reads), full,
                            {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)},
                            kept_cases=tuple(kept))

@@ -50,6 +50,20 @@ def unnamed_ink_note(cards: int) -> str:
             "them")
 
 
+# The reader's note for a picture without colour (`vision.colourless`): a greyscale photo or a
+# camera in a monochrome mode. The cards' inks cannot be told, so nothing is read
+# (`HexelObservation.no_colour`, `HexapodObservation.no_colour`); no hand and no light will
+# change that, a colour picture will.
+NO_COLOUR = "no colour"
+NO_COLOUR_NOTE = (f"{NO_COLOUR}: the picture is grey all over (a greyscale photo, or a camera in "
+                  "a monochrome mode), and the cards are told by their inks: nothing read; use "
+                  "a colour picture")
+# and what the referee says then (both games)
+NO_COLOUR_SAY = ("The camera gives a picture without colour (a greyscale photo, or a camera in a "
+                 "monochrome mode): the cards' inks cannot be told, so nothing is read. Set the "
+                 "camera to colour.")
+
+
 @dataclass(frozen=True)
 class SeenCard:
     """One card as read from the image."""
@@ -85,6 +99,7 @@ class HexelObservation:
     ink_doubt: str = ""   # letters left unread on every card for the print's inks (INK_DOUBT)
     loose: tuple[LooseCard, ...] = ()   # the cards off the lattice (never the referee's)
     unnamed_ink: int = 0   # cards showing symbols of an ink no letter names (UNNAMED_INK)
+    no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""
@@ -132,6 +147,7 @@ class HexapodObservation:
     t: float = 0.0
     frame_seq: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
 
     def case(self, player: int) -> SeenCase | None:
         """The case of `player`, if it was seen."""

@@ -54,6 +54,7 @@ from .cards import work_scale as _work_scale
 from .cell_poses import card_apothems, cell_pose
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
+from .colourless import colourless
 from .far_cells import far_cells
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
@@ -64,6 +65,7 @@ from .lattice import (
     grow_lattice,
 )
 from .observation import (
+    NO_COLOUR_NOTE,
     HexelObservation,
     LooseCard,
     SeenCard,
@@ -431,12 +433,14 @@ class HexelReader:
 
     def _read(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool) -> ReadResult:
         """Read one BGR frame in full (with the table's ink hues where they are turned, see
-        `_table_inks`; the reader's own model again afterwards)."""
+        `_table_inks`; the reader's own model again afterwards). A frame without colour
+        (`colourless`) has its cards reported, none of them read."""
         base = self.model
         try:
-            return self._read_frame(frame, t, seq, keep_stages)
+            result = self._read_frame(frame, t, seq, keep_stages)
         finally:
             self.model = base
+        return _without_colour(result) if colourless(frame) else result
 
     def _table_inks(self, plain: list[CardFit], cores: np.ndarray
                     ) -> list[tuple[ColourModel, str]]:
@@ -889,6 +893,17 @@ def _firmly_whole(read: CardRead, p: ReaderParams) -> bool:
     lattice is grown on the cards' poses: an outline turned 2-3° off seeds steps that miss
     the neighbours the probe looks for (hard table 595)."""
     return whole_read(read, p) and read.confidence > FALLBACK_CONFIDENCE
+
+
+def _without_colour(result: ReadResult) -> ReadResult:
+    """`result` with nothing read, for a picture without colour (`colourless`): every card,
+    on the lattice or off it, reported unread (all '?', occluded, confidence 0), and the
+    note saying why (`observation.NO_COLOUR`)."""
+    obs = result.observation
+    cards = tuple(replace(c, symbols="?" * 6, confidence=0.0, occluded=True) for c in obs.cards)
+    loose = tuple(replace(c, symbols="?" * 6, confidence=0.0, occluded=True) for c in obs.loose)
+    return replace(result, observation=replace(obs, cards=cards, loose=loose, no_colour=True,
+                                               notes=(*obs.notes, NO_COLOUR_NOTE)))
 
 
 def _blanked(read: CardRead, letters: str) -> CardRead:

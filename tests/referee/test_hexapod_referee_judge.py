@@ -4,6 +4,7 @@ RULES.md P1 (cards are 2x3, aligned to the case grid), P2.1-P2.3 (placement), P3
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,14 @@ from companion.referee.hexapod_proposal import judge_cases
 from companion.rules.core import from_json, to_json
 from companion.rules.hexapod import GAME, Card, HexapodOptions, load_deck
 from companion.rules.hexapod.game import Shuffle, TablePlay, TableStart
-from companion.vision.observation import HexapodObservation, HexelObservation, SeenCard, SeenCase
+from companion.vision.observation import (
+    NO_COLOUR_NOTE,
+    NO_COLOUR_SAY,
+    HexapodObservation,
+    HexelObservation,
+    SeenCard,
+    SeenCase,
+)
 
 DECK_FILE = Path(__file__).resolve().parents[2] / "models" / "hexapod-deck.json"
 
@@ -132,6 +140,18 @@ def test_a_hand_over_a_case_means_wait_even_when_cells_changed():
     # a '?' without the occluded flag is just as unreadable
     q = judge_cases(state, seen(state, {0: setcell(state.cases[0], 4, 4, "?")}))
     assert q.kind == "wait"
+
+
+def test_a_picture_without_colour_is_a_problem_not_a_hand():
+    # a greyscale picture: every cell unread (`HexapodObservation.no_colour`); no hand lifting
+    # clears that, so the referee asks for a colour camera
+    state = game((0, BLUE, 0, 0))
+    every = [(c, r) for c in range(6) for r in range(6)]
+    grey = dataclasses.replace(seen(state, hidden={0: every, 1: every}), no_colour=True,
+                               notes=(NO_COLOUR_NOTE,))
+    p = judge_cases(state, grey)
+    assert p.kind == "problem" and p.message == NO_COLOUR_SAY and p.action is None
+    assert judge_cases(state, dataclasses.replace(grey, no_colour=False)).kind == "wait"
 
 
 def test_a_case_read_without_confidence_means_wait():

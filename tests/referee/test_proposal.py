@@ -10,7 +10,12 @@ from companion.referee.simtable import observe
 from companion.rules.hexel import GAME, HexelOptions, orient
 from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
 from companion.rules.hexel.layout import EdgeMismatch
-from companion.vision.observation import ink_doubt_note, unnamed_ink_note
+from companion.vision.observation import (
+    NO_COLOUR_NOTE,
+    NO_COLOUR_SAY,
+    ink_doubt_note,
+    unnamed_ink_note,
+)
 
 CAMERA = Alignment(2, (3, -1))
 
@@ -221,6 +226,22 @@ def test_a_print_whose_ink_the_camera_cannot_name_asks_for_its_colours():
     assert f"on {len(obs.cards)} card(s)" in p.message, p.message
     waiting = propose(state, dataclasses.replace(blanked, unnamed_ink=0))
     assert waiting.kind == "wait" and "calibrate" not in waiting.message, waiting.message
+
+
+def test_a_picture_without_colour_asks_for_a_colour_camera():
+    """A greyscale photo, or a camera in a monochrome mode, shows no ink: the reader reports
+    the cards unread (`HexelObservation.no_colour`), and the referee says what will help,
+    never "waiting for a clear view"."""
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
+    grey = dataclasses.replace(obs, no_colour=True, notes=(NO_COLOUR_NOTE,), cards=tuple(
+        dataclasses.replace(c, symbols="??????", occluded=True, confidence=0.0)
+        for c in obs.cards))
+    p = propose(state, grey)
+    assert p.kind == "problem" and p.message == NO_COLOUR_SAY and p.action is None
+    assert "colour" in p.message and "Set the camera" in p.message
+    assert propose(state, dataclasses.replace(grey, no_colour=False)).kind == "wait"
 
 
 def test_a_card_off_the_lattice_makes_the_referee_wait_with_what_to_do():
