@@ -110,23 +110,16 @@ def run_colours(args: argparse.Namespace) -> int:
 
 def _turns(model) -> list[str]:
     """Per class of `model`, how its ink lies from our printed one ('' for the paper)."""
-    import math
-
     import numpy as np
 
     from ..vision.colour import builtin_model
-    from ..vision.inks import chroma
+    from ..vision.learn_inks import hue_turns
 
     ours = builtin_model(model.edition)
-    _, hue = chroma(np.asarray(model.protos, np.float64))
-    _, printed = chroma(np.asarray(ours.protos, np.float64))
-    out = []
-    for k, grey in enumerate((False, *ours.neutral)):
-        turn = math.degrees(math.remainder(float(hue[k] - printed[k]), 2.0 * math.pi))
-        out.append("" if k == 0 else "  grey, as printed" if grey else
-                   "  hue as printed" if abs(turn) < 0.5 else
-                   f"  hue turned {turn:+.0f}° from our print")
-    return out
+    turns = hue_turns(np.asarray(model.inks, np.float64), ours)
+    return [""] + ["  grey, as printed" if grey else "  hue as printed" if abs(turn) < 0.5
+                   else f"  hue turned {turn:+.0f}° from our print"
+                   for turn, grey in zip(turns, ours.neutral, strict=True)]
 
 
 def run_hexapod_colours(args: argparse.Namespace) -> int:

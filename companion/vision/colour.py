@@ -26,6 +26,7 @@ from ..faces import PAPER_RGB, SYMBOLS
 
 PAPER = "paper"
 PAPER_K, OTHER = -1, -2   # kinds of a pixel that is no ink
+NEUTRAL_SPREAD = 0.12   # an ink whose channels (paper-relative) spread less is grey
 SHADE_RANGE = (0.55, 1.4)  # a coloured ink's shade s (see `ColourModel.explain`)
 CENSOR_STEPS = 4           # alternating projections for a fit to clipped values
 # Luma weights of the YCbCr encoding cameras use for JPEG and video (BT.601), RGB order.
@@ -64,7 +65,7 @@ class ColourModel:
     def neutral(self) -> np.ndarray:
         """Which letters are grey inks (a dark ring): judged by darkness, not by hue."""
         inks = self.inks
-        neutral = (inks.max(1) - inks.min(1)) < 0.12
+        neutral = (inks.max(1) - inks.min(1)) < NEUTRAL_SPREAD
         neutral.flags.writeable = False
         return neutral
 

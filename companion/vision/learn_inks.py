@@ -41,8 +41,8 @@ import numpy as np
 from ..faces import SYMBOLS
 from .calibration import TableView
 from .cards import consistent_sizes, fit_hexagons, paper_blobs, paper_mask
-from .colour import ColourModel, builtin_model, normalise
-from .inks import MIN_TURN_DEG, chroma, turn_ink
+from .colour import NEUTRAL_SPREAD, ColourModel, builtin_model, normalise
+from .inks import MIN_TURN_DEG, chroma, turn_ink, wrap_angle
 from .reader import HexelReader
 from .reader_params import ReaderParams
 from .symbol_samples import N_PAPER, N_SYMBOL, CardRead, Pose, sample_cards
@@ -56,7 +56,6 @@ WASHED_HUE_DEG = 40.0   # nor any two of the six this far (a washed symbol turns
 STRONGEST = 3        # the card's ink: the median of its symbols this many strongest
 MIN_ALIKE = 4        # a card read back with the learned inks: this many symbols its kind's
 MIN_PAPER, MIN_BAND = 0.8, 0.8   # shares of the card's paper and band places seen as such
-NEUTRAL_SPREAD = 0.12   # `ColourModel.neutral`: an ink whose channels spread less is grey
 GREY_TINT_MAX = 0.25   # a grey ring's ink whose channels spread this much is no grey ink
 MAX_TURN_DEG = 90.0  # a learned coloured ink's hue this far from the printed one at most
 MIN_APART = 0.15     # two learned inks at least this far apart
@@ -163,13 +162,19 @@ def as_printed(learned: np.ndarray, base: ColourModel) -> np.ndarray:
     its learned ink (`learned`, in `base.letters`' order) where that lies MIN_TURN_DEG off or
     more (`inks.turn_ink`, as the reader turns a table's inks); grey inks as printed."""
     out = np.asarray(base.inks, np.float64).copy()
-    _, hue = chroma(learned)
-    _, printed = chroma(base.inks)
+    turns = hue_turns(learned, base)
     for k in np.flatnonzero(~base.neutral):
-        turn = math.remainder(float(hue[k] - printed[k]), 2.0 * math.pi)
-        if abs(math.degrees(turn)) >= MIN_TURN_DEG:
-            out[k] = turn_ink(out[k], turn)
+        if abs(turns[k]) >= MIN_TURN_DEG:
+            out[k] = turn_ink(out[k], math.radians(turns[k]))
     return out
+
+
+def hue_turns(inks: np.ndarray, base: ColourModel) -> np.ndarray:
+    """Per letter, the degrees (in (-180, 180]) by which the hue of `inks` (letters x 3,
+    paper-relative RGB, in `base.letters`' order) lies from `base`'s printed ink's."""
+    _, hue = chroma(inks)
+    _, printed = chroma(base.inks)
+    return np.degrees(wrap_angle(hue - printed))
 
 
 def _check_inks(learned: np.ndarray, base: ColourModel) -> None:
@@ -183,12 +188,10 @@ def _check_inks(learned: np.ndarray, base: ColourModel) -> None:
         if not grey and s < NEUTRAL_SPREAD:
             raise ValueError(f"the {letter} card's ink shows almost no colour: take the photo "
                              "again in brighter light")
-    _, hue = chroma(learned)
-    _, printed = chroma(base.inks)
-    for letter, h, p, grey in zip(base.letters, hue, printed, base.neutral, strict=True):
-        turn = abs(math.degrees(math.remainder(float(h - p), 2.0 * math.pi)))
-        if not grey and turn > MAX_TURN_DEG:
-            raise ValueError(f"the {letter} card's ink is {turn:.0f}° off the printed hue: "
+    for letter, turn, grey in zip(base.letters, hue_turns(learned, base), base.neutral,
+                                  strict=True):
+        if not grey and abs(turn) > MAX_TURN_DEG:
+            raise ValueError(f"the {letter} card's ink is {abs(turn):.0f}° off the printed hue: "
                              "is it the right card, in white light?")
     for i in range(len(learned)):
         for j in range(i + 1, len(learned)):
@@ -215,4 +218,4 @@ def _same_card(a: Pose, b: Pose) -> bool:
     return math.dist(a.centre, b.centre) < SAME_CARD * min(a.apothem, b.apothem)
 
 
-__all__ = ["as_printed", "learn_colours", "single_kind", "single_kinds"]
+__all__ = ["as_printed", "hue_turns", "learn_colours", "single_kind", "single_kinds"]
