@@ -24,8 +24,10 @@ import cv2
 import numpy as np
 
 from ..colour_chart import CHART, CHART_IDS, PAPER_KIND, ColourChart
+from .colourless import colourless
 from .hexapod_colour import KINDS, ColourParams, hue_deg
 from .hexapod_windows import DEFAULT, CellParams
+from .observation import NO_COLOUR_LEARN
 
 PX_PER_MM = 4.0        # the rectified chart's scale
 MAX_REPROJ_PX = 4.0    # the markers' corners must fit one homography this well (photo px)
@@ -174,7 +176,9 @@ def read_swatch(canvas: np.ndarray, rect: tuple[float, float, float, float], inn
 def learn_chart(image: np.ndarray, chart: ColourChart = CHART, source: str = "") -> ChartInks:
     """The inks of the chart in `image` (BGR); raises ValueError (saying why) when the chart is
     not found whole, too many of an ink's swatches are unreadable or disagree, or an ink reads
-    implausibly."""
+    implausibly, or the photo has no colour at all (`colourless`)."""
+    if colourless(image):
+        raise ValueError(NO_COLOUR_LEARN)
     canvas = rectify(image, find_chart(image, chart), chart)
     readings: dict[str, list[np.ndarray]] = {k: [] for k in chart.kinds}
     clipped = 0

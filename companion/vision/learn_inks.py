@@ -42,7 +42,9 @@ from ..faces import SYMBOLS
 from .calibration import TableView
 from .cards import consistent_sizes, fit_hexagons, paper_blobs, paper_mask
 from .colour import NEUTRAL_SPREAD, ColourModel, builtin_model, normalise
+from .colourless import colourless
 from .inks import MIN_TURN_DEG, chroma, turn_ink, wrap_angle
+from .observation import NO_COLOUR_LEARN
 from .reader import HexelReader
 from .reader_params import ReaderParams
 from .symbol_samples import N_PAPER, N_SYMBOL, CardRead, Pose, sample_cards
@@ -68,6 +70,8 @@ def learn_colours(frame: np.ndarray, edition: str, view: TableView | None = None
     """The colour model of the print in `frame` (BGR), which shows the edition's three
     single-kind cards (RRRRRR, BBBBBB and VVVVVV or YYYYYY) whole and flat; see the module
     docstring. Raises ValueError, saying why, where the frame does not show them clearly."""
+    if colourless(frame):
+        raise ValueError(NO_COLOUR_LEARN)
     view = view or TableView()
     base = builtin_model(edition)
     poses = _candidate_poses(frame, edition, view, params)

@@ -58,6 +58,9 @@ NO_COLOUR = "no colour"
 NO_COLOUR_NOTE = (f"{NO_COLOUR}: the picture is grey all over (a greyscale photo, or a camera in "
                   "a monochrome mode), and the cards are told by their inks: nothing read; use "
                   "a colour picture")
+# what `companion calibrate colours` says of such a photo (both games)
+NO_COLOUR_LEARN = ("the photo has no colour (a greyscale photo, or a camera in a monochrome "
+                   "mode): no ink can be learned from it; take a colour photo")
 # and what the referee says then (both games)
 NO_COLOUR_SAY = ("The camera gives a picture without colour (a greyscale photo, or a camera in a "
                  "monochrome mode): the cards' inks cannot be told, so nothing is read. Set the "

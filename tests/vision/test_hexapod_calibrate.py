@@ -146,6 +146,16 @@ def test_refuses_two_inks_of_one_hue(exported, tmp_path, capsys):
     _cli_writes_nothing(tmp_path, image)
 
 
+def test_a_photo_without_colour_is_refused_for_that(exported, tmp_path):
+    # a greyscale photo of the chart: no ink to learn; said so, nothing saved
+    photo = chart_photo(exported, 0, PRINTED)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    with pytest.raises(ValueError, match="no colour"):
+        learn_chart(grey)
+    _cli_writes_nothing(tmp_path, grey)
+    learn_chart(photo)   # the same photo in colour is learned
+
+
 def test_calibration_round_trip_through_the_cli(exported, tmp_path):
     photo = tmp_path / "chart.png"
     cv2.imwrite(str(photo), chart_photo(exported, 0, PRINTED))

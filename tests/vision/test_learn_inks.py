@@ -6,6 +6,7 @@ anything else is refused with the reason: a wrong calibration reads worse than n
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -133,6 +134,15 @@ def test_a_card_of_two_inks_in_the_rings_place_is_refused():
         learn_colours(image, "holodex")
     good = draw_scene(13, layout={**layout, (2, 0): "VVVVVV"}, surface="wood").image
     assert learn_colours(good, "holodex").source == "learned"
+
+
+def test_a_photo_without_colour_is_refused_for_that():
+    # before: "the R card's ink shows almost no colour: take the photo again in brighter light"
+    kinds = heldout.heldout_scene(0, variant=heldout.VARIANTS["default"], single_kinds=True)
+    grey = cv2.cvtColor(cv2.cvtColor(kinds.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    with pytest.raises(ValueError, match="the photo has no colour"):
+        learn_colours(grey, kinds.edition)
+    assert learn_colours(kinds.image, kinds.edition).source == "learned"
 
 
 def test_two_cards_of_one_ink_are_refused():
