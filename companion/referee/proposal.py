@@ -125,10 +125,9 @@ def propose(state: HexelState, obs: HexelObservation, *,
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
     problem of a picture without colour, or of inks it cannot tell apart or cannot name), or
-    None when it will: no card is
-    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
-    misread on a frame it will not judge is never announced; `companion bench vision` counts
-    the misreads on the frames it would."""
+    None when it will: no card is covered, none lies off the lattice, none is read with a '?'
+    or below `min_confidence`. A misread on a frame it will not judge is never announced;
+    `companion bench vision` counts the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     doubt = obs.ink_doubt
