@@ -24,7 +24,13 @@ from ..rules.core import Action, RulesError
 from ..rules.hexapod import GAME, HexapodState
 from ..rules.hexapod.cards import CODES, EMPTY, Grid
 from ..rules.hexapod.game import CardLaid, TablePlay
-from ..vision.observation import NO_COLOUR_SAY, UNKNOWN, HexapodObservation, SeenCase
+from ..vision.observation import (
+    GREY_PRINT_SAY,
+    NO_COLOUR_SAY,
+    UNKNOWN,
+    HexapodObservation,
+    SeenCase,
+)
 from .proposal import MIN_CONFIDENCE
 
 __all__ = ["CaseProposal", "covered_cells", "judge_cases", "judged_case"]
@@ -77,6 +83,8 @@ def judge_cases(state: HexapodState, obs: object, *,
                                        "display cases: is the reader set to the right game?")
     if obs.no_colour:   # no hand and no light changes this: the kinds are told by their inks
         return CaseProposal("problem", NO_COLOUR_SAY)
+    if obs.grey_print:   # nor this: cards printed without colour show no ink
+        return CaseProposal("problem", GREY_PRINT_SAY)
     if state.tracked:
         return CaseProposal("problem", "This game was dealt by the companion: the camera "
                                        "referees games played at the table (start one on the "

@@ -19,7 +19,7 @@ from ..rules.core import Action, RulesError
 from ..rules.hexel import GAME, HexelState
 from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
-from ..vision.observation import NO_COLOUR_SAY, HexelObservation, SeenCard
+from ..vision.observation import GREY_PRINT_SAY, NO_COLOUR_SAY, HexelObservation, SeenCard
 from .align import Alignment, align, deck_card, diff, line_alignments
 
 __all__ = ["MIN_CONFIDENCE", "Proposal", "propose", "unclear"]
@@ -124,12 +124,14 @@ def propose(state: HexelState, obs: HexelObservation, *,
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
-    problem of a picture without colour, or of inks it cannot tell apart or cannot name), or
-    None when it will: no card is covered, none lies off the lattice, none is read with a '?'
-    or below `min_confidence`. A misread on a frame it will not judge is never announced;
-    `companion bench vision` counts the misreads on the frames it would."""
+    problem of a picture or print without colour, or of inks it cannot tell apart or cannot
+    name), or None when it will: no card is covered, none lies off the lattice, none is read
+    with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
+    announced; `companion bench vision` counts the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
+    if obs.grey_print:   # nor this: cards printed without colour show no ink
+        return Proposal("problem", GREY_PRINT_SAY)
     doubt = obs.ink_doubt
     if doubt:   # no hand clears this: the print's colours must be learnt
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "

@@ -10,7 +10,33 @@ nothing on every full read), all but ALLOWED_SHARE of them hold their three chan
 GREY_SPREAD grey levels of each other: a grey picture's JPEG keeps them so, while a colour
 camera's noise alone takes many of its pixels further apart. A blank frame (a lens cap, a
 camera looking at a wall: less than MIN_DETAIL of spread in its levels) is no grey picture of
-a table, and is not called one."""
+a table, and is not called one.
+
+A print without colour (a black-and-white printer's cards) in a colour picture is told as much,
+per case or table, by what the reader measured of its cards. A Hexapod case is one of grey cards
+(`grey_tiles`: printed grey, a blue tile is a dung beetle's black, and the case reads dung
+beetles where no card shows any) when its canvas holds GREY_TILE_CELLS cells' worth or more of
+dark neutral pixels (a tile's black or grey: DARK and DIM labels), at most GREY_TILE_INK of its
+pixels other than light fill are as saturated as a kind's ink, it reads a dung beetle in some
+cell and GREY_TILE_KINDS times as many as cells of other kinds (a phone's saturation boost
+lifts a grey tile to a kind's hue now and then; a card of the deck holds one dung beetle at
+most, beside five coloured cells); pixels an occluder's mask covers are not counted (a hand's
+skin is saturated, a black sleeve dark). Measured on the canvases the reader labels: the hard
+cases 0-699 (colour prints) holding two cells' worth of dark neutral have 0.05 of those pixels
+inked at the least (an arm's dark sleeve the masks missed, reading no dung beetle), most
+0.5-0.8, and pale office prints 0.43; cases of cards printed grey (held-out `mono`, under a
+lamp, in a dim room, sleeved and through a phone) 0.00-0.16.
+
+A Hex'el table is told so by its symbols' cores (`grey_symbols`, as `inks.symbol_cores` measures
+them on the hexagons whose paper and border band say they are cards, whatever their symbols
+read): GREY_SYMBOLS or more of them darker than their card's paper by GREY_SYMBOL_DARK, of which
+at most GREY_SYMBOL_INK are coloured (chroma `inks.MIN_CHROMA` or more). A colour print's discs,
+diamonds and triangles are coloured; only the holodex grey ring is not, and its core is its
+hole, paper (blurred, a third of the symbols at most). Measured per frame: the hard tables 0-699
+show 0.41 coloured at least, most 0.7-1; held-out `office-lowlight` (its blues grey in the dim
+room) 0.63, a print paler still in that light 0.33; tables of cards printed grey (held-out
+`mono`, `mono-lamp`, in a dim room, with a phone's lens) 0.00-0.02, under glossy sleeves (their
+sheen tints a grey) mostly below 0.2, now and then up to 0.5 (left unflagged)."""
 
 from __future__ import annotations
 
@@ -21,6 +47,12 @@ THUMB_PX = 160        # pixels across the grid looked at (about)
 GREY_SPREAD = 2       # grey levels between a pixel's channels, at most, in a grey picture
 ALLOWED_SHARE = 0.001  # of the grid's pixels, those allowed more
 MIN_DETAIL = 8.0      # grey levels of standard deviation: a picture of something, not a blank
+GREY_TILE_CELLS = 1.0  # cells' worth of dark neutral pixels on a Hexapod case, at least
+GREY_TILE_INK = 0.25   # of its uncovered pixels but light fill, at most this share inked
+GREY_TILE_KINDS = 4    # cells read as dung beetles, at least this many times those of other kinds
+GREY_SYMBOL_DARK = 0.2  # a Hex'el symbol's core this much darker than its card's paper, at least
+GREY_SYMBOLS = 12       # such cores on a table, at least (two cards' worth)
+GREY_SYMBOL_INK = 0.2   # of them, at most this share coloured
 
 
 def colourless(frame: np.ndarray) -> bool:
@@ -37,4 +69,40 @@ def colourless(frame: np.ndarray) -> bool:
             <= ALLOWED_SHARE * spread.size)
 
 
-__all__ = ["colourless"]
+def grey_tiles(labels: np.ndarray, sat: np.ndarray, covered: np.ndarray, px: int, margin: int,
+               rows: int, cols: int, codes: list[str], ink_sat: float) -> bool:
+    """Whether a Hexapod case's cards are printed without colour (see the module docstring):
+    `labels` and `sat`, the case canvas's pixel labels (`hexapod_colour.label_pixels`) and
+    saturation, `px` per cell, the grid `margin` px in from the canvas's edge, `rows` x `cols`
+    cells; `covered`, a uint8 mask of the canvas's pixels an occluder covers (a hand's skin is
+    saturated, a sleeve's black dark: neither is counted); `codes`, the code every cell
+    reads; `ink_sat`, the saturation from which a pixel is a kind's ink."""
+    from .hexapod_colour import DARK, DIM, LIGHT
+
+    dung = codes.count("K")
+    if not dung or GREY_TILE_KINDS * (len(codes) - dung - codes.count(".") -
+                                      codes.count("?")) > dung:
+        return False
+    inner = (slice(margin, margin + rows * px), slice(margin, margin + cols * px))
+    grid, clear = labels[inner], cv2.compare(covered[inner], 0, cv2.CMP_EQ)
+    if cv2.countNonZero(cv2.inRange(grid, DARK, DIM) & clear) < GREY_TILE_CELLS * px * px:
+        return False
+    tile = cv2.compare(grid, LIGHT, cv2.CMP_NE) & clear
+    inked = cv2.compare(np.ascontiguousarray(sat[inner], np.float32), ink_sat,
+                        cv2.CMP_GE) & tile
+    return cv2.countNonZero(inked) <= GREY_TILE_INK * cv2.countNonZero(tile)
+
+
+def grey_symbols(cores: np.ndarray) -> bool:
+    """Whether a Hex'el table's cards are printed without colour (see the module docstring):
+    `cores`, the paper-normalised RGB of the symbols' cores on its cards (… x 3, paper 1)."""
+    from .inks import MIN_CHROMA, chroma
+
+    cores = np.asarray(cores, np.float64).reshape(-1, 3)
+    dark = cores[cores.mean(axis=1) <= 1.0 - GREY_SYMBOL_DARK]
+    if len(dark) < GREY_SYMBOLS:
+        return False
+    return np.count_nonzero(chroma(dark)[0] >= MIN_CHROMA) <= GREY_SYMBOL_INK * len(dark)
+
+
+__all__ = ["colourless", "grey_symbols", "grey_tiles"]

@@ -45,7 +45,13 @@ from .colourless import colourless
 from .hexapod_cells import CaseRead, read_case
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .hexapod_windows import CellParams
-from .observation import NO_COLOUR_NOTE, UNKNOWN, HexapodObservation, SeenCase
+from .observation import (
+    GREY_PRINT_NOTE,
+    NO_COLOUR_NOTE,
+    UNKNOWN,
+    HexapodObservation,
+    SeenCase,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,8 +174,13 @@ class HexapodReader:
                              occluded=tuple((True,) * len(r) for r in c.grid), confidence=0.0)
                      for c in cases]
             notes.append(NO_COLOUR_NOTE)
+        # (a case of cards printed without colour is read as none: `colourless.grey_tiles`)
+        grey_print = not grey and any(r.grey_print for r in reads)
+        if grey_print:
+            notes.append(GREY_PRINT_NOTE)
         t2 = time.perf_counter()
-        obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes), grey)
+        obs = HexapodObservation(tuple(cases), float(t), int(frame_seq), tuple(notes), grey,
+                                 grey_print)
         return HexapodRead(obs, tuple(used), tuple(reads), full,
                            {"markers": 1000 * (t1 - t0), "cells": 1000 * (t2 - t1)},
                            kept_cases=tuple(kept))

@@ -139,6 +139,7 @@ from functools import cache, lru_cache, partial
 import cv2
 import numpy as np
 
+from .colourless import grey_tiles
 from .hexapod_colour import (
     BODY,
     CLIP,
@@ -232,6 +233,7 @@ class CaseRead:
     # (rows, cols) the rule that made each '?' cell '?' ('' where read): evidence for
     # debugging and the bench's breakdown, never read by the reader itself
     why: tuple[tuple[str, ...], ...] | None = None
+    grey_print: bool = False        # its cards printed without colour: none read (GREY_PRINT)
 
 
 def canvas_to_image(pose: CasePose, px: float, margin_cells: float,
@@ -1283,10 +1285,17 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                lead.reshape(rows, cols)):
         grid[r][c] = UNKNOWN
         why.setdefault(int(r * cols + c), "stag_hued_dung")
+    # cards printed without colour (a black-and-white printer's): every tile grey, read as
+    # dung beetles where any cell is read at all; none is read (`colourless.grey_tiles`)
+    grey_print = grey_tiles(labels, pix.sat, cv2.max(hand, own), px, m, rows, cols,
+                            [code for row in grid for code in row], params.colour.ink_sat)
+    if grey_print:
+        grid = [[UNKNOWN] * cols for _ in range(rows)]
+        why = dict.fromkeys(range(rows * cols), "grey_print")
     conf = np.where(np.array([[c == UNKNOWN for c in row] for row in grid]), 0.0, conf)
     return CaseRead(tuple(tuple(row) for row in grid), conf, canvas, labels, px, m, white,
                     tuple(tuple(why.get(r * cols + c, "") if grid[r][c] == UNKNOWN else ""
-                                for c in range(cols)) for r in range(rows)))
+                                for c in range(cols)) for r in range(rows)), grey_print)
 
 
 # the share of a cell's small window any kinds' hues may cover for its drawing alone to make it a

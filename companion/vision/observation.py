@@ -67,6 +67,22 @@ NO_COLOUR_SAY = ("The camera gives a picture without colour (a greyscale photo, 
                  "camera to colour.")
 
 
+# The readers' note for cards printed without colour (`vision.colourless`: `grey_symbols` for a
+# Hex'el table, `grey_tiles` for a Hexapod case): the picture has colour, but the cards show
+# none, a black-and-white printer's print. Both games' cards are told by their inks (a Hexapod
+# blue tile printed grey is a dung beetle's black; a holodex red disc printed grey a blob beside
+# the grey ring), so none is read (`HexelObservation.grey_print`,
+# `HexapodObservation.grey_print`); no hand, light or calibration changes that, a colour print
+# will.
+GREY_PRINT = "no colour in the print"
+GREY_PRINT_NOTE = (f"{GREY_PRINT}: the cards show no colour where the picture does (printed in "
+                   "black and white?), and they are told by their inks: nothing read; print the "
+                   "cards in colour")
+# and what the referee says then (both games)
+GREY_PRINT_SAY = ("The cards show no colour: they look printed in black and white, and the "
+                  "camera tells them by their inks, so nothing is read. Print the cards in "
+                  "colour (`companion cards export`).")
+
 @dataclass(frozen=True)
 class SeenCard:
     """One card as read from the image."""
@@ -103,6 +119,7 @@ class HexelObservation:
     loose: tuple[LooseCard, ...] = ()   # the cards off the lattice (never the referee's)
     unnamed_ink: int = 0   # cards showing symbols of an ink no letter names (UNNAMED_INK)
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
+    grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""
@@ -151,6 +168,7 @@ class HexapodObservation:
     frame_seq: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
+    grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
 
     def case(self, player: int) -> SeenCase | None:
         """The case of `player`, if it was seen."""

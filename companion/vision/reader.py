@@ -54,7 +54,7 @@ from .cards import work_scale as _work_scale
 from .cell_poses import card_apothems, cell_pose
 from .change import StillFrames
 from .colour import ColourModel, builtin_model
-from .colourless import colourless
+from .colourless import colourless, grey_symbols
 from .far_cells import far_cells
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
@@ -65,6 +65,7 @@ from .lattice import (
     grow_lattice,
 )
 from .observation import (
+    GREY_PRINT_NOTE,
     NO_COLOUR_NOTE,
     HexelObservation,
     LooseCard,
@@ -141,6 +142,7 @@ class HexelReader:
         self.keep_still = keep_still
         self._still: StillFrames[ReadResult] = StillFrames()
         self._doubt: dict[str, int] = {}   # letter in doubt -> full reads it stays so
+        self._grey_print = False   # the last frame's cards printed without colour (`_read`)
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -434,13 +436,18 @@ class HexelReader:
     def _read(self, frame: np.ndarray, t: float, seq: int, keep_stages: bool) -> ReadResult:
         """Read one BGR frame in full (with the table's ink hues where they are turned, see
         `_table_inks`; the reader's own model again afterwards). A frame without colour
-        (`colourless`) has its cards reported, none of them read."""
+        (`colourless`), or whose cards show none (printed in black and white:
+        `colourless.grey_symbols`, judged where the frame's hexagons are first told), has its
+        cards reported, none of them read."""
         base = self.model
+        self._grey_print = False
         try:
             result = self._read_frame(frame, t, seq, keep_stages)
         finally:
             self.model = base
-        return _without_colour(result) if colourless(frame) else result
+        if colourless(frame):
+            return _without_colour(result)
+        return _without_colour(result, grey_print=True) if self._grey_print else result
 
     def _table_inks(self, plain: list[CardFit], cores: np.ndarray
                     ) -> list[tuple[ColourModel, str]]:
@@ -579,6 +586,8 @@ class HexelReader:
         assert detected is not None
         mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
+        # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)
+        self._grey_print = grey_symbols(cores)
         # the cards told again with the table's inks (see `_table_inks`), the first taken
         for inks, turned in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
@@ -895,15 +904,17 @@ def _firmly_whole(read: CardRead, p: ReaderParams) -> bool:
     return whole_read(read, p) and read.confidence > FALLBACK_CONFIDENCE
 
 
-def _without_colour(result: ReadResult) -> ReadResult:
-    """`result` with nothing read, for a picture without colour (`colourless`): every card,
-    on the lattice or off it, reported unread (all '?', occluded, confidence 0), and the
-    note saying why (`observation.NO_COLOUR`)."""
+def _without_colour(result: ReadResult, grey_print: bool = False) -> ReadResult:
+    """`result` with nothing read, for a picture without colour (`colourless`), or with
+    `grey_print` for cards printed without colour (`colourless.grey_symbols`): every card, on
+    the lattice or off it, reported unread (all '?', occluded, confidence 0), and the note
+    saying why (`observation.NO_COLOUR`, `observation.GREY_PRINT`)."""
     obs = result.observation
     cards = tuple(replace(c, symbols="?" * 6, confidence=0.0, occluded=True) for c in obs.cards)
     loose = tuple(replace(c, symbols="?" * 6, confidence=0.0, occluded=True) for c in obs.loose)
-    return replace(result, observation=replace(obs, cards=cards, loose=loose, no_colour=True,
-                                               notes=(*obs.notes, NO_COLOUR_NOTE)))
+    return replace(result, observation=replace(
+        obs, cards=cards, loose=loose, no_colour=not grey_print, grey_print=grey_print,
+        notes=(*obs.notes, GREY_PRINT_NOTE if grey_print else NO_COLOUR_NOTE)))
 
 
 def _blanked(read: CardRead, letters: str) -> CardRead:

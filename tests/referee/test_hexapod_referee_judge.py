@@ -14,6 +14,8 @@ from companion.rules.core import from_json, to_json
 from companion.rules.hexapod import GAME, Card, HexapodOptions, load_deck
 from companion.rules.hexapod.game import Shuffle, TablePlay, TableStart
 from companion.vision.observation import (
+    GREY_PRINT_NOTE,
+    GREY_PRINT_SAY,
     NO_COLOUR_NOTE,
     NO_COLOUR_SAY,
     HexapodObservation,
@@ -152,6 +154,19 @@ def test_a_picture_without_colour_is_a_problem_not_a_hand():
     p = judge_cases(state, grey)
     assert p.kind == "problem" and p.message == NO_COLOUR_SAY and p.action is None
     assert judge_cases(state, dataclasses.replace(grey, no_colour=False)).kind == "wait"
+
+
+def test_cards_printed_without_colour_are_a_problem_not_a_hand():
+    # a black-and-white printer's cards: every cell unread (`HexapodObservation.grey_print`);
+    # no hand lifting clears that, so the referee asks for a colour print
+    state = game((0, BLUE, 0, 0))
+    every = [(c, r) for c in range(6) for r in range(6)]
+    grey = dataclasses.replace(seen(state, hidden={0: every}), grey_print=True,
+                               notes=(GREY_PRINT_NOTE,))
+    p = judge_cases(state, grey)
+    assert p.kind == "problem" and p.message == GREY_PRINT_SAY and p.action is None
+    assert judge_cases(state, dataclasses.replace(grey, grey_print=False)).message != \
+        GREY_PRINT_SAY
 
 
 def test_a_case_read_without_confidence_means_wait():

@@ -11,6 +11,8 @@ from companion.rules.hexel import GAME, HexelOptions, orient
 from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
 from companion.rules.hexel.layout import EdgeMismatch
 from companion.vision.observation import (
+    GREY_PRINT_NOTE,
+    GREY_PRINT_SAY,
     NO_COLOUR_NOTE,
     NO_COLOUR_SAY,
     ink_doubt_note,
@@ -243,6 +245,22 @@ def test_a_picture_without_colour_asks_for_a_colour_camera():
     assert "colour" in p.message and "Set the camera" in p.message
     assert propose(state, dataclasses.replace(grey, no_colour=False)).kind == "wait"
 
+
+
+def test_cards_printed_without_colour_ask_for_a_colour_print():
+    """A black-and-white printer's cards show no ink: the reader reports them unread
+    (`HexelObservation.grey_print`), and the referee asks for a colour print, never "waiting
+    for a clear view"."""
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
+    grey = dataclasses.replace(obs, grey_print=True, notes=(GREY_PRINT_NOTE,), cards=tuple(
+        dataclasses.replace(c, symbols="??????", occluded=True, confidence=0.0)
+        for c in obs.cards))
+    p = propose(state, grey)
+    assert p.kind == "problem" and p.message == GREY_PRINT_SAY and p.action is None
+    assert "black and white" in p.message and "in colour" in p.message
+    assert propose(state, dataclasses.replace(grey, grey_print=False)).kind == "wait"
 
 def test_a_card_off_the_lattice_makes_the_referee_wait_with_what_to_do():
     """A card laid too far from its neighbours lies off the lattice (`HexelObservation.loose`):

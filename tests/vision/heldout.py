@@ -79,7 +79,7 @@ class Variant:
     one against a card already down: each lies off its place by its neighbour's offset plus a
     gap of its own (up to `laid` of a card, its step turned up to 3°), so the gaps are uneven and
     the offsets drift across the table (drawn from their own stream: the table is otherwise laid
-    as without them)."""
+    as without them). `mono` prints the faces on a black-and-white printer (`grey_print`)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -106,6 +106,7 @@ class Variant:
     frame: tuple[int, int] = (1280, 720)
     dirt: int = 0
     laid: float = 0.0
+    mono: bool = False
 
 
 VARIANTS = {
@@ -145,6 +146,8 @@ VARIANTS = {
     "portrait": Variant(frame=(960, 1280), scale=3.15, lens=True),
     "dirt": Variant(dirt=4),
     "phone-photo": Variant(sleeves=True, curl=0.03, halftone=True, lens=True, dirt=2),
+    "mono": Variant(mono=True),
+    "mono-lamp": Variant(mono=True, lamp=True, shadows=1),
 }
 
 
@@ -201,6 +204,14 @@ def _ink_share(pale: float):
         return np.where((deg > -150) & (deg < -10), 1.0 - pale,
                         np.where((deg >= 60) & (deg < 120), 1.0 - 0.25 * pale, 1.0 - 0.6 * pale))
     return share
+
+
+def grey_print(img: np.ndarray) -> np.ndarray:
+    """`img` (BGR or BGRA) as a black-and-white printer prints it: each pixel's luminance in all
+    three colour channels (alpha kept)."""
+    out = img.copy()
+    out[..., :3] = cv2.cvtColor(np.ascontiguousarray(img[..., :3]), cv2.COLOR_BGR2GRAY)[..., None]
+    return out
 
 
 def _printer(seed: int, amp: float, pale: float = 0.0):
@@ -542,6 +553,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
         face = _face(symbols, edition, variant.margin, face_px)
         if variant.printer:
             face = printed(face)
+        if variant.mono:
+            face = grey_print(face)
         if len(dirty) and cells.index(cell) in dirty:
             face = _dirt(face, extra["dirt"])
         if variant.halftone:

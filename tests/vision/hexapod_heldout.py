@@ -27,10 +27,28 @@ from companion.scenarios import hexapod_cases
 from companion.vision.observation import UNKNOWN
 
 if __package__:
-    from .heldout import UNSEEN_BACKGROUNDS, _apply, _printer, camera, cloth, photo_crop, relight
+    from .heldout import (
+        UNSEEN_BACKGROUNDS,
+        _apply,
+        _printer,
+        camera,
+        cloth,
+        grey_print,
+        photo_crop,
+        relight,
+    )
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import UNSEEN_BACKGROUNDS, _apply, _printer, camera, cloth, photo_crop, relight
+    from heldout import (
+        UNSEEN_BACKGROUNDS,
+        _apply,
+        _printer,
+        camera,
+        cloth,
+        grey_print,
+        photo_crop,
+        relight,
+    )
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
@@ -73,7 +91,9 @@ class Variant:
     brought back by the camera's gain with its high-ISO noise, fine and blotchy colour noise
     (`lowlight`, `_low_light`); a 4:3 12 MP picture (`size` 4032 x 3024, half of them
     portrait with `portrait`) of cells `cell_px` across; and a white patterned tablecloth
-    (`heldout.cloth`) under the board instead of a photograph (`cloth`)."""
+    (`heldout.cloth`) under the board instead of a photograph (`cloth`); the cards and boards
+    printed by a black-and-white printer (`mono`: each pixel its luminance in all three
+    channels)."""
 
     shift: float = 0.22
     turn_deg: float = 2.0
@@ -95,6 +115,7 @@ class Variant:
     size: tuple[int, int] = SIZE
     portrait: bool = False
     cloth: bool = False
+    mono: bool = False
 
 
 VARIANTS = {
@@ -118,6 +139,8 @@ VARIANTS = {
     "cloth": Variant(cloth=True),
     "sleeved-phone": Variant(sleeves=True, curl=True, lens=True, phone=True),
     "office-lowlight": Variant(printed=True, halftone=True, lowlight=True, lens=True),
+    "mono": Variant(mono=True),
+    "mono-lamp": Variant(mono=True, lamp=True, hand=True),
 }
 
 
@@ -256,6 +279,9 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant(),
         printer = _printer(seed, 8.0, 0.4)
         faces = {k: printer(f) for k, f in faces.items()}
         boards = tuple(printer(b) for b in boards)
+    if variant.mono:
+        faces = {k: grey_print(f) for k, f in faces.items()}
+        boards = tuple(grey_print(b) for b in boards)
     if variant.halftone:
         lpi = mine.uniform(30.0, 45.0)
         faces = {k: _halftone(f, ppm, lpi) for k, f in faces.items()}
