@@ -230,37 +230,26 @@ def test_a_print_whose_ink_the_camera_cannot_name_asks_for_its_colours():
     assert waiting.kind == "wait" and "calibrate" not in waiting.message, waiting.message
 
 
-def test_a_picture_without_colour_asks_for_a_colour_camera():
-    """A greyscale photo, or a camera in a monochrome mode, shows no ink: the reader reports
-    the cards unread (`HexelObservation.no_colour`), and the referee says what will help,
-    never "waiting for a clear view"."""
+@pytest.mark.parametrize("flag, note, say, hints", [
+    ("no_colour", NO_COLOUR_NOTE, NO_COLOUR_SAY, ("colour", "Set the camera")),
+    ("grey_print", GREY_PRINT_NOTE, GREY_PRINT_SAY, ("black and white", "in colour")),
+])
+def test_a_picture_or_print_without_colour_says_what_will_help(flag, note, say, hints):
+    """A greyscale photo, or a camera in a monochrome mode (`HexelObservation.no_colour`), and
+    a black-and-white printer's cards (`HexelObservation.grey_print`) show no ink: the reader
+    reports the cards unread, and the referee says what will help (a colour camera, a colour
+    print), never "waiting for a clear view"."""
     state = playing()
     move = a_legal_place(state)
     obs = table(state, [(move.cell, orient(move.card, move.rotation))])
-    grey = dataclasses.replace(obs, no_colour=True, notes=(NO_COLOUR_NOTE,), cards=tuple(
+    grey = dataclasses.replace(obs, notes=(note,), cards=tuple(
         dataclasses.replace(c, symbols="??????", occluded=True, confidence=0.0)
-        for c in obs.cards))
+        for c in obs.cards), **{flag: True})
     p = propose(state, grey)
-    assert p.kind == "problem" and p.message == NO_COLOUR_SAY and p.action is None
-    assert "colour" in p.message and "Set the camera" in p.message
-    assert propose(state, dataclasses.replace(grey, no_colour=False)).kind == "wait"
+    assert p.kind == "problem" and p.message == say and p.action is None
+    assert all(hint in p.message for hint in hints), p.message
+    assert propose(state, dataclasses.replace(grey, **{flag: False})).kind == "wait"
 
-
-
-def test_cards_printed_without_colour_ask_for_a_colour_print():
-    """A black-and-white printer's cards show no ink: the reader reports them unread
-    (`HexelObservation.grey_print`), and the referee asks for a colour print, never "waiting
-    for a clear view"."""
-    state = playing()
-    move = a_legal_place(state)
-    obs = table(state, [(move.cell, orient(move.card, move.rotation))])
-    grey = dataclasses.replace(obs, grey_print=True, notes=(GREY_PRINT_NOTE,), cards=tuple(
-        dataclasses.replace(c, symbols="??????", occluded=True, confidence=0.0)
-        for c in obs.cards))
-    p = propose(state, grey)
-    assert p.kind == "problem" and p.message == GREY_PRINT_SAY and p.action is None
-    assert "black and white" in p.message and "in colour" in p.message
-    assert propose(state, dataclasses.replace(grey, grey_print=False)).kind == "wait"
 
 def test_a_card_off_the_lattice_makes_the_referee_wait_with_what_to_do():
     """A card laid too far from its neighbours lies off the lattice (`HexelObservation.loose`):
