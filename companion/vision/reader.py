@@ -71,6 +71,7 @@ from .observation import (
     LooseCard,
     SeenCard,
     ink_doubt_note,
+    shape_read_note,
     unnamed_ink_note,
 )
 from .passes import Passes, together
@@ -689,13 +690,15 @@ class HexelReader:
                     poses[k], reads[k] = pose, read
                 seen = without
         confused = self._held_doubt(seen)
+        kept = 0
         if confused:
-            notes.append(ink_doubt_note(confused))
+            notes.append(ink_doubt_note(confused, self.model.edition == "web"))
             if self.model.edition == "web":
                 # (a web symbol whose shape plainly shows the letter its colour read is kept:
                 # two cues agree, `shape_ink.shape_kept`)
-                reads = shape_kept(frame, poses + part_poses, reads, view, confused)
-                found_reads = shape_kept(frame, found_poses, found_reads, view, confused)
+                reads, kept = shape_kept(frame, poses + part_poses, reads, view, confused)
+                found_reads, also = shape_kept(frame, found_poses, found_reads, view, confused)
+                kept += also
             else:
                 reads = [_blanked(r, confused) for r in reads]
                 found_reads = [_blanked(r, confused) for r in found_reads]
@@ -711,10 +714,13 @@ class HexelReader:
         n, m = len(poses), len(poses) + len(found_poses)
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
+        by_shape = 0
         if not confused and self.model.edition == "web":
             named, by_shape = self._shape_named(frame, all_poses[:m], reads[:n] + found_reads)
             if by_shape:
                 reads[:n], found_reads = named[:n], named[n:]
+        if by_shape or kept:
+            notes.append(shape_read_note(by_shape, kept))
         at = _centres_px(all_poses, view)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
