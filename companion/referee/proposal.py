@@ -133,7 +133,10 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if obs.grey_print:   # nor this: cards printed without colour show no ink
         return Proposal("problem", GREY_PRINT_SAY)
     doubt = obs.ink_doubt
-    if doubt:   # no hand clears this: the print's colours must be learnt
+    # (no hand clears this: the print's colours must be learnt; but a web card whose symbols
+    # of those letters each show their letter by their printed shape too reads whole, and a
+    # table of such cards is judged, `vision.shape_ink.shape_kept`)
+    if doubt and any(c.occluded or "?" in c.symbols for c in obs.cards):
         return Proposal("problem", "The camera cannot tell this print's inks apart (letters in "
                         f"doubt: {', '.join(doubt)}): those symbols are left unread. Learn the "
                         "print's colours with `companion calibrate colours` (a photo of the "

@@ -28,11 +28,15 @@ from dataclasses import dataclass, field
 INK_DOUBT = "ink in doubt"
 
 
-def ink_doubt_note(letters: str) -> str:
-    """The note for the letters `letters` in doubt (see INK_DOUBT)."""
+def ink_doubt_note(letters: str, by_shape: bool = False) -> str:
+    """The note for the letters `letters` in doubt (see INK_DOUBT); `by_shape`: on web cards,
+    whose symbols of those letters are read where their printed shape shows the letter
+    (`vision.shape_ink.shape_kept`)."""
     return (f"{INK_DOUBT}: {', '.join(letters)} (the print shows one letter for two inks, or "
-            "two letters for one), left unread; learn this print's colours with `companion "
-            "calibrate colours`, or check the light")
+            "two letters for one), left unread"
+            + (" where the symbol's printed shape does not show the letter" if by_shape else "")
+            + "; learn this print's colours with `companion calibrate colours`, or check the "
+            "light")
 
 
 # The reader's note for cards whose symbols of one ink it left unread because no letter of its
@@ -48,6 +52,23 @@ def unnamed_ink_note(cards: int) -> str:
             "fits (a pale print, or dim or coloured light), left unread; more light on the "
             "table, or this print's colours learned (`companion calibrate colours`), will read "
             "them")
+
+
+# The reader's note for web symbols read by their printed shape (`vision.shape_ink`): symbols of
+# an ink no letter's colour fits, and symbols of a letter in ink doubt whose shape shows it. The
+# cards are read; the note says how, and that more light would read them by colour as well.
+SHAPE_READ = "read by shape"
+
+
+def shape_read_note(named: int, kept: int) -> str:
+    """The note for `named` symbols of an ink no letter names read by their shape and `kept`
+    symbols of a letter in doubt kept by theirs (see SHAPE_READ)."""
+    parts = ([f"{named} symbol(s) of an ink no letter's colour fits"] if named else []) + (
+        [f"{kept} symbol(s) of a letter in ink doubt"] if kept else [])
+    return (f"{SHAPE_READ}: {' and '.join(parts)} read by their printed shape (B the diamond, Y "
+            "the triangle, R the disc), which shows the letter plainly; more light on the table, "
+            "or this print's colours learned (`companion calibrate colours`), reads them by "
+            "colour too")
 
 
 # The reader's note for a picture without colour (`vision.colourless`): a greyscale photo or a

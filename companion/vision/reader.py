@@ -71,6 +71,7 @@ from .observation import (
     LooseCard,
     SeenCard,
     ink_doubt_note,
+    shape_read_note,
     unnamed_ink_note,
 )
 from .passes import Passes, together
@@ -86,6 +87,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
+from .shape_ink import MIN_NAMED, shape_kept, shape_named
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
@@ -688,10 +690,18 @@ class HexelReader:
                     poses[k], reads[k] = pose, read
                 seen = without
         confused = self._held_doubt(seen)
+        kept = 0
         if confused:
-            notes.append(ink_doubt_note(confused))
-            reads = [_blanked(r, confused) for r in reads]
-            found_reads = [_blanked(r, confused) for r in found_reads]
+            notes.append(ink_doubt_note(confused, self.model.edition == "web"))
+            if self.model.edition == "web":
+                # (a web symbol whose shape plainly shows the letter its colour read is kept:
+                # two cues agree, `shape_ink.shape_kept`)
+                reads, kept = shape_kept(frame, poses + part_poses, reads, view, confused)
+                found_reads, also = shape_kept(frame, found_poses, found_reads, view, confused)
+                kept += also
+            else:
+                reads = [_blanked(r, confused) for r in reads]
+                found_reads = [_blanked(r, confused) for r in found_reads]
         # (a symbol darker than the ink its hue names is reported unread, once the ink doubt
         # has seen it read: `symbol_crossings.INK_RIVAL_DEG`)
         reads = [undimmed(r) for r in reads]
@@ -702,6 +712,15 @@ class HexelReader:
                                            found_reads)
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
+        # (a web symbol whose colour names no letter, read by its shape where the table shows
+        # that shape's symbols in one ink: `shape_ink`)
+        by_shape = 0
+        if not confused and self.model.edition == "web":
+            named, by_shape = self._shape_named(frame, all_poses[:m], reads[:n] + found_reads)
+            if by_shape:
+                reads[:n], found_reads = named[:n], named[n:]
+        if by_shape or kept:
+            notes.append(shape_read_note(by_shape, kept))
         at = _centres_px(all_poses, view)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
@@ -732,6 +751,25 @@ class HexelReader:
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages,
                           loose_poses=tuple(pose for _, pose in loose))
+
+    def _shape_named(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
+                     ) -> tuple[list[CardRead], int]:
+        """`reads` (of the cards at `poses`) with the web symbols their shape names read
+        (`shape_ink.shape_named`), their cores measured where they were read; and how many."""
+        at = [k for k, r in enumerate(reads) if any(r.unread_ink)]
+        if sum(sum(reads[k].unread_ink) for k in at) < MIN_NAMED:
+            return reads, 0
+        some = [reads[k] for k in at]
+        cores, inside = symbol_cores(frame, [poses[k] for k in at],
+                                     np.array([r.white_bgr for r in some]), self.view)
+        some, count = shape_named(frame, [poses[k] for k in at], some,
+                                  cores.reshape(-1, 6, 3), inside, self.view, self.model)
+        if not count:
+            return reads, 0
+        out = list(reads)
+        for k, r in zip(at, some, strict=True):
+            out[k] = r
+        return out, count
 
     def _unnamed(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]) -> int:
         """The cards showing symbols of one ink that no letter names (`unnamed_ink`), among
@@ -941,7 +979,9 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
                     not_shape=tuple([read.not_shape[j] for j in order])
                     if read.not_shape else (),
                     by_shape=tuple([read.by_shape[j] for j in order])
-                    if read.by_shape else ())
+                    if read.by_shape else (),
+                    unread_ink=tuple([read.unread_ink[j] for j in order])
+                    if read.unread_ink else ())
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

@@ -337,7 +337,9 @@ def uncrossed(read: CardRead, crossed: tuple[bool, ...]) -> CardRead:
     """`read` with the symbols `crossed` marks '?' (confidence 0)."""
     symbols = "".join("?" if c else t for t, c in zip(read.symbols, crossed, strict=True))
     conf = tuple(0.0 if c else v for v, c in zip(read.edge_confidence, crossed, strict=True))
-    return replace(read, symbols=symbols, edge_confidence=conf)
+    unread = (tuple(u and not c for u, c in zip(read.unread_ink, crossed, strict=True))
+              if read.unread_ink else ())
+    return replace(read, symbols=symbols, edge_confidence=conf, unread_ink=unread)
 
 
 # A soft shadow (a hand's, the lamp's edge) dims part of a card without tinting it: its paper
@@ -737,13 +739,19 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     washed = washed_paler(text, vals[:, :ns], white, model)
     if washed.any():
         not_shape = also_ruled_out(not_shape, text, washed)
+    # (a web symbol left unread by its colour alone, nothing over it: its shape may name it,
+    # `shape_ink`)
+    unread: list[tuple[bool, ...]] = [()] * len(poses)
+    if model.edition == "web":
+        free = (as_chars(text) == "?") & ~covered & ~crossed
+        unread = [tuple(row) if any(row) else () for row in free.tolist()]
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u,
-                     by_shape=v, band_edges=tuple(e))
-            for t, c, p, b, f, wh, x, d, u, v, e in zip(
+                     by_shape=v, band_edges=tuple(e), unread_ink=w)
+            for t, c, p, b, f, wh, x, d, u, v, e, w in zip(
                 text, conf.tolist(), paper_ok.tolist(), border_ok.tolist(), in_frame.tolist(),
                 white.tolist(), crossed.tolist(), dim.tolist(), not_shape, by_shape,
-                band_edges.tolist(), strict=True)], lamps
+                band_edges.tolist(), unread, strict=True)], lamps
 
 
 class LampPlan(NamedTuple):

@@ -208,6 +208,12 @@ def test_a_print_whose_inks_the_camera_cannot_tell_apart_asks_for_its_colours():
         assert "calibrate colours" in p.message
         assert f"(letters in doubt: {', '.join(letters)})" in p.message
         assert propose(state, dataclasses.replace(blanked, ink_doubt="")).kind == "wait"
+        # (web cards whose symbols of those letters each show their letter by their printed
+        # shape read whole: the referee judges them, `vision.shape_ink.shape_kept`)
+        whole = dataclasses.replace(obs, notes=(ink_doubt_note(letters),), ink_doubt=letters)
+        p = propose(state, whole)
+        assert p.kind == propose(state, obs).kind != "problem", p
+        assert p.action == propose(state, obs).action is not None, p
 
 
 def test_a_print_whose_ink_the_camera_cannot_name_asks_for_its_colours():
