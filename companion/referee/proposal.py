@@ -250,7 +250,10 @@ def _verdict(state: HexelState, action: Action, what: str, alignment: Alignment,
     try:
         _, events = GAME.apply(state, action)
     except RulesError as exc:
-        return Proposal("move", f"{what}: not legal: {exc}", action=action, legal=False,
+        # (an edge mismatch names the card and cell `what` already names: only its edges)
+        edges = getattr(exc, "edges", ())
+        why = f"its edges do not match: {', '.join(edges)}" if edges else str(exc)
+        return Proposal("move", f"{what}: not legal: {why}", action=action, legal=False,
                         error=str(exc), error_code=exc.code, cells=cells, symbols=symbols,
                         alignment=alignment)
     placed = next((e for e in events if isinstance(e, Placed)), None)

@@ -72,6 +72,9 @@ def test_a_wrong_edge_is_shown_with_the_rules_message_and_not_legal():
     assert p.kind == "move" and not p.legal
     assert p.error_code == "edge_mismatch"
     assert "does not match" in p.error and "not legal" in p.message
+    # (the card and cell named once: the rules' own wording repeats them)
+    assert p.message.count(move.card) == 1 and "its edges do not match: " in p.message, p.message
+    assert " edge shows " in p.message.split("its edges do not match: ")[1], p.message
 
 
 def test_no_change_is_idle_and_two_new_cards_are_a_problem():

@@ -53,9 +53,14 @@ class CellDetached(IllegalAction):
 
 
 class EdgeMismatch(IllegalAction):
-    """At least one edge facing a placed card shows a different symbol."""
+    """At least one edge facing a placed card shows a different symbol. `edges` lists them
+    ("NE edge shows B against V"), for a message that names the card and cell itself."""
 
     code = "edge_mismatch"
+
+    def __init__(self, message: str, edges: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.edges = edges
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,8 @@ class Layout:
         ]
         if bad:
             raise EdgeMismatch(
-                f"card {card} at {cell} rotation {rotation} does not match: " + ", ".join(bad)
+                f"card {card} at {cell} rotation {rotation} does not match: " + ", ".join(bad),
+                tuple(bad),
             )
         return count
 
