@@ -24,7 +24,9 @@ lies within INK_DIST of the median core of all such symbols of that shape on the
 MIN_NAMED of them on MIN_NAMED_CARDS cards at least (one ink, printed and lit alike). It reads
 as that shape's letter at NAMED_CONFIDENCE. Under an ink doubt (`inks.confused_letters`), a
 symbol read as a letter in doubt is kept where its shape shows that letter (`shape_kept`): a
-red printed so orange that the model reads it as yellow is a disc, and is left unread.
+red printed so orange that the model reads it as yellow is a disc, and is left unread. On the
+cards whose shapes are matched either way, a letter read whose own silhouette falls RIVAL_GAP
+short of another letter's (`disagreeing`) is left unread too: colour and shape disagree.
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -61,6 +63,8 @@ INK_DIST = 0.12          # paper-normalised RGB: a symbol this near its fellows'
 MIN_NAMED = MIN_CORES    # symbols of one shape and ink, at least
 MIN_NAMED_CARDS = 3      # on this many cards
 NAMED_CONFIDENCE = 0.8   # a symbol named by its shape (two cues: shape and one table ink)
+RIVAL_MATCH = 0.85       # another letter's silhouette matching a symbol this well
+RIVAL_GAP = 0.12         # and its own this much worse: the shape contradicts the letter
 
 
 def _inside(shape: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -147,12 +151,37 @@ def shown(scores: np.ndarray) -> np.ndarray:
     return np.where(plain, np.array(list(SHAPES))[best], ".")
 
 
+def disagreeing(symbols: str, scores: np.ndarray) -> list[bool]:
+    """Per symbol of a card read `symbols`, whether its shape contradicts the letter read:
+    another letter's silhouette matches it to RIVAL_MATCH or better and its own falls short of
+    that by RIVAL_GAP or more (`scores`: 6 x 3, `shape_matches`). A yellow triangle under a
+    glossy sleeve in a dim room read as red, say: its colour and shape disagree, and it is
+    left unread."""
+    out = []
+    for c, row in zip(symbols, scores, strict=True):
+        if c not in SHAPES:
+            out.append(False)
+            continue
+        own = SHAPES.index(c)
+        rival = max(v for j, v in enumerate(row) if j != own)
+        out.append(bool(rival >= RIVAL_MATCH and rival - row[own] >= RIVAL_GAP))
+    return out
+
+
+def _unread(read: CardRead, gone: Sequence[bool]) -> CardRead:
+    """`read` with the symbols `gone` marks unread ('?', confidence 0)."""
+    return replace(read, symbols="".join("?" if g else c for g, c in zip(
+        gone, read.symbols, strict=True)), edge_confidence=tuple(
+            0.0 if g else v for g, v in zip(gone, read.edge_confidence, strict=True)))
+
+
 def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],
                view: TableView, letters: str) -> tuple[list[CardRead], int]:
     """`reads` (of the web cards at `poses`) with every symbol read as one of `letters` (the
     letters in ink doubt, `inks.confused_letters`) left unread ('?', confidence 0) but where
-    its shape plainly shows that letter (`shown`): kept, at no more than NAMED_CONFIDENCE; and
-    how many were kept."""
+    its shape plainly shows that letter (`shown`): kept, at no more than NAMED_CONFIDENCE; every
+    symbol on those cards whose shape contradicts its letter (`disagreeing`) left unread too;
+    and how many were kept."""
     out = list(reads)
     cards = [k for k, r in enumerate(reads) if any(c in letters for c in r.symbols)]
     if not cards:
@@ -163,7 +192,10 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
     kept = 0
     for i, k in enumerate(cards):
         r = out[k]
-        keep = [c not in letters or c == s for c, s in zip(r.symbols, shows[i], strict=True)]
+        # (and every letter its shape contradicts, doubted or not: `disagreeing`)
+        keep = [(c not in letters or c == s) and not against
+                for c, s, against in zip(r.symbols, shows[i],
+                                         disagreeing(r.symbols, scores[i]), strict=True)]
         kept += sum(c in letters and c == s for c, s in zip(r.symbols, shows[i], strict=True))
         out[k] = replace(r, symbols="".join(c if ok else "?" for c, ok in zip(
             r.symbols, keep, strict=True)), edge_confidence=tuple(
@@ -176,7 +208,9 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
                 cores: np.ndarray, inside: np.ndarray, view: TableView, model: ColourModel
                 ) -> tuple[list[CardRead], int]:
     """`reads` (of the cards at `poses`) with the symbols their shape names (see the module
-    docstring) read, and how many were. `cores` (k x 6 x 3) are the paper-normalised mean
+    docstring) read, and how many were; on the cards whose shapes were matched (those with a
+    symbol `unread_ink`), every letter read that its shape contradicts (`disagreeing`) is left
+    unread. `cores` (k x 6 x 3) are the paper-normalised mean
     colours of the symbols' cores of the cards `inside` the frame (a bool per read, k of
     them), as `inks.symbol_cores` measures them; `model` the colour model the cards were read
     with (its inks' hues)."""
@@ -190,6 +224,10 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
     scores, whole = shape_matches(bgr, [poses[k] for k in cards], view,
                                   np.array([reads[k].white_bgr for k in cards]))
     shows = shown(scores)
+    for i, k in enumerate(cards):
+        gone = disagreeing(reads[k].symbols, scores[i])
+        if any(gone):
+            out[k] = _unread(out[k], gone)
     _, ink_hue = chroma(model.inks.astype(np.float64))
     letters = np.array(model.letters)
     named = 0

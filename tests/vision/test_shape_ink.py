@@ -19,12 +19,18 @@ from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.inks import symbol_cores
 from companion.vision.observation import SHAPE_READ, UNNAMED_INK
-from companion.vision.shape_ink import shape_kept, shape_matches, shape_named, shown
+from companion.vision.shape_ink import (
+    disagreeing,
+    shape_kept,
+    shape_matches,
+    shape_named,
+    shown,
+)
 from companion.vision.symbol_samples import Pose
 from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
-from .heldout import VARIANTS, heldout_scene, scored
+from .heldout import VARIANTS, Variant, heldout_scene, scored
 
 CARDS = ("RBYRBY", "BBRRYY", "YBRBRY", "RRBYYB")
 WIDTH = 90.0   # px across the flats
@@ -169,6 +175,42 @@ def test_letters_in_doubt_are_kept_where_their_shape_shows_them():
     assert kept[0].symbols == "RB?RB?"
     assert [r.symbols for r in kept[1:]] == list(CARDS[1:])
     assert count == 2 + sum(s.count("B") + s.count("Y") for s in CARDS[1:])
+
+
+def test_a_letter_its_shape_contradicts_is_disagreed_with():
+    """Another silhouette matching to 0.85 or better, the read letter's own 0.12 or more short
+    of it: the shape contradicts the letter. A close second, or a poor match all round, does
+    not."""
+    scores = np.array([[0.76, 0.84, 0.91],    # read R: the triangle is far better
+                       [0.915, 0.83, 0.82],   # read B: a disc a little better (a fingertip)
+                       [0.70, 0.72, 0.74],    # read Y: nothing matches well
+                       [0.97, 0.73, 0.72],    # read R: a disc
+                       [0.80, 0.96, 0.88],    # read '?'
+                       [0.80, 0.97, 0.84]])   # read Y: a diamond
+    assert disagreeing("RBYR?Y", scores) == [True, False, False, False, False, True]
+
+
+def test_under_a_doubt_a_letter_its_shape_contradicts_is_left_unread():
+    """A triangle read as red on a card matched for the ink doubt (letters in doubt: B): its
+    shape contradicts red, and it is left unread though red is in no doubt."""
+    img, poses = _table()
+    reads = read_cards(img, poses, TableView(), builtin_model("web"))
+    wrong = dataclasses.replace(reads[0], symbols="RBRRBY")
+    kept, _ = shape_kept(img, poses, [wrong, *reads[1:]], TableView(), "B")
+    assert kept[0].symbols == "RB?RBY"
+    assert [r.symbols for r in kept[1:]] == list(CARDS[1:])
+
+
+def test_a_yellow_under_a_sleeve_in_a_dim_room_read_red_is_caught():
+    """An office print in glossy sleeves photographed in a dim room (held-out variants
+    `office-lowlight` and `sleeves` at once), seed 43: the blue is in doubt, and its diamonds
+    are kept by their shape; a card's yellow triangle, washed by a sleeve's sheen, reads as red
+    by its colour, and with its diamonds kept that card read whole and wrong (1 misread). The
+    triangle's shape contradicts red: left unread, 0 misreads."""
+    variant = Variant(printer=8.0, pale=0.4, lowlight=True, sleeves=True)
+    score, obs = scored(heldout_scene(43, variant=variant))
+    assert obs.ink_doubt == "B", obs.notes
+    assert score.misreads == 0 and score.false_cards == 0, score
 
 
 @pytest.mark.parametrize("seed, before", [(7, 14), (31, 18)])
