@@ -696,9 +696,9 @@ class HexelReader:
             if self.model.edition == "web":
                 # (a web symbol whose shape plainly shows the letter its colour read is kept:
                 # two cues agree, `shape_ink.shape_kept`)
-                reads, kept = shape_kept(frame, poses + part_poses, reads, view, confused)
-                found_reads, also = shape_kept(frame, found_poses, found_reads, view, confused)
-                kept += also
+                both, kept = shape_kept(frame, poses + part_poses + found_poses,
+                                        reads + found_reads, view, confused)
+                reads, found_reads = both[:len(reads)], both[len(reads):]
             else:
                 reads = [_blanked(r, confused) for r in reads]
                 found_reads = [_blanked(r, confused) for r in found_reads]

@@ -50,6 +50,7 @@ from .calibration import TableView
 from .colour import ColourModel
 from .inks import MIN_CHROMA, MIN_CORES, chroma, wrap_angle
 from .symbol_samples import CardRead, Pose, pose_points, sample
+from .symbols import uncrossed
 
 SHAPES = "RBY"           # disc, diamond, triangle: the web letters in the order matched
 SHAPE_LETTERS = "BY"     # the shapes that name a letter (not the disc: coins are discs)
@@ -168,13 +169,6 @@ def disagreeing(symbols: str, scores: np.ndarray) -> list[bool]:
     return out
 
 
-def _unread(read: CardRead, gone: Sequence[bool]) -> CardRead:
-    """`read` with the symbols `gone` marks unread ('?', confidence 0)."""
-    return replace(read, symbols="".join("?" if g else c for g, c in zip(
-        gone, read.symbols, strict=True)), edge_confidence=tuple(
-            0.0 if g else v for g, v in zip(gone, read.edge_confidence, strict=True)))
-
-
 def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],
                view: TableView, letters: str) -> tuple[list[CardRead], int]:
     """`reads` (of the web cards at `poses`) with every symbol read as one of `letters` (the
@@ -197,10 +191,9 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
                 for c, s, against in zip(r.symbols, shows[i],
                                          disagreeing(r.symbols, scores[i]), strict=True)]
         kept += sum(c in letters and c == s for c, s in zip(r.symbols, shows[i], strict=True))
-        out[k] = replace(r, symbols="".join(c if ok else "?" for c, ok in zip(
-            r.symbols, keep, strict=True)), edge_confidence=tuple(
-                (v if c not in letters else min(v, NAMED_CONFIDENCE)) if ok else 0.0
-                for c, v, ok in zip(r.symbols, r.edge_confidence, keep, strict=True)))
+        capped = tuple(min(v, NAMED_CONFIDENCE) if c in letters else v
+                       for c, v in zip(r.symbols, r.edge_confidence, strict=True))
+        out[k] = uncrossed(replace(r, edge_confidence=capped), tuple(not ok for ok in keep))
     return out, kept
 
 
@@ -227,7 +220,7 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
     for i, k in enumerate(cards):
         gone = disagreeing(reads[k].symbols, scores[i])
         if any(gone):
-            out[k] = _unread(out[k], gone)
+            out[k] = uncrossed(out[k], gone)
     _, ink_hue = chroma(model.inks.astype(np.float64))
     letters = np.array(model.letters)
     named = 0

@@ -69,13 +69,19 @@ def _table(cards: tuple[str, ...] = CARDS, diamond_rgb: tuple[int, int, int] | N
             [Pose((float(c[0]), float(c[1])), WIDTH / 2.0, 0.0) for c in centres])
 
 
+def _read(img: np.ndarray, poses: list[Pose]):
+    """The cards read by colour at their poses; each card's symbol cores and whether it lies
+    in the frame (`inks.symbol_cores`)."""
+    reads = read_cards(img, poses, TableView(), builtin_model("web"))
+    cores, inside = symbol_cores(img, poses, np.array([r.white_bgr for r in reads]), TableView())
+    return reads, cores.reshape(-1, 6, 3), inside
+
+
 def _named(img: np.ndarray, poses: list[Pose]):
     """The cards read by colour at their poses, then named by shape (`shape_named`)."""
-    model = builtin_model("web")
-    reads = read_cards(img, poses, TableView(), model)
-    cores, inside = symbol_cores(img, poses, np.array([r.white_bgr for r in reads]), TableView())
-    return reads, *shape_named(img, poses, reads, cores.reshape(-1, 6, 3), inside, TableView(),
-                               model)
+    reads, cores, inside = _read(img, poses)
+    return reads, *shape_named(img, poses, reads, cores, inside, TableView(),
+                               builtin_model("web"))
 
 
 @pytest.mark.parametrize("diamond_rgb", [None, DULL_BLUE, DULL_VIOLET])
@@ -119,9 +125,7 @@ def _dull_diamonds():
     """The crafted table with its diamonds a dull blue-grey, read by colour; with each card's
     symbol cores and whether it lies in the frame (`inks.symbol_cores`)."""
     img, poses = _table(diamond_rgb=DULL_BLUE)
-    reads = read_cards(img, poses, TableView(), builtin_model("web"))
-    cores, inside = symbol_cores(img, poses, np.array([r.white_bgr for r in reads]), TableView())
-    return img, poses, reads, cores.reshape(-1, 6, 3), inside
+    return img, poses, *_read(img, poses)
 
 
 def _diamond_cores(cores: np.ndarray, colour, cards=(0, 1, 2, 3)) -> np.ndarray:
