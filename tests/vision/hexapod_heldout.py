@@ -27,28 +27,15 @@ from companion.scenarios import hexapod_cases
 from companion.vision.observation import UNKNOWN
 
 if __package__:
-    from .heldout import (
-        UNSEEN_BACKGROUNDS,
-        _apply,
-        _printer,
-        camera,
-        cloth,
-        grey_print,
-        photo_crop,
-        relight,
-    )
+    from . import heldout as _heldout
 else:  # run as a script: python tests/vision/hexapod_heldout.py
     sys.path.insert(0, str(Path(__file__).parent))
-    from heldout import (
-        UNSEEN_BACKGROUNDS,
-        _apply,
-        _printer,
-        camera,
-        cloth,
-        grey_print,
-        photo_crop,
-        relight,
-    )
+    import heldout as _heldout  # type: ignore[no-redef]
+
+UNSEEN_BACKGROUNDS = _heldout.UNSEEN_BACKGROUNDS
+_apply, _printer, camera = _heldout._apply, _heldout._printer, _heldout.camera
+cloth, grey_print = _heldout.cloth, _heldout.grey_print
+photo_crop, relight = _heldout.photo_crop, _heldout.relight
 
 BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gravel", "camera")
 SIZE = (1280, 720)
