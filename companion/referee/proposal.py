@@ -124,10 +124,11 @@ def propose(state: HexelState, obs: HexelObservation, *,
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
-    problem of a picture or print without colour, or of inks it cannot tell apart or cannot
-    name), or None when it will: no card is covered, none lies off the lattice, none is read
-    with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
-    announced; `companion bench vision` counts the misreads on the frames it would."""
+    problem of a picture or print without colour, of inks it cannot tell apart or cannot
+    name, or of discs whose colour reads as the grey ring), or None when it will: no card is
+    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
+    misread on a frame it will not judge is never announced; `companion bench vision` counts
+    the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     if obs.grey_print:   # nor this: cards printed without colour show no ink
@@ -144,6 +145,12 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if obs.unnamed_ink:   # nor this: a pale print in dim light shows an ink it cannot name
         return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show a colour the "
                         "camera cannot name (a pale print, or dim or coloured light): those "
+                        "symbols are left unread. Put more light on the table, or learn the "
+                        "print's colours with `companion calibrate colours` (a photo of the "
+                        "three single-kind cards).")
+    if obs.no_ring:   # nor this: a pale blue disc in dim light reads as the grey ring
+        return Proposal("problem", f"{obs.no_ring} symbol(s) whose colour reads as the grey "
+                        "ring show a solid disc (a pale print's blue in dim light?): those "
                         "symbols are left unread. Put more light on the table, or learn the "
                         "print's colours with `companion calibrate colours` (a photo of the "
                         "three single-kind cards).")

@@ -71,6 +71,19 @@ def shape_read_note(named: int, kept: int) -> str:
             "colour too")
 
 
+# The reader's note for holodex symbols whose colour read them as the grey ring while their
+# picture shows a solid disc (`vision.ring_shape`): a pale blue disc in dim light, its colour lost.
+# They are left unread; more light, or learning the print's colours, reads them.
+NO_RING = "no ring"
+
+
+def no_ring_note(symbols: int) -> str:
+    """The note for `symbols` symbols read as the ring that show a disc (see NO_RING)."""
+    return (f"{NO_RING}: {symbols} symbol(s) whose colour reads as the grey ring show a solid "
+            "disc (a pale print's blue in dim light?), left unread; more light on the table, or "
+            "this print's colours learned (`companion calibrate colours`), will read them")
+
+
 # The reader's note for a picture without colour (`vision.colourless`): a greyscale photo or a
 # camera in a monochrome mode. The cards' inks cannot be told, so nothing is read
 # (`HexelObservation.no_colour`, `HexapodObservation.no_colour`); no hand and no light will
@@ -141,6 +154,7 @@ class HexelObservation:
     unnamed_ink: int = 0   # cards showing symbols of an ink no letter names (UNNAMED_INK)
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
     grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
+    no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""

@@ -71,6 +71,7 @@ from .observation import (
     LooseCard,
     SeenCard,
     ink_doubt_note,
+    no_ring_note,
     shape_read_note,
     unnamed_ink_note,
 )
@@ -87,6 +88,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
+from .ring_shape import ring_contradicted, ring_matches
 from .shape_ink import MIN_NAMED, shape_kept, shape_named
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
@@ -712,6 +714,13 @@ class HexelReader:
                                            found_reads)
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
+        # (a holodex symbol read as the grey ring whose picture shows a solid disc: `ring_shape`)
+        no_ring = 0
+        if self.model.edition == "holodex" and self.model.grey_k is not None:
+            checked, no_ring = self._ring_checked(frame, all_poses[:m], reads[:n] + found_reads)
+            if no_ring:
+                reads[:n], found_reads = checked[:n], checked[n:]
+                notes.append(no_ring_note(no_ring))
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
         by_shape = 0
@@ -739,7 +748,7 @@ class HexelReader:
         if unnamed:
             notes.append(unnamed_ink_note(unnamed))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
-                               tuple(card for card, _ in loose), unnamed)
+                               tuple(card for card, _ in loose), unnamed, no_ring=no_ring)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                 part_poses)
@@ -751,6 +760,25 @@ class HexelReader:
         all_reads = tuple(reads[:len(poses)] + found_reads + reads[len(poses):])
         return ReadResult(obs, view, lat, all_poses, all_reads, stages,
                           loose_poses=tuple(pose for _, pose in loose))
+
+    def _ring_checked(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
+                      ) -> tuple[list[CardRead], int]:
+        """`reads` (of the holodex cards at `poses`) with every symbol read as the grey ring
+        whose picture shows a disc left unread (`ring_shape.ring_contradicted`), and how many
+        were."""
+        ring = self.model.letters[self.model.grey_k]
+        at = [k for k, r in enumerate(reads) if ring in r.symbols]
+        if not at:
+            return reads, 0
+        scores, contrast = ring_matches(frame, [poses[k] for k in at], self.view,
+                                        np.array([reads[k].white_bgr for k in at]))
+        out, count = list(reads), 0
+        for k, gone in zip(at, ring_contradicted([reads[k] for k in at], scores, contrast,
+                                                 ring), strict=True):
+            if any(gone):
+                out[k] = uncrossed(out[k], gone)
+                count += sum(gone)
+        return out, count
 
     def _shape_named(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
                      ) -> tuple[list[CardRead], int]:

@@ -39,9 +39,9 @@ little: on a crafted 50 px card only the discs show."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
@@ -86,8 +86,15 @@ def _inside(shape: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 @cache
 def _templates() -> np.ndarray:
+    """(shapes x shifts x GRID²) each web silhouette's templates (`templates_of`)."""
+    return templates_of(tuple(partial(_inside, shape) for shape in SHAPES))
+
+
+def templates_of(shapes: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray]]
+                 ) -> np.ndarray:
     """(shapes x shifts x GRID²) each silhouette's coverage of the picture's samples at every
-    shift, zero-mean and of unit length."""
+    shift (SHIFT radii each way), zero-mean and of unit length: `shapes` tell whether
+    symbol-frame points (u along the edge normal, v across it, in symbol radii) lie inside."""
     step = 2.0 * EXTENT / (GRID - 1)
     fine = (np.arange(SUPER) + 0.5) / SUPER - 0.5
     at = np.linspace(-EXTENT, EXTENT, GRID)
@@ -95,13 +102,21 @@ def _templates() -> np.ndarray:
     v = (at[None, :, None, None] + step * fine[None, None, None, :])   # 1 x GRID x 1 x SUPER
     u, v = np.broadcast_arrays(u, v)
     shifts = [(du, dv) for du in (-SHIFT, 0.0, SHIFT) for dv in (-SHIFT, 0.0, SHIFT)]
-    out = np.empty((len(SHAPES), len(shifts), GRID * GRID))
-    for i, shape in enumerate(SHAPES):
+    out = np.empty((len(shapes), len(shifts), GRID * GRID))
+    for i, inside in enumerate(shapes):
         for j, (du, dv) in enumerate(shifts):
-            cover = _inside(shape, u - du, v - dv).mean((2, 3)).ravel()
+            cover = inside(u - du, v - dv).mean((2, 3)).ravel()
             cover = cover - cover.mean()
             out[i, j] = cover / np.linalg.norm(cover)
     return out
+
+
+def correlations(x: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """(cards x 6 x shapes) each symbol picture's (`x`, cards x 6 x GRID², one value a sample)
+    normalised cross-correlation with each shape's templates, the best over its shifts."""
+    x = x - x.mean(-1, keepdims=True)
+    x /= np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-9)
+    return np.einsum("csg,kjg->cskj", x, templates).max(-1)
 
 
 @cache
@@ -125,20 +140,24 @@ def shape_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
     """(cards x 6 x 3 the best correlation of each symbol's picture with the disc, the diamond
     and the triangle, see the module docstring; cards whether all their samples lie in the
     frame) of the cards at `poses`, `whites` (cards x 3 BGR) their paper's colour."""
-    pts = _picture_points()
-    plane = pose_points(list(poses), pts.reshape(-1, 2))
-    vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
-    vals = vals.reshape(len(poses), 6, GRID * GRID, 3).astype(np.float64)
+    vals, inside = symbol_pictures(bgr, poses, view)
     mid = GRID // 2
     core_at = [(mid + i) * GRID + mid + j for i in (-1, 0, 1) for j in (-1, 0, 1)]
     core = vals[:, :, core_at].mean(2)
     span = core - np.asarray(whites, np.float64)[:, None, :]
     unit = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
-    x = (vals * unit[:, :, None, :]).sum(-1)
-    x -= x.mean(-1, keepdims=True)
-    x /= np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-9)
-    scores = np.einsum("csg,kjg->cskj", x, _templates()).max(-1)
-    return scores, inside.reshape(len(poses), -1).all(1)
+    return correlations((vals * unit[:, :, None, :]).sum(-1), _templates()), inside
+
+
+def symbol_pictures(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Every symbol's picture (cards x 6 x GRID² x 3 BGR, see the module docstring) of the
+    cards at `poses`, and whether all of each card's samples lie in the frame (cards)."""
+    pts = _picture_points()
+    plane = pose_points(list(poses), pts.reshape(-1, 2))
+    vals, inside = sample(bgr, view.to_image(plane.reshape(-1, 2)).reshape(plane.shape))
+    return (vals.reshape(len(poses), 6, GRID * GRID, 3).astype(np.float64),
+            inside.reshape(len(poses), -1).all(1))
 
 
 def shown(scores: np.ndarray) -> np.ndarray:

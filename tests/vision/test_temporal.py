@@ -8,6 +8,7 @@ from companion.vision.observation import (
     HexelObservation,
     SeenCard,
     ink_doubt_note,
+    no_ring_note,
     unnamed_ink_note,
 )
 from companion.vision.temporal import StableFilter
@@ -86,21 +87,24 @@ def test_cards_left_unread_for_the_print_s_inks_are_no_hand():
     assert f.update(hidden, 2.0).cards == (a_in_doubt, b_in_doubt)
 
 
-def test_cards_left_unread_for_an_ink_no_letter_names_are_no_hand():
-    """A pale print in dim light leaves an ink no letter names (`HexelObservation.unnamed_ink`):
-    its symbols are unread on every card showing one, for as long as the light stays, so such
-    frames are the table as it is and become the stable table (the referee then asks for the
-    colours); a hand over a card is still ignored."""
+@pytest.mark.parametrize("flag, note", [("unnamed_ink", unnamed_ink_note(2)),
+                                        ("no_ring", no_ring_note(4))])
+def test_cards_left_unread_for_the_light_are_no_hand(flag, note):
+    """A pale print in dim light leaves an ink no letter names (`HexelObservation.unnamed_ink`),
+    or its blue discs read as the grey ring though their shape shows a disc
+    (`HexelObservation.no_ring`): those symbols are unread on every card showing one, for as
+    long as the light stays, so such frames are the table as it is and become the stable table
+    (the referee then asks for light or the colours); a hand over a card is still ignored."""
     f = StableFilter(stable_s=0.5)
     for t in (0.0, 0.6):
         f.update(obs(A, B), t)
     a_unnamed = SeenCard((0, 0), "RRR???", 0.0, True, (100.0, 100.0))
     b_unnamed = SeenCard((1, 0), "R?R?R?", 0.0, True, (166.0, 100.0))
-    unnamed = HexelObservation((a_unnamed, b_unnamed), True, 0.0, notes=(unnamed_ink_note(2),),
-                               unnamed_ink=2)
+    unnamed = HexelObservation((a_unnamed, b_unnamed), True, 0.0, notes=(note,),
+                               **{flag: 2})
     assert f.update(unnamed, 0.7).cards == (A, B)
     stable = f.update(unnamed, 1.3)
-    assert stable.cards == (a_unnamed, b_unnamed) and stable.unnamed_ink == 2
+    assert stable.cards == (a_unnamed, b_unnamed) and getattr(stable, flag) == 2
     hidden = HexelObservation((A, B_HIDDEN), True, 0.0)   # a hand, as before: ignored
     assert f.update(hidden, 2.0).cards == (a_unnamed, b_unnamed)
 

@@ -1,0 +1,92 @@
+"""Holodex rings told from discs by their whole shape. The holodex edition prints R and B as
+solid discs and V as a ring (paper inside a stroke `HexFace.ring_width_frac` of its radius
+wide); the reader goes by colour, and a grey reading is the ring's. But a pale print's blue,
+photographed in a dim room, loses its colour to the camera's denoise, and a blurred blue disc
+then reads as the grey ring at full confidence: a misread a person at the table would never
+make, since the disc has no hole. So every symbol read on a holodex card has its picture
+(`shape_ink.symbol_pictures`: GRID x GRID samples over EXTENT symbol radii each way) projected
+on the line from the card's paper to the symbol's stroke (the mean of the samples STROKE radii
+from its centre, ink in a disc and a ring alike) and correlated with the printed disc and ring,
+each shifted as `shape_ink`'s silhouettes are. Blur fills a ring's hole, so a blurred ring
+matches the disc better too; but the card's own discs, read as R or B by their colour, are
+blurred alike and match it better still. A symbol read as the ring is left unread
+(`ring_contradicted`) where its picture matches the disc better than the ring by NOT_RING or
+more and, on a card with discs read, falls short of their median lead by less than
+DISC_MARGIN. Symbols too faint for a shape (MIN_CONTRAST) are not judged."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from ..faces import HEXEL_FACE
+from .calibration import TableView
+from .shape_ink import EXTENT, GRID, correlations, symbol_pictures, templates_of
+from .symbol_samples import CardRead, Pose
+
+HOLE = 1.0 - HEXEL_FACE.ring_width_frac   # the ring's hole, in symbol radii
+STROKE = (0.6, 1.0)                         # symbol radii: ink in a ring and a disc alike
+# Measured (the disc's correlation less the ring's, the "lead", on the symbols of cards in full
+# view read whole; held-out seeds 0-99 of `default`, `fingers`, `lowlight`, `office-lowlight`,
+# `office`, `harsh`, `sleeves`, `phone-photo`, `cloth-small`, `printer-far`, `busy`, and the 350
+# holodex tables of the hard band 0-699): printed rings read as the ring lead by at most 0.11 on
+# every held-out variant but the small blurred cards of `cloth-small` (23 of 1588 from 0.13 to
+# 0.19), and on the hard band by up to 0.25 (22 of 9062 from 0.13); discs read as R or B lead by
+# 0.15 or more but for 1 % (a few under a sheen or a glare spot, down to -0.31). Blue discs of
+# an office print read as the ring in a dim room with motion blur (`office-lowlight` with
+# motion, seeds 0-199: 43; with two fingertips too, seeds 0-99: 52): all but one lead by 0.13 or
+# more, and all but one of those lie within DISC_MARGIN of their card's discs read by colour,
+# or on a card with none. Of the 45 printed rings above leading by 0.13 or more, 42 lie further
+# short of their card's discs than that (2 on the hard band and 1 on `cloth-small` do not).
+NOT_RING = 0.13
+DISC_MARGIN = 0.1
+MIN_CONTRAST = 0.15
+
+
+@cache
+def _templates() -> np.ndarray:
+    """(2 x shifts x GRID²) the disc's and the ring's templates (`shape_ink.templates_of`)."""
+    return templates_of((lambda u, v: u * u + v * v <= 1.0,
+                         lambda u, v: (u * u + v * v <= 1.0) & (u * u + v * v >= HOLE * HOLE)))
+
+
+@cache
+def _stroke_at() -> np.ndarray:
+    """The picture's samples (GRID²) lying on a disc's or a ring's ink alike (STROKE)."""
+    at = np.linspace(-EXTENT, EXTENT, GRID)
+    r = np.hypot(*np.meshgrid(at, at, indexing="ij")).ravel()
+    return np.flatnonzero((r >= STROKE[0]) & (r <= STROKE[1]))
+
+
+def ring_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, whites: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(cards x 6 x 2: each symbol's best correlation with the disc and with the ring; cards
+    x 6: its stroke's contrast, the distance from the paper to the stroke over the paper's
+    length in BGR) of the cards at `poses`, `whites` (cards x 3 BGR) their paper's colour."""
+    vals, _ = symbol_pictures(bgr, poses, view)
+    white = np.asarray(whites, np.float64)[:, None, :]
+    span = vals[:, :, _stroke_at()].mean(2) - white
+    length = np.linalg.norm(span, axis=-1)
+    x = (vals * (span / np.maximum(length, 1e-6)[..., None])[:, :, None, :]).sum(-1)
+    return (correlations(x, _templates()),
+            length / np.maximum(np.linalg.norm(white, axis=-1), 1e-6))
+
+
+def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: np.ndarray,
+                      ring: str) -> list[tuple[bool, ...]]:
+    """Per card of `reads`, per symbol: read as the ring (`ring`, its letter) where its
+    picture shows a disc (see the module docstring); `scores` and `contrast` as `ring_matches`
+    gives them."""
+    lead = scores[..., 0] - scores[..., 1]
+    seen = contrast >= MIN_CONTRAST
+    letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
+    rings = (letters == ring) & seen & (lead >= NOT_RING)
+    out = [(False,) * 6] * len(reads)
+    for k in np.flatnonzero(rings.any(1)):
+        discs = seen[k] & (letters[k] != ring) & (letters[k] != "?")
+        if discs.any():
+            rings[k] &= lead[k] >= np.median(lead[k][discs]) - DISC_MARGIN
+        out[k] = tuple(rings[k].tolist())
+    return out

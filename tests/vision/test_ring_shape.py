@@ -1,0 +1,135 @@
+"""Holodex rings told from discs by their whole shape (`vision.ring_shape`): a pale print's blue
+disc photographed in a dim room with a little motion loses its colour and reads as the grey
+ring, a misread a person at the table never makes, since the disc has no hole. Crafted cards
+first (drawn with plain cv2, matched at their true poses), then held-out office prints in a dim
+room with motion, where it happened: the reader leaves those discs unread and the referee says
+why."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.faces import HEXEL_FACE
+from companion.referee.proposal import unclear
+from companion.vision.calibration import TableView
+from companion.vision.observation import NO_RING
+from companion.vision.ring_shape import NOT_RING, ring_contradicted, ring_matches
+from companion.vision.symbol_samples import CardRead, Pose
+
+from .crafted import draw_card, texture
+from .heldout import VARIANTS, heldout_scene, scored
+
+CARD = "VBVRVB"          # rings at 0, 2, 4; discs at 1, 3, 5
+GREYED = (1, 5)          # the blue discs, painted the ring's washed grey where asked
+WASHED_GREY = (118, 118, 120)   # BGR: a blue disc that lost its colour
+
+
+def _card(width: float, blur: float, grey: tuple[int, int, int] | None = None,
+          seed: int = 0) -> tuple[np.ndarray, Pose]:
+    """One holodex card `CARD`, `width` px across the flats, on felt, blurred by `blur` px,
+    with a little sensor noise and JPEG 85; its blue discs painted `grey` where given (a
+    disc that lost its colour). The image and the card's true pose."""
+    size = int(2 * width)
+    img = texture("felt", (size, size), np.random.default_rng(seed))
+    ppm = width / HEXEL_FACE.flat_to_flat_mm
+    centre = np.array([width, width])
+    draw_card(img, centre, CARD, "holodex", ppm, 0.0)
+    if grey is not None:
+        a = HEXEL_FACE.apothem_mm * ppm
+        for d in GREYED:
+            ang = math.radians(-60.0 * d)
+            at = centre + HEXEL_FACE.symbol_centre_frac * a * np.array([math.cos(ang),
+                                                                        math.sin(ang)])
+            cv2.circle(img, tuple(int(v * 16) for v in at),
+                       int(HEXEL_FACE.symbol_radius_frac * a * 16), grey, -1, cv2.LINE_AA, 4)
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    noise = np.random.default_rng(seed).normal(0.0, 3.0, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    _ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR), Pose((width, width), width / 2.0, 0.0)
+
+
+def _lead(img: np.ndarray, pose: Pose) -> np.ndarray:
+    """Each symbol's disc correlation less its ring correlation (6), against the paper at the
+    card's middle."""
+    c = int(pose.centre[0])
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    assert (contrast[0] > 0.15).all()
+    return scores[0, :, 0] - scores[0, :, 1]
+
+
+def _read(symbols: str) -> CardRead:
+    return CardRead(symbols, (1.0,) * 6, 1.0, 1.0, True, (230.0, 230.0, 230.0))
+
+
+@pytest.mark.parametrize("width", [50.0, 60.0, 75.0, 90.0])
+def test_a_ring_shows_its_hole_and_a_disc_does_not(width):
+    lead = _lead(*_card(width, 0.8))
+    assert (lead[[0, 2, 4]] < NOT_RING).all(), lead
+    assert (lead[[1, 3, 5]] >= NOT_RING + 0.05).all(), lead
+
+
+@pytest.mark.parametrize("width", [50.0, 60.0, 75.0, 90.0])
+def test_a_blue_disc_greyed_and_read_as_the_ring_is_left_unread(width):
+    img, pose = _card(width, 1.0, WASHED_GREY)
+    c = int(width)
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    # (read by colour as the ring: the greyed discs with the printed rings)
+    gone = ring_contradicted([_read("VVVRVV")], scores, contrast, "V")
+    assert gone == [tuple(d in GREYED for d in range(6))]
+    # (and the card read right has nothing contradicted)
+    assert ring_contradicted([_read(CARD)], scores, contrast, "V") == [(False,) * 6]
+
+
+@pytest.mark.parametrize("width, blur", [(50.0, 2.0), (60.0, 2.0), (75.0, 2.5)])
+def test_blur_that_fills_a_ring_s_hole_fills_the_card_s_discs_alike(width, blur):
+    """Blur fills a small ring's hole until it matches the disc better than the ring by
+    NOT_RING or more; the card's own discs, blurred alike, match it better still, and the
+    rings are kept."""
+    img, pose = _card(width, blur)
+    lead = _lead(img, pose)
+    assert lead[[0, 2, 4]].max() >= NOT_RING, lead     # (the absolute test alone would fail)
+    c = int(width)
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    assert ring_contradicted([_read(CARD)], scores, contrast, "V") == [(False,) * 6]
+
+
+def test_a_symbol_too_faint_for_a_shape_is_not_judged():
+    img, pose = _card(75.0, 1.0, (236, 238, 240))     # (the greyed discs nearly paper)
+    c = 75
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    assert (contrast[0, list(GREYED)] < 0.15).all()
+    assert ring_contradicted([_read("VVVRVV")], scores, contrast, "V") == [(False,) * 6]
+
+
+DIM_MOTION = dataclasses.replace(VARIANTS["office-lowlight"], motion=True)
+
+
+@pytest.mark.parametrize("seed", [36, 66, 72])
+def test_an_office_print_s_blue_in_a_dim_room_with_motion_is_never_read_as_the_ring(seed):
+    """Held-out office prints in a dim room with motion blur (`office-lowlight` and motion):
+    their blue discs read as the ring on 3, 4 and 7 cards (the referee judged none of them
+    only by chance: a card taken for covered, an ink not named). Now each is left unread, and
+    the referee asks for light or the print's colours. (A sharp grey disc was never read as
+    the ring: `symbol_shape.filled_rings`.)"""
+    scene = heldout_scene(seed, variant=DIM_MOTION)
+    assert scene.edition == "holodex"
+    score, obs = scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert obs.no_ring > 0 and any(n.startswith(NO_RING) for n in obs.notes), obs.notes
+    # (where the print also shows an ink no letter names, that problem is said first: the
+    # remedy is the same)
+    p = unclear(obs)
+    assert p is not None and p.kind == "problem" and "calibrate colours" in p.message, p
+    assert "solid disc" in p.message or obs.unnamed_ink, p
+
