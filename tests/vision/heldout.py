@@ -133,6 +133,10 @@ VARIANTS = {
     "printer-far": Variant(printer=30.0),
     "office": Variant(printer=8.0, pale=0.4),
     "office-lowlight": Variant(printer=8.0, pale=0.4, lowlight=True),
+    # (two at once: the same print in the dim room with motion blur, and with fingertips too)
+    "office-lowlight-motion": Variant(printer=8.0, pale=0.4, lowlight=True, motion=True),
+    "office-lowlight-fingers": Variant(printer=8.0, pale=0.4, lowlight=True, fingers=2,
+                                       motion=True),
     "markers": Variant(markers=True),
     "markers-tilted": Variant(markers=True, perspective=4e-4),
     "cloth": Variant(cloth=True),

@@ -7,7 +7,6 @@ why."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import cv2
@@ -112,7 +111,7 @@ def test_a_symbol_too_faint_for_a_shape_is_not_judged():
     assert ring_contradicted([_read("VVVRVV")], scores, contrast, "V") == [(False,) * 6]
 
 
-DIM_MOTION = dataclasses.replace(VARIANTS["office-lowlight"], motion=True)
+DIM_MOTION = VARIANTS["office-lowlight-motion"]
 
 
 @pytest.mark.parametrize("seed", [36, 66, 72])
@@ -133,3 +132,12 @@ def test_an_office_print_s_blue_in_a_dim_room_with_motion_is_never_read_as_the_r
     assert p is not None and p.kind == "problem" and "calibrate colours" in p.message, p
     assert "solid disc" in p.message or obs.unnamed_ink, p
 
+
+
+@pytest.mark.parametrize("seed", [66, 72])
+def test_with_fingertips_over_the_cards_too_no_disc_is_read_as_the_ring(seed):
+    """The same print in the same light with two fingertips laid across cards
+    (`office-lowlight-fingers`): before, 16 and 12 cards read wrong, blue discs as the ring."""
+    score, obs = scored(heldout_scene(seed, variant=VARIANTS["office-lowlight-fingers"]))
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert obs.no_ring > 0, obs.notes
