@@ -89,7 +89,7 @@ from .probe import (
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .ring_shape import ring_contradicted, ring_matches
-from .shape_ink import MIN_NAMED, shape_kept, shape_named
+from .shape_ink import MIN_NAMED, disagreeing, shape_kept, shape_matches, shape_named
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
@@ -723,11 +723,12 @@ class HexelReader:
                 notes.append(no_ring_note(no_ring))
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
+        # (and every web letter its printed shape contradicts left unread)
         by_shape = 0
-        if not confused and self.model.edition == "web":
-            named, by_shape = self._shape_named(frame, all_poses[:m], reads[:n] + found_reads)
-            if by_shape:
-                reads[:n], found_reads = named[:n], named[n:]
+        if self.model.edition == "web":
+            named, by_shape = self._shape_named(frame, all_poses[:m], reads[:n] + found_reads,
+                                                name=not confused)
+            reads[:n], found_reads = named[:n], named[n:]
         if by_shape or kept:
             notes.append(shape_read_note(by_shape, kept))
         at = _centres_px(all_poses, view)
@@ -780,23 +781,34 @@ class HexelReader:
                 count += sum(gone)
         return out, count
 
-    def _shape_named(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
-                     ) -> tuple[list[CardRead], int]:
-        """`reads` (of the cards at `poses`) with the web symbols their shape names read
-        (`shape_ink.shape_named`), their cores measured where they were read; and how many."""
-        at = [k for k, r in enumerate(reads) if any(r.unread_ink)]
-        if sum(sum(reads[k].unread_ink) for k in at) < MIN_NAMED:
+    def _shape_named(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
+                     name: bool = True) -> tuple[list[CardRead], int]:
+        """`reads` (of the web cards at `poses`) with every letter read that its printed shape
+        contradicts left unread (`shape_ink.disagreeing`: colour and shape are two cues, and a
+        colour misread they would have to share), and, where `name`, the symbols their shape
+        names read (`shape_ink.shape_named`, their cores measured where they were read); and
+        how many were named. Each card's shapes are matched once."""
+        at = [k for k, r in enumerate(reads) if r.letters or any(r.unread_ink)]
+        if not at:
             return reads, 0
-        some = [reads[k] for k in at]
-        cores, inside = symbol_cores(frame, [poses[k] for k in at],
-                                     np.array([r.white_bgr for r in some]), self.view)
-        some, count = shape_named(frame, [poses[k] for k in at], some,
-                                  cores.reshape(-1, 6, 3), inside, self.view, self.model)
-        if not count:
-            return reads, 0
+        scores, whole = shape_matches(frame, [poses[k] for k in at], self.view,
+                                      np.array([reads[k].white_bgr for k in at]))
         out = list(reads)
-        for k, r in zip(at, some, strict=True):
-            out[k] = r
+        for i, k in enumerate(at):
+            gone = disagreeing(out[k].symbols, scores[i])
+            if any(gone):
+                out[k] = uncrossed(out[k], tuple(gone))
+        named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
+        if not name or sum(sum(out[at[i]].unread_ink) for i in named) < MIN_NAMED:
+            return out, 0
+        some = [out[at[i]] for i in named]
+        some_poses = [poses[at[i]] for i in named]
+        cores, inside = symbol_cores(frame, some_poses, np.array([r.white_bgr for r in some]),
+                                     self.view)
+        some, count = shape_named(frame, some_poses, some, cores.reshape(-1, 6, 3), inside,
+                                  self.view, self.model, (scores[named], whole[named]))
+        for i, r in zip(named, some, strict=True):
+            out[at[i]] = r
         return out, count
 
     def _unnamed(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]) -> int:

@@ -24,9 +24,10 @@ lies within INK_DIST of the median core of all such symbols of that shape on the
 MIN_NAMED of them on MIN_NAMED_CARDS cards at least (one ink, printed and lit alike). It reads
 as that shape's letter at NAMED_CONFIDENCE. Under an ink doubt (`inks.confused_letters`), a
 symbol read as a letter in doubt is kept where its shape shows that letter (`shape_kept`): a
-red printed so orange that the model reads it as yellow is a disc, and is left unread. On the
-cards whose shapes are matched either way, a letter read whose own silhouette falls RIVAL_GAP
-short of another letter's (`disagreeing`) is left unread too: colour and shape disagree.
+red printed so orange that the model reads it as yellow is a disc, and is left unread. On every
+web card (the reader matches each card's shapes once a frame), a letter read whose own
+silhouette falls RIVAL_GAP short of another letter's (`disagreeing`) is left unread too: colour
+and shape disagree, and a colour misread would have to pass both.
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -217,7 +218,8 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
 
 
 def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],
-                cores: np.ndarray, inside: np.ndarray, view: TableView, model: ColourModel
+                cores: np.ndarray, inside: np.ndarray, view: TableView, model: ColourModel,
+                matched: tuple[np.ndarray, np.ndarray] | None = None
                 ) -> tuple[list[CardRead], int]:
     """`reads` (of the cards at `poses`) with the symbols their shape names (see the module
     docstring) read, and how many were; on the cards whose shapes were matched (those with a
@@ -225,7 +227,8 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
     unread. `cores` (k x 6 x 3) are the paper-normalised mean
     colours of the symbols' cores of the cards `inside` the frame (a bool per read, k of
     them), as `inks.symbol_cores` measures them; `model` the colour model the cards were read
-    with (its inks' hues)."""
+    with (its inks' hues); `matched`, where given, `shape_matches`'s answer for all of `reads`
+    (already made: not matched again)."""
     out = list(reads)
     if model.edition != "web":
         return out, 0
@@ -233,8 +236,11 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
     cards = [k for k, r in enumerate(reads) if inside[k] and any(r.unread_ink)]
     if not cards:
         return out, 0
-    scores, whole = shape_matches(bgr, [poses[k] for k in cards], view,
-                                  np.array([reads[k].white_bgr for k in cards]))
+    if matched is None:
+        scores, whole = shape_matches(bgr, [poses[k] for k in cards], view,
+                                      np.array([reads[k].white_bgr for k in cards]))
+    else:
+        scores, whole = matched[0][cards], matched[1][cards]
     shows = shown(scores)
     for i, k in enumerate(cards):
         gone = disagreeing(reads[k].symbols, scores[i])

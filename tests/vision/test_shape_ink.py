@@ -13,12 +13,13 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.faces import HEXEL_FACE
+from companion.faces import HEXEL_FACE, SYMBOLS
 from companion.referee.proposal import unclear
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.inks import symbol_cores
 from companion.vision.observation import SHAPE_READ, UNNAMED_INK
+from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import (
     disagreeing,
     shape_kept,
@@ -192,6 +193,41 @@ def test_a_letter_its_shape_contradicts_is_disagreed_with():
                        [0.80, 0.96, 0.88],    # read '?'
                        [0.80, 0.97, 0.84]])   # read Y: a diamond
     assert disagreeing("RBYR?Y", scores) == [True, False, False, False, False, True]
+
+
+@pytest.mark.parametrize("width, edge, shape", [(90.0, 2, "Y"), (110.0, 1, "B")])
+def test_on_every_web_card_a_letter_its_shape_contradicts_is_left_unread(width, edge, shape):
+    """A triangle (or a diamond) printed in the red disc's ink on a table read in plain light,
+    no ink in doubt and nothing unread: its colour alone reads R; the reader matches every web
+    card's shapes, and the shape contradicts the letter, so the symbol is left unread while the
+    rest of the table reads whole."""
+    cards = ("RBYRBY", "BBRRYY", "YBRBRY", "RRBYYB")
+    pitch = width + 4.0
+    img = texture("felt", (int(4 * width), int(5 * width)), np.random.default_rng(1))
+    ppm = width / HEXEL_FACE.flat_to_flat_mm
+    a = HEXEL_FACE.apothem_mm * ppm
+    r = HEXEL_FACE.symbol_radius_frac * a
+    centres = [np.array([width + pitch * i, 1.1 * width]) for i in range(3)]
+    centres.append(np.array([width + pitch / 2, 1.1 * width + pitch * math.sqrt(3) / 2]))
+    for c, symbols in zip(centres, cards, strict=True):
+        draw_card(img, c, symbols, "web", ppm, 0.0)
+    n = np.array([math.cos(math.radians(-60.0 * edge)), math.sin(math.radians(-60.0 * edge))])
+    t = np.array([-n[1], n[0]])
+    at = centres[0] + HEXEL_FACE.symbol_centre_frac * a * n
+    if shape == "Y":
+        poly = [at + 1.12 * r * (math.cos(q) * n + math.sin(q) * t)
+                for q in (0.0, 2.0 * math.pi / 3.0, -2.0 * math.pi / 3.0)]
+    else:
+        poly = [at + 1.08 * r * n, at + 0.78 * r * t, at - 1.08 * r * n, at - 0.78 * r * t]
+    cv2.fillPoly(img, [(np.array(poly) * 16).astype(np.int32)], SYMBOLS["web"]["R"][2][::-1],
+                 cv2.LINE_AA, 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    pose = Pose((float(centres[0][0]), float(centres[0][1])), width / 2.0, 0.0)
+    assert read_cards(img, [pose], TableView(), builtin_model("web"))[0].symbols[edge] == "R"
+    obs = HexelReader("web", find_markers=False).read(img).observation
+    seen = {c.centre_px[0] // 10: c.symbols for c in obs.cards}
+    first = cards[0][:edge] + "?" + cards[0][edge + 1:]
+    assert sorted(seen.values()) == sorted([first, *cards[1:]]), seen
 
 
 def test_under_a_doubt_a_letter_its_shape_contradicts_is_left_unread():
