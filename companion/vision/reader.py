@@ -693,6 +693,9 @@ class HexelReader:
                 seen = without
         confused = self._held_doubt(seen)
         kept = 0
+        # (the placed and found cards whose shapes `shape_kept` matches: not matched again)
+        doubted = [any(c in confused for c in r.symbols) for r in reads[:len(poses)]
+                   + found_reads] if confused else None
         if confused:
             notes.append(ink_doubt_note(confused, self.model.edition == "web"))
             if self.model.edition == "web":
@@ -726,8 +729,8 @@ class HexelReader:
         # (and every web letter its printed shape contradicts left unread)
         by_shape = 0
         if self.model.edition == "web":
-            named, by_shape = self._shape_named(frame, all_poses[:m], reads[:n] + found_reads,
-                                                name=not confused)
+            named, by_shape = self._web_shapes(frame, all_poses[:m], reads[:n] + found_reads,
+                                               doubted)
             reads[:n], found_reads = named[:n], named[n:]
         if by_shape or kept:
             notes.append(shape_read_note(by_shape, kept))
@@ -781,14 +784,17 @@ class HexelReader:
                 count += sum(gone)
         return out, count
 
-    def _shape_named(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
-                     name: bool = True) -> tuple[list[CardRead], int]:
+    def _web_shapes(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
+                    doubted: list[bool] | None) -> tuple[list[CardRead], int]:
         """`reads` (of the web cards at `poses`) with every letter read that its printed shape
         contradicts left unread (`shape_ink.disagreeing`: colour and shape are two cues, and a
-        colour misread they would have to share), and, where `name`, the symbols their shape
-        names read (`shape_ink.shape_named`, their cores measured where they were read); and
-        how many were named. Each card's shapes are matched once."""
-        at = [k for k, r in enumerate(reads) if r.letters or any(r.unread_ink)]
+        colour misread they would have to share), and, with no ink in doubt (`doubted` None),
+        the symbols their shape names read (`shape_ink.shape_named`, their cores measured where
+        they were read); and how many were named. Each card's shapes are matched once a frame:
+        under a doubt, the cards `doubted` marks were matched by `shape_kept`, which judged
+        them alike."""
+        at = [k for k, r in enumerate(reads) if (r.letters or any(r.unread_ink))
+              and not (doubted and doubted[k])]
         if not at:
             return reads, 0
         scores, whole = shape_matches(frame, [poses[k] for k in at], self.view,
@@ -799,7 +805,7 @@ class HexelReader:
             if any(gone):
                 out[k] = uncrossed(out[k], tuple(gone))
         named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
-        if not name or sum(sum(out[at[i]].unread_ink) for i in named) < MIN_NAMED:
+        if doubted is not None or sum(sum(out[at[i]].unread_ink) for i in named) < MIN_NAMED:
             return out, 0
         some = [out[at[i]] for i in named]
         some_poses = [poses[at[i]] for i in named]
