@@ -122,6 +122,13 @@ def propose(state: HexelState, obs: HexelObservation, *,
     return _placement(state, cell, symbols, chosen)
 
 
+# What the referee says of symbols the light leaves unread (an ink no letter names, a disc whose
+# colour reads as the ring): no hand lifting clears them; light or the print's colours will.
+MORE_LIGHT = ("those symbols are left unread. Put more light on the table, or learn the print's "
+              "colours with `companion calibrate colours` (a photo of the three single-kind "
+              "cards).")
+
+
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
     problem of a picture or print without colour, of inks it cannot tell apart or cannot
@@ -144,16 +151,12 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
                         "three single-kind cards), or check the light.")
     if obs.unnamed_ink:   # nor this: a pale print in dim light shows an ink it cannot name
         return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show a colour the "
-                        "camera cannot name (a pale print, or dim or coloured light): those "
-                        "symbols are left unread. Put more light on the table, or learn the "
-                        "print's colours with `companion calibrate colours` (a photo of the "
-                        "three single-kind cards).")
+                        "camera cannot name (a pale print, or dim or coloured light): "
+                        + MORE_LIGHT)
     if obs.no_ring:   # nor this: a pale blue disc in dim light reads as the grey ring
         return Proposal("problem", f"{obs.no_ring} symbol(s) whose colour reads as the grey "
-                        "ring show a solid disc (a pale print's blue in dim light?): those "
-                        "symbols are left unread. Put more light on the table, or learn the "
-                        "print's colours with `companion calibrate colours` (a photo of the "
-                        "three single-kind cards).")
+                        "ring show a solid disc (a pale print's blue in dim light?): "
+                        + MORE_LIGHT)
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "
