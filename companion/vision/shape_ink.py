@@ -222,9 +222,9 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
                 matched: tuple[np.ndarray, np.ndarray] | None = None
                 ) -> tuple[list[CardRead], int]:
     """`reads` (of the cards at `poses`) with the symbols their shape names (see the module
-    docstring) read, and how many were; on the cards whose shapes were matched (those with a
-    symbol `unread_ink`), every letter read that its shape contradicts (`disagreeing`) is left
-    unread. `cores` (k x 6 x 3) are the paper-normalised mean
+    docstring) read, and how many were (a letter its shape contradicts is the caller's to
+    leave unread, `disagreeing`: the reader does so on every web card before naming). `cores`
+    (k x 6 x 3) are the paper-normalised mean
     colours of the symbols' cores of the cards `inside` the frame (a bool per read, k of
     them), as `inks.symbol_cores` measures them; `model` the colour model the cards were read
     with (its inks' hues); `matched`, where given, `shape_matches`'s answer for all of `reads`
@@ -242,10 +242,6 @@ def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead
     else:
         scores, whole = matched[0][cards], matched[1][cards]
     shows = shown(scores)
-    for i, k in enumerate(cards):
-        gone = disagreeing(reads[k].symbols, scores[i])
-        if any(gone):
-            out[k] = uncrossed(out[k], gone)
     _, ink_hue = chroma(model.inks.astype(np.float64))
     letters = np.array(model.letters)
     named = 0
