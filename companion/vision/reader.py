@@ -88,7 +88,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .ring_shape import ring_contradicted, ring_matches
+from .ring_shape import hole_px, ring_contradicted, ring_matches
 from .shape_ink import MIN_NAMED, disagreeing, shape_kept, shape_matches, shape_named
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
@@ -777,8 +777,9 @@ class HexelReader:
         scores, contrast = ring_matches(frame, [poses[k] for k in at], self.view,
                                         np.array([reads[k].white_bgr for k in at]))
         out, count = list(reads), 0
+        holes = hole_px([poses[k] for k in at], self.view)
         for k, gone in zip(at, ring_contradicted([reads[k] for k in at], scores, contrast,
-                                                 ring), strict=True):
+                                                 ring, holes), strict=True):
             if any(gone):
                 out[k] = uncrossed(out[k], gone)
                 count += sum(gone)

@@ -12,7 +12,11 @@ matches the disc better too; but the card's own discs, read as R or B by their c
 blurred alike and match it better still. A symbol read as the ring is left unread
 (`ring_contradicted`) where its picture matches the disc better than the ring by NOT_RING or
 more and, on a card with discs read, falls short of their median lead by less than
-DISC_MARGIN. Symbols too faint for a shape (MIN_CONTRAST) are not judged."""
+DISC_MARGIN. Symbols too faint for a shape (MIN_CONTRAST) are not judged, nor those on a card
+so small in the picture that the ring's hole spans less than MIN_HOLE_PX in radius
+(`hole_px`): any lens and any blur fill so small a hole, and the card's discs then lead alike
+only as far as their own blur goes (hard band seed 28, a 27 px card's rings leading by
+0.23-0.25 against its discs' 0.29-0.31, read right by their colour)."""
 
 from __future__ import annotations
 
@@ -43,6 +47,10 @@ STROKE = (0.6, 1.0)                         # symbol radii: ink in a ring and a 
 NOT_RING = 0.13
 DISC_MARGIN = 0.1
 MIN_CONTRAST = 0.15
+# The hole's radius in frame pixels below which a ring is not told from a disc by its shape: a
+# 1.6 px hole (a 27 px card) is gone under any blur; the blue discs of `office-lowlight` read as
+# the ring above lie on cards of 58 px and more (holes of 3.4 px and more).
+MIN_HOLE_PX = 2.0
 
 
 @cache
@@ -74,13 +82,27 @@ def ring_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, whites
             length / np.maximum(np.linalg.norm(white, axis=-1), 1e-6))
 
 
+def hole_px(poses: Sequence[Pose], view: TableView) -> np.ndarray:
+    """(cards,) the ring's hole radius in frame pixels on each card at `poses`: the mean of
+    the apothem's length in the frame along the plane's two axes, times the hole's share of it."""
+    if not poses:
+        return np.zeros(0)
+    c = np.array([p.centre for p in poses], np.float64)
+    a = np.array([p.apothem for p in poses], np.float64)
+    ends = [c, c + np.c_[a, np.zeros_like(a)], c + np.c_[np.zeros_like(a), a]]
+    img = view.to_image(np.concatenate(ends)).reshape(3, len(poses), 2)
+    apothem = 0.5 * (np.linalg.norm(img[1] - img[0], axis=1)
+                     + np.linalg.norm(img[2] - img[0], axis=1))
+    return apothem * HEXEL_FACE.symbol_radius_frac * HOLE
+
+
 def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: np.ndarray,
-                      ring: str) -> list[tuple[bool, ...]]:
+                      ring: str, holes: np.ndarray) -> list[tuple[bool, ...]]:
     """Per card of `reads`, per symbol: read as the ring (`ring`, its letter) where its
     picture shows a disc (see the module docstring); `scores` and `contrast` as `ring_matches`
-    gives them."""
+    gives them, `holes` each card's hole radius in frame pixels (`hole_px`)."""
     lead = scores[..., 0] - scores[..., 1]
-    seen = contrast >= MIN_CONTRAST
+    seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
     letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
     rings = (letters == ring) & seen & (lead >= NOT_RING)
     out = [(False,) * 6] * len(reads)

@@ -15,9 +15,15 @@ import pytest
 
 from companion.faces import HEXEL_FACE
 from companion.referee.proposal import unclear
-from companion.vision.calibration import TableView
+from companion.vision.calibration import TableCalibration, TableView
 from companion.vision.observation import NO_RING
-from companion.vision.ring_shape import NOT_RING, ring_contradicted, ring_matches
+from companion.vision.ring_shape import (
+    MIN_HOLE_PX,
+    NOT_RING,
+    hole_px,
+    ring_contradicted,
+    ring_matches,
+)
 from companion.vision.symbol_samples import CardRead, Pose
 
 from .crafted import draw_card, texture
@@ -82,10 +88,11 @@ def test_a_blue_disc_greyed_and_read_as_the_ring_is_left_unread(width):
     white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
     scores, contrast = ring_matches(img, [pose], TableView(), white[None])
     # (read by colour as the ring: the greyed discs with the printed rings)
-    gone = ring_contradicted([_read("VVVRVV")], scores, contrast, "V")
+    holes = hole_px([pose], TableView())
+    gone = ring_contradicted([_read("VVVRVV")], scores, contrast, "V", holes)
     assert gone == [tuple(d in GREYED for d in range(6))]
     # (and the card read right has nothing contradicted)
-    assert ring_contradicted([_read(CARD)], scores, contrast, "V") == [(False,) * 6]
+    assert ring_contradicted([_read(CARD)], scores, contrast, "V", holes) == [(False,) * 6]
 
 
 @pytest.mark.parametrize("width, blur", [(50.0, 2.0), (60.0, 2.0), (75.0, 2.5)])
@@ -99,7 +106,38 @@ def test_blur_that_fills_a_ring_s_hole_fills_the_card_s_discs_alike(width, blur)
     c = int(width)
     white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
     scores, contrast = ring_matches(img, [pose], TableView(), white[None])
-    assert ring_contradicted([_read(CARD)], scores, contrast, "V") == [(False,) * 6]
+    assert ring_contradicted([_read(CARD)], scores, contrast, "V",
+                             hole_px([pose], TableView())) == [(False,) * 6]
+
+
+@pytest.mark.parametrize("width, blur", [(26.0, 0.6), (28.0, 1.0), (30.0, 0.6), (30.0, 1.2)])
+def test_a_ring_too_small_for_its_hole_to_show_is_not_judged_by_its_shape(width, blur):
+    """A card under 34 px across the flats: its rings' holes (1.5-1.7 px in radius) are gone
+    under the least blur, and they match the disc better than the card's own discs do. Read
+    as the ring by their colour, they are kept (hard band seed 28 lost three cards to it);
+    judged as on a larger card, every ring would be left unread."""
+    img, pose = _card(width, blur)
+    c = int(width)
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    holes = hole_px([pose], TableView())
+    assert holes[0] == pytest.approx(0.5 * width * HEXEL_FACE.symbol_radius_frac
+                                     * (1.0 - HEXEL_FACE.ring_width_frac))
+    assert holes[0] < MIN_HOLE_PX
+    assert ring_contradicted([_read(CARD)], scores, contrast, "V", holes) == [(False,) * 6]
+    as_if_large = ring_contradicted([_read(CARD)], scores, contrast, "V", holes + 9.0)
+    assert as_if_large == [tuple(d in (0, 2, 4) for d in range(6))]
+
+
+def test_a_hole_s_size_in_the_frame_follows_the_table_view():
+    """`hole_px` measures the card in the frame: a table seen at 2 px per mm across and 3 down
+    (the plane in mm, a camera leaning) shows a card of apothem 20 mm 40 px wide and 60 px
+    high from its centre, 50 on the mean."""
+    view = TableView(TableCalibration(((0.5, 0.0, 0.0), (0.0, 1.0 / 3.0, 0.0), (0.0, 0.0, 1.0)),
+                                      (400.0, 300.0)))
+    pose = Pose((100.0, 80.0), 20.0, 0.3)
+    assert hole_px([pose], view)[0] == pytest.approx(
+        50.0 * HEXEL_FACE.symbol_radius_frac * (1.0 - HEXEL_FACE.ring_width_frac))
 
 
 def test_a_symbol_too_faint_for_a_shape_is_not_judged():
@@ -108,7 +146,8 @@ def test_a_symbol_too_faint_for_a_shape_is_not_judged():
     white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
     scores, contrast = ring_matches(img, [pose], TableView(), white[None])
     assert (contrast[0, list(GREYED)] < 0.15).all()
-    assert ring_contradicted([_read("VVVRVV")], scores, contrast, "V") == [(False,) * 6]
+    assert ring_contradicted([_read("VVVRVV")], scores, contrast, "V",
+                             hole_px([pose], TableView())) == [(False,) * 6]
 
 
 DIM_MOTION = VARIANTS["office-lowlight-motion"]
