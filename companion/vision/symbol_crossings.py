@@ -21,6 +21,7 @@ from .calibration import TableView
 from .colour import (
     PAPER_K,
     ColourModel,
+    builtin_model,
     normalise,
 )
 from .fast_reduce import (
@@ -779,6 +780,12 @@ def tinted_grey(text: list[str], sym_kind: np.ndarray, sym_norm: np.ndarray,
 # table-wide ink doubt (`inks.confused_letters`) must still see a red read as yellow to ask
 # for the print's colours, and only the reader's final report leaves it unread (`undimmed`).
 INK_RIVAL_DEG = 90.0
+# The ink's own lightness in that mean is the lesser of the table's (`inks.ink_fades` measures
+# a paler print's) and our print's: a glossy sleeve's sheen or a glare washes some of a
+# table's yellows lighter, and the fade measured over them all then lifts the floor over the
+# yellows the sheen missed (held-out `sleeves` 21: "Y paler (0.78 of its chroma)" at 0.72 of
+# the paper, a floor of 0.60, its unwashed triangles at 0.58-0.61, four cards left '?'). The
+# rival's lightness stays the table's: a red printed paler is lighter, and so is its misread.
 MIN_LOCAL_PAPER = 3   # halo samples that are paper, for the paper round a symbol to be known
 _FLOORS: dict[int, tuple[ColourModel, np.ndarray]] = {}
 
@@ -802,14 +809,20 @@ def ink_floors(model: ColourModel) -> np.ndarray:
 
 
 def _lightness_floors(model: ColourModel) -> np.ndarray:
-    """`ink_floors` times each ink's own lightness (mean channel, paper-relative): the least
-    mean channel a symbol read as it may show in its middle, against the paper round it;
-    remembered per model (a read asks for them in every call)."""
+    """The least mean channel a symbol read as each ink of `model` may show in its middle,
+    against the paper round it: the geometric mean of its darker rival's lightness and its
+    own (`ink_floors`), its own taken as the lesser of the model's and our print's
+    (`OWN_LIGHT`); remembered per model (a read asks for them in every call)."""
     got = _FLOORS.get(id(model))
     if got is None or got[0] is not model:
         if len(_FLOORS) >= 8:   # (a reader keeps its model: a few at a time)
             _FLOORS.clear()
-        got = (model, ink_floors(model) * np.asarray(model.inks, np.float64).mean(-1))
+        light = np.asarray(model.inks, np.float64).mean(-1)
+        ours = builtin_model(model.edition)
+        own = np.array([min(v, float(ours.inks[ours.letters.index(n)].mean()))
+                        if n in ours.letters else v
+                        for n, v in zip(model.letters, light, strict=True)])
+        got = (model, ink_floors(model) * light * np.sqrt(own / light))
         _FLOORS[id(model)] = got
     return got[1]
 

@@ -7,8 +7,11 @@ geometric mean, is '?' (`symbol_crossings.darker_than_ink`)."""
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
+import pytest
 
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
@@ -17,7 +20,7 @@ from companion.vision.symbol_samples import N_HALO, N_SYMBOL, Pose
 from companion.vision.symbols import read_cards
 
 from .crafted import draw_card, texture
-from .heldout import Variant, heldout_scene, scored
+from .heldout import VARIANTS, Variant, heldout_scene, scored
 
 
 def test_only_a_light_ink_with_a_darker_rival_near_in_hue_has_a_floor():
@@ -86,3 +89,48 @@ def test_yellow_under_a_warm_lamp_and_blur_is_still_read():
     read = read_cards(seen, [Pose((160.0, 120.0), width / 2.0, 0.0)], TableView(),
                       builtin_model("web"))[0]
     assert read.symbols == "YYRYBY", read
+
+
+def _faded(fades: dict[str, tuple[float, float]]):
+    """Our web model with inks faded as `inks.ink_fades` fades a paler print's: per letter,
+    the share of its chroma kept and its lightness (paper-relative mean channel)."""
+    from dataclasses import replace
+
+    from companion.vision.inks import fade_ink
+
+    web = builtin_model("web")
+    protos = tuple(tuple(float(v) for v in fade_ink(p, *fades[n])) if n in fades else p
+                   for n, p in zip(web.names, web.protos, strict=True))
+    return replace(web, protos=protos, source="built-in, faded")
+
+
+def test_a_yellow_faded_lighter_by_the_table_keeps_our_print_s_floor():
+    """Fades measured on a table whose symbols a sleeve's sheen washed lift the model's inks
+    (held-out `sleeves` 21: red 0.70 of its chroma at 0.51 of the paper, yellow 0.78 at 0.72,
+    for our 0.38 and 0.58): a yellow printed as ours, unwashed, stands against a floor taken
+    with our yellow's lightness, while a red read as yellow, even as light as the table's
+    faded red, is still '?'."""
+    from companion.vision.symbol_crossings import darker_than_ink
+
+    web = builtin_model("web")
+    faded = _faded({"R": (0.70, 0.507), "Y": (0.78, 0.72)})
+    assert faded.inks[2].mean() == pytest.approx(0.72)
+    yellow = web.inks[2] * 0.97   # (a little under its ink, as a blurred middle shows it)
+    assert not darker_than_ink(["YBRBRB"], *_samples(yellow), faded).any()
+    for red in (web.inks[0], faded.inks[0]):
+        assert darker_than_ink(["YBRBRB"], *_samples(red), faded).tolist() == [
+            [True] + [False] * 5]
+    # (the floor the faded yellow's own lightness would give lies above that yellow: it would
+    # have been left '?')
+    assert math.sqrt(faded.inks[0].mean() * 0.72) > yellow.mean()
+
+
+def test_the_sheen_washed_yellows_of_a_sleeved_table_are_read():
+    """Held-out `sleeves` 21 (web, a strong cyan cast): the table's inks measured as "Y paler
+    (0.78 of its chroma)" over yellows a sheen washed lighter, and four cards whose triangles it
+    missed were left '?', each for one yellow 'darker than its ink'. They read whole and right
+    now, and nothing is misread."""
+    scene = heldout_scene(21, variant=VARIANTS["sleeves"])
+    s, _ = scored(scene)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert s.correct == s.full == 20, s
