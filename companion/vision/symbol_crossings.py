@@ -811,8 +811,8 @@ def ink_floors(model: ColourModel) -> np.ndarray:
 def _lightness_floors(model: ColourModel) -> np.ndarray:
     """The least mean channel a symbol read as each ink of `model` may show in its middle,
     against the paper round it: the geometric mean of its darker rival's lightness and its
-    own (`ink_floors`), its own taken as the lesser of the model's and our print's
-    (`OWN_LIGHT`); remembered per model (a read asks for them in every call)."""
+    own (`ink_floors`), its own taken as the lesser of the model's and our print's (see the
+    note under INK_RIVAL_DEG); remembered per model (a read asks for them in every call)."""
     got = _FLOORS.get(id(model))
     if got is None or got[0] is not model:
         if len(_FLOORS) >= 8:   # (a reader keeps its model: a few at a time)
@@ -822,7 +822,8 @@ def _lightness_floors(model: ColourModel) -> np.ndarray:
         own = np.array([min(v, float(ours.inks[ours.letters.index(n)].mean()))
                         if n in ours.letters else v
                         for n, v in zip(model.letters, light, strict=True)])
-        got = (model, ink_floors(model) * light * np.sqrt(own / light))
+        # (where the model's own is no lighter than ours: the floor as the model puts it)
+        got = (model, ink_floors(model) * np.where(own < light, np.sqrt(light * own), light))
         _FLOORS[id(model)] = got
     return got[1]
 
