@@ -60,12 +60,17 @@ def _card(width: float, blur: float, grey: tuple[int, int, int] | None = None,
     return cv2.imdecode(enc, cv2.IMREAD_COLOR), Pose((width, width), width / 2.0, 0.0)
 
 
+def _matches(img: np.ndarray, pose: Pose) -> tuple[np.ndarray, np.ndarray]:
+    """`ring_matches` of the crafted card at `pose`, against the paper at the card's middle."""
+    c = int(pose.centre[0])
+    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
+    return ring_matches(img, [pose], TableView(), white[None])
+
+
 def _lead(img: np.ndarray, pose: Pose) -> np.ndarray:
     """Each symbol's disc correlation less its ring correlation (6), against the paper at the
     card's middle."""
-    c = int(pose.centre[0])
-    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
-    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    scores, contrast = _matches(img, pose)
     assert (contrast[0] > 0.15).all()
     return scores[0, :, 0] - scores[0, :, 1]
 
@@ -84,9 +89,7 @@ def test_a_ring_shows_its_hole_and_a_disc_does_not(width):
 @pytest.mark.parametrize("width", [50.0, 60.0, 75.0, 90.0])
 def test_a_blue_disc_greyed_and_read_as_the_ring_is_left_unread(width):
     img, pose = _card(width, 1.0, WASHED_GREY)
-    c = int(width)
-    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
-    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    scores, contrast = _matches(img, pose)
     # (read by colour as the ring: the greyed discs with the printed rings)
     holes = hole_px([pose], TableView())
     gone = ring_contradicted([_read("VVVRVV")], scores, contrast, "V", holes)
@@ -103,9 +106,7 @@ def test_blur_that_fills_a_ring_s_hole_fills_the_card_s_discs_alike(width, blur)
     img, pose = _card(width, blur)
     lead = _lead(img, pose)
     assert lead[[0, 2, 4]].max() >= NOT_RING, lead     # (the absolute test alone would fail)
-    c = int(width)
-    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
-    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    scores, contrast = _matches(img, pose)
     assert ring_contradicted([_read(CARD)], scores, contrast, "V",
                              hole_px([pose], TableView())) == [(False,) * 6]
 
@@ -117,9 +118,7 @@ def test_a_ring_too_small_for_its_hole_to_show_is_not_judged_by_its_shape(width,
     as the ring by their colour, they are kept (hard band seed 28 lost three cards to it);
     judged as on a larger card, every ring would be left unread."""
     img, pose = _card(width, blur)
-    c = int(width)
-    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
-    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    scores, contrast = _matches(img, pose)
     holes = hole_px([pose], TableView())
     assert holes[0] == pytest.approx(0.5 * width * HEXEL_FACE.symbol_radius_frac
                                      * (1.0 - HEXEL_FACE.ring_width_frac))
@@ -142,9 +141,7 @@ def test_a_hole_s_size_in_the_frame_follows_the_table_view():
 
 def test_a_symbol_too_faint_for_a_shape_is_not_judged():
     img, pose = _card(75.0, 1.0, (236, 238, 240))     # (the greyed discs nearly paper)
-    c = 75
-    white = img[c - 2:c + 3, c - 2:c + 3].reshape(-1, 3).mean(0)
-    scores, contrast = ring_matches(img, [pose], TableView(), white[None])
+    scores, contrast = _matches(img, pose)
     assert (contrast[0, list(GREYED)] < 0.15).all()
     assert ring_contradicted([_read("VVVRVV")], scores, contrast, "V",
                              hole_px([pose], TableView())) == [(False,) * 6]
