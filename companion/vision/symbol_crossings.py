@@ -581,23 +581,16 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
         max3(np.abs(band[:, 0] - band[:, 2]))))[ci]                  # starts
     flat *= np.where(r == RUN_STARTS, RUN_HALO_SLACK, 1.0)           # (the halo starts' slack)
     m = pose_matrices(poses)[ci]
-    white_all = white
+    # (the smoothing along the run takes a run down by RUN_NOISE times its card's noise at
+    # most, so no run whose spread over some of its points exceeds its limit by that much can
+    # pass: the stages below drop those)
+    cards, at = np.unique(ci, return_inverse=True)
+    slack = RUN_NOISE * card_noise(bgr, [poses[c] for c in cards], view, white[cards])[at]
     centres, white = np.array([p.centre for p in poses])[ci], white[ci]
-    # (every run of each start at its two ends: starts x turns; the smoothing along the run
-    # takes a run down by RUN_NOISE times its card's noise, RUN_FLAT at most, so no run whose
-    # spread over some of its points exceeds its limit by that much can pass: the stages below
-    # drop those, the card's noise measured where a run is left to ask it of)
+    # (every run of each start at its two ends: starts x turns)
     spread, _ = _run_spread(bgr, view, _RUN_ENDS[:, si, r], m[:, None], centres[:, None],
                             white[:, None])
-    k, t = np.nonzero(spread - RUN_FLAT < flat[:, None])
-    if not k.size:
-        return out
-    cards, at = np.unique(ci[k], return_inverse=True)
-    slack = np.zeros(len(ci))
-    slack[k] = np.minimum(RUN_NOISE * card_noise(bgr, [poses[c] for c in cards], view,
-                                                 white_all[cards])[at], RUN_FLAT)
-    keep = spread[k, t] - slack[k] < flat[k]
-    k, t = k[keep], t[keep]
+    k, t = np.nonzero(spread - slack[:, None] < flat[:, None])
     rays = r[k] * _RUN_TURNS + t
     # (those left at every RUN_COARSE-th point, then at all: both ends among them)
     for points, whole in ((slice(None, None, RUN_COARSE), False), (slice(None), True)):
