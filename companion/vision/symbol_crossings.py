@@ -599,7 +599,7 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
         if not k.size:
             return out
         spread, smooth = _run_spread(bgr, view, _RUN_POINTS_FIRST[points, si[k], rays], m[k],
-                                     centres[k], white[k], whole)
+                                     centres[k], white[k], smoothed=whole)
         if whole:   # (smoothed, down to no more than the card's noise below as sampled)
             spread = np.minimum(spread, np.maximum(smooth, spread - slack[k]))
         else:
@@ -643,8 +643,8 @@ def card_noise(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.nd
 
 
 def _run_spread(bgr: np.ndarray, view: TableView, local: np.ndarray, m: np.ndarray,
-                centres: np.ndarray, white: np.ndarray, smoothed: bool = False,
-                side_px: float = RUN_SIDE_PX) -> tuple[np.ndarray, np.ndarray | None]:
+                centres: np.ndarray, white: np.ndarray, side_px: float = RUN_SIDE_PX,
+                smoothed: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """The colour spread (paper-relative, the largest channel's) along each of some runs (of
     any shape) of card-frame points `local` (points x runs x 2), whose cards' pose matrices
     (runs x 2 x 2), centres (runs x 2) and white references (runs x 3 BGR) are `m`, `centres`
