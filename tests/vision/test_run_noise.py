@@ -2,8 +2,10 @@
 outline (`symbol_crossings.runs_out`): a fingertip lying over a disc and across the card's edge,
 flat but for the noise, ran just over the limit and was read as the ink it looked like. So a run
 is also smoothed along its length, and may come down by as much as the noise the camera put on
-that card's own paper (`card_noise`, RUN_NOISE times it): no lower, for on a smeared card the
-smoothing takes down print's blurred steps too (see the comment before RUN_SMOOTH)."""
+that card's own paper (`card_noise`, RUN_NOISE times what stands above NOISE_FLOOR, the measure's
+own reading of clean print): no lower, for on a smeared card the smoothing takes down print's
+blurred steps too (see the comment before RUN_SMOOTH). Held-out `fingers` 3018, whose ring a
+floorless allowance took, is `test_symbol_grey_mirror`'s."""
 
 from __future__ import annotations
 
@@ -81,11 +83,12 @@ def test_a_fingertip_in_a_dim_room_is_not_misread():
 def test_smeared_rings_keep_their_runs(variant, seed, right, monkeypatch):
     """Held-out tables where a smear leaves a ring's steps a few points wide along its runs, so
     that smoothing alone takes a run under the limit (each loses a card in full view with
-    RUN_NOISE unbounded): the noise on those cards is a fraction of a grey level, and every card
-    read right before still is."""
+    RUN_NOISE unbounded and no NOISE_FLOOR): the noise on those cards is a fraction of a grey
+    level, and every card read right before still is."""
     s, _ = scored(heldout_scene(seed, variant=VARIANTS[variant]))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == right, s
     monkeypatch.setattr(symbol_crossings, "RUN_NOISE", 1e9)
+    monkeypatch.setattr(symbol_crossings, "NOISE_FLOOR", 0.0)
     unbounded, _ = scored(heldout_scene(seed, variant=VARIANTS[variant]))
     assert unbounded.correct == right - 1, unbounded

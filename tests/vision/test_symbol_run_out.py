@@ -24,6 +24,7 @@ from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbol_crossings import (
     HALO_SAME,
+    NOISE_FLOOR,
     OUTWARD_HALO,
     RUN_FLAT,
     RUN_HALO_SLACK,
@@ -131,9 +132,9 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=N
     halo sample facing its edge, its limit RUN_HALO_SLACK times theirs), at all its points at
     once, its spread the lesser of that on the run and that with each point the mean of three
     samples a pixel apart across it, or that mean smoothed along the run down to no more than
-    the card's noise (`card_noise`, RUN_NOISE) below it, one card at a time (each card's
-    points through `pose_points`); and the distance of the flattest run's spread from its
-    limit per symbol (cards x 6, inf where no run starts)."""
+    the card's noise above NOISE_FLOOR (`card_noise`, RUN_NOISE) below it, one card at a
+    time (each card's points through `pose_points`); and the distance of the flattest run's
+    spread from its limit per symbol (cards x 6, inf where no run starts)."""
     n = len(poses)
     mid = normalise(symbols.reshape(n, 6, N_SYMBOL, 3)[:, :, :RUN_STARTS], white[:, None, None])
     ring = normalise(halo.reshape(n, 6, N_HALO, 3), white[:, None, None])
@@ -179,6 +180,7 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=N
         smooth = (smooth[:, :, :-2] + smooth[:, :, 1:-1] + smooth[:, :, 2:]) / 3.0
         smooth = (smooth.max(2) - smooth.min(2)).max(-1)
         noise = card_noise(bgr, [poses[c]], view, white[c:c + 1])[0]
+        noise = math.sqrt(max(noise * noise - NOISE_FLOOR * NOISE_FLOOR, 0.0))
         spread = np.minimum(spread, np.maximum(smooth, spread - RUN_NOISE * noise))
         spread = np.where(inside.all(2) & np.repeat(start[c], turns, axis=1), spread, np.inf)
         # (the halo start's runs, the last `turns`, given RUN_HALO_SLACK)
