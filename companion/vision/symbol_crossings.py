@@ -502,15 +502,15 @@ RUN_SIDE_PX = 1.0
 # 0.58 of a pixel's, the extreme of 21 normal draws about 2 deviations either side). The
 # fingertip's card has noise 0.030 of its white, which lets its run down to 0.073; the smeared
 # rings' cards 0.004-0.013, which keeps them within 0.025 of their runs as sampled. Measured
-# with it, held-out `office-lowlight-fingers` 0-99: misreads 7 -> 4, on tables the referee
-# would judge 1 -> 0, cards in full view 1483 -> 1480 (table 42, a very pale print: a
-# pen-covered card left unread changes which cells the lattice probes); never-seen 14000-14099
-# 9 -> 6 misreads, 1503 cards both. Card for card the same totals, 0 misreads: `office-
-# lowlight`, `office-lowlight-motion`, `lowlight`, `harsh`, `cloth-small`, `phone-photo`,
-# `sleeves`, `fingers`, `busy`, `default` 0-99, `lowlight` 14000-14099, the hard tables 0-699
-# with markers. Crafted clean cards given noise of deviation 6-14 (both editions, 36-64 px,
-# defocus 0.8-3 px, 0 or 8 px of motion; 3456 symbols) read exactly as before; crafted taupe
-# and tan pens over discs under noise of 14 misread 2 of 96 pictures, 5 before.
+# with it (and NOISE_FLOOR, below), held-out `office-lowlight-fingers` 0-99: misreads 7 -> 4,
+# on tables the referee would judge 1 -> 0, 1483 cards in full view both; never-seen
+# 14000-14099 9 -> 6 misreads, 1503 cards both. Card for card the same totals, 0 misreads:
+# `office-lowlight`, `office-lowlight-motion`, `lowlight`, `harsh`, `cloth-small`,
+# `phone-photo`, `sleeves`, `fingers`, `busy`, `default` 0-99, `lowlight` 14000-14099, the
+# hard tables 0-699 with markers. Crafted clean cards given noise of deviation 6-14 (both
+# editions, 36-64 px, defocus 0.8-3 px, 0 or 8 px of motion; 3456 symbols) read exactly as
+# before; crafted taupe and tan pens over discs under noise of 14 misread 2 of 96 pictures, 5
+# before.
 RUN_SMOOTH = 3
 RUN_NOISE = 2.0
 # `card_noise` on clean print is not 0: a symbol's or the band's edge near a paper place, and
