@@ -34,7 +34,7 @@ WHITE = np.array([[230.0, 230.0, 230.0]])
 
 
 def _spreads(frame: np.ndarray, angles_deg: np.ndarray, side_px: float) -> np.ndarray:
-    """`_run_spread` of runs of 21 points from the card's centre out to 1.2 apothems at
+    """`_run_spread` (as sampled) of runs of 21 points from the card's centre out to 1.2 apothems at
     `angles_deg` (card frame), with the three lines `side_px` apart (0: the run's own line
     three times, its spread as sampled on it alone)."""
     pose = Pose(CENTRE, APOTHEM, 0.0)
@@ -42,7 +42,7 @@ def _spreads(frame: np.ndarray, angles_deg: np.ndarray, side_px: float) -> np.nd
     a = np.radians(angles_deg)
     local = np.linspace(0.0, 1.2, 21)[:, None, None] * np.c_[np.cos(a), np.sin(a)][None]
     return _run_spread(frame, TableView(), local, m[[0] * len(a)], centres[[0] * len(a)],
-                       WHITE[[0] * len(a)], side_px)
+                       WHITE[[0] * len(a)], side_px)[0]
 
 
 def test_noise_spreads_a_flat_run_far_less_averaged_across():
