@@ -607,11 +607,14 @@ def runs_out(bgr: np.ndarray, poses: list[Pose], view: TableView, white: np.ndar
     for points, whole in ((slice(None, None, RUN_COARSE), False), (slice(None), True)):
         if not k.size:
             return out
+        # (smoothed at all the points, down to no more than the card's noise below as sampled;
+        # where no card has noise above the floor, as sampled)
+        smoothed = whole and bool(slack[k].any())
         spread, smooth = _run_spread(bgr, view, _RUN_POINTS_FIRST[points, si[k], rays], m[k],
-                                     centres[k], white[k], smoothed=whole)
-        if whole:   # (smoothed, down to no more than the card's noise below as sampled)
+                                     centres[k], white[k], smoothed=smoothed)
+        if smoothed:
             spread = np.minimum(spread, np.maximum(smooth, spread - slack[k]))
-        else:
+        elif not whole:
             spread = spread - slack[k]
         keep = spread < flat[k]
         k, rays = k[keep], rays[keep]
