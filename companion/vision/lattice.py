@@ -601,6 +601,56 @@ SPREAD_MIN_CARDS = 5
 # 398 -> 414 right and 1 -> 0 at a wrong cell, to 60 %: 341 -> 362 and 4 wrong either way, to
 # 25 %: unchanged. At 0.4: `laid` 798, but `laid=0.5` read 1 misread and 2 false cards.
 SURE_MISFIT = 0.45
+# Cards laid by hand drift: a card two or more steps off predicts a card nearly halfway between
+# two cells, on the far side of SURE_MISFIT's bound, while the cards beside it agree. Such a
+# prediction is outvoted where it lies within SPLIT_OFF steps of the cell the others agree on
+# (a prediction of another cell misses that cell by 1 - SURE_MISFIT = 0.55 steps at least) and
+# comes from no adjacent card, where the predictions agreeing number at least SPLIT_VOTES times
+# those split so, and SPLIT_NEAR adjacent cards agree, each both ways within SPLIT_NEAR_MISFIT
+# of a step (the cards beside it, not only those beyond a gap, place it there).
+SPLIT_OFF = 0.65
+SPLIT_VOTES = 3
+SPLIT_NEAR = 2
+SPLIT_NEAR_MISFIT = 0.3
+
+
+def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return max(abs(dq), abs(dr), abs(dq + dr)) <= 1
+
+
+def _outvoted(split: list[tuple[int, int, int, tuple[int, int], tuple[int, int]]],
+              agree: list[tuple[int, int, tuple[int, int]]], cell: tuple[int, int],
+              frac: np.ndarray, resid: np.ndarray) -> bool:
+    """Whether the predictions `split` from a card being placed at `cell` (each: the card
+    predicting, the card predicted, the predicting card's turn, its cell and the predicted
+    card's) are outvoted by those that meet it (`agree`, each: the card predicting, the card
+    predicted and the other card's cell): see SPLIT_OFF. `frac` and `resid` are the cards'
+    steps to one another in their provisional frames and how far those miss a lattice point
+    (`grow_lattice`)."""
+    if len(agree) < SPLIT_VOTES * len(split):
+        return False
+    # (the cards beside it, each by its own word both ways: a card agreeing one way only, or
+    # missing the cell by more either way, is no such card)
+    worst: dict[tuple[int, int], float] = {}
+    for a, b, at in agree:
+        worst[at] = max(worst.get(at, 0.0), float(resid[a, b]))
+    for _, _, _, at, want in split:
+        worst[want if at == cell else at] = math.inf
+    near = sum(_adjacent(cell, at) and w <= SPLIT_NEAR_MISFIT for at, w in worst.items())
+    if near < SPLIT_NEAR:
+        return False
+    for a, b, k, at, want in split:
+        if _adjacent(at, want):
+            return False   # (an adjacent card's word is never outvoted)
+        dq, dr = want[0] - at[0], want[1] - at[1]
+        r0, r1, r2, r3 = _ROT[k % 6]
+        fa, fb = float(frac[a, b, 0]), float(frac[a, b, 1])
+        du0 = r0 * fa + r1 * fb - dq
+        du1 = r2 * fa + r3 * fb - dr
+        if math.hypot(du0 + 0.5 * du1, SQRT3 / 2.0 * du1) > SPLIT_OFF:
+            return False
+    return True
 
 
 def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableView,
@@ -720,20 +770,28 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
         return k
 
     def neighbours_agree(j: int, k: int, cell: tuple[int, int]) -> bool:
-        """Whether every placed card around j predicts j at `cell` (and j them)."""
+        """Whether the placed cards around j predict j at `cell` (and j them): every one of
+        them, but for a prediction nearly halfway to a neighbouring cell from a card two steps
+        or more off, where the others outvote it (`_outvoted`)."""
         r0, r1, r2, r3 = _ROT[k % 6]
         q_j, r_j, sure_j = step_q[j], step_r[j], sure[j]
+        agree, split = [], []
         for q in around[j]:
             at = cells.get(q)
             if at is None:
                 continue
-            if sure[q][j] and cell_of(q, j, turns[q], at) != cell:
-                return False
+            if sure[q][j]:
+                if cell_of(q, j, turns[q], at) != cell:
+                    split.append((q, j, turns[q], at, cell))
+                else:
+                    agree.append((q, j, at))
             if sure_j[q]:   # cell_of(j, q, k, cell), inline: this is the growth's inner loop
                 a, b = q_j[q], r_j[q]
                 if (cell[0] + r0 * a + r1 * b, cell[1] + r2 * a + r3 * b) != at:
-                    return False
-        return True
+                    split.append((j, q, k, cell, at))
+                else:
+                    agree.append((j, q, at))
+        return not split or _outvoted(split, agree, cell, frac, resid)
 
     def grow() -> None:
         while heap:
