@@ -615,6 +615,7 @@ SPLIT_NEAR_MISFIT = 0.3
 
 
 def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether cells a and b (provisional axial) are the same or neighbours."""
     dq, dr = b[0] - a[0], b[1] - a[1]
     return max(abs(dq), abs(dr), abs(dq + dr)) <= 1
 
@@ -775,7 +776,24 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
         or more off, where the others outvote it (`_outvoted`)."""
         r0, r1, r2, r3 = _ROT[k % 6]
         q_j, r_j, sure_j = step_q[j], step_r[j], sure[j]
-        agree, split = [], []
+        for q in around[j]:
+            at = cells.get(q)
+            if at is None:
+                continue
+            if sure[q][j] and cell_of(q, j, turns[q], at) != cell:
+                return _outvoted(*words(j, k, cell), cell, frac, resid)
+            if sure_j[q]:   # cell_of(j, q, k, cell), inline: this is the growth's inner loop
+                a, b = q_j[q], r_j[q]
+                if (cell[0] + r0 * a + r1 * b, cell[1] + r2 * a + r3 * b) != at:
+                    return _outvoted(*words(j, k, cell), cell, frac, resid)
+        return True
+
+    def words(j: int, k: int, cell: tuple[int, int]
+              ) -> tuple[list[tuple[int, int, int, tuple[int, int], tuple[int, int]]],
+                         list[tuple[int, int, tuple[int, int]]]]:
+        """The sure predictions between j, placed at `cell` turned k, and the placed cards
+        around it, as `_outvoted` takes them: (those that split from it, those that agree)."""
+        split, agree = [], []
         for q in around[j]:
             at = cells.get(q)
             if at is None:
@@ -785,13 +803,12 @@ def grow_lattice(frames: list[CardFrame] | tuple[CardFrame, ...], view: TableVie
                     split.append((q, j, turns[q], at, cell))
                 else:
                     agree.append((q, j, at))
-            if sure_j[q]:   # cell_of(j, q, k, cell), inline: this is the growth's inner loop
-                a, b = q_j[q], r_j[q]
-                if (cell[0] + r0 * a + r1 * b, cell[1] + r2 * a + r3 * b) != at:
+            if sure[j][q]:
+                if cell_of(j, q, k, cell) != at:
                     split.append((j, q, k, cell, at))
                 else:
                     agree.append((j, q, at))
-        return not split or _outvoted(split, agree, cell, frac, resid)
+        return split, agree
 
     def grow() -> None:
         while heap:
