@@ -25,7 +25,7 @@ import numpy as np
 
 from .calibration import TableView
 from .cards import plane_sizes
-from .geometry import SQRT3, axial_round, wrap60
+from .geometry import SQRT3, axial_distance, axial_round, wrap60
 
 
 @dataclass(frozen=True)
@@ -614,12 +614,6 @@ SPLIT_NEAR = 2
 SPLIT_NEAR_MISFIT = 0.3
 
 
-def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether cells a and b (provisional axial) are the same or neighbours."""
-    dq, dr = b[0] - a[0], b[1] - a[1]
-    return max(abs(dq), abs(dr), abs(dq + dr)) <= 1
-
-
 def _outvoted(split: list[tuple[int, int, int, tuple[int, int], tuple[int, int]]],
               agree: list[tuple[int, int, tuple[int, int]]], cell: tuple[int, int],
               frac: np.ndarray, resid: np.ndarray) -> bool:
@@ -638,11 +632,11 @@ def _outvoted(split: list[tuple[int, int, int, tuple[int, int], tuple[int, int]]
         worst[at] = max(worst.get(at, 0.0), float(resid[a, b]))
     for _, _, _, at, want in split:
         worst[want if at == cell else at] = math.inf
-    near = sum(_adjacent(cell, at) and w <= SPLIT_NEAR_MISFIT for at, w in worst.items())
+    near = sum(axial_distance(cell, at) <= 1 and w <= SPLIT_NEAR_MISFIT for at, w in worst.items())
     if near < SPLIT_NEAR:
         return False
     for a, b, k, at, want in split:
-        if _adjacent(at, want):
+        if axial_distance(at, want) <= 1:
             return False   # (an adjacent card's word is never outvoted)
         dq, dr = want[0] - at[0], want[1] - at[1]
         r0, r1, r2, r3 = _ROT[k % 6]
