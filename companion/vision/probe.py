@@ -60,9 +60,12 @@ RING_2 = ((2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1)
           (-1, 2), (0, 2), (1, 1))
 # the pose search around a probed cell's predicted pose: offsets (apothems), turns (degrees) and
 # sizes (the predicted apothem is the neighbour's: a card one step nearer to or farther from the
-# camera looks a few per cent larger or smaller, which the neighbour's frame does not follow)
-PROBE_SHIFTS = tuple((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
-                     for dy in (-0.08, 0.0, 0.08))
+# camera looks a few per cent larger or smaller, which the neighbour's frame does not follow).
+# The shifts nearest first: near a card's place poses a few px apart read equally whole, and the
+# search keeps the first best (from the top-left corner, a card predicted at its place was kept
+# 0.08 apothem off it, its ring cores taking in their bands: tests/vision/test_probe_tie.py)
+PROBE_SHIFTS = tuple(sorted(((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
+                             for dy in (-0.08, 0.0, 0.08)), key=lambda t: abs(t[0]) + abs(t[1])))
 PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0),
               (-0.04, 0.0, 0.0, 1.0), (0.0, 0.04, 0.0, 1.0), (0.0, -0.04, 0.0, 1.0),
               (0.0, 0.0, 0.0, 0.96), (0.0, 0.0, 0.0, 1.04))
@@ -518,9 +521,16 @@ def refined(hopeful: list[tuple[int, int]], sure: set[tuple[int, int]],
     return [k for k in hopeful if k in sure or best[k][2].letters >= FINE_SYMBOLS]
 
 
+# a probed pose's mean symbol confidence, weighted below any step of its wholeness (one of the
+# 18 paper or band places, a symbol): between poses that read equally whole, the surer read
+PROBE_SURE = 0.01
+
+
 def probe_score(r: CardRead) -> float:
-    """How whole a probed pose reads: its paper and band shares and the share of symbols read."""
-    return r.paper_ok + r.border_ok + r.letters / 6.0
+    """How whole a probed pose reads: its paper and band shares and the share of symbols read;
+    between equally whole reads, the surer (PROBE_SURE)."""
+    return (r.paper_ok + r.border_ok + r.letters / 6.0
+            + PROBE_SURE * sum(r.edge_confidence) / 6.0)
 
 
 BAND_LIT = 0.75   # a band place this bright in every channel and depth (of the white) is lit

