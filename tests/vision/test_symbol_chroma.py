@@ -70,7 +70,8 @@ def test_a_washed_boosted_symbol_reads_as_its_own_ink() -> None:
             # never another ink. A sample clipped at white in some channels (the wash past
             # white) is judged at every value the clipped ones may truly hold: a red's or a
             # blue's clip is in its own ink's channel, which only a brighter value strengthens,
-            # and they read; a yellow's red clips first, and a redder yellow is orange: unread.
+            # and they read; a yellow's red clips first, and a redder yellow may be orange:
+            # unread unless it stays a yellow at every value its red may hold.
             # One the boost crushed to black is seen to within the sensor's black, a small part
             # of an ink's chroma on this white (CRUSH_FLOOR).
             assert (3.0 / WHITE <= CRUSH_FLOOR).all()
