@@ -178,8 +178,11 @@ def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
     ends: list[tuple[bool, ...] | None] = [None]
     reach = np.ones_like(x)
     if high is not None and high.any():
-        # (per RGB channel, at its reach or as seen; a channel that did not clip is as seen)
-        ends += [c for c in itertools.product((False, True), repeat=3) if any(c)]
+        # (per RGB channel that clipped in some sample, at its reach or as seen; a channel
+        # that clipped nowhere is as seen at every corner and adds none)
+        free = np.flatnonzero(high.reshape(-1, 3).any(0))
+        ends += [tuple(np.isin(np.arange(3), free[list(on)]))
+                 for on in itertools.product((False, True), repeat=len(free)) if any(on)]
         reach = clip_reach(x, high)
     coloured = ~model.neutral
     strength = unexplained = inks = None
