@@ -587,8 +587,8 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
         flat = norm.shape[0] * norm.shape[1]
         kind, alpha, dark = model.explain(
             np.concatenate([norm.reshape(-1, 3), lamp_norm.reshape(-1, 3)]),
-            tuple(np.concatenate([b.reshape(-1, 3), lb.reshape(-1, 3)])
-                  for b, lb in zip(bounds, lamp_bounds, strict=True)),
+            (np.concatenate([bounds[0].reshape(-1, 3), lamp_bounds[0].reshape(-1, 3)]),
+             np.concatenate([bounds[1].reshape(-1, 3), lamp_bounds[1].reshape(-1, 3)])),
             np.concatenate([sym_cast.reshape(-1, 3), np.zeros((lamp_norm.size // 3, 3),
                                                               sym_cast.dtype)]))
         lamp_halo = (kind[flat:].reshape(lamp_vals.shape[:2]),

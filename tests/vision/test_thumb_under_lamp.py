@@ -1,21 +1,21 @@
 """A thumb over a symbol on a card whose paper clipped is never filled in by the lamp re-read.
-Under a strongly tinted lamp that drives the paper past the clip (here a cyan one, blue and green
-1.5 times over, red not clipped: a camera white-balanced for a warm lamp under a cold one), a pale
-fingertip is darker than the clipped paper in every channel by about as much, so against the
-card's white it looks like paper in a little shade: its samples read as paper, and the symbol
-under it as '?'. The reader then reads such a card again with its symbols judged against the
-paper the lamp makes (`symbols._lamp_read`): there the fingertip shows its own hue, a washed red
-at about half strength from middle to rim, which the vote or `washed_pure` reads as red. Its halo
-was judged against the clipped white (where real paper must be judged: see
+Under a strongly tinted lamp that drives the paper past the clip (here a cyan one, blue and
+green 1.5 times over, red not clipped: a camera white-balanced for a warm lamp under a cold
+one), a pale fingertip is darker than the clipped paper in every channel by about as much, so
+against the card's white it looks like paper in a little shade: its samples read as paper, and
+the symbol under it as '?'. The reader then reads such a card again with its symbols judged
+against the paper the lamp makes (`symbols._lamp_read`): there the fingertip shows its own hue,
+a washed red at about half strength from middle to rim, which the vote or `washed_pure` reads as
+red. Its halo was judged against the clipped white (where real paper must be judged: see
 tests/vision/test_band_lamp.py), so nothing showed the fingertip carrying on past the symbol.
 Now the halo of every symbol so re-read is also explained against the lamp's paper, and a symbol
 whose own ink carries on into it is covered (`symbol_crossings.ink_beyond`), as it is in the
 first read. Before, 54 of the 216 crafted thumbs below (both radii) read as a letter, nearly all
-red; now none of the thumbs wider than the halo does. (A thumb 0.16 of the card wide, its edge
-about where the halo samples lie, is the known limit test_thumb_over_symbol.py states: a disc no
-wider than the halo hides the print and shows nothing of itself beyond it; 14 of those 108 still
-read under this lamp, 12 as red and 2 as the grey ring, 12 of the 14 on cards 70 px wide.)
-Crafted cards drawn with plain cv2 (tests/vision/crafted.py)."""
+red; now none of the thumbs wider than the halo does. (A thumb of 1.6 symbol radii, its edge
+about where the halo samples lie (1.45), is the known limit test_thumb_over_symbol.py states: a
+disc no wider than the halo hides the print and shows nothing of itself beyond it; 14 of those
+108 still read under this lamp, 12 as red and 2 as the grey ring, 12 of the 14 on cards 70 px
+wide.) Crafted cards drawn with plain cv2 (tests/vision/crafted.py)."""
 
 from __future__ import annotations
 
