@@ -46,11 +46,14 @@ each point; that read is kept on the same terms, and never for a grey ink (a gre
 card looks like deep shade). A whole card with a '?' whose paper clipped the sensor is read
 again with its symbols judged against the paper the lamp makes of it: the lamp's colour, read
 from the cards whose paper did not clip, raises the clipped channels of its white to the least
-paper of that colour at least as bright as seen (never past OVEREXPOSED_MAX), so its pale
-blends are no longer seen as far too bright there; that read is kept on the same terms. Where
-no card's paper escaped the clip, each card's own printed border band tells how far its paper
-lies past the clip in the clipped channels (`_band_white`); a card so completed keeps the
-symbols it first read (`CardRead.first_symbols`), by which the reader decides the table's inks.
+paper of that colour at least as bright as seen (never past OVEREXPOSED_MAX), so its pale blends
+are no longer seen as far too bright there, and a symbol whose own ink carries on into its halo
+seen against that paper too is covered (a pale fingertip looks like paper in a little shade
+against the clipped white, and shows its hue against the lamp's paper); that read is kept on the
+same terms. Where no card's paper escaped the clip, each card's own printed border band tells
+how far its paper lies past the clip in the clipped channels (`_band_white`); a card so
+completed keeps the symbols it first read (`CardRead.first_symbols`), by which the reader
+decides the table's inks.
 A web card's symbol read as the diamond or the triangle where its shape at the card's own pose
 shows a disc (a coin lying on it) is flagged, through every re-read, and reported '?'
 (`undimmed`). A coloured symbol still unread on a whole card, none of whose samples clipped in
@@ -570,7 +573,27 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     sym_cast = np.zeros_like(norm)
     sym_cast[:, :ns] = cast
     sym_cast[:, n_pts:] = cast
-    kind, alpha, dark = model.explain(norm, clip_bounds(seen, white_at, norm), sym_cast)
+    bounds = clip_bounds(seen, white_at, norm)
+    lamp_halo = None
+    if lamp_rows is None:
+        kind, alpha, dark = model.explain(norm, bounds, sym_cast)
+    else:
+        # (the halo of the cards read against the lamp's paper is also explained against that
+        # paper, in the same call: see `ink_beyond` below)
+        lamp_vals = vals[lamp_rows, halo_at:]
+        lamp_white = ink_white[lamp_rows][:, None, :]
+        lamp_norm = normalise(lamp_vals, lamp_white)
+        lamp_bounds = clip_bounds(lamp_vals, lamp_white, lamp_norm)
+        flat = norm.shape[0] * norm.shape[1]
+        kind, alpha, dark = model.explain(
+            np.concatenate([norm.reshape(-1, 3), lamp_norm.reshape(-1, 3)]),
+            (np.concatenate([bounds[0].reshape(-1, 3), lamp_bounds[0].reshape(-1, 3)]),
+             np.concatenate([bounds[1].reshape(-1, 3), lamp_bounds[1].reshape(-1, 3)])),
+            np.concatenate([sym_cast.reshape(-1, 3), np.zeros((lamp_norm.size // 3, 3),
+                                                              sym_cast.dtype)]))
+        lamp_halo = (kind[flat:].reshape(lamp_vals.shape[:2]),
+                     alpha[flat:].reshape(lamp_vals.shape[:2]))
+        kind, alpha, dark = (v[:flat].reshape(norm.shape[:2]) for v in (kind, alpha, dark))
     mean_fit = None
     if any_blurred:
         mean_fit = (kind[:, n_pts:], alpha[:, n_pts:])
@@ -649,6 +672,12 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     if lamp_rows is not None:
         covered[lamp_rows] |= sheen_over(vals[lamp_rows, :ns].reshape(-1, 6, N_SYMBOL, 3),
                                          white[lamp_rows])
+        # (and its own ink carrying on into its halo seen against that paper too: a pale
+        # fingertip that looks like paper in a little shade against the clipped white keeps
+        # its own hue against the lamp's paper, as the symbol under it does)
+        assert lamp_halo is not None
+        covered[lamp_rows] |= ink_beyond([text[i] for i in np.arange(len(poses))[lamp_rows]],
+                                         *lamp_halo, model)
     # (the band against the card's own white, shaded or not: it is printed dark, and a shade
     # over it only darkens it further; near the card's edge, the shade between the outer
     # paper samples is a guess)
