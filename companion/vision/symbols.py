@@ -591,8 +591,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
              np.concatenate([bounds[1].reshape(-1, 3), lamp_bounds[1].reshape(-1, 3)])),
             np.concatenate([sym_cast.reshape(-1, 3), np.zeros((lamp_norm.size // 3, 3),
                                                               sym_cast.dtype)]))
-        lamp_halo = (kind[flat:].reshape(lamp_vals.shape[:2]),
-                     alpha[flat:].reshape(lamp_vals.shape[:2]))
+        lamp_kind = kind[flat:].reshape(lamp_vals.shape[:2])
+        lamp_kind[~inside[lamp_rows, halo_at:]] = OTHER     # (as the first read's, below)
+        lamp_halo = (lamp_kind, alpha[flat:].reshape(lamp_vals.shape[:2]))
         kind, alpha, dark = (v[:flat].reshape(norm.shape[:2]) for v in (kind, alpha, dark))
     mean_fit = None
     if any_blurred:
