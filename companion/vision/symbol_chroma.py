@@ -180,9 +180,9 @@ def _judge(x: np.ndarray, model: ColourModel, high: np.ndarray | None = None
     if high is not None and high.any():
         # (per RGB channel that clipped in some sample, at its reach or as seen; a channel
         # that clipped nowhere is as seen at every corner and adds none)
-        free = np.flatnonzero(high.reshape(-1, 3).any(0))
-        ends += [tuple(np.isin(np.arange(3), free[list(on)]))
-                 for on in itertools.product((False, True), repeat=len(free)) if any(on)]
+        clipped = np.flatnonzero(high.reshape(-1, 3).any(0))
+        ends += [tuple(np.isin(np.arange(3), clipped[list(on)]))
+                 for on in itertools.product((False, True), repeat=len(clipped)) if any(on)]
         reach = clip_reach(x, high)
     coloured = ~model.neutral
     strength = unexplained = inks = None
