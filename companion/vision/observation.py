@@ -48,9 +48,9 @@ UNNAMED_INK = "ink not named"
 
 # The reader's note for cards left with symbols unread on a table whose ink it learned faint
 # (`vision.inks.faint_inks`: a pale print in dim light keeps a fifth of an ink's chroma): it
-# reads that ink where it shows plainly, and a card plainly whole (no hand over it) left with a
-# '?' is left so by the light, as an unnamed ink's are (`HexelObservation.unnamed_ink` counts
-# them too).
+# reads that ink where it shows plainly, and a card left with a '?' there is taken to be left so
+# by the light, as an unnamed ink's are (`HexelObservation.unnamed_ink` counts them too): more
+# light reads it, or shows the hand over it.
 FAINT_INK = "ink faint"
 
 

@@ -748,8 +748,8 @@ class HexelReader:
                  for c, r, xy in zip(found_cells, found_reads, at[n:m], strict=True)]
         # (a partial blob is a covered card where it shows symbols, but not where they include
         # a faint ink's letters: so faint an ink lies close to a textured table's shades, and
-        # the blob's other letters are judged against a white taken from the same shades; as
-        # the probe takes no card on a read showing one, `inks.faint_letters`)
+        # the blob's other letters are judged against a white taken from the same shades,
+        # `inks.faint_letters`)
         faint = faint_letters(self.model)
         for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
             if (r.letters >= p.min_partial_symbols and not faint.intersection(r.symbols)
