@@ -19,7 +19,13 @@ from ..rules.core import Action, RulesError
 from ..rules.hexel import GAME, HexelState
 from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
-from ..vision.observation import GREY_PRINT_SAY, NO_COLOUR_SAY, HexelObservation, SeenCard
+from ..vision.observation import (
+    FAINT_INK,
+    GREY_PRINT_SAY,
+    NO_COLOUR_SAY,
+    HexelObservation,
+    SeenCard,
+)
 from .align import Alignment, align, deck_card, diff, line_alignments
 
 __all__ = ["MIN_CONFIDENCE", "Proposal", "propose", "unclear"]
@@ -149,6 +155,11 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
                         f"doubt: {', '.join(doubt)}): those symbols are left unread. Learn the "
                         "print's colours with `companion calibrate colours` (a photo of the "
                         "three single-kind cards), or check the light.")
+    if obs.unnamed_ink and any(n.startswith(FAINT_INK) for n in obs.notes):
+        # nor this: an ink so faint in this light that it reads only where it shows plainly
+        return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show an ink too "
+                        "faint in this light to read surely (a pale print, or a dim room): "
+                        + MORE_LIGHT)
     if obs.unnamed_ink:   # nor this: a pale print in dim light shows an ink it cannot name
         return Proposal("problem", f"Symbols on {obs.unnamed_ink} card(s) show a colour the "
                         "camera cannot name (a pale print, or dim or coloured light): "

@@ -17,7 +17,11 @@ another ink than it was (or none is taken). Whether a frame is read with the tab
 the reader's choice (`HexelReader._table_inks`). A printer turned further than that can put
 one ink where our model reads another: the letters whose cores show two inks (or two letters
 one ink) are then in doubt (`confused_letters`), and the reader leaves them unread rather
-than guess."""
+than guess. An office print photographed in a dim room can keep so little of one ink that its
+cores fall short of MIN_CHROMA on every card (a holodex blue disc shows a dark grey with a
+fifth of our blue's chroma): that ink is learned from its faint cores (`faint_inks`), only
+where the letter shows at full strength nowhere on the table, and only from symbols the first
+read did not read as a coloured letter."""
 
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ import numpy as np
 
 from ..faces import SYMBOLS
 from .calibration import TableView
-from .colour import ColourModel, builtin_model, normalise
+from .colour import NEUTRAL_SPREAD, ColourModel, builtin_model, normalise
 from .symbol_samples import CLIP_NEAR, N_CORE, SYMBOL_PTS, Pose, pose_points, sample
 
 MIN_CHROMA = 0.15       # a core this far from grey (normalised RGB, see `chroma`) is inked
@@ -277,6 +281,87 @@ def ink_fades(model: ColourModel, cores: np.ndarray, turns: dict[str, float] | N
     return fades
 
 
+# A faint ink: cores coloured beyond FAINT_CHROMA but short of MIN_CHROMA (chroma that the
+# camera's colour noise does not give paper or a grey ring's hole in this light), darker than
+# FAINT_LIGHT of the paper (ink, not paper tinted by a lamp or bled colour). At so little
+# chroma their hue scatters more than a full ink's: the window that gathers one ink's cores
+# widens as MIN_CHROMA over their chroma (MAX_SPREAD_DEG at MIN_CHROMA).
+FAINT_CHROMA = 0.07
+FAINT_LIGHT = 0.75
+
+
+def faint_inks(model: ColourModel, cores: np.ndarray, unread: np.ndarray,
+               turns: dict[str, float], fades: dict[str, tuple[float, float]]
+               ) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
+    """`turns` and `fades` (as `ink_turns` and `ink_fades` give them) with each coloured
+    letter that shows no ink at full strength learned from its faint cores instead: a print
+    whose ink keeps too little chroma for MIN_CHROMA on every card. `cores` (n x 3, as
+    `ink_turns` takes them) and `unread` (n bools: the symbol was not read as a coloured
+    letter). A letter is learned so only where fewer than MIN_CORES inked cores lie within
+    MAX_SHARE of the hue gap to the next coloured ink of its hue (the letter is nowhere on the
+    table at full strength), and MIN_CORES faint cores (FAINT_CHROMA, FAINT_LIGHT) of unread
+    symbols lie there, FADE_SHARE of them on one hue (within the widened window), their chroma
+    agreeing within MAX_FADE_SPREAD. The turn to that hue obeys `ink_turns`' rules (no turn
+    towards a foreign ink, none bringing an inked core nearer another ink), and the ink faded
+    so must stay a colour (`ColourModel.neutral`: a second grey ink would read as the ring)."""
+    cores = np.asarray(cores, np.float64).reshape(-1, 3)
+    unread = np.asarray(unread, bool).reshape(-1)
+    col = np.flatnonzero(~model.neutral)
+    if len(col) == 0 or len(cores) < MIN_CORES:
+        return turns, fades
+    inks = model.inks.astype(np.float64)
+    ink_len, ink_hue = chroma(inks[col])
+    length, hue = chroma(cores)
+    inked = length >= MIN_CHROMA
+    faint = (length >= FAINT_CHROMA) & ~inked & unread & (cores.mean(1) <= FAINT_LIGHT)
+    nearest = np.abs(wrap_angle(hue[inked, None] - ink_hue[None, :])).argmin(1)
+    foreign = _foreign_hues(model)
+    turns, fades = dict(turns), dict(fades)
+    for k, letter_at in enumerate(col):
+        letter = model.letters[letter_at]
+        if letter in fades:
+            continue
+        gaps = np.abs(wrap_angle(ink_hue[k] - np.delete(ink_hue, k)))
+        limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
+        off = wrap_angle(hue - ink_hue[k])
+        near = np.abs(off) <= limit
+        mine = faint & near
+        if (inked & near).sum() >= MIN_CORES or mine.sum() < MIN_CORES:
+            continue
+        width = math.radians(MAX_SPREAD_DEG) * MIN_CHROMA / float(np.median(length[mine]))
+        own = mine & (np.abs(wrap_angle(off - float(np.median(off[mine])))) <= width)
+        if own.sum() < max(MIN_CORES, FADE_SHARE * mine.sum()):
+            continue
+        turn, kept = float(np.median(off[own])), float(np.median(length[own]))
+        if float(np.median(np.abs(length[own] - kept))) > MAX_FADE_SPREAD * kept:
+            continue
+        towards = wrap_angle(foreign - ink_hue[k])
+        ahead = np.sign(towards) == np.sign(turn)
+        if (np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any():
+            continue
+        turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
+        turned[k] += turn
+        if (np.abs(wrap_angle(hue[inked, None] - turned[None, :])).argmin(1) != nearest).any():
+            continue
+        share, light = kept / float(ink_len[k]), float(np.median(cores[own].mean(1)))
+        x = fade_ink(turn_ink(inks[letter_at], turn), share, light)
+        if float(x.max() - x.min()) < NEUTRAL_SPREAD:
+            continue
+        if abs(turn) >= math.radians(MIN_TURN_DEG):
+            turns[letter] = turn
+        fades[letter] = (share, light)
+    return turns, fades
+
+
+def faint_letters(model: ColourModel) -> frozenset[str]:
+    """The coloured letters whose ink in `model` keeps less chroma than MIN_CHROMA: learned
+    from a faint print's cores (`faint_inks`). A symbol read as one is weak evidence of a
+    card: so faint an ink lies close to the shades of a dark table."""
+    length, _ = chroma(model.inks.astype(np.float64))
+    return frozenset(n for n, c, grey in zip(model.letters, length, model.neutral, strict=True)
+                     if not grey and c < MIN_CHROMA)
+
+
 def fade_ink(rgb: tuple[float, float, float] | np.ndarray, share: float, light: float
              ) -> np.ndarray:
     """The colour with `share` of its chroma (its hue kept) at lightness `light` (the mean of
@@ -285,15 +370,19 @@ def fade_ink(rgb: tuple[float, float, float] | np.ndarray, share: float, light: 
     return np.clip(light + share * (x - x.mean()), 0.0, None)
 
 
-def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True, fade: bool = True
-               ) -> ColourModel | None:
+def adapt_inks(model: ColourModel, cores: np.ndarray, doubt: bool = True, fade: bool = True,
+               unread: np.ndarray | None = None) -> ColourModel | None:
     """`model` with each coloured ink that `ink_turns` finds turned, turned so, and (with
     `fade`), on a table where some card reads a '?' (`doubt`), each that `ink_fades` finds
-    printed paler, faded so; None when every ink stays as it is, or when no card reads a '?'
+    printed paler, faded so, and, given which symbols the first read did not read as a
+    coloured letter (`unread`, one bool per core), each that `faint_inks` learns from its
+    faint cores; None when every ink stays as it is, or when no card reads a '?'
     and no turn reaches FIRM_TURN_DEG: so small a turn the colour fits reach across, and on a
     table where every card reads whole it changes no letter."""
     turns = ink_turns(model, cores)
     fades = ink_fades(model, cores, turns) if doubt and fade else {}
+    if doubt and fade and unread is not None:
+        turns, fades = faint_inks(model, cores, unread, turns, fades)
     if not fades and (not turns or (not doubt and max(map(abs, turns.values()))
                                     < math.radians(FIRM_TURN_DEG))):
         return None

@@ -46,6 +46,22 @@ def ink_doubt_note(letters: str, by_shape: bool = False) -> str:
 UNNAMED_INK = "ink not named"
 
 
+# The reader's note for cards left with symbols unread on a table whose ink it learned faint
+# (`vision.inks.faint_inks`: a pale print in dim light keeps a fifth of an ink's chroma): it
+# reads that ink where it shows plainly, and a card left with a '?' there is taken to be left so
+# by the light, as an unnamed ink's are (`HexelObservation.unnamed_ink` counts them too): more
+# light reads it, or shows the hand over it.
+FAINT_INK = "ink faint"
+
+
+def faint_ink_note(cards: int, letters: str) -> str:
+    """The note for `cards` cards left with symbols unread under the faint ink of `letters`
+    (see FAINT_INK)."""
+    return (f"{FAINT_INK}: {letters} printed far paler than ours, read where its symbols show "
+            f"it plainly; {cards} card(s) left with symbols unread; more light on the table, "
+            "or this print's colours learned (`companion calibrate colours`), will read them")
+
+
 def unnamed_ink_note(cards: int) -> str:
     """The note for `cards` cards showing an ink no letter names (see UNNAMED_INK)."""
     return (f"{UNNAMED_INK}: {cards} card(s) show symbols of one colour that no letter's ink "
@@ -151,7 +167,9 @@ class HexelObservation:
     notes: tuple[str, ...] = field(default_factory=tuple)
     ink_doubt: str = ""   # letters left unread on every card for the print's inks (INK_DOUBT)
     loose: tuple[LooseCard, ...] = ()   # the cards off the lattice (never the referee's)
-    unnamed_ink: int = 0   # cards showing symbols of an ink no letter names (UNNAMED_INK)
+    # cards showing an ink no letter names (UNNAMED_INK), or left unread under a faint ink
+    # (FAINT_INK)
+    unnamed_ink: int = 0
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
     grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)

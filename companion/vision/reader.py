@@ -58,7 +58,7 @@ from .colourless import colourless, grey_symbols
 from .far_cells import far_cells
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
-from .inks import adapt_inks, confused_letters, symbol_cores
+from .inks import adapt_inks, confused_letters, faint_letters, symbol_cores
 from .lattice import (
     GrownLattice,
     card_frame,
@@ -70,6 +70,7 @@ from .observation import (
     HexelObservation,
     LooseCard,
     SeenCard,
+    faint_ink_note,
     ink_doubt_note,
     no_ring_note,
     shape_read_note,
@@ -474,9 +475,15 @@ class HexelReader:
         FIRM_TURN_DEG (`inks`) or more. Every count of cards read whole here is taken before the
         re-read by the lamp a card's own band shows (`CardRead.first_symbols`, see
         `symbol_lamp.band_white`): that re-read can complete a card of another printer's inks
-        under our model, and must not stand in for the telling with the table's inks."""
+        under our model, and must not stand in for the telling with the table's inks. An ink
+        printed so faint that no core of it reaches an ink's chroma is learned from the cores
+        of the symbols no coloured letter was read for (`inks.faint_inks`)."""
         doubt = any("?" in self._own[id(f)].first_symbols for f in plain)
-        inks = adapt_inks(self.model, cores, doubt)
+        coloured = {n for n, grey in zip(self.model.letters, self.model.neutral, strict=True)
+                    if not grey}
+        unread = np.array([[c not in coloured for c in self._own[id(f)].first_symbols]
+                           for f in plain], bool).reshape(-1)
+        inks = adapt_inks(self.model, cores, doubt, unread=unread)
         if inks is None:
             return []
         turned = adapt_inks(self.model, cores, doubt, fade=False)
@@ -739,8 +746,13 @@ class HexelReader:
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
         seen += [_verdict(c, p.detect.min_iou, r, xy, p)
                  for c, r, xy in zip(found_cells, found_reads, at[n:m], strict=True)]
+        # (a partial blob is a covered card where it shows symbols, but not where they include
+        # a faint ink's letters: so faint an ink lies close to a textured table's shades, and
+        # the blob's other letters are judged against a white taken from the same shades,
+        # `inks.faint_letters`)
+        faint = faint_letters(self.model)
         for c, r, xy in zip(part_cells, reads[n:], at[m:], strict=True):
-            if (r.letters >= p.min_partial_symbols
+            if (r.letters >= p.min_partial_symbols and not faint.intersection(r.symbols)
                     and r.border_ok >= p.min_partial_border and r.paper_ok >= p.min_partial_paper
                     and r.border_ok + r.paper_ok >= p.min_partial_face
                     and _band_runs_along_an_edge(r)):
@@ -749,7 +761,9 @@ class HexelReader:
         loose = self._loose(off, lat, confused)
         # (a letter in doubt is left unread for that: its ink has a name, two in fact)
         unnamed = 0 if confused else self._unnamed(frame, all_poses[:m], reads[:n] + found_reads)
-        if unnamed:
+        if unnamed and faint:
+            notes.append(faint_ink_note(unnamed, "".join(sorted(faint))))
+        elif unnamed:
             notes.append(unnamed_ink_note(unnamed))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
                                tuple(card for card, _ in loose), unnamed, no_ring=no_ring)
@@ -779,7 +793,8 @@ class HexelReader:
         out, count = list(reads), 0
         holes = hole_px([poses[k] for k in at], self.view)
         for k, gone in zip(at, ring_contradicted([reads[k] for k in at], scores, contrast,
-                                                 ring, holes), strict=True):
+                                                 ring, holes, faint_letters(self.model)),
+                           strict=True):
             if any(gone):
                 out[k] = uncrossed(out[k], gone)
                 count += sum(gone)
@@ -822,7 +837,14 @@ class HexelReader:
         """The cards showing symbols of one ink that no letter names (`unnamed_ink`), among
         the cards at `poses` read `reads` as reported: those left with a '?' whose paper and
         border band are nearly all there (UNNAMED_WHOLE), their symbols' cores measured where
-        they were read, against the letters read on all of them."""
+        they were read, against the letters read on all of them. Under a faint ink
+        (`inks.faint_letters`), every card read with a '?': its ink is read only where its
+        symbols show it plainly, and the crossing guards, judging halos so near the ink's own
+        faint shade, and the band tests, on cards blurred in that dim light, leave more cards
+        unread or less than whole than the unnamed ink's test counts; more light is what reads
+        them (`observation.FAINT_INK`)."""
+        if faint_letters(self.model):
+            return sum("?" in r.symbols for r in reads)
         at = [k for k, r in enumerate(reads) if "?" in r.symbols
               and min(r.paper_ok, r.border_ok) >= UNNAMED_WHOLE]
         if not at:

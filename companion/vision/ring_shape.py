@@ -97,17 +97,23 @@ def hole_px(poses: Sequence[Pose], view: TableView) -> np.ndarray:
 
 
 def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: np.ndarray,
-                      ring: str, holes: np.ndarray) -> list[tuple[bool, ...]]:
+                      ring: str, holes: np.ndarray, faint: frozenset[str] = frozenset()
+                      ) -> list[tuple[bool, ...]]:
     """Per card of `reads`, per symbol: read as the ring (`ring`, its letter) where its
     picture shows a disc (see the module docstring); `scores` and `contrast` as `ring_matches`
-    gives them, `holes` each card's hole radius in frame pixels (`hole_px`)."""
+    gives them, `holes` each card's hole radius in frame pixels (`hole_px`). The discs of a
+    faint ink (`faint`, its letters: `inks.faint_letters`) are not the card's discs the
+    ring is measured against: so faint an ink is nearly as grey and dark as the ring, and the
+    reading that tells them apart is the one in question (a grey pen over a faint blue disc,
+    read as the ring, leads the disc less than the card's faint blue discs do)."""
     lead = scores[..., 0] - scores[..., 1]
     seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
     letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
     rings = (letters == ring) & seen & (lead >= NOT_RING)
     out = [(False,) * 6] * len(reads)
     for k in np.flatnonzero(rings.any(1)):
-        discs = seen[k] & (letters[k] != ring) & (letters[k] != "?")
+        discs = seen[k] & (letters[k] != ring) & (letters[k] != "?") & ~np.isin(
+            letters[k], list(faint))
         if discs.any():
             rings[k] &= lead[k] >= np.median(lead[k][discs]) - DISC_MARGIN
         out[k] = tuple(rings[k].tolist())

@@ -16,7 +16,7 @@ import pytest
 from companion.faces import HEXEL_FACE
 from companion.referee.proposal import unclear
 from companion.vision.calibration import TableCalibration, TableView
-from companion.vision.observation import NO_RING
+from companion.vision.observation import FAINT_INK, NO_RING
 from companion.vision.ring_shape import (
     MIN_HOLE_PX,
     NOT_RING,
@@ -154,14 +154,16 @@ DIM_MOTION = VARIANTS["office-lowlight-motion"]
 def test_an_office_print_s_blue_in_a_dim_room_with_motion_is_never_read_as_the_ring(seed):
     """Held-out office prints in a dim room with motion blur (`office-lowlight` and motion):
     their blue discs read as the ring on 3, 4 and 7 cards (the referee judged none of them
-    only by chance: a card taken for covered, an ink not named). Now each is left unread, and
-    the referee asks for light or the print's colours. (A sharp grey disc was never read as
-    the ring: `symbol_shape.filled_rings`.)"""
+    only by chance: a card taken for covered, an ink not named). Then each was left unread
+    (`no ring`); now the blue is learned from its faint cores and read where it shows plainly
+    (`inks.faint_inks`: 19, 8 and 7 cards read whole against 5, 3 and 3), and either way the
+    referee asks for light or the print's colours. (A sharp grey disc was never read as the
+    ring: `symbol_shape.filled_rings`.)"""
     scene = heldout_scene(seed, variant=DIM_MOTION)
     assert scene.edition == "holodex"
     score, obs = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
-    assert obs.no_ring > 0 and any(n.startswith(NO_RING) for n in obs.notes), obs.notes
+    assert any(n.startswith((NO_RING, FAINT_INK)) for n in obs.notes), obs.notes
     # (where the print also shows an ink no letter names, that problem is said first: the
     # remedy is the same)
     p = unclear(obs)
@@ -173,7 +175,10 @@ def test_an_office_print_s_blue_in_a_dim_room_with_motion_is_never_read_as_the_r
 @pytest.mark.parametrize("seed", [66, 72])
 def test_with_fingertips_over_the_cards_too_no_disc_is_read_as_the_ring(seed):
     """The same print in the same light with two fingertips laid across cards
-    (`office-lowlight-fingers`): before, 16 and 12 cards read wrong, blue discs as the ring."""
+    (`office-lowlight-fingers`): before, 16 and 12 cards read wrong, blue discs as the ring.
+    With the blue learned faint, on 66 a grey pen's tip over a blue disc, as dark and nearly
+    as grey as the faint blue, read as the ring: it leads the disc less than the card's faint
+    blue discs do, which must not excuse it (`ring_shape.ring_contradicted`'s `faint`)."""
     score, obs = scored(heldout_scene(seed, variant=VARIANTS["office-lowlight-fingers"]))
     assert score.misreads == 0 and score.false_cards == 0, score
-    assert obs.no_ring > 0, obs.notes
+    assert obs.no_ring > 0 or any(n.startswith(FAINT_INK) for n in obs.notes), obs.notes

@@ -18,7 +18,7 @@ from companion.referee.proposal import unclear
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.inks import symbol_cores
-from companion.vision.observation import SHAPE_READ, UNNAMED_INK
+from companion.vision.observation import FAINT_INK, SHAPE_READ, UNNAMED_INK
 from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import (
     disagreeing,
@@ -258,13 +258,15 @@ def test_an_office_print_in_a_dim_room_reads_its_diamonds_by_shape(seed, before)
     """Held-out `office-lowlight` 7 and 31: an office print photographed at high ISO in a dim
     room, its blue diamonds dark violet-grey (7) or grey (31): no letter's ink fits them. Before,
     `before` cards were left unread (the referee asked for light); now the diamonds are read by
-    their shape, with no misread, and the table says so."""
+    their shape, with no misread, and the table says so. (On 7 the blue keeps enough of its hue
+    to be learned from its faint cores, `inks.faint_inks`, and is read by its colour, its shape
+    checking each: 17 cards read whole where the shapes alone read 19.)"""
     scene = heldout_scene(seed, variant=VARIANTS["office-lowlight"])
     assert scene.edition == "web"
     score, obs = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.full - score.correct <= before // 4, score
-    assert any(n.startswith(SHAPE_READ) for n in obs.notes), obs.notes
+    assert any(n.startswith((SHAPE_READ, FAINT_INK)) for n in obs.notes), obs.notes
     assert not any(n.startswith(UNNAMED_INK) for n in obs.notes), obs.notes
 
 
