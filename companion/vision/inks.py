@@ -206,8 +206,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     turns = {}
     foreign = _foreign_hues(model)
     for k, letter_at in enumerate(col):
-        gaps = np.abs(wrap_angle(ink_hue[k] - np.delete(ink_hue, k)))
-        limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
+        limit = _turn_limit(ink_hue, k)
         mine = off[nearest == k, k]
         if len(mine) < MIN_CORES:
             continue
@@ -216,9 +215,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
         if (abs(turn) < math.radians(MIN_TURN_DEG) or abs(turn) > limit
                 or spread > math.radians(MAX_SPREAD_DEG)):
             continue
-        towards = wrap_angle(foreign - ink_hue[k])         # the way to each foreign ink, signed
-        ahead = np.sign(towards) == np.sign(turn)
-        if (np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any():
+        if _towards_foreign(foreign, ink_hue[k], turn):
             continue
         turns[model.letters[letter_at]] = turn
     # (two inks each turned towards the other could meet: then neither is turned; and a turn
@@ -226,7 +223,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     # two inks printed towards each other, one turned beyond reach, the other turned would
     # take the first one's symbols)
     turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
-    if (np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1) != nearest).any():
+    if _takes_cores(hue, turned, nearest):
         return {}
     for i in range(len(col)):
         for j in range(i + 1, len(col)):
@@ -234,6 +231,27 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
                     < KEEP_GAP * abs(wrap_angle(ink_hue[i] - ink_hue[j]))):
                 return {}
     return turns
+
+
+def _turn_limit(ink_hue: np.ndarray, k: int) -> float:
+    """The largest turn (radians) of the coloured ink `k` of `ink_hue`: MAX_SHARE of the hue
+    gap to the nearest other coloured ink."""
+    gaps = np.abs(wrap_angle(ink_hue[k] - np.delete(ink_hue, k)))
+    return MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
+
+
+def _towards_foreign(foreign: np.ndarray, ink_hue: float, turn: float) -> bool:
+    """Whether turning an ink of hue `ink_hue` by `turn` goes FOREIGN_SHARE of the way or more
+    to one of the `foreign` inks' hues (`_foreign_hues`) lying on that side."""
+    towards = wrap_angle(foreign - ink_hue)         # the way to each foreign ink, signed
+    ahead = np.sign(towards) == np.sign(turn)
+    return bool((np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any())
+
+
+def _takes_cores(hue: np.ndarray, turned: np.ndarray, nearest: np.ndarray) -> bool:
+    """Whether, with the coloured inks at the hues `turned`, any inked core of hue `hue` lies
+    nearest another ink than the one it was given (`nearest`)."""
+    return bool((np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1) != nearest).any())
 
 
 def _foreign_hues(model: ColourModel) -> np.ndarray:
@@ -321,10 +339,8 @@ def faint_inks(model: ColourModel, cores: np.ndarray, unread: np.ndarray,
         letter = model.letters[letter_at]
         if letter in fades:
             continue
-        gaps = np.abs(wrap_angle(ink_hue[k] - np.delete(ink_hue, k)))
-        limit = MAX_SHARE * (float(gaps.min()) if len(gaps) else math.pi)
         off = wrap_angle(hue - ink_hue[k])
-        near = np.abs(off) <= limit
+        near = np.abs(off) <= _turn_limit(ink_hue, k)
         mine = faint & near
         if (inked & near).sum() >= MIN_CORES or mine.sum() < MIN_CORES:
             continue
@@ -335,13 +351,10 @@ def faint_inks(model: ColourModel, cores: np.ndarray, unread: np.ndarray,
         turn, kept = float(np.median(off[own])), float(np.median(length[own]))
         if float(np.median(np.abs(length[own] - kept))) > MAX_FADE_SPREAD * kept:
             continue
-        towards = wrap_angle(foreign - ink_hue[k])
-        ahead = np.sign(towards) == np.sign(turn)
-        if (np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any():
-            continue
         turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
         turned[k] += turn
-        if (np.abs(wrap_angle(hue[inked, None] - turned[None, :])).argmin(1) != nearest).any():
+        if (_towards_foreign(foreign, ink_hue[k], turn)
+                or _takes_cores(hue[inked], turned, nearest)):
             continue
         share, light = kept / float(ink_len[k]), float(np.median(cores[own].mean(1)))
         x = fade_ink(turn_ink(inks[letter_at], turn), share, light)
