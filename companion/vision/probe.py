@@ -187,15 +187,18 @@ _REFIT_AGAIN = _grid(REFIT_STEP, REFIT_STEP)      # about the best long step (it
 
 
 def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
-          least: float = REFIT_BAND_SHARE) -> list[Pose | None]:
-    """Each pose moved to where, within REFIT_FAR of it, the frame shows a card's contrast
+          least: float = REFIT_BAND_SHARE, far: np.ndarray | None = None
+          ) -> list[Pose | None]:
+    """Each pose moved to where, within REFIT_REACH of it (REFIT_FAR for the poses `far`
+    marks), the frame shows a card's contrast
     best (`card_contrast`: even paper, and around it the dark border band at the largest
     share of its places, at least PROBE_BAND_SHARE; the nearest such place on a tie), or None
     where no place shows it or the pose itself is best. A card's printed band is a thin dark
     ring around bright paper: only near the card's true place does the ring of band samples
     fall on it all round, and a card a few mm off still shows part of it (`least`) at the
     predicted place, where alone the others are looked about: in short steps out to
-    REFIT_REACH, in long ones beyond, and about the best long one in short steps again. (The
+    REFIT_REACH, in long ones beyond where asked, and about the best long one in short steps
+    again. (The
     shifts are a few mm: each is carried into the frame by the plane-to-frame map's
     derivative at the pose, not mapped point by point.)"""
     out: list[Pose | None] = [None] * len(poses)
@@ -226,7 +229,15 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
         return np.where(even, dark, -1.0), moves
 
     at = np.arange(n)
-    score, moves = scores(at, np.broadcast_to(_REFIT_SHIFTS, (n, *_REFIT_SHIFTS.shape)))
+    score = np.full((n, len(_REFIT_SHIFTS)), -1.0)
+    moves = np.zeros((n, len(_REFIT_SHIFTS), 2))
+    score[:, :_N_NEAR], moves[:, :_N_NEAR] = scores(
+        at, np.broadcast_to(_REFIT_SHIFTS[:_N_NEAR], (n, _N_NEAR, 2)))
+    wide = np.flatnonzero(far[part]) if far is not None else at[:0]
+    if wide.size:
+        long_steps = _REFIT_SHIFTS[_N_NEAR:]
+        score[wide, _N_NEAR:], moves[wide, _N_NEAR:] = scores(
+            wide, np.broadcast_to(long_steps, (wide.size, *long_steps.shape)))
     best = score.argmax(1)
     top, move = score[at, best], moves[at, best]
     # (the long steps see a thin band only near its place: the best of them is looked about
@@ -251,14 +262,25 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
 
 
 def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], Pose],
-                doubtful: dict[tuple[int, int], Pose]) -> dict[tuple[int, int], Pose]:
+                doubtful: dict[tuple[int, int], Pose], off: list[CardFit] = ()
+                ) -> dict[tuple[int, int], Pose]:
     """The free cells to probe (`cand`, and `doubtful` ones whose band showed only in part)
     whose predicted pose shows a card's paper and part of its band (REFIT_PAPER_SHARE, not
     all of it: the doubtful ones show REFIT_BAND_SHARE), each at the pose `refit` moves it
     to: a card laid a few millimetres off its neighbours' lattice shows its symbols off the
-    predicted places, and the probe's pose search about those finds nothing."""
+    predicted places, and the probe's pose search about those finds nothing. Looked about
+    out to REFIT_FAR but near a card the lattice left `off` (within REFIT_FAR and two
+    apothems of its centre): no hop placed that card surely, and a long look from a free
+    cell beside it would place it there (held-out cards laid with gaps to half a card, the
+    camera leaning, table 54: a misread)."""
     cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
-    moved = refit(frame, view, list(cells.values()), REFIT_PAPER_SHARE)
+    poses = list(cells.values())
+    far = np.ones(len(poses), bool)
+    if off and poses:
+        at = np.array([q.centre for q in poses])
+        for f in off:
+            far &= np.hypot(*(at - f.centre).T) >= (REFIT_FAR + 2.0) * f.apothem
+    moved = refit(frame, view, poses, REFIT_PAPER_SHARE, far)
     return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from companion.faces import HEXEL_FACE
 from companion.vision.calibration import TableView
+from companion.vision.cards import Blob, CardFit
 from companion.vision.colour import builtin_model
 from companion.vision.probe import better, probe, refit, refit_cells
 from companion.vision.reader_params import ReaderParams
@@ -100,14 +101,37 @@ def _far_predicted() -> Pose:
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
 def test_a_card_nearly_half_an_apothem_off_is_found_about_it(surface):
-    (moved,) = refit(_table(surface), TableView(), [_far_predicted()])
-    assert moved is not None
-    assert np.linalg.norm(np.asarray(moved.centre) - CARD) <= 0.1 * A
+    moved = refit_cells(_table(surface), TableView(), {(0, 0): _far_predicted()}, {})
+    assert np.linalg.norm(np.asarray(moved[(0, 0)].centre) - CARD) <= 0.1 * A
+    # (the short steps alone, as the probe's onward rounds look about, leave it there)
+    (near,) = refit(_table(surface), TableView(), [_far_predicted()])
+    assert near is None or np.linalg.norm(np.asarray(near.centre) - CARD) > 0.1 * A
 
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt"])
 def test_a_bare_table_moves_nothing_from_afar(surface):
-    assert refit(_table(surface, card=False), TableView(), [_far_predicted()]) == [None]
+    assert refit_cells(_table(surface, card=False), TableView(),
+                       {(0, 0): _far_predicted()}, {}) == {}
+
+
+def _off_card(at: np.ndarray) -> CardFit:
+    """A whole card the lattice left off, centred at `at` (its blob is not looked at)."""
+    blob = Blob(np.zeros((6, 2)), np.zeros((6, 2)), 1.0, False)
+    return CardFit((float(at[0]), float(at[1])), A, 0.0, 1.0, blob)
+
+
+def test_no_long_look_is_taken_beside_a_card_left_off_the_lattice():
+    """Hard 216's look about, from a free cell beside a card no hop placed surely, would place
+    that card there (held-out cards laid with gaps to half a card, the camera leaning, table
+    54: a loose card placed at a cell beside the card it lies next to, a misread): there only
+    the short steps are taken, as before the long ones."""
+    img = _table("wood")
+    moved = refit_cells(img, TableView(), {(0, 0): _far_predicted()}, {}, [_off_card(CARD)])
+    assert (0, 0) not in moved or np.linalg.norm(np.asarray(moved[(0, 0)].centre) - CARD) > 0.1 * A
+    # a card left off farther away than the long look reaches leaves it as it was
+    far_away = CARD + np.array([0.0, 3.0 * A])
+    moved = refit_cells(img, TableView(), {(0, 0): _far_predicted()}, {}, [_off_card(far_away)])
+    assert np.linalg.norm(np.asarray(moved[(0, 0)].centre) - CARD) <= 0.1 * A
 
 
 @pytest.mark.parametrize("surface", ["white", "wood", "felt", "cloth"])
