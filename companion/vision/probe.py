@@ -19,6 +19,7 @@ symbol by an edge whose band shows paper (`edge_paper`). Every search is made pa
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -198,9 +199,8 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
     fall on it all round, and a card a few mm off still shows part of it (`least`) at the
     predicted place, where alone the others are looked about: in short steps out to
     REFIT_REACH, in long ones beyond where asked, and about the best long one in short steps
-    again. (The
-    shifts are a few mm: each is carried into the frame by the plane-to-frame map's
-    derivative at the pose, not mapped point by point.)"""
+    again. (The shifts are a few mm: each is carried into the frame by the plane-to-frame
+    map's derivative at the pose, not mapped point by point.)"""
     out: list[Pose | None] = [None] * len(poses)
     if not poses:
         return out
@@ -242,15 +242,15 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
     top, move = score[at, best], moves[at, best]
     # (the long steps see a thin band only near its place: the best of them is looked about
     # where it shows the band at REFIT_BAND_SHARE, and no short step a card's contrast)
-    far = np.flatnonzero((best >= _N_NEAR) & (top >= REFIT_BAND_SHARE)
-                         | (score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
-                         & (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE))
-    if far.size:
-        k = _N_NEAR + score[far, _N_NEAR:].argmax(1)
-        s2, m2 = scores(far, _REFIT_SHIFTS[k][:, None] + _REFIT_AGAIN)
+    again = np.flatnonzero((best >= _N_NEAR) & (top >= REFIT_BAND_SHARE)
+                           | (score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
+                           & (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE))
+    if again.size:
+        k = _N_NEAR + score[again, _N_NEAR:].argmax(1)
+        s2, m2 = scores(again, _REFIT_SHIFTS[k][:, None] + _REFIT_AGAIN)
         j = s2.argmax(1)
-        better = s2[np.arange(far.size), j] > top[far]
-        rows = far[better]
+        better = s2[np.arange(again.size), j] > top[again]
+        rows = again[better]
         top[rows], move[rows] = s2[better, j[better]], m2[better, j[better]]
         best[rows] = k[better]
     for i, pose, k, mv, sc in zip(part, poses, best.tolist(), move, top.tolist(),
@@ -262,7 +262,7 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
 
 
 def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], Pose],
-                doubtful: dict[tuple[int, int], Pose], off: list[CardFit] = ()
+                doubtful: dict[tuple[int, int], Pose], off: Sequence[CardFit] = ()
                 ) -> dict[tuple[int, int], Pose]:
     """The free cells to probe (`cand`, and `doubtful` ones whose band showed only in part)
     whose predicted pose shows a card's paper and part of its band (REFIT_PAPER_SHARE, not
