@@ -19,6 +19,7 @@ symbol by an edge whose band shows paper (`edge_paper`). Every search is made pa
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -155,43 +156,62 @@ def free_keys(lat: GrownLattice, order: list[int], taken: set[tuple[int, int]],
 
 
 REFIT_BAND_SHARE = 0.5   # a cell whose band is dark at this share of its places is looked about
+# (and one whose paper the mask shows, at this share: a card laid nearly half an apothem off
+# shows its band at about a third of the predicted places, hard 216: 0.39)
+REFIT_PAPER_SHARE = 0.35
 REFIT_REACH = 0.24    # how far (apothems) `refit` looks about a predicted place, in steps of
-REFIT_STEP = 0.08     # this (a card laid by hand lies a few mm off its neighbours' lattice)
+REFIT_STEP = 0.08     # this (a card laid by hand lies a few mm off its neighbours' lattice),
+REFIT_FAR = 0.48      # and on to here in steps twice as long, the best of those looked about
+# again in the short steps (cards spaced apart lie farther off: hard 216, 0.43 apothem)
 REFIT_SYMBOLS = 5     # symbols a moved pose must read for the probe to search about it
 
 
-def _refit_shifts() -> np.ndarray:
-    """The shifts (apothems, card frame) `refit` tries, nearest first."""
-    k = np.arange(-REFIT_REACH, REFIT_REACH + 1e-9, REFIT_STEP)
+def _grid(reach: float, step: float) -> np.ndarray:
+    """The shifts (apothems, card frame) of a square grid of `step` out to `reach` each way,
+    nearest first."""
+    k = np.arange(-reach, reach + 1e-9, step)
     grid = np.stack(np.meshgrid(k, k), -1).reshape(-1, 2)
     return grid[np.argsort(np.hypot(grid[:, 0], grid[:, 1]), kind="stable")]
 
 
+def _refit_shifts() -> np.ndarray:
+    """The shifts `refit` tries first: the short steps out to REFIT_REACH, then the long ones
+    beyond it out to REFIT_FAR, nearest first."""
+    far = _grid(REFIT_FAR, 2 * REFIT_STEP)
+    return np.concatenate([_grid(REFIT_REACH, REFIT_STEP),
+                           far[np.abs(far).max(axis=1) > REFIT_REACH + 1e-9]])
+
+
 _REFIT_SHIFTS = _refit_shifts()
+_N_NEAR = len(_grid(REFIT_REACH, REFIT_STEP))
+_REFIT_AGAIN = _grid(REFIT_STEP, REFIT_STEP)      # about the best long step (itself first)
 
 
-def refit(frame: np.ndarray, view: TableView, poses: list[Pose]) -> list[Pose | None]:
-    """Each pose moved to where, within REFIT_REACH of it, the frame shows a card's contrast
+def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
+          least: float = REFIT_BAND_SHARE, far: np.ndarray | None = None
+          ) -> list[Pose | None]:
+    """Each pose moved to where, within REFIT_REACH of it (REFIT_FAR for the poses `far`
+    marks), the frame shows a card's contrast
     best (`card_contrast`: even paper, and around it the dark border band at the largest
     share of its places, at least PROBE_BAND_SHARE; the nearest such place on a tie), or None
     where no place shows it or the pose itself is best. A card's printed band is a thin dark
     ring around bright paper: only near the card's true place does the ring of band samples
-    fall on it all round, and a card a few mm off still shows part of it (REFIT_BAND_SHARE)
-    at the predicted place, where alone the others are looked about. (The shifts are a few
-    mm: each is carried into the frame by the plane-to-frame map's derivative at the pose,
-    not mapped point by point.)"""
+    fall on it all round, and a card a few mm off still shows part of it (`least`) at the
+    predicted place, where alone the others are looked about: in short steps out to
+    REFIT_REACH, in long ones beyond where asked, and about the best long one in short steps
+    again. (The shifts are a few mm: each is carried into the frame by the plane-to-frame
+    map's derivative at the pose, not mapped point by point.)"""
     out: list[Pose | None] = [None] * len(poses)
     if not poses:
         return out
     local = pose_points(poses, np.concatenate([PAPER_PTS, BORDER_PTS]))
     _, dark, lit = card_contrast(frame, view, local)
-    part = np.flatnonzero(lit & (dark >= REFIT_BAND_SHARE) & (dark < 1.0)).tolist()
+    part = np.flatnonzero(lit & (dark >= least) & (dark < 1.0)).tolist()
     if not part:
         return out
     poses, local = [poses[i] for i in part], local[part]
     n = len(poses)
     m = pose_matrices(poses)                                    # poses x 2 x 2
-    moves = np.einsum("pab,sb->psa", m, _REFIT_SHIFTS)          # poses x shifts x 2, plane
     centres = np.array([q.centre for q in poses], np.float64)
     h = 0.1 * np.array([[q.apothem] for q in poses], np.float64)   # a step of 0.1 apothem
     ends = np.concatenate([local.reshape(-1, 2), centres, centres + h * [1.0, 0.0],
@@ -199,26 +219,68 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose]) -> list[Pose | 
     img = view.to_image(ends)
     pts, c0 = img[:-3 * n].reshape(local.shape), img[-3 * n:-2 * n]
     jac = np.stack([(img[-2 * n:-n] - c0) / h, (img[-n:] - c0) / h], -1)
-    shift_img = np.einsum("pab,psb->psa", jac, moves)           # poses x shifts x 2, frame
-    even, dark, _ = card_contrast(frame, None, pts[:, None] + shift_img[:, :, None])
-    score = np.where(even, dark, -1.0)
-    best = score.argmax(1).tolist()
-    for i, pose, k, mv, sc in zip(part, poses, best, moves, score, strict=True):
-        if k > 0 and sc[k] >= PROBE_BAND_SHARE:
-            c = np.asarray(pose.centre) + mv[k]
+
+    def scores(rows: np.ndarray, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The contrast score of poses `rows` at each of their `shifts` (rows x shifts x 2,
+        apothems, card frame), and the shifts in the plane."""
+        moves = np.einsum("pab,psb->psa", m[rows], shifts)      # rows x shifts x 2, plane
+        shift_img = np.einsum("pab,psb->psa", jac[rows], moves)  # rows x shifts x 2, frame
+        even, dark, _ = card_contrast(frame, None, pts[rows, None] + shift_img[:, :, None])
+        return np.where(even, dark, -1.0), moves
+
+    at = np.arange(n)
+    score = np.full((n, len(_REFIT_SHIFTS)), -1.0)
+    moves = np.zeros((n, len(_REFIT_SHIFTS), 2))
+    score[:, :_N_NEAR], moves[:, :_N_NEAR] = scores(
+        at, np.broadcast_to(_REFIT_SHIFTS[:_N_NEAR], (n, _N_NEAR, 2)))
+    wide = np.flatnonzero(far[part]) if far is not None else at[:0]
+    if wide.size:
+        long_steps = _REFIT_SHIFTS[_N_NEAR:]
+        score[wide, _N_NEAR:], moves[wide, _N_NEAR:] = scores(
+            wide, np.broadcast_to(long_steps, (wide.size, *long_steps.shape)))
+    best = score.argmax(1)
+    top, move = score[at, best], moves[at, best]
+    # (the long steps see a thin band only near its place: the best of them is looked about
+    # where it shows the band at REFIT_BAND_SHARE, and no short step a card's contrast)
+    again = np.flatnonzero((best >= _N_NEAR) & (top >= REFIT_BAND_SHARE)
+                           | (score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
+                           & (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE))
+    if again.size:
+        k = _N_NEAR + score[again, _N_NEAR:].argmax(1)
+        s2, m2 = scores(again, _REFIT_SHIFTS[k][:, None] + _REFIT_AGAIN)
+        j = s2.argmax(1)
+        better = s2[np.arange(again.size), j] > top[again]
+        rows = again[better]
+        top[rows], move[rows] = s2[better, j[better]], m2[better, j[better]]
+        best[rows] = k[better]
+    for i, pose, k, mv, sc in zip(part, poses, best.tolist(), move, top.tolist(),
+                                  strict=True):
+        if k > 0 and sc >= PROBE_BAND_SHARE:
+            c = np.asarray(pose.centre) + mv
             out[i] = pose_at(pose, (float(c[0]), float(c[1])))
     return out
 
 
 def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], Pose],
-                doubtful: dict[tuple[int, int], Pose]) -> dict[tuple[int, int], Pose]:
+                doubtful: dict[tuple[int, int], Pose], off: Sequence[CardFit] = ()
+                ) -> dict[tuple[int, int], Pose]:
     """The free cells to probe (`cand`, and `doubtful` ones whose band showed only in part)
-    whose predicted pose shows a card's paper and part of its band (REFIT_BAND_SHARE, not
-    all of it), each at the pose `refit` moves it to: a card laid a few millimetres off its
-    neighbours' lattice shows its symbols off the predicted places, and the probe's pose
-    search about those finds nothing."""
+    whose predicted pose shows a card's paper and part of its band (REFIT_PAPER_SHARE, not
+    all of it: the doubtful ones show REFIT_BAND_SHARE), each at the pose `refit` moves it
+    to: a card laid a few millimetres off its neighbours' lattice shows its symbols off the
+    predicted places, and the probe's pose search about those finds nothing. Looked about
+    out to REFIT_FAR but near a card the lattice left `off` (within REFIT_FAR and two
+    apothems of its centre): no hop placed that card surely, and a long look from a free
+    cell beside it would place it there (held-out cards laid with gaps to half a card, the
+    camera leaning, table 54: a misread)."""
     cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
-    moved = refit(frame, view, list(cells.values()))
+    poses = list(cells.values())
+    far = np.ones(len(poses), bool)
+    if off and poses:
+        at = np.array([q.centre for q in poses])
+        for f in off:
+            far &= np.hypot(*(at - f.centre).T) >= (REFIT_FAR + 2.0) * f.apothem
+    moved = refit(frame, view, poses, REFIT_PAPER_SHARE, far)
     return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
 
 

@@ -282,7 +282,7 @@ class HexelReader:
                                      [f.iou for f in whole])
         # a cell whose band shows only in part is also read where `refit` moves it (a card
         # laid a little off the lattice), in the same pass, and probed from the better pose
-        moved = refit_cells(frame, view, cand, doubtful)
+        moved = refit_cells(frame, view, cand, doubtful, off)
         part_cells, part_poses = _partials(rest, lat, set(taken), p)
         # on a calibrated table, the free cells elsewhere in the play area that show a card's
         # contrast about where the regular lattice puts them (`far_cells`): read in the same
