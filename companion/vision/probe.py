@@ -242,9 +242,8 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
     top, move = score[at, best], moves[at, best]
     # (the long steps see a thin band only near its place: the best of them is looked about
     # where it shows the band at REFIT_BAND_SHARE, and no short step a card's contrast)
-    again = np.flatnonzero((best >= _N_NEAR) & (top >= REFIT_BAND_SHARE)
-                           | (score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
-                           & (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE))
+    again = np.flatnonzero((score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
+                           & ((best >= _N_NEAR) | (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE)))
     if again.size:
         k = _N_NEAR + score[again, _N_NEAR:].argmax(1)
         s2, m2 = scores(again, _REFIT_SHIFTS[k][:, None] + _REFIT_AGAIN)
