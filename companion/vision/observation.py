@@ -76,11 +76,13 @@ def unnamed_ink_note(cards: int) -> str:
 SHAPE_READ = "read by shape"
 
 
-def shape_read_note(named: int, kept: int) -> str:
-    """The note for `named` symbols of an ink no letter names read by their shape and `kept`
-    symbols of a letter in doubt kept by theirs (see SHAPE_READ)."""
+def shape_read_note(named: int, kept: int, washed: int = 0) -> str:
+    """The note for `named` symbols of an ink no letter names read by their shape, `kept`
+    symbols of a letter in doubt kept by theirs and `washed` symbols washed pale read by their
+    shape and hue together (see SHAPE_READ)."""
     parts = ([f"{named} symbol(s) of an ink no letter's colour fits"] if named else []) + (
-        [f"{kept} symbol(s) of a letter in ink doubt"] if kept else [])
+        [f"{kept} symbol(s) of a letter in ink doubt"] if kept else []) + (
+        [f"{washed} symbol(s) washed pale by a sheen or a glare"] if washed else [])
     return (f"{SHAPE_READ}: {' and '.join(parts)} read by their printed shape (B the diamond, Y "
             "the triangle, R the disc), which shows the letter plainly; more light on the table, "
             "or this print's colours learned (`companion calibrate colours`), reads them by "
