@@ -30,16 +30,17 @@ silhouette falls RIVAL_GAP short of another letter's (`disagreeing`) is left unr
 and shape disagree, and a colour misread would have to pass both.
 
 A symbol that colour left unread with nothing over it is also read where its own shape and hue
-agree (`hue_named`), one symbol at a time: its shape shows a letter, and its core's hue, with
-chroma HUE_CHROMA or more, lies nearer that letter's ink than any other coloured ink's and within
+agree (`hue_named`), one symbol at a time: its shape shows a letter (on a holodex card, the disc
+that R and B share, not the ring: `ring_shape.disc_letters`), and its core's hue, with chroma
+HUE_CHROMA or more, lies nearer that letter's ink than any other coloured ink's and within
 HUE_DEG of it. A glossy sleeve's sheen or a glare washes a symbol pale, its colour off any ink's
 but still leaning to its own (a red disc pale pink or peach, a blue diamond pale sky blue), and
 its shape stays plain; a pale red disc whose wash leans to yellow keeps its '?'. A disc is read so
-only where its core is no darker than the red ink (less PALE_TOL) in any channel: a wash only
-lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `phone-photo`,
-`harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
-symbols left unread with nothing over them, 44 showed a shape, all of it right; 41 of them a
-hue that agreed.
+only where its core is no darker than the ink its hue names (less PALE_TOL) in any channel: a
+wash only lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`,
+`phone-photo`, `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds
+0-99), of 338 symbols left unread with nothing over them, 44 showed a shape, all of it right;
+41 of them a hue that agreed.
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -232,17 +233,18 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
     return out, kept
 
 
-def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
-              inside: np.ndarray, model: ColourModel) -> tuple[list[CardRead], int]:
-    """`reads` (of web cards) with every symbol left unread with nothing over it
-    (`CardRead.unread_ink`) read where its shape and hue agree (see the module docstring), and
-    how many were. `shows` (cards x 6) the letter each symbol's shape shows (`shown`, '.'
-    none); `cores` (k x 6 x 3) the paper-normalised mean colours of the symbols' cores of the
-    cards `inside` the frame (a bool per read, k of them, `inks.symbol_cores`); `model` the
-    colour model they were read with."""
+def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
+              cores: np.ndarray, inside: np.ndarray, model: ColourModel
+              ) -> tuple[list[CardRead], int]:
+    """`reads` with every symbol left unread with nothing over it (`CardRead.unread_ink`) read
+    where its shape and hue agree (see the module docstring), and how many were. `allowed`
+    (cards x 6 strings) the letters each symbol's shape allows ("" none shown: on a web card the
+    letter `shown`, on a holodex card the disc's letters, `ring_shape.disc_letters`); `disc`
+    (cards x 6) whether that shape is a disc, read only where no darker than the ink its hue
+    names (less PALE_TOL); `cores` (k x 6 x 3) the paper-normalised mean colours of the
+    symbols' cores of the cards `inside` the frame (a bool per read, k of them,
+    `inks.symbol_cores`); `model` the colour model they were read with."""
     out = list(reads)
-    if model.edition != "web":
-        return out, 0
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
     letters = list(model.letters)
@@ -256,17 +258,15 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
         symbols, conf = list(r.symbols), list(r.edge_confidence)
         unread = list(r.unread_ink)
         for d in np.flatnonzero(r.unread_ink):
-            letter = str(shows[k, d])
-            if letter not in SHAPES or letter not in letters or length[d] < HUE_CHROMA:
+            if not allowed[k, d] or length[d] < HUE_CHROMA:
                 continue
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
-            j = letters.index(letter)
-            if (letters[coloured[off.argmin()]] != letter
-                    or off.min() > math.radians(HUE_DEG)):
+            j = int(coloured[off.argmin()])
+            if letters[j] not in allowed[k, d] or off.min() > math.radians(HUE_DEG):
                 continue
-            if letter == "R" and (cores[row[k], d] < inks[j] - PALE_TOL).any():
+            if disc[k, d] and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue
-            symbols[d], conf[d], unread[d] = letter, NAMED_CONFIDENCE, False
+            symbols[d], conf[d], unread[d] = letters[j], NAMED_CONFIDENCE, False
             named += 1
         if unread != list(r.unread_ink):
             out[k] = replace(r, symbols="".join(symbols), edge_confidence=tuple(conf),
