@@ -816,9 +816,8 @@ class HexelReader:
         the symbols their shape names read (`shape_ink.shape_named`, their cores measured where
         they were read), then those whose own shape and hue agree (`shape_ink.hue_named`: a
         symbol washed pale); and how many of each were read. Each card's shapes are matched
-        once a frame:
-        under a doubt, the cards `doubted` marks were matched by `shape_kept`, which judged
-        them alike."""
+        once a frame: under a doubt, the cards `doubted` marks were matched by `shape_kept`,
+        which judged them alike."""
         at = [k for k, r in enumerate(reads) if (r.letters or any(r.unread_ink))
               and not (doubted and doubted[k])]
         if not at:

@@ -118,4 +118,3 @@ def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: n
             rings[k] &= lead[k] >= np.median(lead[k][discs]) - DISC_MARGIN
         out[k] = tuple(rings[k].tolist())
     return out
-

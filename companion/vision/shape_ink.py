@@ -38,8 +38,8 @@ its shape stays plain; a pale red disc whose wash leans to yellow keeps its '?'.
 only where its core is no darker than the red ink (less PALE_TOL) in any channel: a wash only
 lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `phone-photo`,
 `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
-symbols left unread with nothing over them, 44 showed a shape, all of it right; 41 of them a
-hue that agreed. Holodex cards are not read so: their R and B are both discs, and a ring
+symbols left unread with nothing over them, 44 showed a shape, every one the right letter; 41
+of them a hue that agreed. Holodex cards are not read so: their R and B are both discs, and a ring
 blurred on a small card under a lamp that clips fills its hole and takes a blue neighbour's tint,
 its picture as plainly a disc as a washed disc's (`tests/vision/test_symbol_clip2.py`'s cards:
 disc 0.92-0.96, leading the ring by 0.24-0.33), so the hue alone would name it.

@@ -2,7 +2,8 @@
 glossy sleeve's sheen or a glare lifts a symbol towards white, so its colour fits no ink and it is
 left unread, while its printed shape (R a disc, B a diamond, Y a triangle) stays plain and its
 faint hue still leans to its own ink. Crafted cards first (drawn with plain cv2, read at their
-true poses), then held-out sleeved tables end to end."""
+true poses), then held-out sleeved tables end to end; and holodex cards, never read so (their R
+and B are both discs: a blurred ring tinted by a blue neighbour would read blue)."""
 
 from __future__ import annotations
 
