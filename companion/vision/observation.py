@@ -70,24 +70,22 @@ def unnamed_ink_note(cards: int) -> str:
             "them")
 
 
-# The reader's note for symbols read by their printed shape (`vision.shape_ink`): web symbols of
-# an ink no letter's colour fits, web symbols of a letter in ink doubt whose shape shows it, and
-# symbols washed pale by a sheen or a glare whose shape and hue agree (web and holodex). The
+# The reader's note for web symbols read by their printed shape (`vision.shape_ink`): symbols of
+# an ink no letter's colour fits, symbols of a letter in ink doubt whose shape shows it, and
+# symbols washed pale by a sheen or a glare whose shape and hue agree. The
 # cards are read; the note says how, and that more light would read them by colour as well.
 SHAPE_READ = "read by shape"
 
 
-def shape_read_note(named: int, kept: int, washed: int = 0, web: bool = True) -> str:
+def shape_read_note(named: int, kept: int, washed: int = 0) -> str:
     """The note for `named` symbols of an ink no letter names read by their shape, `kept`
     symbols of a letter in doubt kept by theirs and `washed` symbols washed pale read by their
-    shape and hue together (see SHAPE_READ), on web cards (`web`) or holodex ones."""
+    shape and hue together (see SHAPE_READ)."""
     parts = ([f"{named} symbol(s) of an ink no letter's colour fits"] if named else []) + (
         [f"{kept} symbol(s) of a letter in ink doubt"] if kept else []) + (
         [f"{washed} symbol(s) washed pale by a sheen or a glare"] if washed else [])
-    shapes = ("their printed shape (B the diamond, Y the triangle, R the disc), which shows the "
-              "letter plainly" if web else
-              "their printed disc (not the ring) and the hue left to them")
-    return (f"{SHAPE_READ}: {' and '.join(parts)} read by {shapes}; more light on the table "
+    return (f"{SHAPE_READ}: {' and '.join(parts)} read by their printed shape (B the diamond, Y "
+            "the triangle, R the disc), which shows the letter plainly; more light on the table "
             "(without a glare), or this print's colours learned (`companion calibrate "
             "colours`), reads them by colour too")
 

@@ -89,7 +89,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .ring_shape import disc_letters, hole_px, ring_contradicted, ring_matches
+from .ring_shape import hole_px, ring_contradicted, ring_matches
 from .shape_ink import (
     MIN_NAMED,
     disagreeing,
@@ -739,21 +739,16 @@ class HexelReader:
             if no_ring:
                 reads[:n], found_reads = checked[:n], checked[n:]
                 notes.append(no_ring_note(no_ring))
-        # (a holodex symbol washed pale, left unread by its colour, read where its picture
-        # shows a disc and its hue leans to a coloured ink: `ring_shape.disc_letters`)
-        by_shape = by_hue = 0
-        if self.model.edition == "holodex" and not confused:
-            named, by_hue = self._washed_discs(frame, all_poses[:m], reads[:n] + found_reads)
-            reads[:n], found_reads = named[:n], named[n:]
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
         # (and every web letter its printed shape contradicts left unread)
+        by_shape = by_hue = 0
         if self.model.edition == "web":
             named, by_shape, by_hue = self._web_shapes(frame, all_poses[:m],
                                                        reads[:n] + found_reads, doubted)
             reads[:n], found_reads = named[:n], named[n:]
         if by_shape or kept or by_hue:
-            notes.append(shape_read_note(by_shape, kept, by_hue, self.model.edition == "web"))
+            notes.append(shape_read_note(by_shape, kept, by_hue))
         at = _centres_px(all_poses, view)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
@@ -813,28 +808,6 @@ class HexelReader:
                 count += sum(gone)
         return out, count
 
-    def _washed_discs(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
-                      ) -> tuple[list[CardRead], int]:
-        """`reads` (of the holodex cards at `poses`) with every symbol their colour left unread
-        with nothing over it read where its picture shows a disc and its hue and lightness a
-        coloured ink washed pale (`ring_shape.disc_letters`, `shape_ink.hue_named`); and how
-        many were."""
-        at = [k for k, r in enumerate(reads) if any(r.unread_ink)]
-        if not at:
-            return reads, 0
-        some = [reads[k] for k in at]
-        some_poses = [poses[k] for k in at]
-        whites = np.array([r.white_bgr for r in some])
-        scores, _ = ring_matches(frame, some_poses, self.view, whites)
-        allowed, disc = disc_letters(scores, hole_px(some_poses, self.view), self.model)
-        cores, inside = symbol_cores(frame, some_poses, whites, self.view)
-        some, count = hue_named(some, allowed, disc, cores.reshape(-1, 6, 3), inside,
-                                self.model)
-        out = list(reads)
-        for k, r in zip(at, some, strict=True):
-            out[k] = r
-        return out, count
-
     def _web_shapes(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
                     doubted: list[bool] | None) -> tuple[list[CardRead], int, int]:
         """`reads` (of the web cards at `poses`) with every letter read that its printed shape
@@ -843,9 +816,8 @@ class HexelReader:
         the symbols their shape names read (`shape_ink.shape_named`, their cores measured where
         they were read), then those whose own shape and hue agree (`shape_ink.hue_named`: a
         symbol washed pale); and how many of each were read. Each card's shapes are matched
-        once a frame:
-        under a doubt, the cards `doubted` marks were matched by `shape_kept`, which judged
-        them alike."""
+        once a frame: under a doubt, the cards `doubted` marks were matched by `shape_kept`,
+        which judged them alike."""
         at = [k for k, r in enumerate(reads) if (r.letters or any(r.unread_ink))
               and not (doubted and doubted[k])]
         if not at:

@@ -27,7 +27,6 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .calibration import TableView
-from .colour import ColourModel
 from .shape_ink import EXTENT, GRID, correlations, symbol_pictures, templates_of
 from .symbol_samples import CardRead, Pose
 
@@ -52,15 +51,6 @@ MIN_CONTRAST = 0.15
 # 1.6 px hole (a 27 px card) is gone under any blur; the blue discs of `office-lowlight` read as
 # the ring above lie on cards of 58 px and more (holes of 3.4 px and more).
 MIN_HOLE_PX = 2.0
-# A symbol shows a disc, not the ring, where its picture matches the disc this well and leads
-# the ring by NOT_RING or more, on a card whose ring's hole can show (MIN_HOLE_PX): its hue then
-# names its letter where colour left it unread (`disc_letters`, `shape_ink.hue_named`). Measured
-# on the holodex symbols colour left unread with nothing over them (held-out `sleeves`,
-# `phone-photo`, `harsh`, `fingers`, `busy`, `office-lowlight-fingers`, seeds 0-99: 328): of
-# those whose hue leaned within `shape_ink.HUE_DEG` of a coloured ink and lay no darker than it,
-# 22 matched the disc this well, all of that ink; two fingertips over a ring, pink, matched it
-# to 0.70 and 0.65 (and 25 washed discs to less).
-DISC_SHOWN = 0.9
 
 
 @cache
@@ -128,16 +118,3 @@ def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: n
             rings[k] &= lead[k] >= np.median(lead[k][discs]) - DISC_MARGIN
         out[k] = tuple(rings[k].tolist())
     return out
-
-
-def disc_letters(scores: np.ndarray, holes: np.ndarray, model: ColourModel
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(cards x 6 strings: the letters each symbol's shape allows, the coloured inks' where it
-    shows a disc (DISC_SHOWN, NOT_RING, MIN_HOLE_PX), "" where not; cards x 6: whether it
-    does) from `ring_matches`'s `scores` and each card's hole radius in frame pixels (`holes`,
-    `hole_px`)."""
-    disc = ((scores[..., 0] >= DISC_SHOWN) & (scores[..., 0] - scores[..., 1] >= NOT_RING)
-            & (np.asarray(holes)[:, None] >= MIN_HOLE_PX))
-    letters = "".join(c for c, grey in zip(model.letters, model.neutral, strict=True)
-                      if not grey)
-    return np.where(disc, letters, ""), disc

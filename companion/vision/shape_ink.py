@@ -30,17 +30,19 @@ silhouette falls RIVAL_GAP short of another letter's (`disagreeing`) is left unr
 and shape disagree, and a colour misread would have to pass both.
 
 A symbol that colour left unread with nothing over it is also read where its own shape and hue
-agree (`hue_named`), one symbol at a time: its shape shows a letter (on a holodex card, the disc
-that R and B share, not the ring: `ring_shape.disc_letters`), and its core's hue, with chroma
-HUE_CHROMA or more, lies nearer that letter's ink than any other coloured ink's and within
+agree (`hue_named`), one symbol at a time: its shape shows a letter, and its core's hue, with
+chroma HUE_CHROMA or more, lies nearer that letter's ink than any other coloured ink's and within
 HUE_DEG of it. A glossy sleeve's sheen or a glare washes a symbol pale, its colour off any ink's
 but still leaning to its own (a red disc pale pink or peach, a blue diamond pale sky blue), and
 its shape stays plain; a pale red disc whose wash leans to yellow keeps its '?'. A disc is read so
-only where its core is no darker than the ink its hue names (less PALE_TOL) in any channel: a
-wash only lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`,
-`phone-photo`, `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds
-0-99), of 338 symbols left unread with nothing over them, 44 showed a shape, all of it right;
-41 of them a hue that agreed.
+only where its core is no darker than the red ink (less PALE_TOL) in any channel: a wash only
+lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `phone-photo`,
+`harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
+symbols left unread with nothing over them, 44 showed a shape, every one the right letter; 41
+of them a hue that agreed. Holodex cards are not read so: their R and B are both discs, and a ring
+blurred on a small card under a lamp that clips fills its hole and takes a blue neighbour's tint,
+its picture as plainly a disc as a washed disc's (`tests/vision/test_symbol_clip2.py`'s cards:
+disc 0.92-0.96, leading the ring by 0.24-0.33), so the hue alone would name it.
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -238,12 +240,12 @@ def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
               ) -> tuple[list[CardRead], int]:
     """`reads` with every symbol left unread with nothing over it (`CardRead.unread_ink`) read
     where its shape and hue agree (see the module docstring), and how many were. `allowed`
-    (cards x 6 strings) the letters each symbol's shape allows ("" none shown: on a web card the
-    letter `shown`, on a holodex card the disc's letters, `ring_shape.disc_letters`); `disc`
-    (cards x 6) whether that shape is a disc, read only where no darker than the ink its hue
-    names (less PALE_TOL); `cores` (k x 6 x 3) the paper-normalised mean colours of the
-    symbols' cores of the cards `inside` the frame (a bool per read, k of them,
-    `inks.symbol_cores`); `model` the colour model they were read with."""
+    (cards x 6 strings) the letters each symbol's shape allows ("" none shown; on a web card
+    the letter `shown`); `disc` (cards x 6) whether that shape is a disc, read only where no
+    darker than the ink its hue names (less PALE_TOL); `cores` (k x 6 x 3) the
+    paper-normalised mean colours of the symbols' cores of the cards `inside` the frame (a
+    bool per read, k of them, `inks.symbol_cores`); `model` the colour model they were read
+    with."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)

@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 
-import companion.vision.ring_shape as ring_shape
 import companion.vision.symbol_decide as symbol_decide
 from companion.vision.colour import OTHER
 from companion.vision.symbol_decide import solid_wash
@@ -56,15 +55,11 @@ def test_sleeved_red_discs_washed_over_the_clip_read(monkeypatch):
     """Held-out `sleeves` 22: a sheen band across cards whose paper clipped washes their red
     discs pink (peaks 0.48-0.65, 0.07 darker than red's blends); 18 of 20 cards read, none
     misread. Taken for grey rings' blends (no solid wash) three cards with an open ring beside
-    them are left unread (a fourth, with no ring to show its blur, is left unread either way).
-    The discs a wash leaves unread are also read where their picture shows a disc and their
-    hue leans to an ink (`ring_shape.disc_letters`), one of these three among them: that is
-    taken off too, to see this rule alone."""
+    them are left unread (a fourth, with no ring to show its blur, is left unread either way)."""
     scene = heldout_scene(22, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
     monkeypatch.setattr(symbol_decide, "SOLID_WASH_MIN", math.inf)
-    monkeypatch.setattr(ring_shape, "DISC_SHOWN", math.inf)
     before, _ = scored(scene)
     assert before.correct <= score.correct - 3, (before, score)
