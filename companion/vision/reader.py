@@ -483,13 +483,14 @@ class HexelReader:
         FIRM_TURN_DEG (`inks`) or more. Every count of cards read whole here is taken before the
         re-read by the lamp a card's own band shows (`CardRead.first_symbols`, see
         `symbol_lamp.band_white`): that re-read can complete a card of another printer's inks
-        under our model, and must not stand in for the telling with the table's inks. An ink
+        under our model, and must not stand in for the telling with the table's inks; nor do
+        the symbols read by their shape and hue (`CardRead.by_colour`). An ink
         printed so faint that no core of it reaches an ink's chroma is learned from the cores
         of the symbols no coloured letter was read for (`inks.faint_inks`)."""
-        doubt = any("?" in self._own[id(f)].first_symbols for f in plain)
+        doubt = any("?" in self._own[id(f)].by_colour for f in plain)
         coloured = {n for n, grey in zip(self.model.letters, self.model.neutral, strict=True)
                     if not grey}
-        unread = np.array([[c not in coloured for c in self._own[id(f)].first_symbols]
+        unread = np.array([[c not in coloured for c in self._own[id(f)].by_colour]
                            for f in plain], bool).reshape(-1)
         inks = adapt_inks(self.model, cores, doubt, unread=unread)
         if inks is None:
@@ -542,7 +543,9 @@ class HexelReader:
         faces the doubt. The doubt is judged on the reads as first made
         (`CardRead.first_symbols`) and again on the final ones where a later pass (the re-read
         by the lamp a card's own band shows) filled in or changed a letter: a letter that pass
-        gives must face the same doubt, and one the first reads put in doubt stays there."""
+        gives must face the same doubt, and one the first reads put in doubt stays there. The
+        symbols read by their shape and hue (`washed`) are left out of both (`CardRead.by_colour`,
+        `CardRead.colour_symbols`): the doubt is over the colours."""
         if banded:
             keep = [k for k, f in enumerate(plain) if id(f) not in banded]
             plain, cores = [plain[k] for k in keep], cores.reshape(-1, 6, 3)[keep]
@@ -555,9 +558,9 @@ class HexelReader:
         both = np.concatenate([cores.reshape(-1, 3), more]).reshape(-1, 6, 3)
         refs = np.array([self._own[id(f)].white_bgr for f in plain] + whites[inside].tolist()
                         ).reshape(-1, 3)
-        first = [r.first_symbols for r in reads]
+        first = [r.by_colour for r in reads]
         seen = confused_letters(self.model, both, first, refs)
-        final = [r.symbols for r in reads]
+        final = [r.colour_symbols for r in reads]
         if final != first:
             seen = "".join(sorted(set(seen) | set(confused_letters(self.model, both, final,
                                                                    refs))))
@@ -742,11 +745,14 @@ class HexelReader:
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
         # (and every web letter its printed shape contradicts left unread)
-        by_shape = by_hue = 0
+        by_shape = 0
         if self.model.edition == "web":
-            named, by_shape, by_hue = self._web_shapes(frame, all_poses[:m],
-                                                       reads[:n] + found_reads, doubted)
+            named, by_shape = self._web_shapes(frame, all_poses[:m], reads[:n] + found_reads,
+                                               doubted)
             reads[:n], found_reads = named[:n], named[n:]
+        # (the symbols reported read by their shape and hue, here or within the reads)
+        by_hue = sum(b and c != "?" for r in reads[:n] + found_reads
+                     for b, c in zip(r.by_hue, r.symbols, strict=False))
         if by_shape or kept or by_hue:
             notes.append(shape_read_note(by_shape, kept, by_hue))
         at = _centres_px(all_poses, view)
@@ -809,19 +815,20 @@ class HexelReader:
         return out, count
 
     def _web_shapes(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
-                    doubted: list[bool] | None) -> tuple[list[CardRead], int, int]:
+                    doubted: list[bool] | None) -> tuple[list[CardRead], int]:
         """`reads` (of the web cards at `poses`) with every letter read that its printed shape
         contradicts left unread (`shape_ink.disagreeing`: colour and shape are two cues, and a
         colour misread they would have to share), and, with no ink in doubt (`doubted` None),
         the symbols their shape names read (`shape_ink.shape_named`, their cores measured where
         they were read), then those whose own shape and hue agree (`shape_ink.hue_named`: a
-        symbol washed pale); and how many of each were read. Each card's shapes are matched
-        once a frame: under a doubt, the cards `doubted` marks were matched by `shape_kept`,
-        which judged them alike."""
+        symbol washed pale, on any card: the reads did so on cards mostly read, `washed`); and
+        how many were named by their shape alone. Each card's shapes are matched once a frame:
+        under a doubt, the cards `doubted` marks were matched by `shape_kept`, which judged
+        them alike."""
         at = [k for k, r in enumerate(reads) if (r.letters or any(r.unread_ink))
               and not (doubted and doubted[k])]
         if not at:
-            return reads, 0, 0
+            return reads, 0
         scores, whole = shape_matches(frame, [poses[k] for k in at], self.view,
                                       np.array([reads[k].white_bgr for k in at]))
         out = list(reads)
@@ -831,7 +838,7 @@ class HexelReader:
                 out[k] = uncrossed(out[k], tuple(gone))
         named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
         if doubted is not None or not named:
-            return out, 0, 0
+            return out, 0
         some = [out[at[i]] for i in named]
         some_poses = [poses[at[i]] for i in named]
         cores, inside = symbol_cores(frame, some_poses, np.array([r.white_bgr for r in some]),
@@ -843,11 +850,11 @@ class HexelReader:
                                       self.model, (scores[named], whole[named]))
         # (and each one left whose own shape and hue agree: a symbol washed pale)
         shows = shown(scores[named])
-        some, washed = hue_named(some, np.where(shows == ".", "", shows), shows == "R", cores,
-                                 inside, self.model)
+        some, _ = hue_named(some, np.where(shows == ".", "", shows), shows == "R", cores, inside,
+                            self.model)
         for i, r in zip(named, some, strict=True):
             out[at[i]] = r
-        return out, count, washed
+        return out, count
 
     def _unnamed(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]) -> int:
         """The cards showing symbols of one ink that no letter names (`unnamed_ink`), among
@@ -988,8 +995,9 @@ class _Telling(NamedTuple):
 
 def _complete(cards: list[CardFit], own: dict[int, CardRead]) -> int:
     """How many of `cards` read all six symbols at their own pose (before any re-read by the
-    lamp a card's own band shows, `CardRead.first_symbols`: the table's inks are decided first)."""
-    return sum("?" not in own[id(f)].first_symbols for f in cards)
+    lamp a card's own band shows, or by shape and hue, `CardRead.by_colour`: the table's inks
+    are decided first)."""
+    return sum("?" not in own[id(f)].by_colour for f in cards)
 
 
 def _changed(model: ColourModel, turned: ColourModel, kept: ColourModel | None = None) -> str:
@@ -1005,10 +1013,11 @@ def _doubted(fits: list[CardFit], own: dict[int, CardRead], other: list[CardFit]
              other_own: dict[int, CardRead], letters: str) -> bool:
     """Whether a hexagon of `fits` read (at its own pose) a symbol that the same hexagon of
     `other` (by centre) reads as another letter, or, when it is one of `letters`, as '?' (both
-    as read before any re-read by the lamp a card's own band shows: `CardRead.first_symbols`)."""
-    seen = {tuple(np.round(f.centre, 3)): own[id(f)].first_symbols for f in fits}
+    as read before any re-read by the lamp a card's own band shows, and not by shape and hue:
+    `CardRead.by_colour`)."""
+    seen = {tuple(np.round(f.centre, 3)): own[id(f)].by_colour for f in fits}
     for f in other:
-        a, b = seen.get(tuple(np.round(f.centre, 3))), other_own[id(f)].first_symbols
+        a, b = seen.get(tuple(np.round(f.centre, 3))), other_own[id(f)].by_colour
         if a is not None and any(x != y and x != "?" and (y != "?" or x in letters)
                                  for x, y in zip(a, b, strict=True)):
             return True
@@ -1066,7 +1075,8 @@ def _reorient(read: CardRead, fit: CardFit, pose: Pose) -> CardRead:
                     by_shape=tuple([read.by_shape[j] for j in order])
                     if read.by_shape else (),
                     unread_ink=tuple([read.unread_ink[j] for j in order])
-                    if read.unread_ink else ())
+                    if read.unread_ink else (),
+                    by_hue=tuple([read.by_hue[j] for j in order]) if read.by_hue else ())
 
 
 def _play_roi(view: TableView, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

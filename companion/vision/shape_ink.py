@@ -42,7 +42,9 @@ symbols left unread with nothing over them, 44 showed a shape, every one the rig
 of them a hue that agreed. Holodex cards are not read so: their R and B are both discs, and a ring
 blurred on a small card under a lamp that clips fills its hole and takes a blue neighbour's tint,
 its picture as plainly a disc as a washed disc's (`tests/vision/test_symbol_clip2.py`'s cards:
-disc 0.92-0.96, leading the ring by 0.24-0.33), so the hue alone would name it.
+disc 0.92-0.96, leading the ring by 0.24-0.33), so the hue alone would name it. The reader
+reads washed symbols so on its final reads, and within every read of cards mostly read
+(`washed`).
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -259,6 +261,7 @@ def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
         length, hue = chroma(cores[row[k]])
         symbols, conf = list(r.symbols), list(r.edge_confidence)
         unread = list(r.unread_ink)
+        by_hue = list(r.by_hue) if r.by_hue else [False] * 6
         for d in np.flatnonzero(r.unread_ink):
             if not allowed[k, d] or length[d] < HUE_CHROMA:
                 continue
@@ -268,11 +271,11 @@ def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
                 continue
             if disc[k, d] and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue
-            symbols[d], conf[d], unread[d] = letters[j], NAMED_CONFIDENCE, False
+            symbols[d], conf[d], unread[d], by_hue[d] = letters[j], NAMED_CONFIDENCE, False, True
             named += 1
         if unread != list(r.unread_ink):
             out[k] = replace(r, symbols="".join(symbols), edge_confidence=tuple(conf),
-                             unread_ink=tuple(unread))
+                             unread_ink=tuple(unread), by_hue=tuple(by_hue))
     return out, named
 
 

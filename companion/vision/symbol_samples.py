@@ -98,6 +98,13 @@ class Pose:
         return np.asarray(self.centre) + np.asarray(local, np.float64).reshape(-1, 2) @ m.T
 
 
+def _hue_blanked(symbols: str, by_hue: tuple[bool, ...]) -> str:
+    """`symbols` with those `by_hue` marks '?'."""
+    if not any(by_hue):
+        return symbols
+    return "".join("?" if b else c for c, b in zip(symbols, by_hue, strict=True))
+
+
 @dataclass(frozen=True)
 class CardRead:
     """The symbols of one card and the evidence behind them."""
@@ -126,6 +133,9 @@ class CardRead:
     # per symbol (web cards only): left unread by its colour alone, no letter's ink fitting it,
     # with nothing over it or across the card's edge onto it (`shape_ink`); () where none is
     unread_ink: tuple[bool, ...] = ()
+    # per symbol: read where its shape and hue agree, washed pale (`shape_ink.hue_named`); ()
+    # where none is
+    by_hue: tuple[bool, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -136,6 +146,18 @@ class CardRead:
         """The symbols as read before any re-read by the lamp its own band shows (`_lamp_read`):
         the table's inks are judged by these, so that re-read never stands in for them."""
         return self.symbols if self.unlamped is None else self.unlamped
+
+    @property
+    def by_colour(self) -> str:
+        """`first_symbols` with the symbols read by their shape and hue (`by_hue`) unread: what
+        the reader judges the table's inks by, and a doubt over them (a symbol washed pale is
+        no witness to its ink)."""
+        return _hue_blanked(self.first_symbols, self.by_hue)
+
+    @property
+    def colour_symbols(self) -> str:
+        """`symbols` with the symbols read by their shape and hue (`by_hue`) unread."""
+        return _hue_blanked(self.symbols, self.by_hue)
 
     @property
     def letters(self) -> int:

@@ -255,6 +255,11 @@ class StagedRead:
                       else replace(r, not_shape=either_ruled_out(f.not_shape, r.not_shape),
                                    by_shape=either_ruled_out(f.by_shape, r.by_shape))
                       for r, f in zip(self.reads, self.first, strict=True)]
+        # a web symbol washed pale whose shape and hue agree is read (`washed`; imported here,
+        # as it reads shapes with `shape_ink`, which builds on this module)
+        from .washed import washed_read
+
+        self.reads = washed_read(self.bgr, self.poses, self.view, self.model, self.reads)[0]
         self._due = None
 
 

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+import companion.vision.washed as washed
 from companion.faces import HEXEL_FACE
 from companion.synth.cardface import PAPER_RGB
 from companion.vision.calibration import TableView
@@ -23,6 +24,7 @@ from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import HUE_CHROMA, HUE_DEG, hue_named, shape_matches, shown
 from companion.vision.symbol_samples import Pose
 from companion.vision.symbols import read_cards
+from companion.vision.washed import MIN_LETTERS
 
 from .crafted import draw_card, texture
 from .heldout import VARIANTS, heldout_scene, scored
@@ -90,7 +92,9 @@ def _read(paint, cards: tuple[str, ...] = CARDS):
     count."""
     img, poses = _table(paint, cards)
     model = builtin_model("web")
-    reads = read_cards(img, poses, TableView(), model)
+    with pytest.MonkeyPatch.context() as mp:   # (by colour alone: none named within the read)
+        mp.setattr(washed, "MIN_LETTERS", 7)
+        reads = read_cards(img, poses, TableView(), model)
     whites = np.array([r.white_bgr for r in reads])
     scores, _ = shape_matches(img, poses, TableView(), whites)
     shows = shown(scores)
@@ -195,3 +199,27 @@ def test_holodex_rings_blurred_beside_blue_discs_are_never_read_by_hue(symbols, 
     img = _jpeg_card(symbols, "holodex", width_px, COOL, blur, quality)
     for card in HexelReader("holodex").read(img).observation.cards:
         assert all(r in (t, "?") for r, t in zip(card.symbols, symbols, strict=True)), card
+
+
+def test_washed_symbols_are_read_within_the_read_on_cards_mostly_read():
+    """`read_cards` itself reads a washed symbol whose shape and hue agree, on a card with
+    MIN_LETTERS letters read by colour or more (so the searches that keep a card only where
+    it reads whole see it whole), marking it (`CardRead.by_hue`) and leaving it out of what the
+    table's inks are judged by (`CardRead.by_colour`); a card with fewer is left to the
+    reader's final reads."""
+    # card 1: one washed symbol (five letters by colour); card 3: all six washed paler
+    paler = {"R": (245, 174, 183), "B": (190, 198, 233), "Y": (247, 245, 190)}
+    paint = {(1, 1): ("B", WASHED["B"], 1.0),
+             **{(3, d): (CARDS[3][d], paler[CARDS[3][d]], 1.0) for d in range(6)}}
+    img, poses = _table(paint)
+    model = builtin_model("web")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(washed, "MIN_LETTERS", 7)
+        alone = read_cards(img, poses, TableView(), model)
+    assert alone[1].symbols[1] == "?" and alone[1].letters >= MIN_LETTERS
+    assert alone[3].letters < MIN_LETTERS
+    reads = read_cards(img, poses, TableView(), model)
+    assert reads[1].symbols == CARDS[1] and reads[1].by_hue[1]
+    assert reads[1].by_colour == alone[1].symbols
+    assert reads[3].symbols == alone[3].symbols
+    assert [r.symbols for r in reads[::2]] == [r.symbols for r in alone[::2]]

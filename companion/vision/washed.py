@@ -1,0 +1,49 @@
+"""Web symbols washed pale, read within every read of the cards. A glossy sleeve's sheen or a
+lamp's glare lifts a symbol towards white until its colour fits no ink and the colour reading
+leaves it `?`; its printed shape stays plain and its faint hue still leans to its own ink, and
+where both agree `shape_ink.hue_named` reads it. The reader does so on its final reads
+(`HexelReader`), and `washed_read` does so on each read as it is made (`symbols.StagedRead`), so
+that the searches which keep a card only where it reads whole (the telling of the hexagons, the
+lattice probe, the far cells) see such a card whole too. Within the reads only cards with
+MIN_LETTERS letters or more read are judged: a search reads many poses about a card, most of them
+on the table or a neighbour's edge with few symbols read, and each card judged costs a picture of
+its symbols. The symbols so read are marked (`CardRead.by_hue`) and left out of what the table's
+inks are judged by (`CardRead.by_colour`). Holodex cards are never read so (`shape_ink`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .calibration import TableView
+from .colour import ColourModel
+from .inks import symbol_cores
+from .shape_ink import hue_named, shape_matches, shown
+from .symbol_samples import CardRead, Pose
+
+MIN_LETTERS = 4   # letters read on a card, within the reads, for its washed symbols to be judged
+
+
+def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: ColourModel,
+                reads: Sequence[CardRead], least: int | None = None
+                ) -> tuple[list[CardRead], int]:
+    """`reads` (of the web cards at `poses`) with every symbol left unread with nothing over it
+    read where its shape and hue agree (`shape_ink.hue_named`), on the cards with `least`
+    letters read or more (None: MIN_LETTERS); and how many were."""
+    least = MIN_LETTERS if least is None else least
+    at = [k for k, r in enumerate(reads) if any(r.unread_ink)
+          and len(r.symbols) - r.symbols.count("?") >= least]
+    if model.edition != "web" or not at:
+        return list(reads), 0
+    some = [reads[k] for k in at]
+    some_poses = [poses[k] for k in at]
+    whites = np.array([r.white_bgr for r in some])
+    shows = shown(shape_matches(bgr, some_poses, view, whites)[0])
+    cores, inside = symbol_cores(bgr, some_poses, whites, view)
+    named, count = hue_named(some, np.where(shows == ".", "", shows), shows == "R",
+                             cores.reshape(-1, 6, 3), inside, model)
+    out = list(reads)
+    for k, r in zip(at, named, strict=True):
+        out[k] = r
+    return out, count
