@@ -2,13 +2,14 @@
 lamp's glare lifts a symbol towards white until its colour fits no ink and the colour reading
 leaves it `?`; its printed shape stays plain and its faint hue still leans to its own ink, and
 where both agree `shape_ink.hue_named` reads it. The reader does so on its final reads
-(`HexelReader`), and `washed_read` does so on each read as it is made (`symbols.StagedRead`), so
-that the searches which keep a card only where it reads whole (the telling of the hexagons, the
-lattice probe, the far cells) see such a card whole too. Within the reads only cards with
-MIN_LETTERS letters or more read are judged: a search reads many poses about a card, most of them
-on the table or a neighbour's edge with few symbols read, and each card judged costs a picture of
-its symbols. The symbols so read are marked (`CardRead.by_hue`) and left out of what the table's
-inks are judged by (`CardRead.by_colour`). Holodex cards are never read so (`shape_ink`)."""
+(`HexelReader._web_shapes`), and `washed_read` does so on each read as it is made
+(`symbols.StagedRead`), so that the searches which keep a card only where it reads whole (the
+telling of the hexagons, the lattice probe, the far cells) see such a card whole too. Within the
+reads only cards with MIN_LETTERS letters or more read are judged: a search reads many poses
+about a card, most of them on the table or a neighbour's edge with few symbols read, and each
+card judged costs a picture of its symbols. The symbols so read are marked (`CardRead.by_hue`)
+and left out of what the table's inks are judged by (`CardRead.by_colour`). Holodex cards are
+never read so (`shape_ink`)."""
 
 from __future__ import annotations
 
@@ -26,14 +27,11 @@ MIN_LETTERS = 4   # letters read on a card, within the reads, for its washed sym
 
 
 def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: ColourModel,
-                reads: Sequence[CardRead], least: int | None = None
-                ) -> tuple[list[CardRead], int]:
+                reads: Sequence[CardRead]) -> tuple[list[CardRead], int]:
     """`reads` (of the web cards at `poses`) with every symbol left unread with nothing over it
-    read where its shape and hue agree (`shape_ink.hue_named`), on the cards with `least`
-    letters read or more (None: MIN_LETTERS); and how many were."""
-    least = MIN_LETTERS if least is None else least
-    at = [k for k, r in enumerate(reads) if any(r.unread_ink)
-          and len(r.symbols) - r.symbols.count("?") >= least]
+    read where its shape and hue agree (`shape_ink.hue_named`), on the cards with MIN_LETTERS
+    letters read or more; and how many were."""
+    at = [k for k, r in enumerate(reads) if any(r.unread_ink) and r.letters >= MIN_LETTERS]
     if model.edition != "web" or not at:
         return list(reads), 0
     some = [reads[k] for k in at]
