@@ -849,9 +849,7 @@ class HexelReader:
             some, count = shape_named(frame, some_poses, some, cores, inside, self.view,
                                       self.model, (scores[named], whole[named]))
         # (and each one left whose own shape and hue agree: a symbol washed pale)
-        shows = shown(scores[named])
-        some, _ = hue_named(some, np.where(shows == ".", "", shows), shows == "R", cores, inside,
-                            self.model)
+        some, _ = hue_named(some, shown(scores[named]), cores, inside, self.model)
         for i, r in zip(named, some, strict=True):
             out[at[i]] = r
         return out, count

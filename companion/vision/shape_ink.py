@@ -237,17 +237,14 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
     return out, kept
 
 
-def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
-              cores: np.ndarray, inside: np.ndarray, model: ColourModel
-              ) -> tuple[list[CardRead], int]:
-    """`reads` with every symbol left unread with nothing over it (`CardRead.unread_ink`) read
-    where its shape and hue agree (see the module docstring), and how many were. `allowed`
-    (cards x 6 strings) the letters each symbol's shape allows ("" none shown; on a web card
-    the letter `shown`); `disc` (cards x 6) whether that shape is a disc, read only where no
-    darker than the ink its hue names (less PALE_TOL); `cores` (k x 6 x 3) the
-    paper-normalised mean colours of the symbols' cores of the cards `inside` the frame (a
-    bool per read, k of them, `inks.symbol_cores`); `model` the colour model they were read
-    with."""
+def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
+              inside: np.ndarray, model: ColourModel) -> tuple[list[CardRead], int]:
+    """`reads` (of web cards) with every symbol left unread with nothing over it
+    (`CardRead.unread_ink`) read where its shape and hue agree (see the module docstring), and
+    how many were. `shows` (cards x 6) the letter each symbol's shape shows (`shown`, '.'
+    none); `cores` (k x 6 x 3) the paper-normalised mean colours of the symbols' cores of the
+    cards `inside` the frame (a bool per read, k of them, `inks.symbol_cores`); `model` the
+    colour model they were read with."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
@@ -263,13 +260,14 @@ def hue_named(reads: Sequence[CardRead], allowed: np.ndarray, disc: np.ndarray,
         unread = list(r.unread_ink)
         by_hue = list(r.by_hue) if r.by_hue else [False] * 6
         for d in np.flatnonzero(r.unread_ink):
-            if not allowed[k, d] or length[d] < HUE_CHROMA:
+            letter = str(shows[k, d])
+            if letter not in letters or length[d] < HUE_CHROMA:
                 continue
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
             j = int(coloured[off.argmin()])
-            if letters[j] not in allowed[k, d] or off.min() > math.radians(HUE_DEG):
+            if letters[j] != letter or off.min() > math.radians(HUE_DEG):
                 continue
-            if disc[k, d] and (cores[row[k], d] < inks[j] - PALE_TOL).any():
+            if letter == "R" and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue
             symbols[d], conf[d], unread[d], by_hue[d] = letters[j], NAMED_CONFIDENCE, False, True
             named += 1

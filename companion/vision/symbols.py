@@ -259,7 +259,7 @@ class StagedRead:
         # as it reads shapes with `shape_ink`, which builds on this module)
         from .washed import washed_read
 
-        self.reads = washed_read(self.bgr, self.poses, self.view, self.model, self.reads)[0]
+        self.reads = washed_read(self.bgr, self.poses, self.view, self.model, self.reads)
         self._due = None
 
 

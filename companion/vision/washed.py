@@ -27,21 +27,20 @@ MIN_LETTERS = 4   # letters read on a card, within the reads, for its washed sym
 
 
 def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: ColourModel,
-                reads: Sequence[CardRead]) -> tuple[list[CardRead], int]:
+                reads: Sequence[CardRead]) -> list[CardRead]:
     """`reads` (of the web cards at `poses`) with every symbol left unread with nothing over it
     read where its shape and hue agree (`shape_ink.hue_named`), on the cards with MIN_LETTERS
-    letters read or more; and how many were."""
+    letters read or more."""
     at = [k for k, r in enumerate(reads) if any(r.unread_ink) and r.letters >= MIN_LETTERS]
     if model.edition != "web" or not at:
-        return list(reads), 0
+        return list(reads)
     some = [reads[k] for k in at]
     some_poses = [poses[k] for k in at]
     whites = np.array([r.white_bgr for r in some])
     shows = shown(shape_matches(bgr, some_poses, view, whites)[0])
     cores, inside = symbol_cores(bgr, some_poses, whites, view)
-    named, count = hue_named(some, np.where(shows == ".", "", shows), shows == "R",
-                             cores.reshape(-1, 6, 3), inside, model)
+    named, _ = hue_named(some, shows, cores.reshape(-1, 6, 3), inside, model)
     out = list(reads)
     for k, r in zip(at, named, strict=True):
         out[k] = r
-    return out, count
+    return out

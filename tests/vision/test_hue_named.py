@@ -100,8 +100,7 @@ def _read(paint, cards: tuple[str, ...] = CARDS):
     shows = shown(scores)
     cores, inside = symbol_cores(img, poses, whites, TableView())
     cores = cores.reshape(-1, 6, 3)
-    return reads, shows, cores, (*hue_named(reads, np.where(shows == ".", "", shows),
-                                            shows == "R", cores, inside, model),)
+    return reads, shows, cores, (*hue_named(reads, shows, cores, inside, model),)
 
 
 # washed symbols of each ink (where the colour reads some of them anyway, it reads them right)
