@@ -146,3 +146,10 @@ def test_a_held_out_ring_in_shade_reads():
     s, _ = scored(heldout_scene(94, variant=VARIANTS["shadowed"],
                                 backgrounds=UNSEEN_BACKGROUNDS))
     assert (s.correct, s.misreads, s.false_cards) == (s.full, 0, 0)
+
+
+def test_a_held_out_table_under_deep_shadows_reads_whole():
+    """Held-out `deep-shadowed` 8: two soft shadows dimming the table by 55-75 %, two cards'
+    rings in them left '?' before their shape was asked (18 of 20 read); now every card."""
+    s, _ = scored(heldout_scene(8, variant=VARIANTS["deep-shadowed"]))
+    assert (s.correct, s.full, s.misreads, s.false_cards) == (20, 20, 0, 0)
