@@ -42,8 +42,10 @@ turned a little either way, and that read is kept only when it is complete and h
 first read made. A soft shadow across a card dims its paper and symbols without tinting them: a
 whole card with a '?' or paper that does not all read as paper, whose paper samples show grey shade,
 is read again against a white reference scaled point by point by the shade of the paper around
-each point; that read is kept on the same terms, and never for a grey ink (a grey object on the
-card looks like deep shade). A whole card with a '?' whose paper clipped the sensor is read
+each point; that read is kept on the same terms, and a grey ink it fills in only where the
+symbol's picture, flattened by the paper about it, plainly shows the ring (`ring_shape.rings_shown`:
+a grey object on the card looks like deep shade, and what it leaves of a disc like a ring by its
+colour, never by its shape). A whole card with a '?' whose paper clipped the sensor is read
 again with its symbols judged against the paper the lamp makes of it: the lamp's colour, read
 from the cards whose paper did not clip, raises the clipped channels of its white to the least
 paper of that colour at least as bright as seen (never past OVEREXPOSED_MAX), so its pale blends
@@ -72,6 +74,7 @@ web symbols' shapes (`symbol_shape`) are modules of their own.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -239,7 +242,15 @@ class StagedRead:
         n_shade, n_turned = self._cuts
         shaded, turned, lamped = alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
         assert self.first is not None
-        reads = _shaded(list(self.first), self._shade[0], shaded, self.model)
+        # (a ring filled in through shade is judged by its shape, `ring_shape`: imported
+        # here, as it reads shapes with `shape_ink`, which builds on this module)
+        from .ring_shape import rings_shown
+
+        def rings(asked: list[tuple[int, list[int]]]) -> list[bool]:
+            return rings_shown(self.bgr, [self.poses[i] for i, _ in asked], self.view,
+                               [d for _, d in asked])
+
+        reads = _shaded(list(self.first), self._shade[0], shaded, self.model, rings)
         crossed = [r.crossed for r in reads]
         reads = _lamp_read(self.bgr, self.poses, self.view, self.model, reads, self.allow,
                            self.lamp_of_reads, self._plan, lamped, self.samples)
@@ -408,27 +419,47 @@ def _shade_of(samples: tuple[np.ndarray, np.ndarray], reads: list[CardRead], all
     return [todo[k] for k in keep], vals[keep], inside[keep], shade[keep]
 
 
-def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: ColourModel
+def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: ColourModel,
+            rings: Callable[[list[tuple[int, list[int]]]], list[bool]] | None = None
             ) -> list[CardRead]:
     """`reads`, with each card `todo` gives (`_shade_of`) replaced by its read against a
     shaded white reference (`alt`) when that read is complete and has every letter of the
     first. An object that read sees crossing onto a symbol is kept either way
-    (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in)."""
+    (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in). A grey ink
+    (the ring) filled in so stands only where `rings` (given (card, its directions filled in
+    grey) pairs, whether each plainly shows the printed ring: `ring_shape.rings_shown`) says
+    so; without it, never."""
     greys = {n for n, g in zip(model.letters, model.neutral, strict=True) if g}
+    asked: list[tuple[int, list[int]]] = []
     for a, i in zip(alt, todo, strict=True):
         r = reads[i]
         # the shade lifts what it dims: it must not cost the paper its look (the border band
-        # is judged as in the first read); and a grey ink is never read through shade: a
-        # grey object lying on the card (a coin, a pen) looks like paper in deep shade, and
-        # the symbol it half covers, seen against that shade, like a ring
-        filled = {b for a_, b in zip(r.symbols, a.symbols, strict=True) if a_ == "?"}
-        if (a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
-                and not filled & greys):
-            reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
-        elif any(a.crossed):
+        # is judged as in the first read); and a grey ink is read through shade only where
+        # its shape is the ring's: a grey object lying on the card (a coin, a pen) looks like
+        # paper in deep shade, and the symbol it half covers, seen against that shade, like
+        # a ring by its colour
+        grey_dirs = [d for d, (a_, b) in enumerate(zip(r.symbols, a.symbols, strict=True))
+                     if a_ == "?" and b in greys]
+        if a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok:
+            if not grey_dirs:
+                reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
+                continue
+            if rings is not None:
+                asked.append((i, grey_dirs))
+                continue
+        if any(a.crossed):
             # an object seen crossing onto a symbol against the shade is there all the same:
             # no later re-read (`_turned`) fills that symbol in
             reads[i] = replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed).tolist()))
+    if asked:
+        by_card = dict(zip(todo, alt, strict=True))
+        for (i, _), ring in zip(asked, rings(asked), strict=True):
+            r, a = reads[i], by_card[i]
+            if ring:
+                reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
+            elif any(a.crossed):
+                reads[i] = replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed)
+                                                    .tolist()))
     return reads
 
 

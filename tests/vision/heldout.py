@@ -44,7 +44,8 @@ class Variant:
     turn (degrees, each drawn per card), the cut (`margin`: a white margin left outside the
     printed border, negative: cut that far into the border; fractions of the card's
     circumradius), the picture's size (`scale` times 1280 x 720), how many soft shadows fall
-    on the table (`shadows`: a hand's or a shade's, each dimming an oval 30-55 %) and how far
+    on the table (`shadows`: a hand's or a shade's, each dimming an oval by a share drawn from
+    `shadow_depth`, 30-55 % unless the variant says) and how far
     the camera leans (`perspective`: the homography's largest perspective term, per px; for a
     lens about 1000 px across its focal length, 1.2e-4 is a lean of ~7°, 4e-4 ~22°, 8e-4
     ~39°) and the range of the cards' size across the flats (`card_px`, before `scale`). Harsher
@@ -87,6 +88,7 @@ class Variant:
     margin: float = 0.0
     scale: float = 1.0
     shadows: int = 0
+    shadow_depth: tuple[float, float] = (0.3, 0.55)
     perspective: float = 1.2e-4
     card_px: tuple[float, float] = (60.0, 140.0)
     lamp: bool = False
@@ -121,6 +123,8 @@ VARIANTS = {
     "small": Variant(scale=0.6),
     "phone": Variant(scale=3.0),
     "shadowed": Variant(shadows=2),
+    # (a hand's shadow under one lamp with little light about: 55-75 % dimmer)
+    "deep-shadowed": Variant(shadows=2, shadow_depth=(0.55, 0.75)),
     "tilted": Variant(perspective=4e-4),
     "steep": Variant(perspective=8e-4),
     "closeup": Variant(card_px=(150.0, 330.0)),
@@ -607,7 +611,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     if variant.lowlight:
         dim, phone = _low_light(extra["lowlight"]), isp
         isp = dim if phone is None else (lambda x: phone(dim(x)))
-    img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion, isp=isp)
+    img = camera(img, rng, variant.shadows, lamp=variant.lamp, motion=variant.motion, isp=isp,
+                 shadow_depth=variant.shadow_depth)
     return HeldOut(img, truth, edition, card_px * variant.scale)
 
 
@@ -639,8 +644,10 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp: bool = False,
-           motion: bool = False, isp=None) -> np.ndarray:
-    """Colour cast, light gradient, `shadows` soft shadows, blur, noise, JPEG (the held-out
+           motion: bool = False, isp=None, shadow_depth: tuple[float, float] = (0.3, 0.55)
+           ) -> np.ndarray:
+    """Colour cast, light gradient, `shadows` soft shadows (each dimming by a share drawn from
+    `shadow_depth`), blur, noise, JPEG (the held-out
     Hexapod cases use it too); `lamp` first relights the picture (`_lamp`), `motion` smears it
     (`_smear`) after the lens blur, `isp` (a function of the float picture, drawing from its
     own stream) processes it after the noise, before the JPEG, as a phone does. Without them
@@ -654,11 +661,11 @@ def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp:
     ramp = (math.cos(ang) * (xx / w - 0.5) + math.sin(ang) * (yy / h - 0.5))
     gain = rng.uniform(0.8, 1.1) * (1.0 + rng.uniform(0, 0.4) * ramp)
     for _ in range(shadows):
-        # an oval dimmed by 30-55 %, its edge soft over a third of its size
+        # an oval dimmed by 30-55 % (or `shadow_depth`), its edge soft over a third of its size
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         rx, ry = rng.uniform(80, 300, 2) * (w / SIZE[0])
         d = ((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2
-        gain = gain * (1.0 - rng.uniform(0.3, 0.55) * np.clip(1.5 - d, 0.0, 1.0))
+        gain = gain * (1.0 - rng.uniform(*shadow_depth) * np.clip(1.5 - d, 0.0, 1.0))
     img = img * gain[..., None] * cast
     sigma = rng.uniform(0.3, 1.0)
     img = cv2.GaussianBlur(img, (0, 0), sigma)
