@@ -430,7 +430,7 @@ def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: 
     grey) pairs, whether each plainly shows the printed ring: `ring_shape.rings_shown`) says
     so; without it, never."""
     greys = {n for n, g in zip(model.letters, model.neutral, strict=True) if g}
-    asked: list[tuple[int, list[int]]] = []
+    asked: list[tuple[int, CardRead, list[int]]] = []
     for a, i in zip(alt, todo, strict=True):
         r = reads[i]
         # the shade lifts what it dims: it must not cost the paper its look (the border band
@@ -440,27 +440,27 @@ def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: 
         # a ring by its colour
         grey_dirs = [d for d, (a_, b) in enumerate(zip(r.symbols, a.symbols, strict=True))
                      if a_ == "?" and b in greys]
-        if a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok:
-            if not grey_dirs:
-                reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
-                continue
-            if rings is not None:
-                asked.append((i, grey_dirs))
-                continue
-        if any(a.crossed):
-            # an object seen crossing onto a symbol against the shade is there all the same:
-            # no later re-read (`_turned`) fills that symbol in
-            reads[i] = replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed).tolist()))
+        whole = a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
+        if whole and grey_dirs and rings is not None:
+            asked.append((i, a, grey_dirs))
+        else:
+            reads[i] = _shade_kept(r, a, whole and not grey_dirs)
     if asked:
-        by_card = dict(zip(todo, alt, strict=True))
-        for (i, _), ring in zip(asked, rings(asked), strict=True):
-            r, a = reads[i], by_card[i]
-            if ring:
-                reads[i] = a if not any(r.crossed) else replace(a, crossed=r.crossed)
-            elif any(a.crossed):
-                reads[i] = replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed)
-                                                    .tolist()))
+        for (i, a, _), ring in zip(asked, rings([(i, d) for i, _, d in asked]), strict=True):
+            reads[i] = _shade_kept(reads[i], a, ring)
     return reads
+
+
+def _shade_kept(r: CardRead, a: CardRead, keep: bool) -> CardRead:
+    """A card first read `r` after its read against the shade, `a`: `a` where `keep` (with
+    the objects `r` saw crossing onto its symbols), else `r`, with those `a` saw too: an object
+    seen crossing onto a symbol against the shade is there all the same, and no later re-read
+    (`_turned`) fills that symbol in."""
+    if keep:
+        return a if not any(r.crossed) else replace(a, crossed=r.crossed)
+    if any(a.crossed):
+        return replace(r, crossed=tuple(np.logical_or(r.crossed, a.crossed).tolist()))
+    return r
 
 
 # A card's pose angle comes from its outline and the lattice, which blur (motion above all),
