@@ -647,11 +647,11 @@ def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp:
            motion: bool = False, isp=None, shadow_depth: tuple[float, float] = (0.3, 0.55)
            ) -> np.ndarray:
     """Colour cast, light gradient, `shadows` soft shadows (each dimming by a share drawn from
-    `shadow_depth`), blur, noise, JPEG (the held-out
-    Hexapod cases use it too); `lamp` first relights the picture (`_lamp`), `motion` smears it
-    (`_smear`) after the lens blur, `isp` (a function of the float picture, drawing from its
-    own stream) processes it after the noise, before the JPEG, as a phone does. Without them
-    the random draws are today's, so every existing held-out picture stays the same."""
+    `shadow_depth`), blur, noise, JPEG (the held-out Hexapod cases use it too); `lamp` first
+    relights the picture (`_lamp`), `motion` smears it (`_smear`) after the lens blur, `isp` (a
+    function of the float picture, drawing from its own stream) processes it after the noise,
+    before the JPEG, as a phone does. Without them the random draws are today's, so every
+    existing held-out picture stays the same."""
     if lamp:
         img = _lamp(img, rng)
     h, w = img.shape[:2]
