@@ -57,7 +57,7 @@ class Variant:
     about 1000 px across its focal length 1e-4 is a lean of ~6°, 4e-4 ~22°), the cells' size in
     the picture (`cell_px`), a lamp of 2800-6500 K seen by a camera white-balanced for 5000 K
     with an exposure of 0.6-1.5 that clips (`lamp`), soft shadows (`shadows`, as
-    `heldout.camera`), an arm reaching from a picture edge over the board (`hand`; of one
+    `heldout.camera`, each dimming by a share drawn from `shadow_depth`), an arm reaching from a picture edge over the board (`hand`; of one
     neutral grey from black to white, `GREYS`, with `grey_arms`), both players' boards in
     one picture, each with its own pose (`two`), and `glare` specular spots of the light
     mirrored in the glossy cards, each over a random point of the first board's grid
@@ -88,6 +88,7 @@ class Variant:
     cell_px: tuple[float, float] = (22.0, 40.0)
     lamp: bool = False
     shadows: int = 0
+    shadow_depth: tuple[float, float] = (0.3, 0.55)
     hand: bool = False
     two: bool = False
     grey_arms: bool = False
@@ -112,6 +113,7 @@ VARIANTS = {
     "small": Variant(cell_px=(16.0, 24.0)),
     "lamp": Variant(lamp=True),
     "shadowed": Variant(shadows=2),
+    "deep-shadowed": Variant(shadows=2, shadow_depth=(0.55, 0.75)),
     "hand": Variant(hand=True),
     "two": Variant(two=True),
     "grey-sleeves": Variant(hand=True, grey_arms=True),
@@ -321,7 +323,7 @@ def heldout_case(folder: str | Path, seed: int, variant: Variant = Variant(),
         img = _glare_spot(img, mm_to_px[0], metas[0]["cell_mm"], extra)
     if variant.lens:
         img = _lens(img, mine)
-    out = camera(img, rng, variant.shadows)
+    out = camera(img, rng, variant.shadows, shadow_depth=variant.shadow_depth)
     if variant.phone or variant.lowlight:
         out = _after_capture(out, mine, variant)
     result = []
@@ -376,7 +378,7 @@ def chart_photo(folder: str | Path, seed: int, variant: Variant = Variant(),
         img = _lamp(img, rng)
     if variant.lens:
         img = _lens(img, rng)
-    out = camera(img, rng, variant.shadows)
+    out = camera(img, rng, variant.shadows, shadow_depth=variant.shadow_depth)
     if variant.phone or variant.lowlight:
         out = _after_capture(out, rng, variant)
     return out
