@@ -57,9 +57,10 @@ class Variant:
     about 1000 px across its focal length 1e-4 is a lean of ~6°, 4e-4 ~22°), the cells' size in
     the picture (`cell_px`), a lamp of 2800-6500 K seen by a camera white-balanced for 5000 K
     with an exposure of 0.6-1.5 that clips (`lamp`), soft shadows (`shadows`, as
-    `heldout.camera`, each dimming by a share drawn from `shadow_depth`), an arm reaching from a picture edge over the board (`hand`; of one
-    neutral grey from black to white, `GREYS`, with `grey_arms`), both players' boards in
-    one picture, each with its own pose (`two`), and `glare` specular spots of the light
+    `heldout.camera`, each dimming by a share drawn from `shadow_depth`), an arm reaching from
+    a picture edge over the board (`hand`; of one neutral grey from black to white, `GREYS`,
+    with `grey_arms`), both players' boards in one picture, each with its own pose (`two`),
+    and `glare` specular spots of the light
     mirrored in the glossy cards, each over a random point of the first board's grid
     (`_glare_spot`).
 
