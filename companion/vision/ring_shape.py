@@ -150,36 +150,38 @@ def _paper_fit() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def flat_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """As `ring_matches`, each symbol's picture divided first, channel by channel, by the
     plane fitted through its paper (its samples PAPER_FROM radii out and beyond): a soft
     shadow's edge across a symbol dims one side of it more than the other, which the card's
-    one white leaves in the picture and the correlation reads as shape."""
-    vals, _ = symbol_pictures(bgr, poses, view)                 # cards x 6 x GRID² x 3
+    one white leaves in the picture and the correlation reads as shape. Also whether each
+    card's pictures lie wholly in the frame (cards: beyond it a sample reads black)."""
+    vals, inside = symbol_pictures(bgr, poses, view)            # cards x 6 x GRID² x 3
     paper, solve, design = _paper_fit()
     plane = np.einsum("gk,kp,cspj->csgj", design, solve, vals[:, :, paper])
     rel = vals / np.maximum(plane, 4.0)
     span = rel[:, :, _stroke_at()].mean(2) - 1.0
     length = np.linalg.norm(span, axis=-1)
     x = (rel * (span / np.maximum(length, 1e-6)[..., None])[:, :, None, :]).sum(-1)
-    return correlations(x, _templates()), length / np.sqrt(3.0)
+    return correlations(x, _templates()), length / np.sqrt(3.0), inside
 
 
 def rings_shown(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
                 dirs: Sequence[Sequence[int]]) -> list[bool]:
     """Per card at `poses`, whether every symbol of `dirs` (a list of directions per card)
-    plainly shows the printed ring (`flat_matches`): a hole of MIN_HOLE_PX or more, a stroke
-    of MIN_CONTRAST or more, the ring's correlation RING_SHOWN or more and above the disc's by
-    RING_LEAD or more. A grey object over part of a symbol, its shadow about it, is no ring:
-    a coin is a disc, a pen a bar."""
+    plainly shows the printed ring (`flat_matches`, its pictures wholly in the frame): a hole
+    of MIN_HOLE_PX or more, a stroke of MIN_CONTRAST or more, the ring's correlation RING_SHOWN
+    or more and above the disc's by RING_LEAD or more. A grey object over part of a symbol,
+    its shadow about it, is no ring: a coin is a disc, a pen a bar."""
     if not len(poses):
         return []
-    scores, contrast = flat_matches(bgr, poses, view)
+    scores, contrast, inside = flat_matches(bgr, poses, view)
     holes = hole_px(poses, view)
     out = []
     for k, ds in enumerate(dirs):
         d = np.asarray(ds, int)
         ring, disc = scores[k, d, 1], scores[k, d, 0]
-        out.append(bool(holes[k] >= MIN_HOLE_PX and (contrast[k, d] >= MIN_CONTRAST).all()
+        out.append(bool(inside[k] and holes[k] >= MIN_HOLE_PX
+                        and (contrast[k, d] >= MIN_CONTRAST).all()
                         and (ring >= RING_SHOWN).all() and (ring - disc >= RING_LEAD).all()))
     return out

@@ -133,7 +133,8 @@ def test_a_shadow_edge_across_a_ring_leaves_its_flattened_shape_a_ring():
     img = _photo(img, (1.0, 0.95, 0.9), 0.8, 90)
     pose = [Pose(CENTRE, width / 2, 0.0)]
     white = np.array([[float(np.median(img[110:130, 150:170, c])) for c in range(3)]])
-    flat, _ = ring_shape.flat_matches(img, pose, TableView())
+    flat, _, inside = ring_shape.flat_matches(img, pose, TableView())
+    assert inside.all()
     plain, _ = ring_shape.ring_matches(img, pose, TableView(), white)
     e = 0                           # the E symbol lies across the shadow's edge
     assert flat[0, e, 1] >= 0.9 and flat[0, e, 1] - flat[0, e, 0] >= 0.1
@@ -153,3 +154,18 @@ def test_a_held_out_table_under_deep_shadows_reads_whole():
     rings in them left '?' before their shape was asked (18 of 20 read); now every card."""
     s, _ = scored(heldout_scene(8, variant=VARIANTS["deep-shadowed"]))
     assert (s.correct, s.full, s.misreads, s.false_cards) == (20, 20, 0, 0)
+
+
+def test_a_ring_whose_picture_runs_out_of_the_frame_is_not_taken():
+    """A card cut by the frame's edge just past its E ring: beyond the frame a sample reads
+    black, so the plane through the paper about a symbol is fitted to what is not there.
+    The ring's picture still matches the ring here, but a card partly out of frame is never
+    completed by its shape: no ring of it is taken."""
+    width = 96.0
+    img = _photo(_card("VRBVBR", "holodex", width), (1.0, 0.93, 0.82), 0.8, 85)
+    pose = [Pose(CENTRE, width / 2, 0.0)]
+    assert ring_shape.rings_shown(img, pose, TableView(), [[0, 3]]) == [True]
+    cut = img[:, : int(CENTRE[0] + 0.9 * width / 2)]
+    scores, _, inside = ring_shape.flat_matches(cut, pose, TableView())
+    assert not inside[0] and scores[0, 0, 1] >= ring_shape.RING_SHOWN
+    assert ring_shape.rings_shown(cut, pose, TableView(), [[0]]) == [False]
