@@ -92,7 +92,13 @@ def ring_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, whites
     x 6: its stroke's contrast, the distance from the paper to the stroke over the paper's
     length in BGR) of the cards at `poses`, `whites` (cards x 3 BGR) their paper's colour."""
     vals, _ = symbol_pictures(bgr, poses, view)
-    white = np.asarray(whites, np.float64)[:, None, :]
+    return _shape_of(vals, np.asarray(whites, np.float64)[:, None, :])
+
+
+def _shape_of(vals: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(correlations with the disc and the ring, the stroke's contrast) of symbol pictures
+    `vals` (cards x 6 x GRID² x 3) whose paper reads `white` (broadcast to cards x 6 x 3): each
+    sample projected on the line from the paper to the stroke."""
     span = vals[:, :, _stroke_at()].mean(2) - white
     length = np.linalg.norm(span, axis=-1)
     x = (vals * (span / np.maximum(length, 1e-6)[..., None])[:, :, None, :]).sum(-1)
@@ -159,11 +165,7 @@ def flat_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
     vals, inside = symbol_pictures(bgr, poses, view)            # cards x 6 x GRID² x 3
     paper, solve, design = _paper_fit()
     plane = np.einsum("gk,kp,cspj->csgj", design, solve, vals[:, :, paper])
-    rel = vals / np.maximum(plane, 4.0)
-    span = rel[:, :, _stroke_at()].mean(2) - 1.0
-    length = np.linalg.norm(span, axis=-1)
-    x = (rel * (span / np.maximum(length, 1e-6)[..., None])[:, :, None, :]).sum(-1)
-    return correlations(x, _templates()), length / np.sqrt(3.0), inside
+    return (*_shape_of(vals / np.maximum(plane, 4.0), np.ones((1, 1, 3))), inside)
 
 
 def rings_shown(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,

@@ -420,15 +420,14 @@ def _shade_of(samples: tuple[np.ndarray, np.ndarray], reads: list[CardRead], all
 
 
 def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: ColourModel,
-            rings: Callable[[list[tuple[int, list[int]]]], list[bool]] | None = None
-            ) -> list[CardRead]:
+            rings: Callable[[list[tuple[int, list[int]]]], list[bool]]) -> list[CardRead]:
     """`reads`, with each card `todo` gives (`_shade_of`) replaced by its read against a
     shaded white reference (`alt`) when that read is complete and has every letter of the
     first. An object that read sees crossing onto a symbol is kept either way
     (`CardRead.crossed`: `read_cards` lets no later re-read fill that symbol in). A grey ink
     (the ring) filled in so stands only where `rings` (given (card, its directions filled in
     grey) pairs, whether each plainly shows the printed ring: `ring_shape.rings_shown`) says
-    so; without it, never."""
+    so."""
     greys = {n for n, g in zip(model.letters, model.neutral, strict=True) if g}
     asked: list[tuple[int, CardRead, list[int]]] = []
     for a, i in zip(alt, todo, strict=True):
@@ -441,7 +440,7 @@ def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: 
         grey_dirs = [d for d, (a_, b) in enumerate(zip(r.symbols, a.symbols, strict=True))
                      if a_ == "?" and b in greys]
         whole = a.complete and _agrees(r.symbols, a.symbols) and a.paper_ok >= r.paper_ok
-        if whole and grey_dirs and rings is not None:
+        if whole and grey_dirs:
             asked.append((i, a, grey_dirs))
         else:
             reads[i] = _shade_kept(r, a, whole and not grey_dirs)

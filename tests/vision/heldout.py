@@ -34,6 +34,7 @@ BACKGROUNDS = ("coffee", "astronaut", "rocket", "chelsea", "brick", "grass", "gr
 UNSEEN_BACKGROUNDS = ("coins", "moon", "page", "text", "clock", "colorwheel", "logo", "retina",
                       "cell", "microaneurysms", "horse", "checkerboard")
 FACE_PX = 192
+SHADOW_DEPTH = (0.3, 0.55)   # the share a soft shadow dims its oval by, unless a variant says
 SIZE = (1280, 720)
 
 
@@ -88,7 +89,7 @@ class Variant:
     margin: float = 0.0
     scale: float = 1.0
     shadows: int = 0
-    shadow_depth: tuple[float, float] = (0.3, 0.55)
+    shadow_depth: tuple[float, float] = SHADOW_DEPTH
     perspective: float = 1.2e-4
     card_px: tuple[float, float] = (60.0, 140.0)
     lamp: bool = False
@@ -644,7 +645,7 @@ def _connected(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def camera(img: np.ndarray, rng: np.random.Generator, shadows: int = 0, *, lamp: bool = False,
-           motion: bool = False, isp=None, shadow_depth: tuple[float, float] = (0.3, 0.55)
+           motion: bool = False, isp=None, shadow_depth: tuple[float, float] = SHADOW_DEPTH
            ) -> np.ndarray:
     """Colour cast, light gradient, `shadows` soft shadows (each dimming by a share drawn from
     `shadow_depth`), blur, noise, JPEG (the held-out Hexapod cases use it too); `lamp` first

@@ -89,7 +89,7 @@ class Variant:
     cell_px: tuple[float, float] = (22.0, 40.0)
     lamp: bool = False
     shadows: int = 0
-    shadow_depth: tuple[float, float] = (0.3, 0.55)
+    shadow_depth: tuple[float, float] = _heldout.SHADOW_DEPTH
     hand: bool = False
     two: bool = False
     grey_arms: bool = False
