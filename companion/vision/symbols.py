@@ -242,15 +242,8 @@ class StagedRead:
         n_shade, n_turned = self._cuts
         shaded, turned, lamped = alt[:n_shade], alt[n_shade:n_turned], alt[n_turned:]
         assert self.first is not None
-        # (a ring filled in through shade is judged by its shape, `ring_shape`: imported
-        # here, as it reads shapes with `shape_ink`, which builds on this module)
-        from .ring_shape import rings_shown
-
-        def rings(asked: list[tuple[int, list[int]]]) -> list[bool]:
-            return rings_shown(self.bgr, [self.poses[i] for i, _ in asked], self.view,
-                               [d for _, d in asked])
-
-        reads = _shaded(list(self.first), self._shade[0], shaded, self.model, rings)
+        reads = _shaded(list(self.first), self._shade[0], shaded, self.model,
+                        _ring_check(self.bgr, self.poses, self.view))
         crossed = [r.crossed for r in reads]
         reads = _lamp_read(self.bgr, self.poses, self.view, self.model, reads, self.allow,
                            self.lamp_of_reads, self._plan, lamped, self.samples)
@@ -448,6 +441,19 @@ def _shaded(reads: list[CardRead], todo: list[int], alt: list[CardRead], model: 
         for (i, a, _), ring in zip(asked, rings([(i, d) for i, _, d in asked]), strict=True):
             reads[i] = _shade_kept(reads[i], a, ring)
     return reads
+
+
+def _ring_check(bgr: np.ndarray, poses: list[Pose], view: TableView
+                ) -> Callable[[list[tuple[int, list[int]]]], list[bool]]:
+    """`_shaded`'s `rings` for the cards at `poses`: given (card, directions) pairs, whether
+    each plainly shows the printed ring there (`ring_shape.rings_shown`)."""
+    # (imported here: `ring_shape` reads shapes with `shape_ink`, which builds on this module)
+    from .ring_shape import rings_shown
+
+    def rings(asked: list[tuple[int, list[int]]]) -> list[bool]:
+        return rings_shown(bgr, [poses[i] for i, _ in asked], view, [d for _, d in asked])
+
+    return rings
 
 
 def _shade_kept(r: CardRead, a: CardRead, keep: bool) -> CardRead:
