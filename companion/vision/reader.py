@@ -105,6 +105,7 @@ from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
 from .unnamed_ink import UNNAMED_WHOLE, unnamed_ink
 from .veil import veil_passes
+from .washed_holodex import washed_holodex
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 FALLBACK_CONFIDENCE = 0.5  # a symbol read by a rule other than its samples' vote (`symbol_decide`)
@@ -742,6 +743,12 @@ class HexelReader:
             if no_ring:
                 reads[:n], found_reads = checked[:n], checked[n:]
                 notes.append(no_ring_note(no_ring))
+        # (a holodex symbol washed pale, read by its shape and hue where no ink is in doubt:
+        # `washed_holodex`)
+        if self.model.edition == "holodex" and not confused:
+            named, _ = washed_holodex(frame, all_poses[:m], reads[:n] + found_reads, view,
+                                      self.model)
+            reads[:n], found_reads = named[:n], named[n:]
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
         # (and every web letter its printed shape contradicts left unread)
