@@ -761,7 +761,8 @@ class HexelReader:
         by_hue = sum(b and c != "?" for r in reads[:n] + found_reads
                      for b, c in zip(r.by_hue, r.symbols, strict=False))
         if by_shape or kept or by_hue:
-            notes.append(shape_read_note(by_shape, kept, by_hue))
+            notes.append(shape_read_note(by_shape, kept, by_hue,
+                                         self.model.edition == "holodex"))
         at = _centres_px(all_poses, view)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]
