@@ -67,7 +67,7 @@ import numpy as np
 from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .colour import ColourModel
-from .inks import MIN_CHROMA, MIN_CORES, chroma, wrap_angle
+from .inks import MIN_CHROMA, MIN_CORES, chroma, foreign_hues, wrap_angle
 from .symbol_samples import CardRead, Pose, pose_points, sample
 from .symbols import uncrossed
 
@@ -248,12 +248,17 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
     colours of the symbols' cores of the cards `inside` the frame (a bool per read, k of them,
     `inks.symbol_cores`); `model` the colour model they were read with; `discs` the letters
     printed as discs, each read only where its core is no darker than its ink (a wash only
-    lifts an ink; a coin, or a grey ring tinted by a clipped lamp, is darker)."""
+    lifts an ink; a coin, or a grey ring tinted by a clipped lamp, is darker). A hue nearer an
+    ink of the other edition that `model` lacks (`inks.foreign_hues`: the web's yellow, for
+    holodex) names nothing: web cards read as holodex must leave their yellow unread, as the
+    edition's choice (`edition`) relies on."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
     letters = list(model.letters)
     coloured = np.flatnonzero(~model.neutral)
+    # (the other edition's inks that this model lacks: a core nearer one of them is its ink)
+    foreign = foreign_hues(model)
     row = np.cumsum(inside) - 1
     named = 0
     for k, r in enumerate(reads):
@@ -270,6 +275,8 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
             j = int(coloured[off.argmin()])
             if letters[j] not in allowed or off.min() > math.radians(HUE_DEG):
+                continue
+            if foreign.size and np.abs(wrap_angle(hue[d] - foreign)).min() < off.min():
                 continue
             if letters[j] in discs and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue

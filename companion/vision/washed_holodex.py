@@ -13,7 +13,10 @@ sheen's edge slopes the light across a symbol) and the ring's hole spanning
   DISC_LEAD or more, and by no less than DISC_KIN short of the median lead of the discs its
   card reads by colour (one print, one blur, one lens: a card with none is not judged), and its
   core's hue names the letter as `shape_ink.hue_named` asks (chroma HUE_CHROMA or more, within
-  HUE_DEG of the ink, and no darker than the ink in any channel: a wash only lifts an ink);
+  HUE_DEG of the ink, no darker than the ink in any channel: a wash only lifts an ink, and
+  nearer our ink than the other edition's yellow: web cards read as holodex, their yellow
+  triangles leading the ring by more than the card's red discs and 43-45° from red, must stay
+  unread for the edition's choice, `edition`);
 - as the ring where its picture matches the ring at RING_SHOWN or more and leads the disc by
   `ring_shape.RING_LEAD` or more, its stroke (the picture between 0.6 and 1 symbol radii, disc
   and ring alike) stands RING_CONTRAST or more off the paper and is grey (chroma under
