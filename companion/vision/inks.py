@@ -204,7 +204,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     col, ink_hue, hue, off, nearest = (given.col, given.ink_hue, given.hue, given.off,
                                        given.nearest)
     turns = {}
-    foreign = _foreign_hues(model)
+    foreign = foreign_hues(model)
     for k, letter_at in enumerate(col):
         limit = _turn_limit(ink_hue, k)
         mine = off[nearest == k, k]
@@ -242,7 +242,7 @@ def _turn_limit(ink_hue: np.ndarray, k: int) -> float:
 
 def _towards_foreign(foreign: np.ndarray, ink_hue: float, turn: float) -> bool:
     """Whether turning an ink of hue `ink_hue` by `turn` goes FOREIGN_SHARE of the way or more
-    to one of the `foreign` inks' hues (`_foreign_hues`) lying on that side."""
+    to one of the `foreign` inks' hues (`foreign_hues`) lying on that side."""
     towards = wrap_angle(foreign - ink_hue)         # the way to each foreign ink, signed
     ahead = np.sign(towards) == np.sign(turn)
     return bool((np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any())
@@ -254,7 +254,7 @@ def _takes_cores(hue: np.ndarray, turned: np.ndarray, nearest: np.ndarray) -> bo
     return bool((np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1) != nearest).any())
 
 
-def _foreign_hues(model: ColourModel) -> np.ndarray:
+def foreign_hues(model: ColourModel) -> np.ndarray:
     """The hues (radians, as `chroma` gives them) of the coloured inks that another edition
     prints and `model` lacks (by letter; see FOREIGN_SHARE)."""
     ours = set(model.letters)
@@ -333,7 +333,7 @@ def faint_inks(model: ColourModel, cores: np.ndarray, unread: np.ndarray,
     inked = length >= MIN_CHROMA
     faint = (length >= FAINT_CHROMA) & ~inked & unread & (cores.mean(1) <= FAINT_LIGHT)
     nearest = np.abs(wrap_angle(hue[inked, None] - ink_hue[None, :])).argmin(1)
-    foreign = _foreign_hues(model)
+    foreign = foreign_hues(model)
     turns, fades = dict(turns), dict(fades)
     for k, letter_at in enumerate(col):
         letter = model.letters[letter_at]

@@ -105,6 +105,7 @@ from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_together, uncrossed, undimmed
 from .unnamed_ink import UNNAMED_WHOLE, unnamed_ink
 from .veil import veil_passes
+from .washed_holodex import washed_holodex
 
 OCCLUDED_MAX_CONFIDENCE = 0.3
 FALLBACK_CONFIDENCE = 0.5  # a symbol read by a rule other than its samples' vote (`symbol_decide`)
@@ -742,6 +743,12 @@ class HexelReader:
             if no_ring:
                 reads[:n], found_reads = checked[:n], checked[n:]
                 notes.append(no_ring_note(no_ring))
+        # (a holodex symbol washed pale, read by its shape and hue where no ink is in doubt:
+        # `washed_holodex`)
+        if self.model.edition == "holodex" and not confused:
+            named, _ = washed_holodex(frame, all_poses[:m], reads[:n] + found_reads, view,
+                                      self.model)
+            reads[:n], found_reads = named[:n], named[n:]
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
         # (and every web letter its printed shape contradicts left unread)
@@ -754,7 +761,8 @@ class HexelReader:
         by_hue = sum(b and c != "?" for r in reads[:n] + found_reads
                      for b, c in zip(r.by_hue, r.symbols, strict=False))
         if by_shape or kept or by_hue:
-            notes.append(shape_read_note(by_shape, kept, by_hue))
+            notes.append(shape_read_note(by_shape, kept, by_hue,
+                                         self.model.edition == "holodex"))
         at = _centres_px(all_poses, view)
         seen = [_verdict(tuple(int(v) for v in c), f.iou, r, xy, p)
                 for c, f, r, xy in zip(cells, whole, reads[:n], at[:n], strict=True)]

@@ -79,7 +79,7 @@ def _templates() -> np.ndarray:
 
 
 @cache
-def _stroke_at() -> np.ndarray:
+def stroke_at() -> np.ndarray:
     """The picture's samples (GRID²) lying on a disc's or a ring's ink alike (STROKE)."""
     at = np.linspace(-EXTENT, EXTENT, GRID)
     r = np.hypot(*np.meshgrid(at, at, indexing="ij")).ravel()
@@ -92,14 +92,14 @@ def ring_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, whites
     x 6: its stroke's contrast, the distance from the paper to the stroke over the paper's
     length in BGR) of the cards at `poses`, `whites` (cards x 3 BGR) their paper's colour."""
     vals, _ = symbol_pictures(bgr, poses, view)
-    return _shape_of(vals, np.asarray(whites, np.float64)[:, None, :])
+    return shape_of(vals, np.asarray(whites, np.float64)[:, None, :])
 
 
-def _shape_of(vals: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def shape_of(vals: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(correlations with the disc and the ring, the stroke's contrast) of symbol pictures
     `vals` (cards x 6 x GRID² x 3) whose paper reads `white` (broadcast to cards x 6 x 3): each
     sample projected on the line from the paper to the stroke."""
-    span = vals[:, :, _stroke_at()].mean(2) - white
+    span = vals[:, :, stroke_at()].mean(2) - white
     length = np.linalg.norm(span, axis=-1)
     x = (vals * (span / np.maximum(length, 1e-6)[..., None])[:, :, None, :]).sum(-1)
     return (correlations(x, _templates()),
@@ -163,9 +163,16 @@ def flat_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
     one white leaves in the picture and the correlation reads as shape. Also whether each
     card's pictures lie wholly in the frame (cards: beyond it a sample reads black)."""
     vals, inside = symbol_pictures(bgr, poses, view)            # cards x 6 x GRID² x 3
+    return (*shape_of(flattened(vals), np.ones((1, 1, 3))), inside)
+
+
+def flattened(vals: np.ndarray) -> np.ndarray:
+    """Symbol pictures `vals` (cards x 6 x GRID² x 3 BGR) each divided, channel by channel, by
+    the plane fitted through its paper (its samples PAPER_FROM radii out and beyond): paper
+    reads 1 there, whatever the light's slope across the symbol."""
     paper, solve, design = _paper_fit()
     plane = np.einsum("gk,kp,cspj->csgj", design, solve, vals[:, :, paper])
-    return (*_shape_of(vals / np.maximum(plane, 4.0), np.ones((1, 1, 3))), inside)
+    return vals / np.maximum(plane, 4.0)
 
 
 def rings_shown(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,

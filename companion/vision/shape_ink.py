@@ -39,12 +39,13 @@ only where its core is no darker than the red ink (less PALE_TOL) in any channel
 lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `phone-photo`,
 `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
 symbols left unread with nothing over them, 44 showed a shape, every one the right letter; 41
-of them a hue that agreed. Holodex cards are not read so: their R and B are both discs, and a ring
-blurred on a small card under a lamp that clips fills its hole and takes a blue neighbour's tint,
-its picture as plainly a disc as a washed disc's (`tests/vision/test_symbol_clip2.py`'s cards:
-disc 0.92-0.96, leading the ring by 0.24-0.33), so the hue alone would name it. The reader
-reads washed symbols so on its final reads, and within every read of cards mostly read
-(`washed`).
+of them a hue that agreed. Holodex cards are not read by this shape test: their R and B are
+both discs, and a ring blurred on a small card under a lamp that clips fills its hole and takes
+a blue neighbour's tint, its picture as plainly a disc as a washed disc's
+(`tests/vision/test_symbol_clip2.py`'s cards: disc 0.92-0.96, leading the ring by 0.24-0.33),
+so the hue alone would name it; `washed_holodex` reads them, its disc judged against the card's
+own printed discs. The reader reads washed symbols so on its final reads, and within every read
+of cards mostly read (`washed`).
 
 Measured on the symbols colour read (naming by shape off) on held-out web tables (`default`,
 `fingers`, `harsh`, `office-lowlight`, `phone-photo`, `printer-far`, `sleeves`, seeds 0-99)
@@ -66,7 +67,7 @@ import numpy as np
 from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .colour import ColourModel
-from .inks import MIN_CHROMA, MIN_CORES, chroma, wrap_angle
+from .inks import MIN_CHROMA, MIN_CORES, chroma, foreign_hues, wrap_angle
 from .symbol_samples import CardRead, Pose, pose_points, sample
 from .symbols import uncrossed
 
@@ -238,18 +239,26 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
 
 
 def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
-              inside: np.ndarray, model: ColourModel) -> tuple[list[CardRead], int]:
-    """`reads` (of web cards) with every symbol left unread with nothing over it
-    (`CardRead.unread_ink`) read where its shape and hue agree (see the module docstring), and
-    how many were. `shows` (cards x 6) the letter each symbol's shape shows (`shown`, '.'
-    none); `cores` (k x 6 x 3) the paper-normalised mean colours of the symbols' cores of the
-    cards `inside` the frame (a bool per read, k of them, `inks.symbol_cores`); `model` the
-    colour model they were read with."""
+              inside: np.ndarray, model: ColourModel, discs: str = "R"
+              ) -> tuple[list[CardRead], int]:
+    """`reads` with every symbol left unread with nothing over it (`CardRead.unread_ink`) read
+    where its shape and hue agree (see the module docstring), and how many were. `shows`
+    (cards x 6) the letters each symbol's shape allows (a web shape one, `shown`; a holodex
+    disc R and B, `washed_holodex`; '.' none); `cores` (k x 6 x 3) the paper-normalised mean
+    colours of the symbols' cores of the cards `inside` the frame (a bool per read, k of them,
+    `inks.symbol_cores`); `model` the colour model they were read with; `discs` the letters
+    printed as discs, each read only where its core is no darker than its ink (a wash only
+    lifts an ink; a coin, or a grey ring tinted by a clipped lamp, is darker). A hue nearer an
+    ink of the other edition that `model` lacks (`inks.foreign_hues`: the web's yellow, for
+    holodex) names nothing: web cards read as holodex must leave their yellow unread, as the
+    edition's choice (`edition`) relies on."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
     letters = list(model.letters)
     coloured = np.flatnonzero(~model.neutral)
+    # (the other edition's inks that this model lacks: a core nearer one of them is its ink)
+    foreign = foreign_hues(model)
     row = np.cumsum(inside) - 1
     named = 0
     for k, r in enumerate(reads):
@@ -260,14 +269,16 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
         unread = list(r.unread_ink)
         by_hue = list(r.by_hue) if r.by_hue else [False] * 6
         for d in np.flatnonzero(r.unread_ink):
-            letter = str(shows[k, d])
-            if letter not in letters or length[d] < HUE_CHROMA:
+            allowed = str(shows[k, d])
+            if length[d] < HUE_CHROMA:
                 continue
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
             j = int(coloured[off.argmin()])
-            if letters[j] != letter or off.min() > math.radians(HUE_DEG):
+            if letters[j] not in allowed or off.min() > math.radians(HUE_DEG):
                 continue
-            if letter == "R" and (cores[row[k], d] < inks[j] - PALE_TOL).any():
+            if foreign.size and np.abs(wrap_angle(hue[d] - foreign)).min() < off.min():
+                continue
+            if letters[j] in discs and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue
             symbols[d], conf[d], unread[d], by_hue[d] = letters[j], NAMED_CONFIDENCE, False, True
             named += 1

@@ -130,7 +130,7 @@ class CardRead:
     # the printed band (`border_ok` counts them all); () where not kept (a whole card's read
     # re-listed by lattice direction, `reader._reorient`: only partial blobs' reads ask)
     band_edges: tuple[int, ...] = ()
-    # per symbol (web cards only): left unread by its colour alone, no letter's ink fitting it,
+    # per symbol: left unread by its colour alone, no letter's ink fitting it,
     # with nothing over it or across the card's edge onto it (`shape_ink`); () where none is
     unread_ink: tuple[bool, ...] = ()
     # per symbol: read where its shape and hue agree, washed pale (`shape_ink.hue_named`); ()

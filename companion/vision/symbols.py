@@ -810,12 +810,10 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     washed = washed_paler(text, vals[:, :ns], white, model)
     if washed.any():
         not_shape = also_ruled_out(not_shape, text, washed)
-    # (a web symbol left unread by its colour alone, nothing over it: its shape may name it,
-    # `shape_ink`)
-    unread: list[tuple[bool, ...]] = [()] * len(poses)
-    if model.edition == "web":
-        free = (as_chars(text) == "?") & ~covered & ~crossed
-        unread = [tuple(row) if any(row) else () for row in free.tolist()]
+    # (a symbol left unread by its colour alone, nothing over it: its shape may name it,
+    # `shape_ink`, `washed_holodex`)
+    free = (as_chars(text) == "?") & ~covered & ~crossed
+    unread = [tuple(row) if any(row) else () for row in free.tolist()]
     # Python numbers for every card at once (tolist: the same values as float() / bool() each)
     return [CardRead(t, tuple(c), p, b, f, tuple(wh), tuple(x), tuple(d), not_shape=u,
                      by_shape=v, band_edges=tuple(e), unread_ink=w)

@@ -9,7 +9,7 @@ reads only cards with MIN_LETTERS letters or more read are judged: a search read
 about a card, most of them on the table or a neighbour's edge with few symbols read, and each
 card judged costs a picture of its symbols. The symbols so read are marked (`CardRead.by_hue`)
 and left out of what the table's inks are judged by (`CardRead.by_colour`). Holodex cards are
-never read so (`shape_ink`)."""
+not read so within the reads (`washed_holodex`, on the final reads only)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 glossy sleeve's sheen or a glare lifts a symbol towards white, so its colour fits no ink and it is
 left unread, while its printed shape (R a disc, B a diamond, Y a triangle) stays plain and its
 faint hue still leans to its own ink. Crafted cards first (drawn with plain cv2, read at their
-true poses), then held-out sleeved tables end to end; and holodex cards, never read so (their R
-and B are both discs: a blurred ring tinted by a blue neighbour would read blue)."""
+true poses), then held-out sleeved tables end to end; and holodex rings blurred beside blue
+discs, never read blue (their R and B are both discs: a blurred ring tinted by a blue neighbour
+is a pale blue disc to the shape and hue; `test_washed_holodex`)."""
 
 from __future__ import annotations
 
@@ -189,12 +190,12 @@ def test_sleeved_tables_with_washed_symbols_read_exactly(seed):
 @pytest.mark.parametrize("symbols,width_px,blur,quality", RINGS_BESIDE_BLUE)
 def test_holodex_rings_blurred_beside_blue_discs_are_never_read_by_hue(symbols, width_px, blur,
                                                                       quality):
-    """Holodex cards are not read by shape and hue: their R and B are both discs, so the shape
-    only tells the ring from a disc, and a ring blurred on a small card under a cool lamp that
-    clips (`test_symbol_clip2`) fills its hole and takes its blue neighbours' tint. Its picture
-    then matches the disc as well as a washed disc's does, and its hue is a pale blue: read so,
-    it would be a blue disc. The reader leaves such a ring unread (or reads it as the ring),
-    never B."""
+    """Holodex R and B are both discs, so the shape only tells the ring from a disc, and a
+    ring blurred on a small card under a cool lamp that clips (`test_symbol_clip2`) fills its
+    hole and takes its blue neighbours' tint. Its picture then matches the disc as well as a
+    washed disc's does, and its hue is a pale blue: read by those alone, it would be a blue
+    disc (`washed_holodex` judges it against the card's own discs). The reader leaves such a ring
+    unread (or reads it as the ring), never B."""
     img = _jpeg_card(symbols, "holodex", width_px, COOL, blur, quality)
     for card in HexelReader("holodex").read(img).observation.cards:
         assert all(r in (t, "?") for r, t in zip(card.symbols, symbols, strict=True)), card

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+import companion.vision.reader as reader_module
 import companion.vision.symbol_decide as symbol_decide
 from companion.vision.colour import OTHER
 from companion.vision.symbol_decide import solid_wash
@@ -55,11 +56,17 @@ def test_sleeved_red_discs_washed_over_the_clip_read(monkeypatch):
     """Held-out `sleeves` 22: a sheen band across cards whose paper clipped washes their red
     discs pink (peaks 0.48-0.65, 0.07 darker than red's blends); 18 of 20 cards read, none
     misread. Taken for grey rings' blends (no solid wash) three cards with an open ring beside
-    them are left unread (a fourth, with no ring to show its blur, is left unread either way)."""
+    them are left unread (a fourth, with no ring to show its blur, is left unread either way).
+    (The washed holodex discs read by their shape and hue on the final reads, `washed_holodex`,
+    read those three too, and the fourth: this test of the solid wash leaves them out.)"""
     scene = heldout_scene(22, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
+    monkeypatch.setattr(reader_module, "washed_holodex",
+                        lambda frame, poses, reads, view, model: (list(reads), 0))
+    alone, _ = scored(scene)
+    assert alone.correct >= 18 and alone.misreads == 0, alone
     monkeypatch.setattr(symbol_decide, "SOLID_WASH_MIN", math.inf)
     before, _ = scored(scene)
-    assert before.correct <= score.correct - 3, (before, score)
+    assert before.correct <= alone.correct - 3, (before, alone)
