@@ -171,7 +171,9 @@ def flattened(vals: np.ndarray) -> np.ndarray:
     the plane fitted through its paper (its samples PAPER_FROM radii out and beyond): paper
     reads 1 there, whatever the light's slope across the symbol."""
     paper, solve, design = _paper_fit()
-    plane = np.einsum("gk,kp,cspj->csgj", design, solve, vals[:, :, paper])
+    # (the plane's three coefficients per channel first, then its value at every sample: two
+    # small matrix products, where one three-operand einsum loops over all the samples)
+    plane = design @ (solve @ vals[:, :, paper])
     return vals / np.maximum(plane, 4.0)
 
 

@@ -8,8 +8,9 @@ telling of the hexagons, the lattice probe, the far cells) see such a card whole
 reads only cards with MIN_LETTERS letters or more read are judged: a search reads many poses
 about a card, most of them on the table or a neighbour's edge with few symbols read, and each
 card judged costs a picture of its symbols. The symbols so read are marked (`CardRead.by_hue`)
-and left out of what the table's inks are judged by (`CardRead.by_colour`). Holodex cards are
-not read so within the reads (`washed_holodex`, on the final reads only)."""
+and left out of what the table's inks are judged by (`CardRead.by_colour`). Holodex symbols
+washed pale are read by their shape and hue as `washed_holodex` reads them (R and B are both
+discs there), within the reads blue discs and rings only (`symbol_wash.WASH_INKS`)."""
 
 from __future__ import annotations
 
@@ -22,24 +23,29 @@ from .colour import ColourModel
 from .inks import symbol_cores
 from .shape_ink import hue_named, shape_matches, shown
 from .symbol_samples import CardRead, Pose
+from .symbol_wash import WASH_INKS
+from .washed_holodex import washed_holodex
 
 MIN_LETTERS = 4   # letters read on a card, within the reads, for its washed symbols to be judged
 
 
 def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: ColourModel,
                 reads: Sequence[CardRead]) -> list[CardRead]:
-    """`reads` (of the web cards at `poses`) with every symbol left unread with nothing over it
-    read where its shape and hue agree (`shape_ink.hue_named`), on the cards with MIN_LETTERS
-    letters read or more."""
+    """`reads` (of the cards at `poses`) with every symbol left unread with nothing over it
+    read where its shape and hue agree (`shape_ink.hue_named` on web cards, `washed_holodex`
+    on holodex cards), on the cards with MIN_LETTERS letters read or more."""
     at = [k for k, r in enumerate(reads) if any(r.unread_ink) and r.letters >= MIN_LETTERS]
-    if model.edition != "web" or not at:
+    if model.edition not in ("web", "holodex") or not at:
         return list(reads)
     some = [reads[k] for k in at]
     some_poses = [poses[k] for k in at]
-    whites = np.array([r.white_bgr for r in some])
-    shows = shown(shape_matches(bgr, some_poses, view, whites)[0])
-    cores, inside = symbol_cores(bgr, some_poses, whites, view)
-    named, _ = hue_named(some, shows, cores.reshape(-1, 6, 3), inside, model)
+    if model.edition == "holodex":
+        named, _ = washed_holodex(bgr, some_poses, some, view, model, "".join(WASH_INKS))
+    else:
+        whites = np.array([r.white_bgr for r in some])
+        shows = shown(shape_matches(bgr, some_poses, view, whites)[0])
+        cores, inside = symbol_cores(bgr, some_poses, whites, view)
+        named, _ = hue_named(some, shows, cores.reshape(-1, 6, 3), inside, model)
     out = list(reads)
     for k, r in zip(at, named, strict=True):
         out[k] = r

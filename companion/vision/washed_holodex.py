@@ -22,8 +22,15 @@ sheen's edge slopes the light across a symbol) and the ring's hole spanning
   and ring alike) stands RING_CONTRAST or more off the paper and is grey (chroma under
   HUE_CHROMA): a washed disc with a glare spot in its middle is ring-like, but its stroke keeps
   its ink's hue.
-Under an ink doubt nothing is read so (the hue is what is in doubt). The reader does so on its
-final reads.
+The reader does so on its final reads, where no ink is in doubt (the hue is what is in doubt),
+and within every read of cards mostly read (`washed.washed_read`), so that the searches which
+keep a card only where it reads whole see such a card whole too (a letter so read that the
+doubt later takes in is left unread with the rest of its ink, `reader._blanked`). Within the
+reads only blue discs and rings are read so: nothing else on a table keeps green above red as
+a washed blue does (`symbol_wash.WASH_INKS`), while a tan pen's tip over a blue disc, its halo
+the paper's colour under a warm lamp, is a pale disc of a red hue whose lead matches its card's
+discs (held-out `busy` 18: read so within the reads, the probe finds its card whole, misread;
+on the final reads alone the card is not found).
 
 What else is a pale round blob of an ink's hue on a card:
 - a ring blurred on a small card under a lamp that clips, its hole filled and its blends
@@ -64,9 +71,11 @@ RING_CONTRAST = 0.08   # its stroke's distance from the paper over the paper's l
 
 
 def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],
-                   view: TableView, model: ColourModel) -> tuple[list[CardRead], int]:
+                   view: TableView, model: ColourModel, letters: str | None = None
+                   ) -> tuple[list[CardRead], int]:
     """`reads` (of the holodex cards at `poses`) with every washed disc and ring read (see the
-    module docstring), and how many were."""
+    module docstring), and how many were; `letters` the disc letters that may be read so
+    (None: both)."""
     at = [k for k, r in enumerate(reads) if any(r.unread_ink)]
     out = list(reads)
     if model.edition != "holodex" or model.grey_k is None or not at:
@@ -105,7 +114,7 @@ def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardR
         kin = np.median(lead[i][printed]) - DISC_KIN
         ok = (np.array(r.unread_ink) & (scores[i, :, 0] >= DISC_SHOWN) & (lead[i] >= DISC_LEAD)
               & (lead[i] >= kin))
-        shows[i, ok] = discs
+        shows[i, ok] = discs if letters is None else "".join(n for n in discs if n in letters)
     if (shows != ".").any():
         cores, core_in = symbol_cores(bgr, some_poses, np.array([r.white_bgr for r in some]),
                                       view)

@@ -15,6 +15,7 @@ import numpy as np
 
 import companion.vision.reader as reader_module
 import companion.vision.symbol_decide as symbol_decide
+import companion.vision.washed as washed
 from companion.vision.colour import OTHER
 from companion.vision.symbol_decide import solid_wash
 
@@ -57,14 +58,15 @@ def test_sleeved_red_discs_washed_over_the_clip_read(monkeypatch):
     discs pink (peaks 0.48-0.65, 0.07 darker than red's blends); 18 of 20 cards read, none
     misread. Taken for grey rings' blends (no solid wash) three cards with an open ring beside
     them are left unread (a fourth, with no ring to show its blur, is left unread either way).
-    (The washed holodex discs read by their shape and hue on the final reads, `washed_holodex`,
-    read those three too, and the fourth: this test of the solid wash leaves them out.)"""
+    (The washed holodex discs read by their shape and hue, `washed_holodex`, read those three
+    too, and the fourth: this test of the solid wash leaves them out.)"""
     scene = heldout_scene(22, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
-    monkeypatch.setattr(reader_module, "washed_holodex",
-                        lambda frame, poses, reads, view, model: (list(reads), 0))
+    for module in (reader_module, washed):
+        monkeypatch.setattr(module, "washed_holodex",
+                            lambda frame, poses, reads, view, model, letters=None: (list(reads), 0))
     alone, _ = scored(scene)
     assert alone.correct >= 18 and alone.misreads == 0, alone
     monkeypatch.setattr(symbol_decide, "SOLID_WASH_MIN", math.inf)
