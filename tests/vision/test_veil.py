@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import companion.vision.reader as reader_mod
-from companion.vision import veil
+from companion.vision import veil, washed
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.geometry import hexagon
@@ -116,7 +116,11 @@ def test_a_frame_whose_band_says_little_gives_no_ratio(dim_card):
 def test_harsh_tables_read_the_cards_under_the_glare(monkeypatch, seed, gained):
     """Held-out `harsh` 77: two cards under a lamp's glare spot are not found at all without
     the veil taken away; 56: a card under it reads 'BB????'. With it, they read whole and
-    right, and no card is misread."""
+    right, and no card is misread. (The washed holodex symbols read by their shape and hue,
+    `washed_holodex`, read 56's card too: the veil's test leaves them out.)"""
+    for module in (reader_mod, washed):
+        monkeypatch.setattr(module, "washed_holodex",
+                            lambda frame, poses, reads, view, model, letters=None: (list(reads), 0))
     scene = heldout_scene(seed, variant=VARIANTS["harsh"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
