@@ -191,8 +191,16 @@ def rings_shown(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
     out = []
     for k, ds in enumerate(dirs):
         d = np.asarray(ds, int)
-        ring, disc = scores[k, d, 1], scores[k, d, 0]
         out.append(bool(inside[k] and holes[k] >= MIN_HOLE_PX
-                        and (contrast[k, d] >= MIN_CONTRAST).all()
-                        and (ring >= RING_SHOWN).all() and (ring - disc >= RING_LEAD).all()))
+                        and ring_plain(scores[k, d], contrast[k, d]).all()))
     return out
+
+
+def ring_plain(scores: np.ndarray, contrast: np.ndarray, shown: float = RING_SHOWN,
+               stroke: float = MIN_CONTRAST) -> np.ndarray:
+    """(…) whether each symbol's flattened picture (`scores`, … x 2: its correlations with the
+    disc and the ring; `contrast`, …: its stroke's, as `flat_matches` gives them) plainly shows
+    the ring: the ring's correlation `shown` or more and above the disc's by RING_LEAD or more,
+    a stroke of `stroke` or more."""
+    ring = scores[..., 1]
+    return (ring >= shown) & (ring - scores[..., 0] >= RING_LEAD) & (contrast >= stroke)

@@ -18,10 +18,10 @@ sheen's edge slopes the light across a symbol) and the ring's hole spanning
   triangles leading the ring by more than the card's red discs and 43-45° from red, must stay
   unread for the edition's choice, `edition`);
 - as the ring where its picture matches the ring at RING_SHOWN or more and leads the disc by
-  `ring_shape.RING_LEAD` or more, its stroke (the picture between 0.6 and 1 symbol radii, disc
-  and ring alike) stands RING_CONTRAST or more off the paper and is grey (chroma under
-  HUE_CHROMA): a washed disc with a glare spot in its middle is ring-like, but its stroke keeps
-  its ink's hue.
+  `ring_shape.RING_LEAD` or more (`ring_shape.ring_plain`), its stroke (the picture between
+  0.6 and 1 symbol radii, disc and ring alike) stands RING_CONTRAST or more off the paper and
+  is grey (chroma under HUE_CHROMA): a washed disc with a glare spot in its middle is
+  ring-like, but its stroke keeps its ink's hue.
 The reader does so on its final reads, where no ink is in doubt (the hue is what is in doubt),
 and within every read of cards mostly read (`washed.washed_read`), so that the searches which
 keep a card only where it reads whole see such a card whole too (a letter so read that the
@@ -59,7 +59,7 @@ import numpy as np
 from .calibration import TableView
 from .colour import ColourModel
 from .inks import chroma, symbol_cores
-from .ring_shape import MIN_HOLE_PX, RING_LEAD, flattened, hole_px, shape_of, stroke_at
+from .ring_shape import MIN_HOLE_PX, flattened, hole_px, ring_plain, shape_of, stroke_at
 from .shape_ink import HUE_CHROMA, NAMED_CONFIDENCE, hue_named, symbol_pictures
 from .symbol_samples import CardRead, Pose
 
@@ -90,8 +90,8 @@ def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardR
     # (the ring: a grey stroke about a paper hole)
     stroke = flat[:, :, stroke_at()].mean(2)[..., ::-1]         # cards x 6 x 3 RGB
     grey = chroma(stroke.reshape(-1, 3))[0].reshape(stroke.shape[:2]) < HUE_CHROMA
-    rings = (unread & seen[:, None] & (scores[..., 1] >= RING_SHOWN) & (-lead >= RING_LEAD)
-             & (contrast >= RING_CONTRAST) & grey)
+    rings = (unread & seen[:, None] & ring_plain(scores, contrast, RING_SHOWN, RING_CONTRAST)
+             & grey)
     ring = model.letters[model.grey_k]
     count = int(rings.sum())
     for i in np.flatnonzero(rings.any(1)):
