@@ -13,13 +13,12 @@ import math
 
 import numpy as np
 
-import companion.vision.reader as reader_module
 import companion.vision.symbol_decide as symbol_decide
-import companion.vision.washed as washed
 from companion.vision.colour import OTHER
 from companion.vision.symbol_decide import solid_wash
 
 from .heldout import VARIANTS, heldout_scene, scored
+from .test_washed_holodex import without_washed_holodex
 
 RED = 0
 
@@ -64,9 +63,7 @@ def test_sleeved_red_discs_washed_over_the_clip_read(monkeypatch):
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
-    for module in (reader_module, washed):
-        monkeypatch.setattr(module, "washed_holodex",
-                            lambda frame, poses, reads, view, model, letters=None: (list(reads), 0))
+    without_washed_holodex(monkeypatch)
     alone, _ = scored(scene)
     assert alone.correct >= 18 and alone.misreads == 0, alone
     monkeypatch.setattr(symbol_decide, "SOLID_WASH_MIN", math.inf)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import companion.vision.reader as reader_mod
-from companion.vision import veil, washed
+from companion.vision import veil
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.geometry import hexagon
@@ -18,6 +18,7 @@ from companion.vision.symbols import read_cards
 
 from .heldout import VARIANTS, heldout_scene, scored
 from .test_band_pose import SYMBOLS, _card
+from .test_washed_holodex import without_washed_holodex
 
 DIM = 0.35     # the card's own light under the glare (of the crafted picture's)
 GLARE = 130.0  # and the light the glare adds, of 255
@@ -118,9 +119,7 @@ def test_harsh_tables_read_the_cards_under_the_glare(monkeypatch, seed, gained):
     the veil taken away; 56: a card under it reads 'BB????'. With it, they read whole and
     right, and no card is misread. (The washed holodex symbols read by their shape and hue,
     `washed_holodex`, read 56's card too: the veil's test leaves them out.)"""
-    for module in (reader_mod, washed):
-        monkeypatch.setattr(module, "washed_holodex",
-                            lambda frame, poses, reads, view, model, letters=None: (list(reads), 0))
+    without_washed_holodex(monkeypatch)
     scene = heldout_scene(seed, variant=VARIANTS["harsh"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score

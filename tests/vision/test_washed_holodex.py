@@ -45,14 +45,26 @@ def _sheened(symbols: str, width: float, d: int, lift: float, k: int = 0,
     return _photo(img, (1.0, 0.97, 0.92), 0.7, 85)
 
 
+def _unnamed(frame, poses, reads, view, model, letters=None):
+    """A stand-in for `washed_holodex` that reads nothing."""
+    return list(reads), 0
+
+
+def without_washed_holodex(monkeypatch: pytest.MonkeyPatch, final: bool = True) -> None:
+    """No washed holodex symbol read by its shape and hue: within the reads (`washed`) and,
+    where `final`, on the final reads (`reader`) too; for tests of other rules that would
+    read them."""
+    monkeypatch.setattr(washed, "washed_holodex", _unnamed)
+    if final:
+        monkeypatch.setattr(reader_module, "washed_holodex", _unnamed)
+
+
 def _read(img: np.ndarray, named: bool, monkeypatch: pytest.MonkeyPatch):
     """The reader's observation of `img`, with the washed symbols read or not (`named`: on
     the final reads and within the reads, `washed`)."""
     with monkeypatch.context() as m:
         if not named:
-            for module in (reader_module, washed):
-                m.setattr(module, "washed_holodex",
-                          lambda f, p, reads, v, mdl, letters=None: (list(reads), 0))
+            without_washed_holodex(m)
         return HexelReader("holodex").read(img).observation
 
 
@@ -179,19 +191,15 @@ def test_grey_coins_over_discs_in_shade_are_not_named():
             assert all(a in ("?", b) for a, b in zip(got, symbols, strict=True)), (k, got)
 
 
-def test_washed_blue_discs_read_within_the_reads_find_cards():
+def test_washed_blue_discs_read_within_the_reads_find_cards(monkeypatch):
     """Held-out `sleeves` 14024 (never tuned on): three cards with a washed blue disc or a
     pale ring read whole only where the searches that keep a card where it reads whole see them
     so (`washed.washed_read`): 18 of 20 cards, 15 with the final reads alone."""
     scene = heldout_scene(14024, variant=VARIANTS["sleeves"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0 and score.correct >= 18, score
-    real = washed.washed_holodex
-    try:
-        washed.washed_holodex = lambda f, p, reads, v, m, letters=None: (list(reads), 0)
-        alone, _ = scored(scene)
-    finally:
-        washed.washed_holodex = real
+    without_washed_holodex(monkeypatch, final=False)
+    alone, _ = scored(scene)
     assert alone.correct <= score.correct - 3, (alone, score)
 
 
