@@ -60,6 +60,8 @@ class CameraConfig:
     # the folder of saved calibrations (camera.json, colours-*.json: `vision.saved`); a
     # relative path is taken from the config file's folder
     calibration: Path = Path("calibration")
+    # the table markers' printed size, the black square's side (`markers export --size-mm`)
+    marker_mm: float = 40.0
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Check]]] = {
     "camera": (CameraConfig, {
         "source": _text, "size": _size, "settle_s": _number(zero_ok=True),
         "stall_s": _number(), "calibration": _path,
+        "marker_mm": _number(unit="millimetres"),
     }),
     "buttons": (ButtonsConfig, {
         "confirm": _gpio, "undo": _gpio, "next": _gpio, "hold_s": _number(),

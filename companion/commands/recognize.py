@@ -48,10 +48,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write every stage's image (mask, hexagons, lattice, samples, result)")
     p.add_argument("--calibration", metavar="DIR", default=str(CALIBRATION_DIR),
                    help="folder with saved colour/camera calibrations (default calibration/)")
-    p.add_argument("--marker-mm", type=float, default=40.0, help="table marker size (default 40)")
+    p.add_argument("--marker-mm", type=_millimetres, default=40.0,
+                   help="the table markers' printed size, the black square's side in mm "
+                        "(`markers export --size-mm`; default 40)")
     p.add_argument("--stable-s", type=float, default=1.0,
                    help="video: seconds a table must look the same to count (default 1.0)")
     p.set_defaults(run=run)
+
+
+def _millimetres(text: str) -> float:
+    """A positive size in millimetres (argparse's type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a size in mm above 0, got {text!r}")
+    return value
 
 
 def _is_video(source: Path) -> bool:
@@ -133,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     is_video = _is_video(source)
 
     def new_readers() -> dict[str, HexelReader]:
-        return {e: HexelReader(e, model=models[e], camera=camera, find_markers=is_video)
+        return {e: HexelReader(e, model=models[e], camera=camera, find_markers=is_video,
+                               marker_mm=args.marker_mm)
                 for e in editions}
 
     readers = new_readers()
@@ -145,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             if not is_video:   # each picture is its own table, seen by its own camera
                 readers = new_readers()
                 first = next(iter(readers.values()))
-                first.calibrate(frame, args.marker_mm)
+                first.calibrate(frame)
                 for r in readers.values():
                     r.view = first.view
             results = {e: r.read(frame, t, seq, keep_stages=bool(args.dump_stages))

@@ -122,7 +122,8 @@ class Table:
         log.info("%s", saved.describe())
         source = SupervisedSource(make_source, stall_s=c.camera.stall_s)
         sensor = GameSensor(referee,
-                            lambda game: make_sensor(game, source, referee, c.game, saved))
+                            lambda game: make_sensor(game, source, referee, c.game, saved,
+                                                     marker_mm=c.camera.marker_mm))
         camera = CameraLoop(referee, sensor, StabilityFilter(c.referee.stable_s))
 
         factory = None
@@ -198,10 +199,11 @@ def game_options(game):
                         names=game.names or ())
 
 
-def make_sensor(game: str, source, referee, config, saved=None):
+def make_sensor(game: str, source, referee, config, saved=None, *, marker_mm: float = 40.0):
     """The camera reader for `game` on `source` (raises if it is not available), with the
     calibrations `saved` under the config's `camera.calibration` (`vision.saved.load_saved`;
-    None: the built-in colours and no lens model)."""
+    None: the built-in colours and no lens model) and Hex'el's table markers `marker_mm` wide
+    (the config's `camera.marker_mm`)."""
     if game == "hexapod":
         from ..referee.hexapod_table import CasesFrameSensor
         from ..vision.hexapod import HexapodReader  # type: ignore[import-not-found]
@@ -214,6 +216,6 @@ def make_sensor(game: str, source, referee, config, saved=None):
     edition = referee.options.edition if referee.options is not None and \
         hasattr(referee.options, "edition") else config.edition
     if saved is None:
-        return FrameSensor(source, HexelReader(edition))
+        return FrameSensor(source, HexelReader(edition, marker_mm=marker_mm))
     return FrameSensor(source, HexelReader(edition, model=saved.hexel[edition],
-                                           camera=saved.camera))
+                                           camera=saved.camera, marker_mm=marker_mm))

@@ -628,11 +628,7 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
     another scale still passes) is no whole card and is not fitted. `fitted` (by the blob's
     `id`) takes every blob's `fit_card`, for a caller that asks again (`fitted_card`)."""
     whole, rest = [], []
-    lo = hi = None
-    if card_area is not None:
-        paper = card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
-        lo, hi = 0.45 * paper, 2.2 * paper
-    sized = [lo is None or lo <= blob.area_plane <= hi for blob in blobs]
+    sized = [card_area is None or printed_size(blob.area_plane, card_area) for blob in blobs]
     fits = iter(fit_cards([b for b, ok in zip(blobs, sized, strict=True) if ok], affine))
     for blob, ok in zip(blobs, sized, strict=True):
         if not ok:
@@ -647,6 +643,22 @@ def fit_hexagons(blobs: list[Blob], params: DetectParams = DetectParams(), affin
         elif not blob.ragged:   # a ragged blob is a whole card or nothing (see `Blob`)
             rest.append(blob)
     return whole, rest
+
+
+PRINTED_SLACK = (0.45, 2.2)   # a card's paper area against the printed one's (`printed_size`)
+
+
+def paper_area(card_area: float) -> float:
+    """The paper inside the border band of a card face `card_area` large (plane units)."""
+    return card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+
+
+def printed_size(area: float, card_area: float) -> bool:
+    """Whether a blob of paper `area` large can be a card face `card_area` large (both in plane
+    units): within PRINTED_SLACK of its paper's area, so that a card printed at a somewhat
+    other scale than the table markers (0.67-1.48 times as wide) still passes."""
+    paper = paper_area(card_area)
+    return PRINTED_SLACK[0] * paper <= area <= PRINTED_SLACK[1] * paper
 
 
 def consistent_sizes(cards: list[CardFit], near: int = 4) -> tuple[list[CardFit], list[CardFit]]:

@@ -34,7 +34,13 @@ import numpy as np
 
 from ..faces import HEXEL_FACE
 from .band_pose import band_repose
-from .calibration import CameraCalibration, TableCalibration, TableView, calibrate_table
+from .calibration import (
+    MARKER_MM,
+    CameraCalibration,
+    TableCalibration,
+    TableView,
+    calibrate_table,
+)
 from .cards import (
     Blob,
     CardFit,
@@ -46,8 +52,10 @@ from .cards import (
     fitted_card,
     gathered_blobs,
     outer_contours,
+    paper_area,
     paper_blobs,
     paper_mask,
+    printed_size,
     reseat_paper,
 )
 from .cards import work_scale as _work_scale
@@ -113,9 +121,12 @@ PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) 
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
+MIN_SIZED = 2   # whole cards that measure the face's size where the markers' size hid them
 FEW_CARDS = 3              # fewer whole cards than this: their paper is looked for by its
                            # local range too (`_by_contrast`)
 
+# `HexelReader._detect`'s: the paper mask, whole cards, hexagons that are not cards, other blobs
+_Detected = tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]
 
 @dataclass(frozen=True)
 class ReadResult:
@@ -133,13 +144,19 @@ class ReadResult:
 
 class HexelReader:
     """Reads Hex'el tables. Keeps the table calibration between frames (a fixed camera) and, with
-    `keep_still`, the last full read for frames in which nothing changed."""
+    `keep_still`, the last full read for frames in which nothing changed. The table markers are
+    taken to be printed `marker_mm` wide (`companion markers export --size-mm`); cards that
+    markers of another size make far larger or smaller than the printed face are measured on the
+    frame instead (`_sized_anew`), and `notes` asks for the markers' size."""
 
     def __init__(self, edition: str = "holodex", *, model: ColourModel | None = None,
                  table: TableCalibration | None = None, camera: CameraCalibration | None = None,
                  find_markers: bool = True, params: ReaderParams = ReaderParams(),
-                 keep_still: bool = True) -> None:
+                 keep_still: bool = True, marker_mm: float = MARKER_MM) -> None:
+        if not marker_mm > 0:
+            raise ValueError(f"the table markers' size must be positive, not {marker_mm!r} mm")
         self.edition = edition
+        self.marker_mm = marker_mm
         self.model = model or builtin_model(edition)
         if self.model.edition != edition:
             raise ValueError(f"colour model is for {self.model.edition!r}, not {edition!r}")
@@ -148,6 +165,9 @@ class HexelReader:
         self.find_markers = find_markers
         self.params = params
         self._card_px: float | None = None
+        # a card face's area in the plane as measured on the frame, where the markers' size
+        # made the printed one wrong (`_sized_anew`; None: the printed size stands)
+        self._card_area: float | None = None
         self._own: dict[int, CardRead] = {}
         self._shapes: tuple | None = None   # `_detect`'s last shapes
         self._refound: dict[int, tuple[Blob, list[CardFit]]] = {}   # `_shrunk_fits`' memo
@@ -170,21 +190,22 @@ class HexelReader:
             return float(np.linalg.norm(p[1] - p[0]))
         return 2.0 * shape[1] / 1280.0 * 60.0   # a first guess; corrected after the frame
 
-    def calibrate(self, frame: np.ndarray, marker_mm: float = 40.0) -> bool:
-        """Look for the table markers (all four, or three when one is covered); on success use
-        them from now on. A calibration from all four is not given up for one from three."""
-        table = calibrate_table(frame, marker_mm, self.camera)
+    def calibrate(self, frame: np.ndarray, marker_mm: float | None = None) -> bool:
+        """Look for the table markers (all four, or three when one is covered), `marker_mm`
+        wide (default: the reader's `marker_mm`); on success use them from now on. A
+        calibration from all four is not given up for one from three."""
+        table = calibrate_table(frame, marker_mm or self.marker_mm, self.camera)
         if table is None:
             return False
         current = self.view.table
         if current is None or table.complete or not current.complete:
             self.view = TableView(table, self.camera)
-            self._card_px = None
+            self._card_px = self._card_area = None
         return True
 
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
                 card_area: float | None, shapes: tuple | None = None
-                ) -> tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]] | None:
+                ) -> _Detected | None:
         """Stage 1 at `scale`: (paper mask, whole cards, hexagons that are not cards, the other
         blobs), the hexagons taken from the mask's blobs, blobs two cards wide cut at their
         necks (`_recut`) and blobs that may hold a card whose paper the mask lost found again
@@ -400,6 +421,30 @@ class HexelReader:
         return ([*(f for f in whole if id(f) not in gone), *cards],
                 [f for f in not_cards if id(f) not in gone])
 
+    def _sized_anew(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None
+                    ) -> tuple[_Detected, float] | None:
+        """Where a calibrated frame shows no whole card of the size the markers give the printed
+        face (or that the last such frame measured): its cards found at full size whatever
+        their size, and the face's area they show, where at least MIN_SIZED of them read whole
+        and the printed size would have turned them away (the markers printed at another size
+        than the reader takes, say 60 mm for 40). That size is kept for the next frames
+        (`_card_area`) until a frame shows no card of it; cards of the printed size found then
+        are read so. None (and the printed size again) where the cards' size is not what hid
+        them."""
+        printed = _card_area_plane(self.view)
+        assert printed is not None
+        measured, self._card_area = self._card_area, None
+        detected = self._detect(frame, 1.0, roi, None)
+        if detected is None or len(detected[1]) < MIN_SIZED:
+            return None
+        paper = float(np.median([f.blob.area_plane for f in detected[1]]))
+        if printed_size(paper, printed):
+            # cards of the printed size after all: read as such where a size measured before
+            # (cards since reprinted) hid them, else left to the printed size's own reading
+            return (detected, printed) if measured is not None else None
+        self._card_area = paper * printed / paper_area(printed)
+        return detected, self._card_area
+
     def _surely_small(self, frame: np.ndarray, scale: float, fits: list[CardFit],
                       card_area: float | None) -> bool:
         """Whether the cards `_detect` finds among the hexagons `fits` (at `scale`, before
@@ -598,7 +643,7 @@ class HexelReader:
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
-        card_area = _card_area_plane(view)
+        card_area = self._card_area or _card_area_plane(view)
         detected = self._detect(frame, scale, roi, card_area)
         px = None if detected is None else _card_px(detected[1], view)
         if scale < 1.0 and _small(px, p.detect):
@@ -607,6 +652,19 @@ class HexelReader:
             assert detected is not None
             px = _card_px(detected[1], view)
         assert detected is not None
+        if not detected[1] and card_area is not None:
+            anew = self._sized_anew(frame, roi)
+            if anew is not None:
+                detected, card_area = anew
+                scale, px = 1.0, _card_px(detected[1], view)
+        if self._card_area is not None:
+            printed = _card_area_plane(view)
+            assert printed is not None
+            notes.append(
+                f"cards {math.sqrt(self._card_area / printed):.2f} times as wide as the table "
+                f"markers ({self.marker_mm:g} mm) make the printed face: read at the size "
+                "measured; give the markers' printed size (`recognize --marker-mm`, "
+                "`marker_mm` in the config's [camera])")
         mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)
@@ -1119,7 +1177,7 @@ def _paper_ref(candidates: list[CardFit], card_area: float | None) -> float | No
     if candidates:
         return float(np.median([f.blob.area_plane for f in candidates]))
     if card_area is not None:
-        return card_area * (1.0 - HEXEL_FACE.border_frac) ** 2
+        return paper_area(card_area)
     return None
 
 

@@ -60,6 +60,15 @@ def test_the_hexel_sensor_reads_with_the_saved_model_of_the_matchs_edition(tmp_p
     assert holodex.model == builtin_model("holodex")
 
 
+def test_the_hexel_sensor_takes_the_configs_marker_size(tmp_path):
+    # (`[camera] marker_mm`: markers exported at 60 mm calibrate the table as 60 mm squares)
+    for saved in (None, load_saved(tmp_path)):
+        assert make_sensor("hexel", object(), referee("web"), None, saved).reader.marker_mm == 40
+        reader = make_sensor("hexel", object(), referee("web"), None, saved,
+                             marker_mm=60.0).reader
+        assert reader.marker_mm == 60.0
+
+
 def test_the_hexapod_sensor_reads_with_the_saved_inks(tmp_path):
     assert make_sensor("hexapod", object(), referee(None), None,
                        load_saved(tmp_path)).reader.params.colour.hues is None
