@@ -222,6 +222,7 @@ def _sensor(args: argparse.Namespace, table):
         try:
             from ..referee.scene import SceneCamera
             from ..sources import SupervisedSource, SyntheticSource
+            from ..vision.edition import EditionWatch
             from ..vision.reader import HexelReader
         except ImportError as exc:
             print(f"note: no renderer/reader ({exc}); observing the simulated table directly")
@@ -229,7 +230,9 @@ def _sensor(args: argparse.Namespace, table):
             render = SceneCamera(table, edition=args.edition, seed=args.seed)
             source = SupervisedSource(lambda: SyntheticSource(render, fps=8), stall_s=5)
             source.start()
-            sensor = FrameSensor(source, HexelReader(args.edition))
+            other = "web" if args.edition == "holodex" else "holodex"
+            watch = EditionWatch(HexelReader(other, find_markers=False, keep_still=False))
+            sensor = FrameSensor(source, HexelReader(args.edition), watch=watch)
             sensor.close = source.stop  # type: ignore[attr-defined]
             return sensor, "synthetic camera → vision reader → referee"
     return TableSensor(table, fps=10, edition=args.edition), \

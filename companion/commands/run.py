@@ -211,11 +211,18 @@ def make_sensor(game: str, source, referee, config, saved=None, *, marker_mm: fl
         params = saved.hexapod if saved is not None else None
         return CasesFrameSensor(source, HexapodReader(params=params))
     from ..referee.pipeline import FrameSensor
+    from ..vision.edition import EditionWatch
     from ..vision.reader import HexelReader
 
     edition = referee.options.edition if referee.options is not None and \
         hasattr(referee.options, "edition") else config.edition
-    if saved is None:
-        return FrameSensor(source, HexelReader(edition, marker_mm=marker_mm))
-    return FrameSensor(source, HexelReader(edition, model=saved.hexel[edition],
-                                           camera=saved.camera, marker_mm=marker_mm))
+
+    def reader(e: str, **kw) -> HexelReader:
+        if saved is None:
+            return HexelReader(e, marker_mm=marker_mm, **kw)
+        return HexelReader(e, model=saved.hexel[e], camera=saved.camera, marker_mm=marker_mm,
+                           **kw)
+
+    other = "web" if edition == "holodex" else "holodex"
+    watch = EditionWatch(reader(other, find_markers=False, keep_still=False))
+    return FrameSensor(source, reader(edition), watch=watch)

@@ -66,12 +66,15 @@ def encode_jpeg(image: np.ndarray, quality: int = 75, max_width: int = 960) -> b
 
 
 class FrameSensor:
-    """The real pipeline: newest frame of `source` → `reader.read` → annotated image."""
+    """The real pipeline: newest frame of `source` → `reader.read` → annotated image; with
+    `watch` (`vision.edition.EditionWatch`), the cards' edition watched too."""
 
-    def __init__(self, source: Any, reader: Any, annotate: bool = True) -> None:
+    def __init__(self, source: Any, reader: Any, annotate: bool = True,
+                 watch: Any = None) -> None:
         self.source = source      # SupervisedSource: .latest() and .status()
         self.reader = reader      # HexelReader: .read(image, t, seq) -> ReadResult
         self.annotate = annotate
+        self.watch = watch        # EditionWatch: .look(image, result, reader) -> ReadResult
         self._seq = -1
 
     def sense(self) -> Sensed | None:
@@ -81,6 +84,8 @@ class FrameSensor:
             return None
         self._seq = frame.seq
         result = self.reader.read(frame.image, frame.t, frame.seq)
+        if self.watch is not None:
+            result = self.watch.look(frame.image, result, self.reader)
         image = frame.image
         if self.annotate and result.poses:
             from ..vision.annotate import annotate

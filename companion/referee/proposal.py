@@ -137,15 +137,19 @@ MORE_LIGHT = ("those symbols are left unread. Put more light on the table, or le
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
-    problem of a picture or print without colour, of inks it cannot tell apart or cannot
-    name, or of discs whose colour reads as the grey ring), or None when it will: no card is
-    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
-    misread on a frame it will not judge is never announced; `companion bench vision` counts
-    the misreads on the frames it would."""
+    problem of a picture or print without colour, of cards of the other edition than the
+    match's, of inks it cannot tell apart or cannot name, or of discs whose colour reads as the
+    grey ring), or None when it will: no card is covered, none lies off the lattice, none is
+    read with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
+    announced; `companion bench vision` counts the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     if obs.grey_print:   # nor this: cards printed without colour show no ink
         return Proposal("problem", GREY_PRINT_SAY)
+    if obs.other_edition:   # nor this: the cards laid are not this match's edition
+        return Proposal("problem", f"The cards on the table read as the {obs.other_edition} "
+                        "edition's, not this match's: start a new match with the "
+                        f"{obs.other_edition} edition (admin page), or lay this match's cards.")
     doubt = obs.ink_doubt
     # (no hand clears this: the print's colours must be learnt; but a web card whose symbols
     # of those letters each show their letter by their printed shape too reads whole, and a

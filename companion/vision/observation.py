@@ -179,6 +179,9 @@ class HexelObservation:
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
     grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
+    # the other edition, where the cards read clearly better with its colours than with the
+    # edition read with: the cards on the table are not that edition's (`edition.EditionWatch`)
+    other_edition: str = ""
 
     def to_json(self) -> dict:
         """The `companion recognize --json` form."""
