@@ -76,6 +76,7 @@ class FrameSensor:
         self.annotate = annotate
         self.watch = watch        # EditionWatch: .look(image, result, reader) -> ReadResult
         self._seq = -1
+        self._setup = ""          # the last reading's `vision.reader.camera_setup`
 
     def sense(self) -> Sensed | None:
         """Read the newest frame if it was not read yet."""
@@ -86,6 +87,9 @@ class FrameSensor:
         result = self.reader.read(frame.image, frame.t, frame.seq)
         if self.watch is not None:
             result = self.watch.look(frame.image, result, self.reader)
+        from ..vision.reader import camera_setup
+
+        self._setup = camera_setup(result.observation)
         image = frame.image
         if self.annotate and result.poses:
             from ..vision.annotate import annotate
@@ -95,9 +99,10 @@ class FrameSensor:
         return Sensed(result.observation, image, frame.seq, frame.t)
 
     def status(self) -> tuple[str, str]:
-        """The source's state and message."""
+        """The source's state and message, and how the camera sees the table (no table
+        markers in view, three of them, cards of another size than the markers give)."""
         s = self.source.status()
-        return s.state, s.message
+        return s.state, s.message + (f" · {self._setup}" if self._setup else "")
 
 
 class PacedSensor:

@@ -121,9 +121,30 @@ PLAY_MARGIN = 0.1          # cards are looked for this far (of the longer side) 
                            # play area too, and one card further
 DOUBT_READS = 300          # full reads a letter stays in doubt after the last one showing it
 MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers this seldom
+# the notes on how the camera sees the table (`camera_setup`)
+UNCALIBRATED = "uncalibrated: table markers not found"
+THREE_MARKERS = "calibrated from three table markers"
+MARKER_SIZE = "times as wide as the table markers"
 MIN_SIZED = 2   # whole cards that measure the face's size where the markers' size hid them
 FEW_CARDS = 3              # fewer whole cards than this: their paper is looked for by its
                            # local range too (`_by_contrast`)
+
+def camera_setup(obs: HexelObservation) -> str:
+    """What the reader's notes say of the camera's view of the table, shortly, for the
+    scoreboard's camera line ('' when the four table markers calibrate it as printed)."""
+    said = []
+    for n in obs.notes:
+        if n.startswith(UNCALIBRATED):
+            said.append("no table markers in view: reading in image pixels")
+        elif n.startswith(THREE_MARKERS):
+            said.append("three table markers in view" + n[len(THREE_MARKERS):].split(",")[0]
+                        + ")")
+        elif MARKER_SIZE in n:
+            ratio = n.split()[1]
+            said.append(f"cards {ratio} times the size the table markers give: set the "
+                        "markers' size (marker_mm)")
+    return "; ".join(said)
+
 
 # `HexelReader._detect`'s: the paper mask, whole cards, hexagons that are not cards, other blobs
 _Detected = tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]
@@ -634,12 +655,12 @@ class HexelReader:
             self._since_search = 0
         view, p = self.view, self.params
         notes = [] if view.calibrated else [
-            "uncalibrated: table markers not found, working in image pixels (assumes a camera "
-            "looking nearly straight down)"]
+            f"{UNCALIBRATED}, working in image pixels (assumes a camera looking nearly straight "
+            "down)"]
         if view.table is not None and not view.table.complete:
             hidden = [i for i in range(4) if i not in view.table.markers]
-            notes.append(f"calibrated from three table markers (marker {hidden[0]} not seen, or "
-                         "left out as not fitting the others)")
+            notes.append(f"{THREE_MARKERS} (marker {hidden[0]} not seen, or left out as not "
+                         "fitting the others)")
         stages: dict[str, np.ndarray] = {"0_input": frame} if keep_stages else {}
         scale = _work_scale(self.card_px(frame.shape), p.detect)
         roi = _play_roi(view, frame.shape)
@@ -661,10 +682,10 @@ class HexelReader:
             printed = _card_area_plane(view)
             assert printed is not None
             notes.append(
-                f"cards {math.sqrt(self._card_area / printed):.2f} times as wide as the table "
-                f"markers ({self.marker_mm:g} mm) make the printed face: read at the size "
-                "measured; give the markers' printed size (`recognize --marker-mm`, "
-                "`marker_mm` in the config's [camera])")
+                f"cards {math.sqrt(self._card_area / printed):.2f} {MARKER_SIZE} "
+                f"({self.marker_mm:g} mm) make the printed face: read at the size measured; give "
+                "the markers' printed size (`recognize --marker-mm`, `marker_mm` in the config's "
+                "[camera])")
         mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)

@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from types import SimpleNamespace
 
 import cv2
 import pytest
 
 from companion.cli import main
 from companion.faces import HEXEL_FACE
-from companion.vision.reader import HexelReader
+from companion.referee.pipeline import FrameSensor
+from companion.vision.observation import HexelObservation
+from companion.vision.reader import THREE_MARKERS, HexelReader, camera_setup
 
 from . import heldout
 
@@ -133,3 +136,40 @@ def test_recognize_refuses_a_markers_size_that_is_no_size(tmp_path, capsys, mm):
 def test_the_reader_refuses_a_markers_size_that_is_no_size():
     with pytest.raises(ValueError, match="must be positive"):
         HexelReader("web", marker_mm=0.0)
+
+
+class _Source:
+    """One picture, again and again, from a camera that is fine (`SupervisedSource`)."""
+
+    def __init__(self, image) -> None:
+        self.image, self.seq = image, 0
+
+    def latest(self) -> SimpleNamespace:
+        self.seq += 1
+        return SimpleNamespace(image=self.image, seq=self.seq, t=0.1 * self.seq)
+
+    def status(self) -> SimpleNamespace:
+        return SimpleNamespace(state="ok", message="camera 1280x720")
+
+
+@pytest.mark.parametrize(("variant", "wide", "said"), [
+    ("markers", 1.0, ""),
+    ("markers", 0.6, " · cards 0.59 times the size the table markers give: set the markers' "
+                     "size (marker_mm)"),
+    ("default", 1.0, " · no table markers in view: reading in image pixels"),
+])
+def test_the_scoreboards_camera_line_says_how_the_camera_sees_the_table(
+        monkeypatch, variant, wide, said):
+    monkeypatch.setattr(heldout, "MARKER_TO_CARD", MARKER_TO_CARD / wide)
+    scene = heldout.heldout_scene(0, variant=heldout.VARIANTS[variant])
+    sensor = FrameSensor(_Source(scene.image), HexelReader(scene.edition), annotate=False)
+    assert sensor.status() == ("ok", "camera 1280x720")   # nothing read yet
+    sensor.sense()
+    assert sensor.status() == ("ok", "camera 1280x720" + said)
+
+
+def test_the_camera_line_names_a_marker_not_seen():
+    obs = HexelObservation(notes=(f"{THREE_MARKERS} (marker 2 not seen, or left out as not "
+                                  "fitting the others)", "3 card(s) found by probing"))
+    assert camera_setup(obs) == "three table markers in view (marker 2 not seen)"
+    assert camera_setup(HexelObservation(notes=("3 card(s) found by probing",))) == ""
