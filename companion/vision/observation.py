@@ -79,12 +79,14 @@ SHAPE_READ = "read by shape"
 
 def shape_read_note(named: int, kept: int, washed: int = 0, holodex: bool = False) -> str:
     """The note for `named` symbols of an ink no letter names read by their shape, `kept`
-    symbols of a letter in doubt kept by theirs and `washed` symbols washed pale read by their
-    shape and hue together (see SHAPE_READ); `holodex`: on holodex cards, whose discs only
+    symbols of a letter in doubt kept by theirs and `washed` symbols read by their shape and
+    hue together (washed pale, or their ink seen past their outline: `shape_confirmed`; see
+    SHAPE_READ); `holodex`: on holodex cards, whose discs only
     their hue tells apart."""
     parts = ([f"{named} symbol(s) of an ink no letter's colour fits"] if named else []) + (
         [f"{kept} symbol(s) of a letter in ink doubt"] if kept else []) + (
-        [f"{washed} symbol(s) washed pale by a sheen or a glare"] if washed else [])
+        [f"{washed} symbol(s) washed pale by a sheen or a glare (or their ink seen past their "
+         "outline)"] if washed else [])
     shapes = ("(V the ring, R and B discs told apart by their faint hue), which shows the "
               "symbol plainly" if holodex else
               "(B the diamond, Y the triangle, R the disc), which shows the letter plainly")

@@ -98,6 +98,7 @@ from .probe import (
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
 from .ring_shape import hole_px, ring_contradicted, ring_matches
+from .shape_confirmed import confirmable, shape_confirmed
 from .shape_ink import (
     MIN_NAMED,
     disagreeing,
@@ -908,10 +909,11 @@ class HexelReader:
         colour misread they would have to share), and, with no ink in doubt (`doubted` None),
         the symbols their shape names read (`shape_ink.shape_named`, their cores measured where
         they were read), then those whose own shape and hue agree (`shape_ink.hue_named`: a
-        symbol washed pale, on any card: the reads did so on cards mostly read, `washed`); and
-        how many were named by their shape alone. Each card's shapes are matched once a frame:
-        under a doubt, the cards `doubted` marks were matched by `shape_kept`, which judged
-        them alike."""
+        symbol washed pale, on any card: the reads did so on cards mostly read, `washed`), then
+        those left unread for an ink seen past their outline whose shape and strong ink agree
+        (`shape_confirmed`); and how many were named by their shape alone. Each card's shapes
+        are matched once a frame: under a doubt, the cards `doubted` marks were matched by
+        `shape_kept`, which judged them alike."""
         at = [k for k, r in enumerate(reads) if (r.letters or any(r.unread_ink))
               and not (doubted and doubted[k])]
         if not at:
@@ -923,22 +925,33 @@ class HexelReader:
             gone = disagreeing(out[k].symbols, scores[i])
             if any(gone):
                 out[k] = uncrossed(out[k], tuple(gone))
-        named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
-        if doubted is not None or not named:
+        if doubted is not None:
             return out, 0
-        some = [out[at[i]] for i in named]
-        some_poses = [poses[at[i]] for i in named]
-        cores, inside = symbol_cores(frame, some_poses, np.array([r.white_bgr for r in some]),
-                                     self.view)
-        cores = cores.reshape(-1, 6, 3)
+        named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
         count = 0
-        if sum(sum(r.unread_ink) for r in some) >= MIN_NAMED:
-            some, count = shape_named(frame, some_poses, some, cores, inside, self.view,
-                                      self.model, (scores[named], whole[named]))
-        # (and each one left whose own shape and hue agree: a symbol washed pale)
-        some, _ = hue_named(some, shown(scores[named]), cores, inside, self.model)
-        for i, r in zip(named, some, strict=True):
-            out[at[i]] = r
+        if named:
+            some = [out[at[i]] for i in named]
+            some_poses = [poses[at[i]] for i in named]
+            cores, inside = symbol_cores(frame, some_poses,
+                                         np.array([r.white_bgr for r in some]), self.view)
+            cores = cores.reshape(-1, 6, 3)
+            if sum(sum(r.unread_ink) for r in some) >= MIN_NAMED:
+                some, count = shape_named(frame, some_poses, some, cores, inside, self.view,
+                                          self.model, (scores[named], whole[named]))
+            # (and each one left whose own shape and hue agree: a symbol washed pale)
+            some, _ = hue_named(some, shown(scores[named]), cores, inside, self.model)
+            for i, r in zip(named, some, strict=True):
+                out[at[i]] = r
+        # (and each one left for an ink seen past its outline whose shape and strong ink agree)
+        plain = [i for i, k in enumerate(at) if confirmable(out[k])]
+        if plain:
+            some = [out[at[i]] for i in plain]
+            cores, inside = symbol_cores(frame, [poses[at[i]] for i in plain],
+                                         np.array([r.white_bgr for r in some]), self.view)
+            some, _ = shape_confirmed(some, shown(scores[plain]), cores.reshape(-1, 6, 3),
+                                      inside, self.model)
+            for i, r in zip(plain, some, strict=True):
+                out[at[i]] = r
         return out, count
 
     def _unnamed(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]) -> int:
