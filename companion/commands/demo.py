@@ -222,7 +222,7 @@ def _sensor(args: argparse.Namespace, table):
         try:
             from ..referee.scene import SceneCamera
             from ..sources import SupervisedSource, SyntheticSource
-            from ..vision.edition import EditionWatch
+            from ..vision.edition import EditionWatch, other_edition
             from ..vision.reader import HexelReader
         except ImportError as exc:
             print(f"note: no renderer/reader ({exc}); observing the simulated table directly")
@@ -230,8 +230,8 @@ def _sensor(args: argparse.Namespace, table):
             render = SceneCamera(table, edition=args.edition, seed=args.seed)
             source = SupervisedSource(lambda: SyntheticSource(render, fps=8), stall_s=5)
             source.start()
-            other = "web" if args.edition == "holodex" else "holodex"
-            watch = EditionWatch(HexelReader(other, find_markers=False, keep_still=False))
+            watch = EditionWatch(HexelReader(other_edition(args.edition), find_markers=False,
+                                             keep_still=False))
             sensor = FrameSensor(source, HexelReader(args.edition), watch=watch)
             sensor.close = source.stop  # type: ignore[attr-defined]
             return sensor, "synthetic camera → vision reader → referee"

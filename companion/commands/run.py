@@ -211,7 +211,7 @@ def make_sensor(game: str, source, referee, config, saved=None, *, marker_mm: fl
         params = saved.hexapod if saved is not None else None
         return CasesFrameSensor(source, HexapodReader(params=params))
     from ..referee.pipeline import FrameSensor
-    from ..vision.edition import EditionWatch
+    from ..vision.edition import EditionWatch, other_edition
     from ..vision.reader import HexelReader
 
     edition = referee.options.edition if referee.options is not None and \
@@ -223,6 +223,5 @@ def make_sensor(game: str, source, referee, config, saved=None, *, marker_mm: fl
         return HexelReader(e, model=saved.hexel[e], camera=saved.camera, marker_mm=marker_mm,
                            **kw)
 
-    other = "web" if edition == "holodex" else "holodex"
-    watch = EditionWatch(reader(other, find_markers=False, keep_still=False))
+    watch = EditionWatch(reader(other_edition(edition), find_markers=False, keep_still=False))
     return FrameSensor(source, reader(edition), watch=watch)

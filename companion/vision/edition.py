@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 EDITIONS = ("holodex", "web")
 
 
+def other_edition(edition: str) -> str:
+    """The edition that is not `edition`."""
+    if edition not in EDITIONS:
+        raise ValueError(f"no such edition: {edition!r} (expected one of {', '.join(EDITIONS)})")
+    return EDITIONS[1 - EDITIONS.index(edition)]
+
+
 def whole_cards(obs: HexelObservation) -> int:
     """The cards of `obs` read whole: in full view and all six symbols read."""
     return sum(1 for c in obs.cards if not c.occluded and UNKNOWN not in c.symbols)

@@ -81,8 +81,7 @@ def shape_read_note(named: int, kept: int, washed: int = 0, holodex: bool = Fals
     """The note for `named` symbols of an ink no letter names read by their shape, `kept`
     symbols of a letter in doubt kept by theirs and `washed` symbols read by their shape and
     hue together (washed pale, or their ink seen past their outline: `shape_confirmed`; see
-    SHAPE_READ); `holodex`: on holodex cards, whose discs only
-    their hue tells apart."""
+    SHAPE_READ); `holodex`: on holodex cards, whose discs only their hue tells apart."""
     parts = ([f"{named} symbol(s) of an ink no letter's colour fits"] if named else []) + (
         [f"{kept} symbol(s) of a letter in ink doubt"] if kept else []) + (
         [f"{washed} symbol(s) washed pale by a sheen or a glare (or their ink seen past their "
@@ -182,7 +181,7 @@ class HexelObservation:
     grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
     # the other edition, where the cards read clearly better with its colours than with the
-    # edition read with: the cards on the table are not that edition's (`edition.EditionWatch`)
+    # edition read with: the cards on the table are that edition's (`edition.EditionWatch`)
     other_edition: str = ""
 
     def to_json(self) -> dict:

@@ -17,12 +17,10 @@ import pytest
 from companion.referee.pipeline import FrameSensor
 from companion.referee.proposal import unclear
 from companion.vision import edition
-from companion.vision.edition import OTHER_EDITION, WATCH_EVERY, EditionWatch
+from companion.vision.edition import OTHER_EDITION, WATCH_EVERY, EditionWatch, other_edition
 from companion.vision.reader import HexelReader
 
 from .heldout import BACKGROUNDS, VARIANTS, heldout_scene
-
-OTHER = {"holodex": "web", "web": "holodex"}
 
 
 class Frames:
@@ -48,7 +46,7 @@ class Counted(HexelReader):
 
 
 def _sensor(scene, edition: str, *images: np.ndarray) -> tuple[FrameSensor, Counted]:
-    other = Counted(OTHER[edition], find_markers=False, keep_still=False)
+    other = Counted(other_edition(edition), find_markers=False, keep_still=False)
     sensor = FrameSensor(Frames(*images or (scene.image,)), HexelReader(edition, keep_still=False),
                          annotate=False, watch=EditionWatch(other))
     return sensor, other
@@ -57,7 +55,7 @@ def _sensor(scene, edition: str, *images: np.ndarray) -> tuple[FrameSensor, Coun
 @pytest.mark.parametrize("seed", [1, 2])   # a web table, a holodex one
 def test_cards_of_the_other_edition_are_named_and_the_referee_says_so(seed):
     scene = heldout_scene(seed, variant=VARIANTS["default"], backgrounds=BACKGROUNDS)
-    laid, named = scene.edition, OTHER[scene.edition]
+    laid, named = scene.edition, other_edition(scene.edition)
     sensor, _ = _sensor(scene, named)
     obs = sensor.sense().observation
     assert obs.other_edition == laid
@@ -82,7 +80,7 @@ def test_the_look_is_made_every_so_often_its_verdict_carried_and_dropped_with_th
     scene = heldout_scene(1, variant=VARIANTS["default"], backgrounds=BACKGROUNDS)
     blank = np.full_like(scene.image, 90)   # the cards taken off the table
     images = [scene.image] * (WATCH_EVERY + 1) + [blank, scene.image]
-    sensor, other = _sensor(scene, OTHER[scene.edition], *images)
+    sensor, other = _sensor(scene, other_edition(scene.edition), *images)
     seen = [sensor.sense().observation.other_edition for _ in images]
     assert seen[:WATCH_EVERY + 1] == [scene.edition] * (WATCH_EVERY + 1)
     assert other.reads == 3   # the first frame, the (WATCH_EVERY + 1)-th, and after the blank
@@ -101,3 +99,9 @@ def test_cards_read_with_a_doubt_in_their_own_edition_are_not_called_the_others(
     obs = sensor.sense().observation
     assert sum("?" in c.symbols for c in obs.cards) >= edition.WATCH_UNREAD
     assert other.reads == 1 and obs.other_edition == "", obs.notes
+
+
+def test_the_other_edition():
+    assert (other_edition("holodex"), other_edition("web")) == ("web", "holodex")
+    with pytest.raises(ValueError, match="no such edition: 'hexapod'"):
+        other_edition("hexapod")
