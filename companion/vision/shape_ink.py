@@ -251,7 +251,9 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
     lifts an ink; a coin, or a grey ring tinted by a clipped lamp, is darker). A hue nearer an
     ink of the other edition that `model` lacks (`inks.foreign_hues`: the web's yellow, for
     holodex) names nothing: web cards read as holodex must leave their yellow unread, as the
-    edition's choice (`edition`) relies on."""
+    edition's choice (`edition`) relies on. On a card showing the grey ring read by its colour
+    that rival is no rival (the web prints no ring): a holodex red washed towards orange there,
+    its hue nearer the web's yellow than our red, is read (held-out `sleeves` 30 and 36)."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
@@ -259,6 +261,7 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
     coloured = np.flatnonzero(~model.neutral)
     # (the other edition's inks that this model lacks: a core nearer one of them is its ink)
     foreign = foreign_hues(model)
+    ring = model.letters[model.grey_k] if model.grey_k is not None else None
     row = np.cumsum(inside) - 1
     named = 0
     for k, r in enumerate(reads):
@@ -268,6 +271,9 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
         symbols, conf = list(r.symbols), list(r.edge_confidence)
         unread = list(r.unread_ink)
         by_hue = list(r.by_hue) if r.by_hue else [False] * 6
+        # (a card showing the ring read by its colour is this edition's: the web prints none,
+        # so the other edition's inks are no rival on it)
+        rivals = foreign if ring is None or ring not in r.colour_symbols else foreign[:0]
         for d in np.flatnonzero(r.unread_ink):
             allowed = str(shows[k, d])
             if length[d] < HUE_CHROMA:
@@ -276,7 +282,7 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
             j = int(coloured[off.argmin()])
             if letters[j] not in allowed or off.min() > math.radians(HUE_DEG):
                 continue
-            if foreign.size and np.abs(wrap_angle(hue[d] - foreign)).min() < off.min():
+            if rivals.size and np.abs(wrap_angle(hue[d] - rivals)).min() < off.min():
                 continue
             if letters[j] in discs and (cores[row[k], d] < inks[j] - PALE_TOL).any():
                 continue

@@ -17,9 +17,10 @@ from companion.faces import HEXEL_FACE
 from companion.vision import reader as reader_module
 from companion.vision import washed, washed_holodex
 from companion.vision.colour import builtin_model
+from companion.vision.inks import chroma, foreign_hues, wrap_angle
 from companion.vision.observation import SHAPE_READ
 from companion.vision.reader import HexelReader
-from companion.vision.shape_ink import hue_named
+from companion.vision.shape_ink import HUE_CHROMA, HUE_DEG, hue_named
 from companion.vision.symbol_samples import CardRead
 
 from .heldout import VARIANTS, heldout_scene, scored
@@ -215,3 +216,38 @@ def test_a_pen_over_a_blue_disc_is_not_found_as_a_washed_red(monkeypatch):
     monkeypatch.setattr(washed, "WASH_INKS", ("R", "B"))
     loose, _ = scored(scene)
     assert loose.misreads == 1, loose
+
+
+# a holodex red washed towards orange: its hue a little nearer the web's yellow than our red,
+# within HUE_DEG of the red, no darker than the red ink
+ORANGE_RED = np.array([1.0, 0.82, 0.70])
+
+
+def test_a_red_washed_towards_orange_is_read_on_a_card_that_shows_the_ring():
+    """`hue_named` with the holodex discs: a hue nearer the web's yellow names nothing (web
+    cards read as holodex must leave their yellow unread), but on a card whose ring is read by
+    its colour the card is holodex (the web prints no ring), and the washed red is read."""
+    model = builtin_model("holodex")
+    red_hue, yellow_hue = chroma(np.asarray(model.inks, np.float64))[1][0], foreign_hues(model)
+    length, hue = chroma(ORANGE_RED)
+    assert abs(wrap_angle(hue - yellow_hue[0])) < abs(wrap_angle(hue - red_hue))
+    assert length >= HUE_CHROMA and abs(wrap_angle(hue - red_hue)) <= math.radians(HUE_DEG)
+    shows = np.array([[".", ".", "RB", ".", ".", "."]], object)
+    cores = np.tile(ORANGE_RED, (1, 6, 1))
+    for symbols, by_hue, letter in (("RV?RBB", (), "R"),            # the ring read by colour
+                                    ("RR?RBB", (), "?"),            # no ring on the card
+                                    ("RV?RBB", (False, True) + (False,) * 4, "?")):  # by hue
+        read = CardRead(symbols, tuple(0.0 if c == "?" else 1.0 for c in symbols), 1.0, 1.0,
+                        True, (200.0, 200.0, 200.0), unread_ink=(False, False, True) +
+                        (False,) * 3, by_hue=by_hue)
+        out, n = hue_named([read], shows, cores, np.array([True]), model, "RB")
+        assert out[0].symbols[2] == letter and n == (letter != "?"), symbols
+
+
+@pytest.mark.parametrize("seed", [30, 36])
+def test_sleeved_holodex_cards_with_a_red_washed_towards_orange_read_whole(seed):
+    scene = heldout_scene(seed, variant=VARIANTS["sleeves"])
+    assert scene.edition == "holodex"
+    # (18 before: one card's red, washed towards orange, was left unread)
+    score, _ = scored(scene)
+    assert (score.correct, score.full, score.misreads, score.false_cards) == (19, 20, 0, 0)
