@@ -130,6 +130,7 @@ MIN_SIZED = 2   # whole cards that measure the face's size where the markers' si
 FEW_CARDS = 3              # fewer whole cards than this: their paper is looked for by its
                            # local range too (`_by_contrast`)
 
+
 def camera_setup(obs: HexelObservation) -> str:
     """What the reader's notes say of the camera's view of the table, shortly, for the
     scoreboard's camera line ('' when the four table markers calibrate it as printed)."""
@@ -149,6 +150,7 @@ def camera_setup(obs: HexelObservation) -> str:
 
 # `HexelReader._detect`'s: the paper mask, whole cards, hexagons that are not cards, other blobs
 _Detected = tuple[np.ndarray, list[CardFit], list[CardFit], list[Blob]]
+
 
 @dataclass(frozen=True)
 class ReadResult:
@@ -927,14 +929,26 @@ class HexelReader:
                 out[k] = uncrossed(out[k], tuple(gone))
         if doubted is not None:
             return out, 0
+        # (the symbols' cores of the cards either step below may judge, measured once)
+        asked = np.array([i for i, k in enumerate(at) if "?" in out[k].symbols], int)
+        if not len(asked):
+            return out, 0
+        measured, seen = symbol_cores(frame, [poses[at[i]] for i in asked],
+                                      np.array([out[at[i]].white_bgr for i in asked]), self.view)
+        every = np.zeros((len(at), 6, 3), measured.dtype)
+        held = np.zeros(len(at), bool)
+        every[asked[seen]], held[asked[seen]] = measured.reshape(-1, 6, 3), True
+
+        def cores_of(idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
+            """The cores of the cards `at[idx]` in the frame, and which those are."""
+            return every[idx][held[idx]], held[idx]
+
         named = [i for i, k in enumerate(at) if any(out[k].unread_ink)]
         count = 0
         if named:
             some = [out[at[i]] for i in named]
             some_poses = [poses[at[i]] for i in named]
-            cores, inside = symbol_cores(frame, some_poses,
-                                         np.array([r.white_bgr for r in some]), self.view)
-            cores = cores.reshape(-1, 6, 3)
+            cores, inside = cores_of(named)
             if sum(sum(r.unread_ink) for r in some) >= MIN_NAMED:
                 some, count = shape_named(frame, some_poses, some, cores, inside, self.view,
                                           self.model, (scores[named], whole[named]))
@@ -946,10 +960,8 @@ class HexelReader:
         plain = [i for i, k in enumerate(at) if confirmable(out[k])]
         if plain:
             some = [out[at[i]] for i in plain]
-            cores, inside = symbol_cores(frame, [poses[at[i]] for i in plain],
-                                         np.array([r.white_bgr for r in some]), self.view)
-            some, _ = shape_confirmed(some, shown(scores[plain]), cores.reshape(-1, 6, 3),
-                                      inside, self.model)
+            cores, inside = cores_of(plain)
+            some, _ = shape_confirmed(some, shown(scores[plain]), cores, inside, self.model)
             for i, r in zip(plain, some, strict=True):
                 out[at[i]] = r
         return out, count
