@@ -1260,6 +1260,19 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     for i in glare_pool(now, planes, white, px, m, rows, cols, large):
         grid[i // cols][i % cols] = UNKNOWN
         why.setdefault(int(i), "glare_pool")
+    # the cards the glare's rules doubt show a dung beetle where its drawing shows (by its
+    # relief, the spot's slope of light taken off: `dung_drawn`), away from any occluder's mask
+    glared = np.array(sorted(i for i, rule in why.items() if rule in GLARE_DOUBTS
+                             and grid[i // cols][i % cols] == UNKNOWN), np.int64)
+    if len(glared) and hand.any():
+        glared = glared[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
+                                      cells=glared).any(axis=1)]
+    if len(glared):
+        for i in glared[dung_drawn(canvas, px, m, cols, glared,
+                                   kind_hues(hs[glared]).sum(axis=-1) > DUNG_HUE)]:
+            grid[i // cols][i % cols] = CODES[K_CODE]
+            conf[i // cols, i % cols] = 0.5
+            del why[int(i)]
     # a kind's hue in a middle that shows none of its ink, a blend of a neighbour's ink smeared
     # over a neutral tile rather than the tile's own colour (the codes as read before the pool)
     for i in smeared_hue(now, labels, pix.sat, hs, px, m, rows, cols, small, large):
@@ -1305,6 +1318,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 # show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does); 5
 # lie under this share.
 DUNG_HUE = 0.2
+# the rules that doubt a card the glare washed towards fill (or lifted, about a pool of it):
+# the cells they leave '?' are asked again whether they show the dung beetle's drawing
+GLARE_DOUBTS = ("glare_print", "washed_print", "glare_pool")
 # a kind's hue over this share of an undecided cell's small window, and all other kinds' over
 # KIND_DRAWN_REST at most, asks the kind's drawing (`kind_drawn`) of a one-cell beetle's kind
 KIND_DRAWN_HUE = 0.4
