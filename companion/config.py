@@ -56,6 +56,9 @@ class CameraConfig:
     source: str = "picamera2"
     size: tuple[int, int] = (1280, 720)
     settle_s: float = 2.0
+    # exposure compensation (EV) while the exposure settles (picamera2): negative keeps white
+    # paper below the sensor's clip under a lamp (see `sources.picamera`)
+    exposure_ev: float = 0.0
     stall_s: float = 5.0
     # the folder of saved calibrations (camera.json, colours-*.json: `vision.saved`); a
     # relative path is taken from the config file's folder
@@ -193,6 +196,18 @@ def _integer(lo: int, hi: int, what: str = "a whole number") -> Check:
 _gpio = _integer(2, 27, "a GPIO number")
 
 
+def _exposure_ev(value: Any) -> float:
+    """An exposure compensation in EV, within what libcamera's `ExposureValue` takes."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or \
+            not math.isfinite(value) or not -EV_LIMIT <= value <= EV_LIMIT:
+        raise _Bad(f"expected an exposure compensation in EV from {-EV_LIMIT:g} to "
+                   f"{EV_LIMIT:g} (negative: darker), got {_got(value)}")
+    return float(value)
+
+
+EV_LIMIT = 8.0   # libcamera's ExposureValue range is -8.0 to 8.0
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Bad(f"expected a non-empty string in quotes, got {_got(value)}")
@@ -249,7 +264,7 @@ def _path(value: Any) -> Path:
 _SECTIONS: dict[str, tuple[type, dict[str, Check]]] = {
     "camera": (CameraConfig, {
         "source": _text, "size": _size, "settle_s": _number(zero_ok=True),
-        "stall_s": _number(), "calibration": _path,
+        "exposure_ev": _exposure_ev, "stall_s": _number(), "calibration": _path,
         "marker_mm": _number(unit="millimetres"),
     }),
     "buttons": (ButtonsConfig, {

@@ -107,7 +107,8 @@ class Table:
             referee.new_match(options, start="camera", source="config")
 
         def make_source():
-            return open_source(c.camera.source, size=c.camera.size, settle_s=c.camera.settle_s)
+            return open_source(c.camera.source, size=c.camera.size, settle_s=c.camera.settle_s,
+                               exposure_ev=c.camera.exposure_ev)
 
         try:
             make_source()  # validate the spec now: a typo is a config error, not a retry loop

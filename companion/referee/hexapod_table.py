@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..rules.hexapod.cards import EMPTY, Grid
-from ..vision.observation import UNKNOWN, HexapodObservation, SeenCase
+from ..vision.observation import UNKNOWN, HexapodObservation, SeenCase, cases_camera_setup
 from .pipeline import PacedSensor, Sensed
 
 __all__ = ["CasesCamera", "CasesFrameSensor", "CasesSensor", "LaidCard", "PhysicalCases",
@@ -227,6 +227,7 @@ class CasesFrameSensor:
         self.reader = reader      # HexapodReader: .read(image, t=, frame_seq=) -> observation
         self.annotate = annotate
         self._seq = -1
+        self._setup = ""          # the last reading's `observation.cases_camera_setup`
 
     def sense(self) -> Sensed | None:
         """Read the newest frame if it was not read yet."""
@@ -235,13 +236,15 @@ class CasesFrameSensor:
             return None
         self._seq = frame.seq
         obs = self.reader.read(frame.image, t=frame.t, frame_seq=frame.seq)
+        self._setup = cases_camera_setup(obs)
         image = outline_cases(frame.image, obs) if self.annotate else frame.image
         return Sensed(obs, image, frame.seq, frame.t)
 
     def status(self) -> tuple[str, str]:
-        """The source's state and message."""
+        """The source's state and message, and how the camera sees the cases (a marker not
+        seen, the boards' paper over-exposed)."""
         s = self.source.status()
-        return s.state, s.message
+        return s.state, s.message + (f" · {self._setup}" if self._setup else "")
 
 
 def outline_cases(image: np.ndarray, obs: HexapodObservation) -> np.ndarray:

@@ -5,7 +5,11 @@ XRGB8888, whose pixels picamera2 hands out as [B, G, R, 255]: dropping the last 
 OpenCV's BGR. After `settle_s` seconds of automatic exposure, white balance (and continuous
 autofocus, on cameras with a focus motor), the settled values are read from the frame metadata
 and frozen (`AeEnable`/`AwbEnable` off, focus manual at the settled lens position), so the colours
-and sharpness the reader calibrated on do not drift while hands and cards move. Captures run in a
+and sharpness the reader calibrated on do not drift while hands and cards move. Automatic exposure
+aims at a mid grey over the whole picture, so under a lamp, with a dark table about them, the
+white paper of the cards and boards may settle at the sensor's clip, where its colour and a
+printed line's dip are lost: `exposure_ev` (negative: darker) shifts what it aims at while it
+settles (libcamera's `ExposureValue`). Captures run in a
 worker thread and `read(timeout)` waits for one at most `timeout` seconds: `capture_array` is
 known to hang after hours, and a hung capture must look like a stall (which the supervisor
 answers by reopening), not freeze the caller.
@@ -44,13 +48,16 @@ def xrgb_to_bgr(array: np.ndarray) -> np.ndarray:
 
 
 class Picamera2Source:
-    """The Pi camera `camera_num` at `size`, exposure and white balance locked after `settle_s`."""
+    """The Pi camera `camera_num` at `size`, exposure and white balance locked after `settle_s`
+    of settling with the exposure compensation `exposure_ev` (EV)."""
 
     def __init__(
-        self, size: tuple[int, int] = (1280, 720), settle_s: float = 2.0, *, camera_num: int = 0
+        self, size: tuple[int, int] = (1280, 720), settle_s: float = 2.0, *, camera_num: int = 0,
+        exposure_ev: float = 0.0,
     ) -> None:
         self.size = (int(size[0]), int(size[1]))
         self.settle_s = settle_s
+        self.exposure_ev = float(exposure_ev)
         self.camera_num = camera_num
         self.name = f"picamera2:{camera_num}"
         self.locked_controls: dict[str, Any] | None = None
@@ -80,8 +87,9 @@ class Picamera2Source:
             )
             cam.configure(config)
             cam.start()
-            if "AfMode" in getattr(cam, "camera_controls", {}):
-                cam.set_controls({"AfMode": _AF_CONTINUOUS})
+            settling = self._settling_controls(getattr(cam, "camera_controls", {}))
+            if settling:
+                cam.set_controls(settling)
         except Exception as exc:
             raise SourceError(
                 f"picamera2: cannot start camera {self.camera_num} at {self.size}: {exc}. Is "
@@ -95,6 +103,20 @@ class Picamera2Source:
             daemon=True,
         )
         self._worker.start()
+
+    def _settling_controls(self, known: dict[str, Any]) -> dict[str, Any]:
+        """The controls set while the exposure settles, of those the camera has (`known`):
+        continuous autofocus, and the exposure compensation when one is asked for."""
+        controls: dict[str, Any] = {}
+        if "AfMode" in known:
+            controls["AfMode"] = _AF_CONTINUOUS
+        if self.exposure_ev:
+            if "ExposureValue" in known:
+                controls["ExposureValue"] = self.exposure_ev
+            else:
+                log.warning("%s: the camera takes no exposure compensation (ExposureValue): "
+                            "exposure_ev %g ignored", self.name, self.exposure_ev)
+        return controls
 
     def read(self, timeout: float = 1.0) -> Frame | None:
         """The next capture, or None if the camera gave none within `timeout` seconds."""

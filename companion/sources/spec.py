@@ -3,9 +3,9 @@
 Accepted specs: "picamera2" (or "picamera2:N" for camera N), "opencv:0" / "opencv:/dev/video0"
 (a V4L2 device), "file:PATH" (a video file), a stream URL ("rtsp://...", "http(s)://..."),
 "folder:PATH" (a folder of images), and "synthetic" (needs `render=`). Keyword options apply to
-the kinds that have them — size, settle_s (picamera2); size (opencv devices); loop (file,
-folder); fps (folder, synthetic); render (synthetic) — and are ignored by the others, so one
-config section serves every kind. The source is returned unopened.
+the kinds that have them — size, settle_s, exposure_ev (picamera2); size (opencv devices); loop
+(file, folder); fps (folder, synthetic); render (synthetic) — and are ignored by the others, so
+one config section serves every kind. The source is returned unopened.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ SPEC_HELP = (
     "picamera2, picamera2:N, opencv:INDEX, opencv:/dev/videoN, file:PATH, rtsp://..., "
     "http(s)://..., folder:PATH, synthetic"
 )
-_OPTIONS = {"size", "settle_s", "loop", "fps", "render"}
+_OPTIONS = {"size", "settle_s", "exposure_ev", "loop", "fps", "render"}
 _STREAMS = ("rtsp://", "rtsps://", "rtmp://", "http://", "https://", "udp://", "tcp://")
 
 
@@ -47,7 +47,8 @@ def open_source(spec: str, **kw: Any) -> FrameSource:
         if arg and not arg.isdigit():
             raise SourceError(f"camera source {spec!r}: after 'picamera2:' give a camera "
                               "number, e.g. picamera2:0")
-        return Picamera2Source(camera_num=int(arg or 0), **_pick(opts, "size", "settle_s"))
+        return Picamera2Source(camera_num=int(arg or 0),
+                               **_pick(opts, "size", "settle_s", "exposure_ev"))
     if kind == "opencv":
         if arg.isdigit():
             return VideoCaptureSource(int(arg), **_pick(opts, "size"))

@@ -43,6 +43,7 @@ import numpy as np
 from .change import REREAD_FRAMES, Coarse, StillFrames, changed_blocks, region
 from .colourless import colourless
 from .hexapod_cells import CaseRead, read_case
+from .hexapod_colour import clipped_channels
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
 from .hexapod_windows import CellParams
 from .observation import (
@@ -51,7 +52,17 @@ from .observation import (
     UNKNOWN,
     HexapodObservation,
     SeenCase,
+    over_exposed_note,
 )
+
+# A board whose white paper lies at the sensor's clip in two of its three channels is
+# over-exposed as the reader cannot make up for: the light's colour is lost with the paper's
+# (clipped in all three, the board's fill, printed darker, still gives it: `fill_white`), and
+# lit fill, read against that white, is tinted as skin is (the reader then leaves more cells
+# '?': on hard 0-299, 0.7 a case against 0.2-0.3 under other whites; a warm fill clipped in red
+# and green is taken for a hand: never-seen hard 1039). The scoreboard's camera line says so
+# (`observation.cases_camera_setup`): lower the camera's exposure.
+OVER_EXPOSED_CHANNELS = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,6 +175,10 @@ class HexapodReader:
         if not poses:
             notes.append("no display case found: each board needs three of its four markers "
                          "in view")
+        over = [p.player for p, r in zip(used, reads, strict=True)
+                if clipped_channels(r.white) == OVER_EXPOSED_CHANNELS]
+        if over:
+            notes.append(over_exposed_note(over))
         if now is not None:
             self._kept = {p.player: self._kept[p.player] if p.player in kept
                           else KeptCase(p, r, now, self._frames)

@@ -140,6 +140,34 @@ GREY_PRINT_SAY = ("The cards show no colour: they look printed in black and whit
                   "camera tells them by their inks, so nothing is read. Print the cards in "
                   "colour (`companion cards export`).")
 
+# The Hexapod reader's note for a board whose white paper the camera clips in two of its three
+# colours (`hexapod.OVER_EXPOSED_CHANNELS`), and the scoreboard's camera line from its notes.
+OVER_EXPOSED = "over-exposed"
+
+
+def over_exposed_note(players: list[int]) -> str:
+    """The reader's note for the cases of `players` whose paper the exposure clips."""
+    which = (f"board of player {players[0]}" if len(players) == 1 else
+             "boards of players " + ", ".join(str(p) for p in players[:-1]) +
+             f" and {players[-1]}")
+    return (f"{OVER_EXPOSED}: the white paper of the {which} lies at the "
+            "camera's clip in two of its three colours, so the light's colour is lost (cells "
+            "may be left '?'): lower the exposure (`exposure_ev` in the config's [camera], "
+            "e.g. -1) or move the lamp")
+
+
+def cases_camera_setup(obs: HexapodObservation) -> str:
+    """What the reader's notes say of how the camera sees the cases, shortly, for the
+    scoreboard's camera line ('' when nothing is to be said)."""
+    said = []
+    for n in obs.notes:
+        if n.startswith(OVER_EXPOSED):
+            said.append("board paper over-exposed: lower exposure_ev (config [camera])")
+        elif n.startswith("player ") and "not seen" in n:
+            said.append(n.split(",")[0])
+    return "; ".join(said)
+
+
 @dataclass(frozen=True)
 class SeenCard:
     """One card as read from the image."""

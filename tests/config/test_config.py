@@ -63,6 +63,7 @@ def test_a_full_file(tmp_path):
 source = "opencv:0"
 size = [2304, 1296]
 settle_s = 0
+exposure_ev = -1
 marker_mm = 60
 [buttons]
 confirm = 5
@@ -93,7 +94,7 @@ enabled = true
 voice = "en-gb"
 """))
     assert config.camera.size == (2304, 1296) and config.camera.settle_s == 0.0
-    assert config.camera.marker_mm == 60.0
+    assert config.camera.marker_mm == 60.0 and config.camera.exposure_ev == -1.0
     assert config.led.rgb == (16, 20, 21) and not config.led.active_high
     assert config.web.pin == "0042"
     assert config.store.path == tmp_path / "data" / "games.db"  # relative to the file
@@ -112,6 +113,9 @@ voice = "en-gb"
         ("[camera]\nsize = [1280]", "camera.size: expected [width, height] in pixels"),
         ("[camera]\nstall_s = 0", "camera.stall_s: expected a number of seconds > 0.0, got 0"),
         ("[camera]\nmarker_mm = -40", "camera.marker_mm: expected a number of millimetres > 0.0"),
+        ("[camera]\nexposure_ev = 9", "camera.exposure_ev: expected an exposure compensation in "
+         "EV from -8 to 8 (negative: darker), got 9"),
+        ('[camera]\nexposure_ev = "dark"', "camera.exposure_ev: expected an exposure compensation"),
         ("[web]\npin = 4821", 'web.pin: expected the table PIN as 4 to 12 digits in quotes'),
         ('[web]\npin = "12"', "web.pin: expected the table PIN"),
         ("[web]\nport = 70000", "web.port: expected a TCP port 1-65535, got 70000"),

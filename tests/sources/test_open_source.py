@@ -22,6 +22,10 @@ def test_picamera2_spec_takes_size_and_settle():
     assert isinstance(src, Picamera2Source)
     assert (src.size, src.settle_s, src.camera_num) == ((2304, 1296), 1.5, 0)
     assert open_source("picamera2:1").camera_num == 1
+    assert src.exposure_ev == 0.0
+    assert open_source("picamera2", exposure_ev=-1.5).exposure_ev == -1.5
+    # (an option of the Pi camera's only: a webcam's spec takes it and goes on without it)
+    assert isinstance(open_source("opencv:0", exposure_ev=-1.0), VideoCaptureSource)
 
 
 def test_opencv_specs():

@@ -121,6 +121,41 @@ def test_autofocus_runs_while_settling_then_is_fixed(fake_picamera2, monkeypatch
     src.close()
 
 
+def test_exposure_compensation_is_set_while_settling_then_the_exposure_locks(fake_picamera2,
+                                                                           monkeypatch):
+    """`exposure_ev` is handed to automatic exposure (libcamera's ExposureValue) from the start,
+    so the exposure it settles at, and that is then locked, is that much darker."""
+    monkeypatch.setattr(FakePicamera2, "__init__", _with_ev(FakePicamera2.__init__))
+    src = Picamera2Source(size=(16, 8), settle_s=0.15, exposure_ev=-1.5)
+    src.open()
+    cam = fake_picamera2.instances[0]
+    assert cam.controls == [{"ExposureValue": -1.5}]
+    src.read(1.0)
+    time.sleep(0.2)
+    src.read(1.0)
+    assert cam.controls[1] == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000,
+                               "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6)}
+    src.close()
+
+
+def test_a_camera_without_exposure_compensation_runs_without_it(fake_picamera2, caplog):
+    src = Picamera2Source(size=(16, 8), settle_s=10, exposure_ev=-1.0)
+    with caplog.at_level("WARNING", logger="companion.sources.picamera"):
+        src.open()
+    cam = fake_picamera2.instances[0]
+    assert cam.controls == []
+    assert "exposure_ev -1 ignored" in caplog.text
+    assert src.read(1.0) is not None
+    src.close()
+
+
+def _with_ev(init):
+    def wrapped(self, camera_num: int = 0) -> None:
+        init(self, camera_num)
+        self.camera_controls["ExposureValue"] = (-8.0, 8.0, 0.0)
+    return wrapped
+
+
 def _with_focus_motor(init):
     def wrapped(self, camera_num: int = 0) -> None:
         init(self, camera_num)
