@@ -178,7 +178,14 @@ from .hexapod_cover import (
     unlined_dim_empty,
     washed_print_empty,
 )
-from .hexapod_drawings import BEETLES, dung_drawn, kind_drawn, moth_drawn
+from .hexapod_drawings import (
+    BEETLES,
+    PLAIN_HUE,
+    drawn_plainly,
+    dung_drawn,
+    kind_drawn,
+    moth_drawn,
+)
 from .hexapod_halves import (
     half_evidence,
     name_halves,
@@ -199,6 +206,7 @@ from .hexapod_occluders import (
     tile_in_gap,
     unblack_dung,
 )
+from .hexapod_printed import coloured_drawn, nearest_ink
 from .hexapod_windows import (
     CODES,
     DEFAULT,
@@ -1134,6 +1142,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         moths = left[led & (others_hue <= MOTH_DRAWN_REST) & (leading == MOTH)]
         drawn = moth_drawn(canvas, px, m, cols, moths)
         code[moths[drawn]], conf[moths[drawn]] = MOTH, 0.5
+        # ... or a coloured one-cell beetle whose print turned its hue out of its kind's range
+        # (an office printer's blue halfway to the stag's violet), named by its drawing and
+        # the ink nearest its hue (`hexapod_printed`)
+        left = left[code[left] == UNKNOWN_CODE]
+        if len(left):
+            left = left[coloured_drawn(canvas, px, m, cols, left)]
+            kind = nearest_ink(pix, px, m, rows, cols, left, small, params.colour.hues)
+            code[left[kind >= 0]], conf[left[kind >= 0]] = kind[kind >= 0], 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1189,6 +1205,17 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             # ... and where the hand lies over the cell's edge only, clear of its middle
             hidden = hidden[~kind_clear_of_hand(code.reshape(-1)[hidden], hand, px, m, rows,
                                                 cols, hidden, small)]
+        if len(hidden):
+            # ... and where a coloured beetle's tile shows its own drawing plainly (skin shows
+            # none; the masks may take an orange or gold tile for skin: `drawn_plainly`)
+            k = code.reshape(-1)[hidden]
+            asked = np.isin(k, PLAIN_KINDS)
+            asked[asked] = hues[hidden[asked], k[asked]] >= PLAIN_HUE
+            if asked.any():
+                plain = drawn_plainly(canvas, px, m, cols, hidden[asked],
+                                      [CODES[i] for i in k[asked]])
+                asked[asked] = plain
+                hidden = hidden[~asked]
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
@@ -1318,6 +1345,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 # show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does); 5
 # lie under this share.
 DUNG_HUE = 0.2
+# the coloured one-cell beetles (kind indices) whose tile, under an occluder's mask, is read
+# where it shows its own drawing plainly (`drawn_plainly`)
+PLAIN_KINDS = np.array([CODES.index(c) for c in ("B", "G", "Y", "R")])
 # the rules that doubt a card the glare washed towards fill (or lifted, about a pool of it):
 # the cells they leave '?' are asked again whether they show the dung beetle's drawing
 GLARE_DOUBTS = ("glare_print", "washed_print", "glare_pool")
