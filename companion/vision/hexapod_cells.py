@@ -50,7 +50,12 @@ more, where no occluder's mask comes near, the grey beetle's middle may read as 
 the cast the recovered white leaves (`clipped_dung`); there too, a cell whose grey drawing is the
 dung beetle's as printed, lighter in the middle than about it as no other kind's print is, is one
 whatever the light's level and colour (`hexapod_drawings.dung_drawn`: a dim lamp, a beetle washed
-bright, a warm cast). Still undecided, a cell whose board's printed
+bright, a warm cast; on a glare spot's flank by the drawing's relief, the spot's smooth slope of
+light taken off: `relief_matches`); a one-cell beetle whose kind's hue leads is that kind where
+its drawing (or its relief) matches (`kind_drawn`), a stag's or moth's half by theirs; and a
+coloured one-cell beetle whose print turned its hue out of its kind's range (an office printer's
+blue halfway to the stag's violet) is named by its drawing and the ink nearest its hue
+(`hexapod_printed`). Still undecided, a cell whose board's printed
 grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
 or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
 (`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
@@ -80,7 +85,9 @@ black runs on from beyond the board over more of the grid than a tile, the masks
 neutral cloth (`black_from_beyond`). A cell that a hand or sleeve covers
 (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
 (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
-the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
+the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured
+one-cell beetle whose own drawing shows plainly (skin shows none; the mask took an orange or gold
+tile for skin: `hexapod_drawings.drawn_plainly`); unless it reads as a coloured kind
 and only the closing of the gaps between the occluder's parts covers it (`tile_in_gap`: that
 closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it reads
 empty and its lines show along two opposite sides with board fill beside them (`lines_across`: a
@@ -104,7 +111,9 @@ whatever lines it seems to show (glare adds light smoothly and the fill is print
 card keeps its drawing: `glare_print_empty`), a cell read empty whose middle shows print
 standing out of the case's other empty cells, nothing dark left about it (a lamp's spot short of
 the clip washes a dung beetle to fill's pallor, and a case full of cards shows its fill only in
-its empty cells: `washed_print_empty`), a cell read as a kind whose middle shows none of
+its empty cells: `washed_print_empty`) — the cells these glare rules doubt being asked again
+whether they show the dung beetle's drawing (`dung_drawn`), away from any occluder's mask —, a
+cell read as a kind whose middle shows none of
 its ink and whose hue there is less than half as saturated as the kind's ink beside it (a blend
 of that ink with a neutral, over half of it the neutral's: motion blur smears a neighbour's ink
 over a dung beetle's black tile and grey beetle, `smeared_hue`), a cell
