@@ -50,7 +50,12 @@ more, where no occluder's mask comes near, the grey beetle's middle may read as 
 the cast the recovered white leaves (`clipped_dung`); there too, a cell whose grey drawing is the
 dung beetle's as printed, lighter in the middle than about it as no other kind's print is, is one
 whatever the light's level and colour (`hexapod_drawings.dung_drawn`: a dim lamp, a beetle washed
-bright, a warm cast). Still undecided, a cell whose board's printed
+bright, a warm cast; on a glare spot's flank by the drawing's relief, the spot's smooth slope of
+light taken off: `relief_matches`); a one-cell beetle whose kind's hue leads is that kind where
+its drawing (or its relief) matches (`kind_drawn`), a stag's or moth's half by theirs; and a
+coloured one-cell beetle whose print turned its hue out of its kind's range (an office printer's
+blue halfway to the stag's violet) is named by its drawing and the ink nearest its hue
+(`hexapod_printed`). Still undecided, a cell whose board's printed
 grid lines show along two opposite sides, on lit fill either side of each (along most of each side,
 or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
 (`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
@@ -80,7 +85,9 @@ black runs on from beyond the board over more of the grid than a tile, the masks
 neutral cloth (`black_from_beyond`). A cell that a hand or sleeve covers
 (`occluder_masks`) is '?' — unless the board's printed grid lines show along all four of its sides
 (`lines_all_round`): a hand is opaque and reaches a cell across a side, so lines seen all round mean
-the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured kind
+the mask took fill for skin (a lamp's pool, a cast left on it); unless it reads as a coloured
+one-cell beetle whose own drawing shows plainly (skin shows none; the mask took an orange or gold
+tile for skin: `hexapod_drawings.drawn_plainly`); unless it reads as a coloured kind
 and only the closing of the gaps between the occluder's parts covers it (`tile_in_gap`: that
 closing stands for an arm's clipped, flat middle, which shows no printed insect); or unless it reads
 empty and its lines show along two opposite sides with board fill beside them (`lines_across`: a
@@ -104,7 +111,9 @@ whatever lines it seems to show (glare adds light smoothly and the fill is print
 card keeps its drawing: `glare_print_empty`), a cell read empty whose middle shows print
 standing out of the case's other empty cells, nothing dark left about it (a lamp's spot short of
 the clip washes a dung beetle to fill's pallor, and a case full of cards shows its fill only in
-its empty cells: `washed_print_empty`), a cell read as a kind whose middle shows none of
+its empty cells: `washed_print_empty`) — the cells these glare rules doubt being asked again
+whether they show the dung beetle's drawing (`dung_drawn`), away from any occluder's mask —, a
+cell read as a kind whose middle shows none of
 its ink and whose hue there is less than half as saturated as the kind's ink beside it (a blend
 of that ink with a neutral, over half of it the neutral's: motion blur smears a neighbour's ink
 over a dung beetle's black tile and grey beetle, `smeared_hue`), a cell
@@ -178,7 +187,14 @@ from .hexapod_cover import (
     unlined_dim_empty,
     washed_print_empty,
 )
-from .hexapod_drawings import BEETLES, dung_drawn, kind_drawn, moth_drawn
+from .hexapod_drawings import (
+    BEETLES,
+    PLAIN_HUE,
+    drawn_plainly,
+    dung_drawn,
+    kind_drawn,
+    moth_drawn,
+)
 from .hexapod_halves import (
     half_evidence,
     name_halves,
@@ -199,6 +215,7 @@ from .hexapod_occluders import (
     tile_in_gap,
     unblack_dung,
 )
+from .hexapod_printed import coloured_drawn, nearest_ink
 from .hexapod_windows import (
     CODES,
     DEFAULT,
@@ -1134,6 +1151,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         moths = left[led & (others_hue <= MOTH_DRAWN_REST) & (leading == MOTH)]
         drawn = moth_drawn(canvas, px, m, cols, moths)
         code[moths[drawn]], conf[moths[drawn]] = MOTH, 0.5
+        # ... or a coloured one-cell beetle whose print turned its hue out of its kind's range
+        # (an office printer's blue halfway to the stag's violet), named by its drawing and
+        # the ink nearest its hue (`hexapod_printed`)
+        left = left[code[left] == UNKNOWN_CODE]
+        if len(left):
+            left = left[coloured_drawn(canvas, px, m, cols, left)]
+            kind = nearest_ink(pix, px, m, rows, cols, left, small, params.colour.hues)
+            code[left[kind >= 0]], conf[left[kind >= 0]] = kind[kind >= 0], 0.5
     # still undecided: the board's printed lines along two opposite sides, on lit fill, mean
     # that no card lies on the cell (`bare_board`)
     left = np.flatnonzero(code == UNKNOWN_CODE)
@@ -1189,6 +1214,17 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
             # ... and where the hand lies over the cell's edge only, clear of its middle
             hidden = hidden[~kind_clear_of_hand(code.reshape(-1)[hidden], hand, px, m, rows,
                                                 cols, hidden, small)]
+        if len(hidden):
+            # ... and where a coloured beetle's tile shows its own drawing plainly (skin shows
+            # none; the masks may take an orange or gold tile for skin: `drawn_plainly`)
+            k = code.reshape(-1)[hidden]
+            asked = np.isin(k, PLAIN_KINDS)
+            asked[asked] = hues[hidden[asked], k[asked]] >= PLAIN_HUE
+            if asked.any():
+                plain = drawn_plainly(canvas, px, m, cols, hidden[asked],
+                                      [CODES[i] for i in k[asked]])
+                asked[asked] = plain
+                hidden = hidden[~asked]
         empty = hidden[code.reshape(-1)[hidden] == EMPTY_CODE]
         if len(empty):
             # lines along two opposite sides: no card lies on the cell, so it is empty
@@ -1318,6 +1354,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
 # show kinds' hues over 0.03-0.98 of them (a cast tints a black tile as a print's red does); 5
 # lie under this share.
 DUNG_HUE = 0.2
+# the coloured one-cell beetles (kind indices) whose tile, under an occluder's mask, is read
+# where it shows its own drawing plainly (`drawn_plainly`)
+PLAIN_KINDS = np.array([CODES.index(c) for c in ("B", "G", "Y", "R")])
 # the rules that doubt a card the glare washed towards fill (or lifted, about a pool of it):
 # the cells they leave '?' are asked again whether they show the dung beetle's drawing
 GLARE_DOUBTS = ("glare_print", "washed_print", "glare_pool")

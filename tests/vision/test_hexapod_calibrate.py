@@ -167,14 +167,16 @@ def test_calibration_round_trip_through_the_cli(exported, tmp_path):
         assert _turn(h, truth[k]) < 3.0
 
 
-# printed seeds (0-99) whose pale office print the design's hues leave '?' in many cells
-PALE = (62, 48, 19)
+# printed seeds (0-99) whose pale office print the design's hues leave '?' in some cells (the
+# printed drawings and the nearest ink name most of a pale print's beetles without the chart:
+# `hexapod_printed`; these keep a few '?' cells that the print's own inks read)
+PALE = (19, 46, 84)
 
 
 def test_pale_print_reads_better_calibrated(exported):
     """Three pale office prints: with the inks learned from the chart every cell of the three
     cases reads right, and without them (the design's hues, the printed drawings where the hue
-    leads) at least ten fewer; no cell reads wrong either way."""
+    leads or the nearest ink) at least five fewer; no cell reads wrong either way."""
     right = {"without": 0, "with": 0}
     for seed in PALE:
         scene = heldout_case(exported, seed, VARIANTS["printed"])
@@ -186,7 +188,7 @@ def test_pale_print_reads_better_calibrated(exported):
             right[name] += sum(g == t for row, truth in zip(grid, scene.grid, strict=True)
                                for g, t in zip(row, truth, strict=True))
     assert right["with"] == 36 * len(PALE), right
-    assert right["with"] >= right["without"] + 10, right
+    assert right["with"] >= right["without"] + 5, right
 
 
 def test_no_file_reads_as_before(exported, tmp_path):
