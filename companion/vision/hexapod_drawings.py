@@ -9,9 +9,11 @@ DRAWING_INSET of a cell from each side (clear of the card's gutter and border, w
 from card to card), at the best place within a third of a cell of the cell's own, as far as a
 card may lie off the grid. Grey and normalised, the match does not care for a print's or a
 lamp's colour, nor for a pale print's or a dim light's contrast. A lamp's glare spot adds a
-smooth slope of light across a cell that a normalised match does care for: the dung beetle is
-also matched by its drawing's relief (`relief_matches`: the cell's grey and the drawings each
-less their own blur), which a smooth light leaves as printed."""
+smooth slope of light across a cell that a normalised match does care for: where the drawing
+falls short, the dung beetle and a beetle whose hue leads its cell are matched again by their
+drawings' relief (`relief_matches`: the cell's grey and the drawings each less their own
+blur), which a smooth light leaves as printed. A cell the occluder masks cover is in view where
+it shows its coloured beetle's drawing plainly (`drawn_plainly`: skin shows none)."""
 
 from __future__ import annotations
 
@@ -299,5 +301,4 @@ def moth_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
 
 
 __all__ = ["BEETLES", "BEETLES_MODEL", "MOTH_MODEL", "STAG_MODEL", "drawings", "drawn_plainly",
-           "dung_drawn",
-           "kind_drawn", "matches", "moth_drawn", "tint_gap"]
+           "dung_drawn", "kind_drawn", "matches", "moth_drawn", "relief_matches", "tint_gap"]
