@@ -52,6 +52,7 @@ from .observation import (
     UNKNOWN,
     HexapodObservation,
     SeenCase,
+    marker_unseen_note,
     over_exposed_note,
 )
 
@@ -170,8 +171,7 @@ class HexapodReader:
                 round(case_confidence(read), 4), corners))
             missing = [i for i in self.layout.marker_ids(pose.player) if i not in pose.markers]
             if missing:
-                notes.append(f"player {pose.player}: marker {missing[0]} not seen, case located "
-                             "by the other three")
+                notes.append(marker_unseen_note(pose.player, missing[0]))
         if not poses:
             notes.append("no display case found: each board needs three of its four markers "
                          "in view")

@@ -1005,6 +1005,11 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         # a part of the masks over which the printed lines show is lit fill
         hand, own = lined_parts_dropped(hand, own, grey(), px, m, rows, cols, params.min_line)
     small, large = round(params.small * px), round(params.large * px)
+    # the cells an occluder's mask comes near (their large window widened by NEAR_HAND each
+    # side), worked out once for every cell, when first asked for; none without a mask
+    near_hand = cache(lambda: cell_windows(hand, px, m, rows, cols,
+                                           large + 2 * round(NEAR_HAND * px)).any(axis=1)
+                      if hand.any() else np.zeros(rows * cols, bool))
     at_large = window_index(labels.shape, px, m, rows, cols, large)
     hl = histograms(gather(labels, at_large))
     v_large = gather(v, at_large)
@@ -1110,9 +1115,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         # ... or whose grey beetle a clipped white lifts to fill's brightness or tints, where no
         # occluder's mask comes near the cell
         left = np.setdiff1d(left, dung)
-        if len(left) and hand.any():
-            left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
-                                      cells=left).any(axis=1)]
+        left = left[~near_hand()[left]]
         dung = left[clipped_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left,
                                  n_clipped, params, inked)]
         code[dung], conf[dung] = K_CODE, 0.5
@@ -1173,9 +1176,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         # `CENTRE_FILL`), and a dim, blurred tile's gutter, legs and card border dip as lines
         # do about its pale middle (`tile_centre`)
         left = np.flatnonzero(code == UNKNOWN_CODE)
-        if len(left) and hand.any():
-            left = left[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
-                                      cells=left).any(axis=1)]
+        left = left[~near_hand()[left]]
         if len(left):
             centre = round(CENTRE_FILL * px)
             lit = (cell_windows(v, px, m, rows, cols, centre, cells=left) >=
@@ -1198,8 +1199,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     near = None
     if hand.any():
         if n_clipped > 0:
-            near = cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px)
-                                ).any(axis=1)
+            near = near_hand()
         cover = cell_windows(hand, px, m, rows, cols, large).mean(axis=1)
         hidden = np.flatnonzero(cover >= params.max_hand)
         if len(hidden):
@@ -1300,9 +1300,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # relief, the spot's slope of light taken off: `dung_drawn`), away from any occluder's mask
     glared = np.array(sorted(i for i, rule in why.items() if rule in GLARE_DOUBTS
                              and grid[i // cols][i % cols] == UNKNOWN), np.int64)
-    if len(glared) and hand.any():
-        glared = glared[~cell_windows(hand, px, m, rows, cols, large + 2 * round(NEAR_HAND * px),
-                                      cells=glared).any(axis=1)]
+    glared = glared[~near_hand()[glared]]
     if len(glared):
         for i in glared[dung_drawn(canvas, px, m, cols, glared,
                                    kind_hues(hs[glared]).sum(axis=-1) > DUNG_HUE)]:

@@ -143,6 +143,13 @@ GREY_PRINT_SAY = ("The cards show no colour: they look printed in black and whit
 # The Hexapod reader's note for a board whose white paper the camera clips in two of its three
 # colours (`hexapod.OVER_EXPOSED_CHANNELS`), and the scoreboard's camera line from its notes.
 OVER_EXPOSED = "over-exposed"
+# ... and its note for a case located by three of its markers, which the camera line repeats
+MARKER_UNSEEN = "not seen, case located by the other three"
+
+
+def marker_unseen_note(player: int, marker: int) -> str:
+    """The reader's note for the case of `player` whose marker `marker` it did not see."""
+    return f"player {player}: marker {marker} {MARKER_UNSEEN}"
 
 
 def over_exposed_note(players: list[int]) -> str:
@@ -163,7 +170,7 @@ def cases_camera_setup(obs: HexapodObservation) -> str:
     for n in obs.notes:
         if n.startswith(OVER_EXPOSED):
             said.append("board paper over-exposed: lower exposure_ev (config [camera])")
-        elif n.startswith("player ") and "not seen" in n:
+        elif n.endswith(MARKER_UNSEEN):
             said.append(n.split(",")[0])
     return "; ".join(said)
 
