@@ -953,7 +953,8 @@ class HexelReader:
                 some, count = shape_named(frame, some_poses, some, cores, inside, self.view,
                                           self.model, (scores[named], whole[named]))
             # (and each one left whose own shape and hue agree: a symbol washed pale)
-            some, _ = hue_named(some, shown(scores[named]), cores, inside, self.model)
+            some, _ = hue_named(some, shown(scores[named]), cores, inside, self.model,
+                                scores=scores[named])
             for i, r in zip(named, some, strict=True):
                 out[at[i]] = r
         # (and each one left for an ink seen past its outline whose shape and strong ink agree)

@@ -71,9 +71,17 @@ def _rotate_symbols(symbols: str, k: int) -> str:
 def score_table(seen: Sequence, truth: Iterable[TruthCard]) -> TableScore:
     """Score reported cards (objects with cell, symbols, occluded) against the truth, at the
     best turn (`TURNS`) and translation."""
+    return aligned(seen, truth)[1]
+
+
+def aligned(seen: Sequence, truth: Iterable[TruthCard]
+            ) -> tuple[tuple[int, int, int], TableScore]:
+    """The turn k and translation (dq, dr) that best lay the reported cards (objects with cell,
+    symbols, occluded) on the truth — a reported cell c is truth cell turned(c, k) + (dq, dr),
+    its symbols `_rotate_symbols(symbols, k)` — and the score there (`score_table`'s)."""
     truth = list(truth)
     by_cell = {t.cell: t for t in truth}
-    best: tuple[tuple[int, int], TableScore] | None = None
+    best: tuple[tuple[int, int], tuple[int, int, int], TableScore] | None = None
     for k in TURNS:
         cards = [(_rotate_cell(c.cell, k), _rotate_symbols(c.symbols, k), c.occluded)
                  for c in seen]
@@ -83,9 +91,17 @@ def score_table(seen: Sequence, truth: Iterable[TruthCard]) -> TableScore:
             s = _score(cards, by_cell, truth, dq, dr)
             key = (s.correct + s.occluded_read - s.misreads - s.false_cards, s.edges_right)
             if best is None or key > best[0]:
-                best = (key, s)
+                best = (key, (k, dq, dr), s)
     assert best is not None
-    return best[1]
+    return best[1], best[2]
+
+
+def laid(cell: tuple[int, int], symbols: str, alignment: tuple[int, int, int]
+         ) -> tuple[tuple[int, int], str]:
+    """A reported card's cell and symbols in the truth's lattice, as `aligned` lays them."""
+    k, dq, dr = alignment
+    q, r = _rotate_cell(cell, k)
+    return (q + dq, r + dr), _rotate_symbols(symbols, k)
 
 
 def _score(cards, by_cell, truth, dq, dr) -> TableScore:

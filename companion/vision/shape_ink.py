@@ -39,10 +39,19 @@ only where its core is no darker than the red ink (less PALE_TOL) in any channel
 lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `phone-photo`,
 `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
 symbols left unread with nothing over them, 44 showed a shape, every one the right letter; 41
-of them a hue that agreed. Holodex cards are not read by this shape test: their R and B are
-both discs, and a ring blurred on a small card under a lamp that clips fills its hole and takes
-a blue neighbour's tint, its picture as plainly a disc as a washed disc's
-(`tests/vision/test_symbol_clip2.py`'s cards: disc 0.92-0.96, leading the ring by 0.24-0.33),
+of them a hue that agreed. A sheen band across a symbol, or a pose a little off it, leaves its
+picture short of a plain shape (held-out `sleeves` 19: pink discs matching the disc by 0.86-0.91,
+the diamond by 0.80-0.85); where the hue is decisive — HUE_LEAD_DEG nearer one ink than any
+other — a weaker shape names it too: that letter's silhouette the best match, at WEAK_MATCH or
+better and WEAK_LEAD ahead of the next. Measured on the final reads of 261 web tables (held-out
+`sleeves`, `phone-photo`, `harsh`, `fingers`, `busy`, `hands`, `printer-far`,
+`office-lowlight` and with fingers, `lowlight`, seeds 0-99; rendered hard 1-699), of 1162
+symbols left unread with nothing over them the weaker shape named 31, every one the right
+letter; of the 199 whose core's hue lay nearest another letter's ink, none showed that
+letter's shape at WEAK_MATCH as its best. Holodex cards are not read by this shape test:
+their R and B are both discs, and a ring blurred on a small card under a lamp that clips
+fills its hole and takes a blue neighbour's tint, its picture as plainly a disc as a washed
+disc's (`tests/vision/test_symbol_clip2.py`'s cards: disc 0.92-0.96, leading the ring by 0.24-0.33),
 so the hue alone would name it; `washed_holodex` reads them, its disc judged against the card's
 own printed discs. The reader reads washed symbols so on its final reads, and within every read
 of cards mostly read (`washed`).
@@ -86,6 +95,9 @@ NAMED_CONFIDENCE = 0.8   # a symbol named by its shape (two cues: shape and one 
 HUE_CHROMA = 0.08        # a core's chroma (`chroma`) from which its hue counts as a second cue
 HUE_DEG = 45.0           # ... that hue within this of the ink of the letter its shape shows
 PALE_TOL = 0.02          # a disc no darker than the red ink, less this, in any channel
+HUE_LEAD_DEG = 25.0      # a washed core's hue this much nearer one ink than any other...
+WEAK_MATCH = 0.8         # ...names it where that letter's shape is the best match, this good...
+WEAK_LEAD = 0.03         # ...and this much better than the next shape's (`hue_named`)
 RIVAL_MATCH = 0.85       # another letter's silhouette matching a symbol this well
 RIVAL_GAP = 0.12         # and its own this much worse: the shape contradicts the letter
 
@@ -239,8 +251,8 @@ def shape_kept(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead]
 
 
 def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
-              inside: np.ndarray, model: ColourModel, discs: str = "R"
-              ) -> tuple[list[CardRead], int]:
+              inside: np.ndarray, model: ColourModel, discs: str = "R",
+              scores: np.ndarray | None = None) -> tuple[list[CardRead], int]:
     """`reads` with every symbol left unread with nothing over it (`CardRead.unread_ink`) read
     where its shape and hue agree (see the module docstring), and how many were. `shows`
     (cards x 6) the letters each symbol's shape allows (a web shape one, `shown`; a holodex
@@ -253,7 +265,11 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
     holodex) names nothing: web cards read as holodex must leave their yellow unread, as the
     edition's choice (`edition`) relies on. On a card showing the grey ring read by its colour
     that rival is no rival (the web prints no ring): a holodex red washed towards orange there,
-    its hue nearer the web's yellow than our red, is read (held-out `sleeves` 30 and 36)."""
+    its hue nearer the web's yellow than our red, is read (held-out `sleeves` 30 and 36).
+    `scores` (cards x 6 x 3, `shape_matches`' correlations; web cards only), when given, also
+    name a symbol whose shape `shows` leaves undecided where its hue is decisive: HUE_LEAD_DEG
+    nearer one coloured ink than any other, and that letter's silhouette the best match, at
+    WEAK_MATCH or better and WEAK_LEAD ahead of the next (see the module docstring)."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)
@@ -280,6 +296,8 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
                 continue
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
             j = int(coloured[off.argmin()])
+            if scores is not None and letters[j] not in allowed:
+                allowed = _weakly_shown(scores[k, d], off)
             if letters[j] not in allowed or off.min() > math.radians(HUE_DEG):
                 continue
             if rivals.size and np.abs(wrap_angle(hue[d] - rivals)).min() < off.min():
@@ -292,6 +310,22 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
             out[k] = replace(r, symbols="".join(symbols), edge_confidence=tuple(conf),
                              unread_ink=tuple(unread), by_hue=tuple(by_hue))
     return out, named
+
+
+def _weakly_shown(scores: np.ndarray, off: np.ndarray) -> str:
+    """The web letter a washed symbol's shape names where its hue is decisive (`hue_named`):
+    `scores` its correlations with the disc, the diamond and the triangle (3), `off` its core's
+    hue off each coloured ink (radians). The letter whose silhouette matches best, at
+    WEAK_MATCH or better and WEAK_LEAD ahead of the next, where the nearest ink lies
+    HUE_LEAD_DEG nearer than any other ('.' otherwise: the shape then names nothing)."""
+    if len(off) < 2:
+        return "."
+    near = np.sort(off)
+    order = np.sort(scores)
+    if (near[1] - near[0] < math.radians(HUE_LEAD_DEG) or order[-1] < WEAK_MATCH
+            or order[-1] - order[-2] < WEAK_LEAD):
+        return "."
+    return SHAPES[int(np.argmax(scores))]
 
 
 def shape_named(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],

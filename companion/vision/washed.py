@@ -43,9 +43,10 @@ def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: 
         named, _ = washed_holodex(bgr, some_poses, some, view, model, "".join(WASH_INKS))
     else:
         whites = np.array([r.white_bgr for r in some])
-        shows = shown(shape_matches(bgr, some_poses, view, whites)[0])
+        scores = shape_matches(bgr, some_poses, view, whites)[0]
         cores, inside = symbol_cores(bgr, some_poses, whites, view)
-        named, _ = hue_named(some, shows, cores.reshape(-1, 6, 3), inside, model)
+        named, _ = hue_named(some, shown(scores), cores.reshape(-1, 6, 3), inside, model,
+                             scores=scores)
     out = list(reads)
     for k, r in zip(at, named, strict=True):
         out[k] = r

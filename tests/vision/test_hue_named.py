@@ -22,8 +22,17 @@ from companion.vision.colour import builtin_model
 from companion.vision.inks import chroma, symbol_cores, wrap_angle
 from companion.vision.observation import SHAPE_READ
 from companion.vision.reader import HexelReader
-from companion.vision.shape_ink import HUE_CHROMA, HUE_DEG, hue_named, shape_matches, shown
-from companion.vision.symbol_samples import Pose
+from companion.vision.shape_ink import (
+    HUE_CHROMA,
+    HUE_DEG,
+    HUE_LEAD_DEG,
+    WEAK_LEAD,
+    WEAK_MATCH,
+    hue_named,
+    shape_matches,
+    shown,
+)
+from companion.vision.symbol_samples import CardRead, Pose
 from companion.vision.symbols import read_cards
 from companion.vision.washed import MIN_LETTERS
 
@@ -223,3 +232,68 @@ def test_washed_symbols_are_read_within_the_read_on_cards_mostly_read():
     assert reads[1].by_colour == alone[1].symbols
     assert reads[3].symbols == alone[3].symbols
     assert [r.symbols for r in reads[::2]] == [r.symbols for r in alone[::2]]
+
+
+# paper-normalised RGB cores, washed pale: a pink disc (hue past the red ink, away from yellow),
+# a lemon triangle, and a peach one whose hue lies between the red and yellow inks
+PINK, LEMON, PEACH_CORE = (0.98, 0.8, 0.9), (1.0, 1.0, 0.86), (1.0, 0.88, 0.78)
+# correlations with the disc, the diamond and the triangle (`shape_matches`) that `shown`
+# leaves undecided: the best under MIN_MATCH, or not far enough ahead of the next
+DISC_WEAK, TRIANGLE_WEAK = (0.86, 0.8, 0.76), (0.62, 0.78, 0.84)
+
+
+def _one_washed(core: tuple[float, float, float], scores: tuple[float, float, float],
+                with_scores: bool = True) -> str:
+    """`hue_named` on one web card read "RB?RYR", its third symbol left unread with nothing
+    over it, its core `core` and its shape's correlations `scores` (which `shown` leaves
+    undecided); the letter it reads there."""
+    read = CardRead("RB?RYR", (1.0, 1.0, 0.0, 1.0, 1.0, 1.0), 1.0, 1.0, True,
+                    (240.0, 240.0, 240.0), unread_ink=(False, False, True, False, False, False))
+    cores = np.full((1, 6, 3), 0.3)
+    cores[0, 2] = core
+    all_scores = np.full((1, 6, 3), 0.5)
+    all_scores[0, 2] = scores
+    shows = shown(all_scores)
+    assert shows[0, 2] == "."
+    named, count = hue_named([read], shows, cores, np.array([True]), builtin_model("web"),
+                             scores=all_scores if with_scores else None)
+    assert count == (named[0].symbols[2] != "?")
+    return named[0].symbols[2]
+
+
+def test_a_washed_symbol_whose_hue_is_decisive_is_read_by_a_weaker_shape():
+    """A glossy sleeve's sheen band across a symbol, or a pose a little off it, leaves its
+    picture short of a plain shape (`shown` undecided: held-out `sleeves` 19, web pink discs
+    at 0.86-0.91 against the diamond's 0.80-0.85). Where its hue lies HUE_LEAD_DEG nearer one
+    ink than any other, that letter's silhouette matching best, at WEAK_MATCH and WEAK_LEAD
+    ahead, names it; without the correlations (the strict shape alone), nothing does."""
+    for core in (PINK, LEMON):
+        letter, off, strength = _nearest_ink(np.array(core))
+        lead = np.sort(_hue_offs(core))[1] - np.sort(_hue_offs(core))[0]
+        assert lead >= math.radians(HUE_LEAD_DEG) and off <= HUE_DEG, (core, lead, off)
+        assert strength >= HUE_CHROMA, (core, strength)
+        scores = DISC_WEAK if letter == "R" else TRIANGLE_WEAK
+        assert _one_washed(core, scores) == letter
+        assert _one_washed(core, scores, with_scores=False) == "?"
+
+
+def test_a_weak_shape_names_nothing_where_the_cues_disagree_or_fall_short():
+    """The weaker shape reads nothing where the hue is not decisive (a peach core between the
+    red and yellow inks), where the shape's best is another letter than the hue's, where it
+    matches under WEAK_MATCH, or where it leads the next by less than WEAK_LEAD."""
+    lead = np.sort(_hue_offs(PEACH_CORE))[1] - np.sort(_hue_offs(PEACH_CORE))[0]
+    assert lead < math.radians(HUE_LEAD_DEG)
+    assert _one_washed(PEACH_CORE, DISC_WEAK) == "?"
+    assert _one_washed(PEACH_CORE, TRIANGLE_WEAK) == "?"
+    assert _one_washed(PINK, TRIANGLE_WEAK) == "?"
+    assert _one_washed(LEMON, DISC_WEAK) == "?"
+    assert _one_washed(PINK, (WEAK_MATCH - 0.01, 0.7, 0.6)) == "?"
+    assert _one_washed(PINK, (0.86, 0.86 - WEAK_LEAD + 0.01, 0.7)) == "?"
+    assert _one_washed(PINK, (0.86, 0.86 - WEAK_LEAD - 0.01, 0.7)) == "R"
+
+
+def _hue_offs(core: tuple[float, float, float]) -> np.ndarray:
+    """The core's hue off each web ink's (radians)."""
+    _, hue = chroma(np.array([core], np.float64))
+    _, ink_hue = chroma(np.asarray(builtin_model("web").inks, np.float64))
+    return np.abs(wrap_angle(hue[0] - ink_hue))

@@ -2,13 +2,22 @@
 one lattice step is the same table (the referee aligns by any turn), wherever image-right lies;
 a reading whose cells turn but whose symbols do not is wrong under every turn; a table read
 right on never-seen hard 12349 (image-right 26.7° off a lattice direction, the reader's table
-frame past the bisector) scores right, not as four false cards."""
+frame past the bisector) scores right, not as four false cards. The alignment found lays each
+reported card on its own truth card (`aligned`, `laid`: what `tests/vision/hexel_errors.py`
+lists misses by)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.vision.scoring import TruthCard, _rotate_cell, _rotate_symbols, score_table
+from companion.vision.scoring import (
+    TruthCard,
+    _rotate_cell,
+    _rotate_symbols,
+    aligned,
+    laid,
+    score_table,
+)
 
 TRUTH = [TruthCard((0, 0), "RRBVVB"), TruthCard((1, 0), "BVRRVB"), TruthCard((0, 1), "VBBRRV"),
          TruthCard((-1, 1), "RBVVBR")]
@@ -47,6 +56,27 @@ def test_cells_turned_without_their_symbols_are_misreads():
     s = score_table(_turned(1, symbols_too=False), TRUTH)
     assert s.correct < 4 and (s.misreads > 0 or s.false_cards > 0)
     assert not s.exact
+
+
+def test_the_alignment_lays_each_reported_card_on_its_own_truth_card():
+    """Turned by one step either way and moved, one card missing and one read with a '?':
+    `aligned` gives the turn and the move that `laid` undoes — every reported card lands on
+    its own truth cell with the truth's symbols (the '?' card with its '?' in place) — and the
+    score there: two right, one reported occluded, none false."""
+    for k in (1, -1):
+        seen = _turned(k)[1:]
+        q_seen = seen[1]
+        seen[1] = Seen(q_seen.cell, "?" + q_seen.symbols[1:], occluded=True)
+        alignment, s = aligned(seen, TRUTH)
+        assert (s.correct, s.false_cards, s.full_flagged) == (2, 0, 1), (k, s)
+        got = {laid(c.cell, c.symbols, alignment) for c in seen}
+        want = {(t.cell, t.symbols) for t in TRUTH[1:]}
+        flagged = laid(seen[1].cell, seen[1].symbols, alignment)
+        assert got - {flagged} == want - {(TRUTH[2].cell, TRUTH[2].symbols)}, (k, got)
+        assert flagged[0] == TRUTH[2].cell
+        assert flagged[1].count("?") == 1
+        assert [a for a, b in zip(flagged[1], TRUTH[2].symbols, strict=True) if a != b] == ["?"]
+        assert alignment[0] == -k
 
 
 def test_two_steps_are_not_one():
