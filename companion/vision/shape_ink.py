@@ -40,8 +40,8 @@ lifts an ink, and a coin is dark. Measured on held-out web tables (`sleeves`, `p
 `harsh`, `fingers`, `busy`, `hands`, `office-lowlight` and with fingers, seeds 0-99), of 338
 symbols left unread with nothing over them, 44 showed a shape, every one the right letter; 41
 of them a hue that agreed. A sheen band across a symbol, or a pose a little off it, leaves its
-picture short of a plain shape (held-out `sleeves` 19: pink discs matching the disc by 0.86-0.91,
-the diamond by 0.80-0.85); where the hue is decisive — HUE_LEAD_DEG nearer one ink than any
+picture short of a plain shape (held-out `sleeves` 67: pink discs matching the disc by 0.90-0.91,
+the diamond by 0.82-0.84); where the hue is decisive — HUE_LEAD_DEG nearer one ink than any
 other — a weaker shape names it too: that letter's silhouette the best match, at WEAK_MATCH or
 better and WEAK_LEAD ahead of the next. Measured on the final reads of 261 web tables (held-out
 `sleeves`, `phone-photo`, `harsh`, `fingers`, `busy`, `hands`, `printer-far`,

@@ -263,8 +263,8 @@ def _one_washed(core: tuple[float, float, float], scores: tuple[float, float, fl
 
 def test_a_washed_symbol_whose_hue_is_decisive_is_read_by_a_weaker_shape():
     """A glossy sleeve's sheen band across a symbol, or a pose a little off it, leaves its
-    picture short of a plain shape (`shown` undecided: held-out `sleeves` 19, web pink discs
-    at 0.86-0.91 against the diamond's 0.80-0.85). Where its hue lies HUE_LEAD_DEG nearer one
+    picture short of a plain shape (`shown` undecided: held-out `sleeves` 67, web pink discs
+    at 0.90-0.91 against the diamond's 0.82-0.84). Where its hue lies HUE_LEAD_DEG nearer one
     ink than any other, that letter's silhouette matching best, at WEAK_MATCH and WEAK_LEAD
     ahead, names it; without the correlations (the strict shape alone), nothing does."""
     for core in (PINK, LEMON):
