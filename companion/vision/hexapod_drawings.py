@@ -64,6 +64,16 @@ def _window(canvas: np.ndarray, px: int, margin: int, cell: tuple[int, int], siz
     return win.astype(np.float32)
 
 
+# every drawing the case's cells are told by, in order: the one-cell beetles (BEETLES), the
+# stag's halves and the moth's
+EVERY_MODEL = (BEETLES_MODEL, STAG_MODEL, MOTH_MODEL)
+
+
+def every_drawing(px: int) -> tuple[np.ndarray, ...]:
+    """`drawings` of every model of EVERY_MODEL at `px`, in that order."""
+    return tuple(d for path in EVERY_MODEL for d in drawings(path, px))
+
+
 def matches(canvas: np.ndarray, px: int, margin: int, cell: tuple[int, int],
             shown: tuple[np.ndarray, ...]) -> list[float] | None:
     """How well each of `shown` (`drawings`) matches cell (row, col) of a case's `canvas` (BGR,
@@ -182,8 +192,7 @@ def dung_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
             drawn = True
         else:
             # ... or by its relief, a glare spot's slope of light taken off
-            relief = relief_matches(canvas, px, margin, cell,
-                                    (BEETLES_MODEL, STAG_MODEL, MOTH_MODEL))
+            relief = relief_matches(canvas, px, margin, cell, EVERY_MODEL)
             drawn = relief is not None and _dung_shown(relief, tinted[k], RELIEF_DUNG_MATCH,
                                                       RELIEF_TINTED_MATCH)
         if drawn and tinted[k]:
@@ -255,7 +264,7 @@ def drawn_plainly(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np
     """Which of `cells` (flat indices, `cols` to a row) show the drawing of the one-cell beetle
     `kinds[k]` (a code of BEETLES) plainly on a case's `canvas` (BGR, `px` per cell after
     `margin` px): by PLAIN_MATCH, and best of every drawing."""
-    shown = drawings(BEETLES_MODEL, px) + drawings(STAG_MODEL, px) + drawings(MOTH_MODEL, px)
+    shown = every_drawing(px)
     out = np.zeros(len(cells), bool)
     for k, (i, kind) in enumerate(zip(np.asarray(cells).tolist(), kinds, strict=True)):
         got = matches(canvas, px, margin, divmod(int(i), cols), shown)
@@ -300,5 +309,6 @@ def moth_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
     return out
 
 
-__all__ = ["BEETLES", "BEETLES_MODEL", "MOTH_MODEL", "STAG_MODEL", "drawings", "drawn_plainly",
-           "dung_drawn", "kind_drawn", "matches", "moth_drawn", "relief_matches", "tint_gap"]
+__all__ = ["BEETLES", "BEETLES_MODEL", "EVERY_MODEL", "MOTH_MODEL", "STAG_MODEL", "drawings",
+           "drawn_plainly", "dung_drawn", "every_drawing", "kind_drawn", "matches", "moth_drawn",
+           "relief_matches", "tint_gap"]

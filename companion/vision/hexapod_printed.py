@@ -17,14 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .hexapod_colour import INK_HUES, KINDS, Pixels
-from .hexapod_drawings import (
-    BEETLES,
-    BEETLES_MODEL,
-    MOTH_MODEL,
-    STAG_MODEL,
-    drawings,
-    matches,
-)
+from .hexapod_drawings import BEETLES, every_drawing, matches
 from .hexapod_windows import cell_windows
 
 COLOURED = ("B", "G", "R", "Y")     # the one-cell beetles printed in a kind's colour
@@ -46,12 +39,11 @@ def coloured_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: n
                    ) -> np.ndarray:
     """Which of `cells` (flat indices, `cols` to a row) show a coloured one-cell beetle's
     drawing on a case's `canvas` (BGR, `px` per cell after `margin` px): see FAMILY_MATCH."""
-    beetles = drawings(BEETLES_MODEL, px)
-    others = drawings(STAG_MODEL, px) + drawings(MOTH_MODEL, px)
+    shown = every_drawing(px)
     family = [BEETLES.index(code) for code in COLOURED]
     out = np.zeros(len(cells), bool)
     for k, i in enumerate(np.asarray(cells).tolist()):
-        got = matches(canvas, px, margin, divmod(int(i), cols), beetles + others)
+        got = matches(canvas, px, margin, divmod(int(i), cols), shown)
         if got is None:
             continue
         best = max(got[j] for j in family)
