@@ -541,14 +541,16 @@ RUN_HALO_SLACK = 1.6
 # 0.060 (the finger's own shading along it), but from the halo sample facing the edge 0.072
 # against the halo start's 0.096: the finger shows unmixed where it crosses the halo. The
 # finger comes in aslant, so one of the two samples aside is paper (0.34 paler), the other as
-# dark: on a coloured reading a halo start needs HALO_ASIDE_COLOURED samples aside alike. A printed
-# coloured symbol leaves paper in the halo sample facing its edge; blur from the band darkens
-# it, but not to the symbol's own colour. Measured against the rule without it: hard 0-699
-# card for card the same (9630 of 9693); never-seen hard 20000-20699 9505 -> 9504 of 9632,
-# misreads 2 -> 1, on tables the referee would judge 1 -> 0; held-out 0-99 `fingers`,
-# `busy`, `hands`, `sleeves`, `phone-photo` the same, `harsh` 1943 -> 1942, `cloth-small`
-# 1743 -> 1742, `office-lowlight-fingers` 1582 -> 1579 with misreads 4 -> 3 (none judged
-# either way).
+# dark: on a coloured reading a halo start needs HALO_ASIDE_COLOURED samples aside alike. A
+# printed coloured symbol leaves paper in the halo sample facing its edge; blur from the band
+# darkens it, but not to the symbol's own colour. (A grey reading keeps both: tried on open
+# rings too, held-out `harsh` 32 lost two cards whose rings a smear blurred into their halo.)
+# Measured against the rule without it: hard 0-699 the same 9630 of 9693; never-seen hard
+# 20000-20699 9505 -> 9504 of 9632, misreads 2 -> 1, on tables the referee would judge
+# 1 -> 0; held-out 0-99 `default`, `fingers`, `busy`, `hands`, `sleeves`, `phone-photo`,
+# `office-lowlight` the same, `harsh` 1943 -> 1942, `cloth-small` 1743 -> 1742,
+# `office-lowlight-fingers` 1582 -> 1579 with misreads 4 -> 3 and 14000-14099 1609 -> 1605
+# with misreads 7 -> 6 (none judged either way).
 HALO_ASIDE_COLOURED = 1
 
 
