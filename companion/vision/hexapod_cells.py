@@ -49,6 +49,7 @@ more, where no occluder's mask comes near, the grey beetle's middle may read as 
 (clipped paper sets the local gain) and, clipped in two or three, its beetle may be tinted by
 the cast the recovered white leaves (`clipped_dung`); there too, a cell whose grey drawing is the
 dung beetle's as printed, lighter in the middle than about it as no other kind's print is, is one
+(beside a mask, only where the drawing shows plainly: `DUNG_HAND_MATCH`)
 whatever the light's level and colour (`hexapod_drawings.dung_drawn`: a dim lamp, a beetle washed
 bright, a warm cast; on a glare spot's flank by the drawing's relief, the spot's smooth slope of
 light taken off: `relief_matches`); a one-cell beetle whose kind's hue leads is that kind where
@@ -1115,6 +1116,13 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         # ... or whose grey beetle a clipped white lifts to fill's brightness or tints, where no
         # occluder's mask comes near the cell
         left = np.setdiff1d(left, dung)
+        # (beside a mask, only a dung beetle's drawing shown plainly: `DUNG_HAND_MATCH`)
+        beside = left[near_hand()[left]]
+        if len(beside):
+            drawn = beside[dung_drawn(canvas, px, m, cols, beside,
+                                      kind_hues(hs[beside]).sum(axis=-1) > DUNG_HUE,
+                                      beside_hand=True)]
+            code[drawn], conf[drawn] = K_CODE, 0.5
         left = left[~near_hand()[left]]
         dung = left[clipped_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left,
                                  n_clipped, params, inked)]

@@ -63,3 +63,29 @@ def test_hard_tables_dung_beetles_told_by_their_drawing(seed, player, cell):
     """Hard tables whose listed dung beetle, in full view, was left undecided: it reads 'K',
     and no cell of the table reads a wrong code."""
     assert_hard_cell_reads(seed, player, cell, "K")
+
+
+@pytest.mark.parametrize(("sigma", "beside"), [(0.0, True), (1.0, True), (3.0, False)])
+def test_beside_a_hand_the_drawing_must_show_plainly(sigma, beside):
+    """Beside an occluder's mask the dung beetle is told by its drawing only where it shows
+    plainly (DUNG_HAND_MATCH: the printed beetle matches by 0.998 as printed, 0.94 blurred by
+    one canvas pixel); blurred by three (0.79) it is still a dung beetle away from any mask,
+    but not beside one, where a hand's edge darkening a cell about its pale middle matches as
+    well. No other cell passes either way."""
+    img = cv2.GaussianBlur(beetles_table((0.8, 0.78, 0.76), 0.0, (0, 0)), (0, 0), sigma) \
+        if sigma else beetles_table((0.8, 0.78, 0.76), 0.0, (0, 0))
+    cells = np.array([2 * 6 + c for c in range(5)] + [6 + 5, 2 * 6 + 5, 0, 35])
+    assert cells[dung_drawn(img, PX, M, 6, cells)].tolist() == [2 * 6 + 0]
+    got = dung_drawn(img, PX, M, 6, cells, beside_hand=True)
+    assert cells[got].tolist() == ([2 * 6 + 0] if beside else [])
+
+
+@pytest.mark.parametrize(("seed", "player", "cell"), [
+    (334, 1, (1, 3)),   # beside a hand's mask, under a glare (matching by 0.96; before: '?')
+    (563, 2, (3, 3)),   # beside a hand's mask (0.94; before: '?')
+])
+def test_hard_tables_dung_beetles_beside_a_hand(seed, player, cell):
+    """Hard tables whose dung beetle in full view beside a hand was left undecided (the
+    reader's colour rules for dung beetles keep away from the occluder masks): it reads 'K' by
+    its drawing, and no cell of the table reads a wrong code."""
+    assert_hard_cell_reads(seed, player, cell, "K")

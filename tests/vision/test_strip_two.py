@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.reader import _centres_px
 from companion.vision.symbol_crossings import off_table_ink
 
 from .hexel_scenes import read_hard, read_without
@@ -25,12 +26,18 @@ def test_a_fingertip_on_a_dim_table_is_not_read_as_red():
 
 
 def test_the_guard_takes_the_fingertip_alone():
-    """On the same table, with the fingertip's symbol read as red again, the guard flags that
-    symbol and no symbol of any other card."""
+    """On the same table, with the fingertip's card (at about (798, 498) in the frame: other
+    guards now flag more of its symbols, `symbol_crossings.HALO_ASIDE_COLOURED`) read whole as
+    BBRVBB again, this guard alone flags the fingertip's symbol and no symbol of any other
+    card."""
     image, _truth, reader, res = read_hard(13150, "holodex")
     reads = list(res.reads)
-    raw = [r.symbols.replace("BB?VBB", "BBRVBB") for r in reads]
-    assert "BBRVBB" in raw
+    at = _centres_px(list(res.poses), res.view)
+    k = int(np.argmin([np.hypot(x - 798.0, y - 498.0) for x, y in at]))
+    assert np.hypot(at[k][0] - 798.0, at[k][1] - 498.0) < 8.0
+    assert reads[k].symbols[0] == "B" and reads[k].symbols[4:] == "BB"
+    raw = [r.symbols for r in reads]
+    raw[k] = "BBRVBB"
     off = off_table_ink(image, list(res.poses), raw,
                         np.array([r.white_bgr for r in reads]), res.view, reader.model)
     hit = [(raw[c], j) for c, j in zip(*np.nonzero(off), strict=True)]

@@ -23,6 +23,7 @@ from companion.vision.colour import builtin_model, normalise
 from companion.vision.reader import HexelReader
 from companion.vision.scoring import TruthCard, score_table
 from companion.vision.symbol_crossings import (
+    HALO_ASIDE_COLOURED,
     HALO_SAME,
     NOISE_FLOOR,
     OUTWARD_HALO,
@@ -126,10 +127,13 @@ def test_print_blurred_or_sharp_is_no_run(edition, symbols, width, blur, motion,
     assert all(r in ("?", s) for r, s in zip(read.symbols, symbols, strict=True)), read
 
 
-def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=None):
+def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=None,
+                     coloured=None):
     """`runs_out` written out the plain way, for `test_the_staged_trials_decide_as_every_run`:
     every run from every start (the middle samples, then, where `blobs` marks the symbol, the
-    halo sample facing its edge, its limit RUN_HALO_SLACK times theirs), at all its points at
+    halo sample facing its edge, its limit RUN_HALO_SLACK times theirs; where `coloured` marks
+    it, that sample too when one of the two beside it is no paler than it by HALO_SAME in any
+    channel, HALO_ASIDE_COLOURED), at all its points at
     once, its spread the lesser of that on the run and that with each point the mean of three
     samples a pixel apart across it, or that mean smoothed along the run down to no more than
     the card's noise above NOISE_FLOOR (`card_noise`, RUN_NOISE) below it, one card at a
@@ -145,11 +149,14 @@ def _every_run_whole(bgr, poses, view, white, read, symbols, halo, band, blobs=N
     # middle sample, where the symbol has a middle start candidate)
     outward = ring[:, np.arange(6), OUTWARD_HALO]                   # cards x 6 x 3
     sides = ring[:, np.arange(6)[:, None], (OUTWARD_HALO[:, None] + [-1, 1]) % N_HALO]
-    from_halo = ((np.abs(outward - 1.0).max(-1) > RUN_NEAR)
-                 & (np.abs(sides - outward[:, :, None]).max(-1) < HALO_SAME).all(-1)
-                 & (np.abs(mid - outward[:, :, None]).max(-1) < RUN_NEAR).any(-1)
-                 & (read[..., None] & unlike).any(-1)
+    shown = ((np.abs(outward - 1.0).max(-1) > RUN_NEAR)
+             & (np.abs(mid - outward[:, :, None]).max(-1) < RUN_NEAR).any(-1)
+             & (read[..., None] & unlike).any(-1))
+    from_halo = (shown & (np.abs(sides - outward[:, :, None]).max(-1) < HALO_SAME).all(-1)
                  & (blobs if blobs is not None else False))
+    if coloured is not None:
+        aside = ((sides - outward[:, :, None]).max(-1) < HALO_SAME).sum(-1)
+        from_halo |= shown & (aside >= HALO_ASIDE_COLOURED) & coloured
     start = np.concatenate([start, from_halo[..., None]], -1)
     mid = np.concatenate([mid, outward[:, :, None]], 2)
     step = np.median(np.abs(band[:, 0] - band[:, 2]).max(-1), 1)
