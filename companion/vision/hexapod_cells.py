@@ -191,6 +191,7 @@ from .hexapod_cover import (
 from .hexapod_drawings import (
     BEETLES,
     PLAIN_HUE,
+    blown_dung,
     drawn_plainly,
     dung_drawn,
     kind_drawn,
@@ -1277,6 +1278,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         for i in lit_crest_empty(undim, blown, grey, pix, px, m, rows, cols, params):
             grid[i // cols][i % cols] = UNKNOWN
             why.setdefault(int(i), "lit_crest")
+        # a dung beetle washed to the fill's pallor, its drawing showing faintly
+        for i in undim[blown_dung(canvas, px, m, cols, undim)]:
+            grid[i // cols][i % cols] = UNKNOWN
+            why.setdefault(int(i), "blown_dung")
     if n_clipped == 0:
         glare_unknown(grid, blown, px, m, large, params.max_glare)
         _note_new(why, grid, "glare")

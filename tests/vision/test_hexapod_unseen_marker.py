@@ -24,6 +24,13 @@ UNDER_HAND = ((1, 0), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (3
               (3, 3), (3, 4), (3, 5), (4, 2), (4, 3), (4, 4))
 
 
+def _why(image: np.ndarray, player: int):
+    """The rules that left `player`'s cells '?' (`CaseRead.why`), read as the bench reads."""
+    result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
+    return next(r.why for c, r in zip(result.observation.cases, result.reads, strict=True)
+                if c.player == player)
+
+
 def _read(image: np.ndarray):
     """{player: (observed case, pose)} of `image` read as the bench reads it."""
     result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
@@ -49,8 +56,13 @@ def test_cards_under_a_pale_hand_over_a_corner_marker_are_not_read_as_board() ->
     other = next(c for c in truth.cases if c.player == 2)
     got2, pose2 = seen[2]
     assert unseen_marker_cells(image, pose2).tolist() == []
+    # (the frame is blown white in every channel: one of these cells shows the grid lines and
+    # a neighbour's gutter as the dung beetle's drawing faintly, and is doubted by that rule,
+    # `hexapod_drawings.blown_dung`, never by the unseen marker's)
+    why = _why(image, 2)
     for r, c in ((0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4), (3, 3), (3, 4)):
-        assert other.grid[r][c] == got2.grid[r][c] == "."
+        assert other.grid[r][c] == "."
+        assert got2.grid[r][c] == "." or why[r][c] == "blown_dung", (r, c, why[r][c])
 
 
 def test_a_covered_marker_leaves_lined_fill_at_its_corner_read_empty() -> None:
