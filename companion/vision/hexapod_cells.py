@@ -1118,13 +1118,14 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         # occluder's mask comes near the cell
         left = np.setdiff1d(left, dung)
         # (beside a mask, only a dung beetle's drawing shown plainly: `DUNG_HAND_MATCH`)
-        beside = left[near_hand()[left]]
+        near = near_hand()[left]
+        beside = left[near]
         if len(beside):
             drawn = beside[dung_drawn(canvas, px, m, cols, beside,
                                       kind_hues(hs[beside]).sum(axis=-1) > DUNG_HUE,
                                       beside_hand=True)]
             code[drawn], conf[drawn] = K_CODE, 0.5
-        left = left[~near_hand()[left]]
+        left = left[~near]
         dung = left[clipped_dung(v, pix.sat, hs, hl, qs, ql, ts, px, m, rows, cols, left,
                                  n_clipped, params, inked)]
         code[dung], conf[dung] = K_CODE, 0.5

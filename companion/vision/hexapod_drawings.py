@@ -202,8 +202,8 @@ def dung_drawn(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
         if got is None:
             continue
         if beside_hand:
-            drawn = got[0] >= max(DUNG_HAND_MATCH, DUNG_MATCH_TINTED if tinted[k] else 0.0) \
-                and got[0] - max(got[1:]) >= DUNG_HAND_MARGIN
+            drawn = _leads(got, max(DUNG_HAND_MATCH, DUNG_MATCH_TINTED if tinted[k] else 0.0),
+                           DUNG_HAND_MARGIN)
         elif _dung_shown(got, tinted[k], DUNG_MATCH, DUNG_MATCH_TINTED):
             drawn = True
         else:
@@ -222,10 +222,15 @@ def _dung_shown(got: list[float], tinted: bool, least: float, least_tinted: floa
     """Whether the dung beetle's match `got[0]` beats every other drawing's (`got[1:]`) as
     `dung_drawn` asks: by `least` and DUNG_MARGIN (`tinted`: `least_tinted` and
     DUNG_MARGIN_TINTED)."""
-    by = got[0] - max(got[1:])
     if tinted:
-        return got[0] >= least_tinted and by >= DUNG_MARGIN_TINTED
-    return got[0] >= least and by >= DUNG_MARGIN
+        return _leads(got, least_tinted, DUNG_MARGIN_TINTED)
+    return _leads(got, least, DUNG_MARGIN)
+
+
+def _leads(got: list[float], least: float, margin: float) -> bool:
+    """Whether the first drawing's match `got[0]` is at least `least` and beats every other
+    drawing's (`got[1:]`) by `margin`."""
+    return got[0] >= least and got[0] - max(got[1:]) >= margin
 
 
 # Under a white clipped in all three channels a dung beetle's pale grey beetle clips as the
@@ -252,8 +257,7 @@ def blown_dung(canvas: np.ndarray, px: int, margin: int, cols: int, cells: np.nd
     out = np.zeros(len(cells), bool)
     for k, i in enumerate(np.asarray(cells).tolist()):
         got = matches(canvas, px, margin, divmod(int(i), cols), shown)
-        out[k] = got is not None and got[0] >= BLOWN_DUNG_MATCH \
-            and got[0] - max(got[1:]) >= BLOWN_DUNG_MARGIN
+        out[k] = got is not None and _leads(got, BLOWN_DUNG_MATCH, BLOWN_DUNG_MARGIN)
     return out
 
 

@@ -757,11 +757,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # (an object's one colour running straight from the symbol's middle to past the outline)
     # (also from the halo facing the edge, for a grey blob whose hole does not show, and for a
     # coloured reading, where the object came in aslant: `HALO_ASIDE_COLOURED`)
-    greys = grey_read(text, model)
-    across |= runs_out(bgr, poses, view, white, as_chars(text) != "?", vals[:, :ns],
-                        vals[:, halo_at:], band,
-                        greys & ~open_ring(dark[:, :ns].reshape(shape)),
-                        (as_chars(text) != "?") & ~greys)
+    greys, read = grey_read(text, model), as_chars(text) != "?"
+    across |= runs_out(bgr, poses, view, white, read, vals[:, :ns], vals[:, halo_at:], band,
+                        greys & ~open_ring(dark[:, :ns].reshape(shape)), read & ~greys)
     if covered.any():
         conf = np.where(covered, 0.0, conf)
         text = as_strings(np.where(covered, "?", as_chars(text)))
