@@ -62,6 +62,7 @@ LIT_RIM = 0.7        # an arm's skin beside its clipped middle is at least this 
 RIM_SHARE = 0.15     # and skin runs along at least this share of that middle's outline
 GLARE_EDGE = 0.9     # glare on skin: this share of the skin touching it is lit near the clip
 SLEEVE_KINDS = 4.0   # a region of one kind's ink this many tiles big is a sleeve
+PINHOLE = 6          # px: a hole this small in a kind's labels is a noisy sensor's
 LIT_CELLS = 0.5      # a lit hand that only its rim outlines covers this much of the grid,
 LIT_SHARE = 0.1      # is clipped in all three channels over this share of it,
 RIM_CELLS = 0.4      # and the board lies this close across most of its rim
@@ -805,10 +806,31 @@ def _untiled(regions: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
     return (regions.astype(bool) & ~tiled[lab]).view(np.uint8)
 
 
+def _pinholes_filled(mask: np.ndarray, most: int = PINHOLE) -> np.ndarray:
+    """uint8 `mask` (0 or 1) with its pinholes filled: the 4-connected regions outside it of at
+    most `most` pixels that do not touch the canvas's edge. A hole is enclosed by the mask all
+    round, so no gap between two regions (a tile's paper gutter, however thin, runs on into
+    the paper about the tile) is filled."""
+    _, lab, stats, _ = cv2.connectedComponentsWithStats((mask == 0).view(np.uint8),
+                                                        connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] <= most
+    small[0] = False       # the mask itself
+    if not small.any():
+        return mask
+    edge = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    small[edge] = False
+    return (mask.astype(bool) | small[lab]).view(np.uint8)
+
+
 def _edge_regions(mask: np.ndarray, min_area: float, margin: int) -> np.ndarray:
-    """uint8 mask of the 8-connected regions of `mask` (opened 3 x 3) that touch the canvas's
-    outer edge and have at least `min_area` pixels inside its `margin` (over the grid)."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    """uint8 mask of the 8-connected regions of `mask` (its pinholes filled, then opened 3 x 3)
+    that touch the canvas's outer edge and have at least `min_area` pixels inside its `margin`
+    (over the grid). A noisy sensor leaves pinholes in a sleeve's labels (a pixel of it read
+    as another kind or as neutral), which the opening alone widens into gaps that cut the
+    sleeve into pieces each short of `min_area`: held-out `hand` 23 under noise of 12 levels
+    read four cards under a navy sleeve as blue beetles (`_pinholes_filled`; a median filter
+    instead joined tiles at the grid's edge to a table's print of their colour beyond it)."""
+    mask = cv2.morphologyEx(_pinholes_filled(mask), cv2.MORPH_OPEN, _K3)
     # no region touches the edge when no pixel does: the labelling is not needed
     if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
         return np.zeros_like(mask)

@@ -403,11 +403,14 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     (a pale hand lit near the clip keeps only a faint warmth of skin). A shadow or a second
     light dims or tints the printed lines with the fill beside them, and a card a third of a
     cell off hides one side's at most, or two adjacent ones' in part; a sleeve or hand over
-    the cell hides them all. Beside an occluder (`near`, True per cell of the grid: its mask
-    reaches the cell's surroundings), where a sleeve carries the arm on beyond its skin, the
-    middle is measured in the channels where the white lies below the clip only
-    (`_known_channels`): a clipped white is only a lower bound of the paper's reading, so a
-    share of it read there is only an upper bound of the cell's. A cell whose pixels clip in
+    the cell hides them all. Under a white clipped in one channel or two, the middle is
+    measured in the channels where it lies below the clip too (`_known_channels`): a clipped
+    white is only a lower bound of the paper's reading, so a share of it read there is only an
+    upper bound of the cell's, and a lit arm clips there as the paper does (never-seen 21169
+    and 21543: a pale arm over ten cells, dim in blue alone, read empty); dim there with no
+    line on any side, the cell is '?', and beside an occluder (`near`, True per cell of the
+    grid: its mask reaches the cell's surroundings), where a sleeve carries the arm on beyond
+    its skin, it is doubted as any dim cell is. A cell whose pixels clip in
     two channels or more (`_blind`: their colour unmeasured, read as the least saturated one
     the reading allows) is '?' too when it shows no line and joins an unlined tinted cell
     through such cells (`_joined`): a pale hand's lit middle between its faintly warm, shaded
@@ -449,10 +452,16 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     # as dark as black cloth: no lit board, whatever "lines" the noise shows
     unlit = mid <= DARK_SLEEVE
     known = _known_channels(white)
-    if near is not None and len(known) < 3 and near[cells].any():
+    # dim in the channels where the white lies below the clip: a lit arm clips in the others
+    # as the paper does, so only these measure it (doubted when no side shows its line;
+    # beside an occluder, whatever its sides show, as a doubt of the brightness above)
+    known_dim = np.zeros(len(cells), bool)
+    if len(known) < 3:
         vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],
                                                                ratio[known[1]])
-        doubt |= near[cells] & (np.partition(vk, h, axis=1)[:, h] < params.dim_fill)
+        known_dim = np.partition(vk, h, axis=1)[:, h] < params.dim_fill
+        if near is not None:
+            doubt |= near[cells] & known_dim
     tinted = np.partition(gather(pix.sat, at), h, axis=1)[:, h] > params.fill_tint
     doubt |= tinted
     blind = _blind(raw, white) if tinted.any() else np.zeros(len(cells), bool)
@@ -476,10 +485,11 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     # sides are the board's
     noisy = ask & doubt & (mid <= DIM_NOISE)
     unlined[noisy] = ~opposite(lined[noisy])
-    out = doubt & unlined
+    out = (doubt | known_dim) & unlined
     _note(why, cells, out & unlit, "dim:unlit")
     _note(why, cells, out & tinted, "dim:tinted")
-    _note(why, cells, out, "dim:dim")
+    _note(why, cells, out & doubt, "dim:dim")
+    _note(why, cells, out, "dim:known")
     if blind.any():
         out |= _joined(cells, tinted & unlined, blind & unlined & ~doubt, rows, cols)
         _note(why, cells, out, "dim:blind_joined")

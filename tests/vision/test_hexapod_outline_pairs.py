@@ -22,13 +22,15 @@ SEED = 394
 def test_a_case_two_of_whose_markers_its_outline_verifies_is_found() -> None:
     """Player 2's case is found (the old reader: not found, every cell '?') through markers
     20, 21 (verified on the outline) and 23 (found where they put it); its cells read right or
-    '?', never a wrong code, and at least five visible cells are read."""
+    '?', never a wrong code, and at least three visible cells are read (five before the blue
+    channel's doubt of dim, unlined fill under a white clipped in red and green: two empty
+    cells of its dim left column, whose lines do not show, are '?' since)."""
     image, truth = hard_scene(SEED)
     result = HexapodReader(track=False, keep_still=False).read_full(image)
     seen = {c.player: c for c in result.observation.cases}
     assert set(seen) == {c.player for c in truth.cases}
     case = next(c for c in truth.cases if c.player == 2)
-    assert visible_read_right(case, seen[2]) >= 5
+    assert visible_read_right(case, seen[2]) >= 3
 
 
 def test_two_markers_alone_make_no_case() -> None:

@@ -3,7 +3,9 @@ kind's hue covers its small window (`hexapod_cells.tile_centre`): a card on the 
 third of a cell off, covers that window with its tile, while board fill is printed neutral. A
 dim, blurred tile keeps its hue at the pale level only, its ink's saturation lost, so its centre
 passes the 'lit and no ink' test, and its gutters, legs and the card's border dip as lines do
-along half its sides: on never-seen hard tables 1163 and 1282 a green beetle read empty."""
+along half its sides: on never-seen hard tables 1163 and 1282 a green beetle read empty. Under
+a dim lamp a beetle's grey drawing reads neutral over half the window, its tile's hue the rest:
+never-seen 22191's red beetle read empty."""
 
 from __future__ import annotations
 
@@ -17,14 +19,17 @@ from companion.vision.observation import UNKNOWN
 from .hexapod_scenes import read_hard_case, visible_read_right
 
 
-@pytest.mark.parametrize(("seed", "player", "cell"), [(1163, 1, (5, 3)), (1282, 1, (2, 2))])
+@pytest.mark.parametrize(("seed", "player", "cell"), [(1163, 1, (5, 3)), (1282, 1, (2, 2)),
+                                                        (22191, 2, (5, 5))])
 def test_a_dim_tile_lined_along_half_its_sides_is_not_read_empty(seed, player, cell):
-    """Rendered hard tables 1163 and 1282: the green beetle of `cell`, in full view, dim and
-    blurred, is its own code or '?', never empty; no cell of the case reads a code it is not."""
+    """Rendered hard tables 1163 and 1282 (a green beetle, dim and blurred) and 22191 (a red
+    one in a corner's deep shade): the beetle of `cell`, in full view, is its own code or '?',
+    never empty; no cell of the case reads a code it is not."""
     read, case = read_hard_case(seed, player)
     r, c = cell
-    assert case.grid[r][c] == "G" and case.visible[r][c] >= 1.0
-    assert read.grid[r][c] in ("G", UNKNOWN)
+    kind = case.grid[r][c]
+    assert kind in ("G", "R") and case.visible[r][c] >= 1.0
+    assert read.grid[r][c] in (kind, UNKNOWN)
     visible_read_right(case, read)
 
 
