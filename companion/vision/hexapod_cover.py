@@ -453,8 +453,8 @@ def unlined_dim_empty(cells: np.ndarray, planes: tuple[np.ndarray, np.ndarray, n
     unlit = mid <= DARK_SLEEVE
     known = _known_channels(white)
     # dim in the channels where the white lies below the clip: a lit arm clips in the others
-    # as the paper does, so only these measure it (doubted when no side shows its line;
-    # beside an occluder, whatever its sides show, as a doubt of the brightness above)
+    # as the paper does, so only these measure it ('?' when no side shows its line; beside an
+    # occluder, a doubt as a dim middle is, which the sleeve rules below take up too)
     known_dim = np.zeros(len(cells), bool)
     if len(known) < 3:
         vk = ratio[known[0]] if len(known) == 1 else np.maximum(ratio[known[0]],

@@ -40,8 +40,8 @@ def _sleeve_mask(n: int = 120) -> np.ndarray:
 
 
 def test_pinholes_do_not_cut_a_sleeve_into_pieces():
-    """A sleeve with every fourth pixel on a jittered lattice knocked out is still one region
-    running in from the edge; isolated specks of a kind's label away from the edge are not."""
+    """A sleeve with a quarter of its pixels knocked out at random is still one region running
+    in from the edge; specks of a kind's label scattered away from the edge are not."""
     mask = _sleeve_mask()
     rng = np.random.default_rng(5)
     holed = mask.copy()
@@ -54,8 +54,8 @@ def test_pinholes_do_not_cut_a_sleeve_into_pieces():
 
 
 def test_a_row_of_tiles_parted_by_gutters_stays_apart():
-    """Tiles 20 px square parted by 2 px gutters: the median does not join them into one region
-    big enough to be a sleeve."""
+    """Tiles 20 px square parted by 2 px gutters, the first at the canvas's edge: filling
+    pinholes does not join them into one region big enough to be a sleeve."""
     mask = np.zeros((120, 120), np.uint8)
     for x in range(0, 110, 22):
         mask[50:70, x:x + 20] = 1
