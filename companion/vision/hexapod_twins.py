@@ -7,8 +7,12 @@ did decide. A cell every rule left undecided, with no occluder's mask near it, t
 of the decided cell nearest it in those measures (`twin_codes`) where it lies within TWIN_NEAR
 of that cell, and every decided cell of another code lies TWIN_APART times as far or more (and
 TWIN_GAP or more further off than the nearest): the evidence of the case's own cells, not of a
-threshold set for every light. The doubts the reader raises afterwards over cells read as a
-code (a dim or tinted empty cell, a glare, a hand) judge such a cell as any other.
+threshold set for every light. The decided cells are those the windows decided (at the centre,
+nudged, anchored, or at a tile off the grid) and those the printed lines show bare; not those
+named by one cell's drawing or cast alone, whose rules refuse what merely looks like them (a
+kind's tile in place of a dung beetle's black one). The doubts the reader raises afterwards over
+cells read as a code (a dim or tinted empty cell, a glare, a hand) judge such a cell as any
+other.
 """
 
 from __future__ import annotations

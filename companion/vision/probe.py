@@ -67,6 +67,9 @@ RING_2 = ((2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1)
 # 0.08 apothem off it, its ring cores taking in their bands: tests/vision/test_probe_tie.py)
 PROBE_SHIFTS = tuple(sorted(((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
                              for dy in (-0.08, 0.0, 0.08)), key=lambda t: abs(t[0]) + abs(t[1])))
+# a cell read complete but short of whole at the fine round's best pose gets that round once
+# more about it (`probe_passes`)
+PROBE_AGAIN = True
 PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0),
               (-0.04, 0.0, 0.0, 1.0), (0.0, 0.04, 0.0, 1.0), (0.0, -0.04, 0.0, 1.0),
               (0.0, 0.0, 0.0, 0.96), (0.0, 0.0, 0.0, 1.04))
@@ -427,7 +430,7 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
     # more about it (a pass made only where some cell asks for it)
     again = [k for k, (_, pose, r) in best.items()
              if r.complete and r.in_frame and not _probed_whole(frame, view, pose, r, p)]
-    if again:
+    if again and PROBE_AGAIN:
         tries = probe_tries(again, cand, best, PROBE_FINE)
         staged = StagedRead(frame, [t[1] for t in tries], view, model)
         while not staged.done:
