@@ -61,7 +61,10 @@ grid lines show along two opposite sides, on lit fill either side of each (along
 or half of it where no occluder's mask comes near: a pale hand's edges dip as lines do), is empty
 (`bare_board`): a card over its middle would hide one side of each pair, whatever colour the fill
 reads (a white clipped in a channel leaves the fill's colour unmeasured there, and it reads
-tinted, as skin). A cell read empty whose
+tinted, as skin). Still undecided, with no occluder's mask near, a cell takes the code of the
+cell of its case it looks like in those shares and quantiles, among those the windows or the
+printed lines decided, where that cell names it plainly (`hexapod_twins`: one print under one
+light and one blur). A cell read empty whose
 middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
 flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
 measured in the channels the white does not clip), or tinted against the white (the fill is printed
@@ -218,6 +221,7 @@ from .hexapod_occluders import (
     unblack_dung,
 )
 from .hexapod_printed import coloured_drawn, nearest_ink
+from .hexapod_twins import twin_codes
 from .hexapod_windows import (
     CODES,
     DEFAULT,
@@ -1108,6 +1112,10 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                 tile_hue(labels, px, m, rows, cols, int(i), int(k), shift,
                                          params)):
                     code[i], conf[i] = k, 0.5
+    # (the cells the windows decide, at the centre, nudged or anchored, or at a tile off the
+    # grid, and the bare board below: the twins a cell left undecided is judged against,
+    # `hexapod_twins`; the rules between judge one cell's drawing or cast alone)
+    plain = code != UNKNOWN_CODE
     # still undecided: a dung beetle whose black tile a cast tints off the neutral labels
     left = np.flatnonzero(code == UNKNOWN_CODE)
     if len(left):
@@ -1177,7 +1185,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     left = np.flatnonzero(code == UNKNOWN_CODE)
     if len(left):
         bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params)]
-        code[bare], conf[bare] = EMPTY_CODE, 0.5
+        code[bare], conf[bare], plain[bare] = EMPTY_CODE, 0.5, True
         # ... along half of each side, where no occluder's mask comes near the cell, its very
         # centre is lit and no ink and no kind's hue covers its small window: a card hides the
         # whole of one side of each pair, while a pale hand's edges and shading beside a side
@@ -1197,7 +1205,15 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         if len(left):
             bare = left[bare_board(grey(), pix.sat, v, px, m, rows, cols, left, params,
                                    HAND_LINE_SHARE)]
-            code[bare], conf[bare] = EMPTY_CODE, 0.5
+            code[bare], conf[bare], plain[bare] = EMPTY_CODE, 0.5, True
+    # still undecided, no occluder's mask near: the code of the case's decided cells it looks
+    # like, where they name one plainly (`hexapod_twins`)
+    left = np.flatnonzero(code == UNKNOWN_CODE)
+    if len(left):
+        clear = ~near_hand()
+        cells, named = twin_codes(code, UNKNOWN_CODE, left[clear[left]],
+                                  np.flatnonzero(plain & clear), hs, hl, qs, ql, ts)
+        code[cells], conf[cells] = named, 0.5
     why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)
     conf = conf.reshape(rows, cols)

@@ -67,6 +67,9 @@ RING_2 = ((2, 0), (2, -1), (2, -2), (1, -2), (0, -2), (-1, -1), (-2, 0), (-2, 1)
 # 0.08 apothem off it, its ring cores taking in their bands: tests/vision/test_probe_tie.py)
 PROBE_SHIFTS = tuple(sorted(((dx, dy, 0.0, 1.0) for dx in (-0.08, 0.0, 0.08)
                              for dy in (-0.08, 0.0, 0.08)), key=lambda t: abs(t[0]) + abs(t[1])))
+# a cell read complete but short of whole at the fine round's best pose gets that round once
+# more about it (`probe_passes`)
+PROBE_AGAIN = True
 PROBE_FINE = ((0.0, 0.0, -2.5, 1.0), (0.0, 0.0, 2.5, 1.0), (0.04, 0.0, 0.0, 1.0),
               (-0.04, 0.0, 0.0, 1.0), (0.0, 0.04, 0.0, 1.0), (0.0, -0.04, 0.0, 1.0),
               (0.0, 0.0, 0.0, 0.96), (0.0, 0.0, 0.0, 1.04))
@@ -385,7 +388,9 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
     (`searched`; or a few symbols, none crossed: `glimpsed`, searched finely only where the
     coarse round reads more, `refined`), poses a little shifted, turned and scaled are tried,
     and the best one is kept when the card reads whole there (every symbol, its paper and
-    border band all but intact, `probe_band`).
+    border band all but intact, `probe_band`). A cell whose best pose after the fine round
+    reads every symbol but falls short of whole (a glare spot on a corner of its paper: hard
+    table 359) gets the fine round once more about that pose, and is held to the same test.
     Returns (cells, poses, reads) of the cards found.
     Each round's read is made in two passes (`StagedRead`); the second round's first pass
     joins the first round's re-read pass, about the best poses the first round's first reads
@@ -421,9 +426,19 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
         yield [staged]
     assert staged.reads is not None
     _probe_best(tries, staged.reads, best, fine)
+    # a card read complete but short of whole at the best pose so far: the fine round once
+    # more about it (a pass made only where some cell asks for it)
+    again = [k for k, (_, pose, r) in best.items()
+             if r.complete and r.in_frame and not _probed_whole(frame, view, pose, r, p)]
+    if again and PROBE_AGAIN:
+        tries = probe_tries(again, cand, best, PROBE_FINE)
+        staged = StagedRead(frame, [t[1] for t in tries], view, model)
+        while not staged.done:
+            yield [staged]
+        assert staged.reads is not None
+        _probe_best(tries, staged.reads, best, fine)
     best = {k: v for k, v in best.items()
-            if v[2].complete and v[2].in_frame and v[2].paper_ok >= p.min_probe_ok
-            and (probe_band(frame, view, v[1], v[2], p) or smeared_band(v[2], p))}
+            if v[2].complete and v[2].in_frame and _probed_whole(frame, view, v[1], v[2], p)}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
     reads = [best[k][2] for k in cells]
     for i, k in enumerate(cells):
@@ -431,6 +446,14 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
         if any(marks):
             reads[i] = replace(uncrossed(reads[i], marks), crossed=marks)
     return cells, [best[k][1] for k in cells], reads
+
+
+def _probed_whole(frame: np.ndarray, view: TableView, pose: Pose, r: CardRead,
+                  p: ReaderParams) -> bool:
+    """Whether a probed card read at `pose` shows its paper (min_probe_ok) and its band
+    (`probe_band`, or smeared: `smeared_band`) all but intact."""
+    return r.paper_ok >= p.min_probe_ok and (probe_band(frame, view, pose, r, p)
+                                             or smeared_band(r, p))
 
 
 PROBE_ROUNDS = 4   # rounds of `probe_onwards` at most (each from the cards the last one found)

@@ -565,7 +565,9 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     or None), one per read in the order of `poses`, each with its own band lamp (chosen over
     its own cards where not given); the lamp of each. `twin_rows` (cards): those whose
     symbols are also judged against their twins (`decide`'s `twin`; None: none), where their
-    paper reads as paper (MIN_TURN_PAPER)."""
+    paper reads as paper (MIN_TURN_PAPER): against their grey rings (`twin_ring`) on any such
+    card, against their coloured twins (`twin_mean`) where the paper did not clip in every
+    channel."""
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     any_blurred = bool(allow.any())
     vals, inside = samples if samples is not None else sample_cards(bgr, poses, view)
@@ -691,17 +693,20 @@ def _read_rows(bgr: np.ndarray, poses: list[Pose], view: TableView, model: Colou
     # `sleeves` 89: read yellow, tests/vision/test_sleeve_sheen.py). A lamp that clips only
     # its strongest channel still shows one light in the others (hard 161, 437, 501: red clipped,
     # their diamonds filled in by their twins), and is judged so.
+    # (the grey ring's twins, `twin_ring`, are judged on cards whose paper clipped too: a ring
+    # is told from a washed disc by its hole, which the clip does not fill)
+    ring_rows = None
     if twin_rows is not None:
-        twin_rows = (twin_rows & (np.count_nonzero(is_paper, 1) >= MIN_TURN_PAPER * N_PAPER)
-                     & ~every)
+        ring_rows = twin_rows & (np.count_nonzero(is_paper, 1) >= MIN_TURN_PAPER * N_PAPER)
+        twin_rows = ring_rows & ~every
     text, conf = decide(kind[:, :ns].reshape(shape), alpha[:, :ns].reshape(shape),
                         dark[:, :ns].reshape(shape), model,
                         flank_dark if any_blurred else None, mean_fit,
                         None if allow.all() else allow,
                         bleed, white.max(1) >= CLIP_HIGH, excused,
                         clip_rivals if any_blurred else None, print_match,
-                        (sym_norm, twin_rows)
-                        if any_blurred and twin_rows is not None and twin_rows.any() else None,
+                        (sym_norm, twin_rows, ring_rows)
+                        if any_blurred and ring_rows is not None and ring_rows.any() else None,
                         (vals[:, :ns].reshape(*shape, 3), white) if any_blurred else None,
                         halo_paper == N_HALO)
     # Printed ink stops at the symbol's edge: blur leaves at most a faint trace of it in the

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from companion.faces import HEXEL_FACE
+from companion.vision import symbol_decide
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.symbol_lamp import band_white, lamp_of_reads
@@ -44,9 +45,12 @@ def _table(bright: float, motion: int, width: float = 44.0
 
 
 @pytest.mark.parametrize("motion, whole", [(3, [1, 2, 3]), (0, [1])])
-def test_cards_all_clipped_read_the_lamp_from_their_band(motion, whole):
+def test_cards_all_clipped_read_the_lamp_from_their_band(motion, whole, monkeypatch):
     """The old reader left rings '?' on every card (no card's paper escaped the clip to tell
-    the lamp); now the cards listed are read whole, and no card reads a wrong letter."""
+    the lamp); now the cards listed are read whole, and no card reads a wrong letter. (The
+    rings a card reads also name a ring left unread whose colours are theirs, `twin_ring`,
+    which reads card 2 whole in its first pass: left out here, to see the lamp's re-read.)"""
+    monkeypatch.setattr(symbol_decide, "RING_TWIN_MATCH", -1.0)
     bgr, poses = _table(1.4, motion)
     reads = read_cards(bgr, poses, TableView(), builtin_model("holodex"))
     assert all(max(r.white_bgr) >= CLIP_NEAR for r in reads)
@@ -57,6 +61,15 @@ def test_cards_all_clipped_read_the_lamp_from_their_band(motion, whole):
             assert r.symbols == truth, (k, r)
             # ... by that re-read, which keeps what the card first read for the inks' sake
             assert r.unlamped is not None and "?" in r.first_symbols
+
+
+def test_with_the_twin_rings_the_same_cards_read_whole():
+    """With `twin_ring` as the reader has it, cards 1 to 3 read whole too (card 2 by its
+    first pass), and no card reads a wrong letter."""
+    bgr, poses = _table(1.4, 3)
+    reads = read_cards(bgr, poses, TableView(), builtin_model("holodex"))
+    assert [r.symbols for r in reads[1:]] == ROW[1:]
+    assert all(a in ("?", b) for a, b in zip(reads[0].symbols, ROW[0], strict=True))
 
 
 def test_the_band_tells_a_lower_bound_of_the_paper():

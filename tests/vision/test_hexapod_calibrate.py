@@ -176,7 +176,8 @@ PALE = (19, 46, 84)
 def test_pale_print_reads_better_calibrated(exported):
     """Three pale office prints: with the inks learned from the chart every cell of the three
     cases reads right, and without them (the design's hues, the printed drawings where the hue
-    leads or the nearest ink) at least five fewer; no cell reads wrong either way."""
+    leads or the nearest ink, the case's own cells: `hexapod_twins`) at least four fewer (five
+    before the case's own cells read one); no cell reads wrong either way."""
     right = {"without": 0, "with": 0}
     for seed in PALE:
         scene = heldout_case(exported, seed, VARIANTS["printed"])
@@ -188,7 +189,7 @@ def test_pale_print_reads_better_calibrated(exported):
             right[name] += sum(g == t for row, truth in zip(grid, scene.grid, strict=True)
                                for g, t in zip(row, truth, strict=True))
     assert right["with"] == 36 * len(PALE), right
-    assert right["with"] >= right["without"] + 5, right
+    assert right["with"] >= right["without"] + 4, right
 
 
 def test_no_file_reads_as_before(exported, tmp_path):

@@ -71,7 +71,10 @@ def _sequential(bgr, poses, view, model, blurred_rings=True):
     """`read_cards` with its re-reads one pass each, in turn: the shaded cards, the lamp's,
     then the turned ones still asked for (as the code before the one pass did them)."""
     samples = symbol_samples.sample_cards(bgr, poses, view)
-    reads, lamp = sym._read_pass(bgr, poses, view, model, blurred_rings, samples)
+    # (the first pass judges its cards against their twins, `decide`'s `twin`; no re-read does)
+    reads, lamps = sym._read_rows(bgr, poses, view, model, blurred_rings, samples, None, None,
+                                  [(len(poses), None)], None, np.ones(len(poses), bool))
+    lamp = lamps[0]
     allow = np.broadcast_to(np.asarray(blurred_rings, bool), (len(poses),))
     todo, vals, inside, shade = sym._shade_of(samples, reads, allow)
     alt = sym._read_cards(bgr, [poses[i] for i in todo], view, model, True, (vals, inside),

@@ -142,7 +142,7 @@ def _samples(means: np.ndarray) -> np.ndarray:
 def _decide(kind, alpha, dark, means) -> str:
     return decide(kind, alpha, dark, builtin_model("web"), np.zeros((1, 6), np.float32), None,
                   None, None, None, None, None, None,
-                  None if means is None else (_samples(means), ONE))[0][0]
+                  None if means is None else (_samples(means), ONE, ONE))[0][0]
 
 
 def test_a_weak_blue_vote_whose_mean_is_its_twins_is_read():
@@ -227,7 +227,7 @@ def test_a_hollow_coloured_reading_is_not_read():
     alpha[0, 0, 7:], dark[0, 0, 7:] = 0.5, 0.5           # ... edge 0 a red-tinted ring
     means = np.tile(np.array(RED, np.float32), (1, 6, 1))
     text = decide(kind, alpha, dark, builtin_model("holodex"), np.zeros((1, 6), np.float32),
-                  None, None, None, None, None, None, None, (_samples(means), ONE))[0][0]
+                  None, None, None, None, None, None, None, (_samples(means), ONE, ONE))[0][0]
     assert text == "?RRRRR"
 
 
