@@ -63,8 +63,8 @@ or half of it where no occluder's mask comes near: a pale hand's edges dip as li
 reads (a white clipped in a channel leaves the fill's colour unmeasured there, and it reads
 tinted, as skin). Still undecided, with no occluder's mask near, a cell takes the code of the
 cell of its case it looks like in those shares and quantiles, among those the windows or the
-printed lines decided, where that cell names it plainly (`hexapod_twins`: one print under one
-light and one blur). A cell read empty whose
+printed lines decided (an empty one with its lines all round), where that cell names it plainly
+(`hexapod_twins`: one print under one light and one blur). A cell read empty whose
 middle is much dimmer than lit fill (it reads as fill only through the local gain, which takes a
 flat grey sleeve lying over the cards for fill in a shadow as well; beside an occluder's mask,
 measured in the channels the white does not clip), or tinted against the white (the fill is printed
@@ -1207,12 +1207,19 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
                                    HAND_LINE_SHARE)]
             code[bare], conf[bare], plain[bare] = EMPTY_CODE, 0.5, True
     # still undecided, no occluder's mask near: the code of the case's decided cells it looks
-    # like, where they name one plainly (`hexapod_twins`)
+    # like, where they name one plainly (`hexapod_twins`); an empty cell is a twin only with
+    # its lines all round (a pale hand read as fill on a noisy sensor, its lines' dips noise,
+    # named the cards under the rest of it empty: held-out `hand` 67)
     left = np.flatnonzero(code == UNKNOWN_CODE)
     if len(left):
         clear = ~near_hand()
-        cells, named = twin_codes(code, UNKNOWN_CODE, left[clear[left]],
-                                  np.flatnonzero(plain & clear), hs, hl, qs, ql, ts)
+        twins = np.flatnonzero(plain & clear)
+        empty = twins[code[twins] == EMPTY_CODE]
+        if len(empty):
+            lined = lines_all_round(b + g + r, px, m, rows, cols, empty, params.min_line)
+            twins = np.setdiff1d(twins, empty[~lined])
+        cells, named = twin_codes(code, UNKNOWN_CODE, left[clear[left]], twins, hs, hl, qs, ql,
+                                  ts)
         code[cells], conf[cells] = named, 0.5
     why: dict[int, str] = {int(i): "undecided" for i in np.flatnonzero(code == UNKNOWN_CODE)}
     code = code.reshape(rows, cols)

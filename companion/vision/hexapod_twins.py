@@ -10,9 +10,11 @@ TWIN_GAP or more further off than the nearest): the evidence of the case's own c
 threshold set for every light. The decided cells are those the windows decided (at the centre,
 nudged, anchored, or at a tile off the grid) and those the printed lines show bare; not those
 named by one cell's drawing or cast alone, whose rules refuse what merely looks like them (a
-kind's tile in place of a dung beetle's black one). The doubts the reader raises afterwards over
-cells read as a code (a dim or tinted empty cell, a glare, a hand) judge such a cell as any
-other.
+kind's tile in place of a dung beetle's black one); and an empty one only where the board's
+printed lines show all round it (a hand must cross a side to lie over a cell: a pale hand read
+as fill, its twins would be the cards under the rest of it). The doubts the reader raises
+afterwards over cells read as a code (a dim or tinted empty cell, a glare, a hand) judge such a
+cell as any other.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import numpy as np
 # twin; the distance is the L1 distance between the cells' small and large windows' label
 # shares, their brightness quantiles and half their tint-level shares. Every cell those bounds
 # took got its true code (27 and 19 cells). On 700-2299 and 21000-22699, measured afterwards,
-# the rule as it stands reads no cell wrong.
+# the rule as it stands reads no cell wrong; held-out `hand` under sensor noise showed why an
+# empty cell is a twin only with its lines all round (`hexapod_cells.read_case`).
 TWIN_NEAR = 1.5
 TWIN_APART = 3.0       # times the nearest distance, and
 TWIN_GAP = 1.0         # at least this much further, the nearest decided cell of another code
