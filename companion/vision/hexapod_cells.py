@@ -1007,6 +1007,9 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
     # the canvas brightness the printed grid lines are looked for in, worked out once, when
     # first asked for
     grey = cache(partial(line_grey, planes, white))
+    # the canvas's channel sum the lines all round a cell are looked for in, worked out once,
+    # when first asked for (`lines_all_round`)
+    channel_sum = cache(lambda: b + g + r)
     if hand.any():
         # a part of the masks over which the printed lines show is lit fill
         hand, own = lined_parts_dropped(hand, own, grey(), px, m, rows, cols, params.min_line)
@@ -1216,7 +1219,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         twins = np.flatnonzero(plain & clear)
         empty = twins[code[twins] == EMPTY_CODE]
         if len(empty):
-            lined = lines_all_round(b + g + r, px, m, rows, cols, empty, params.min_line)
+            lined = lines_all_round(channel_sum(), px, m, rows, cols, empty, params.min_line)
             twins = np.setdiff1d(twins, empty[~lined])
         cells, named = twin_codes(code, UNKNOWN_CODE, left[clear[left]], twins, hs, hl, qs, ql,
                                   ts)
@@ -1238,7 +1241,7 @@ def read_case(frame: np.ndarray, pose: CasePose, params: CellParams = DEFAULT,
         if len(hidden):
             # a hand is opaque and comes from beyond the cell: the board's grid lines seen all
             # round a cell show that nothing lies over it (the mask took lit fill for skin)
-            hidden = hidden[~lines_all_round(b + g + r, px, m, rows, cols, hidden,
+            hidden = hidden[~lines_all_round(channel_sum(), px, m, rows, cols, hidden,
                                              params.min_line)]
         if len(hidden):
             hidden = hidden[~tile_in_gap(code.reshape(-1)[hidden], own, px, m, rows, cols,

@@ -428,8 +428,9 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
     _probe_best(tries, staged.reads, best, fine)
     # a card read complete but short of whole at the best pose so far: the fine round once
     # more about it (a pass made only where some cell asks for it)
-    again = [k for k, (_, pose, r) in best.items()
-             if r.complete and r.in_frame and not _probed_whole(frame, view, pose, r, p)]
+    complete = {k for k, (_, _, r) in best.items() if r.complete and r.in_frame}
+    whole = {k for k in complete if _probed_whole(frame, view, best[k][1], best[k][2], p)}
+    again = [k for k in best if k in complete and k not in whole]
     if again and PROBE_AGAIN:
         tries = probe_tries(again, cand, best, PROBE_FINE)
         staged = StagedRead(frame, [t[1] for t in tries], view, model)
@@ -437,8 +438,10 @@ def probe_passes(frame: np.ndarray, cand: dict[tuple[int, int], Pose], first: li
             yield [staged]
         assert staged.reads is not None
         _probe_best(tries, staged.reads, best, fine)
-    best = {k: v for k, v in best.items()
-            if v[2].complete and v[2].in_frame and _probed_whole(frame, view, v[1], v[2], p)}
+        # (only these cells' best poses can have moved)
+        whole |= {k for k in again if best[k][2].complete and best[k][2].in_frame
+                  and _probed_whole(frame, view, best[k][1], best[k][2], p)}
+    best = {k: v for k, v in best.items() if k in whole}
     cells = sorted(best, key=lambda k: (k[1], k[0]))
     reads = [best[k][2] for k in cells]
     for i, k in enumerate(cells):

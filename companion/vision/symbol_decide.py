@@ -600,8 +600,7 @@ def twin_mean(score: np.ndarray, best: np.ndarray, ok: np.ndarray, barred: np.nd
         want &= ~in_shade
     if not want.any():
         return want
-    means = fast_mean(samples, 2)
-    apart = np.linalg.norm(means[:, :, None] - means[:, None, :], axis=-1)   # cards x 6 x 6
+    apart = _apart(fast_mean(samples, 2))
     # [c, s, t]: symbol t of card c is a twin of the ink symbol s's reading names; symbol t
     # reads as another letter
     alike = twin[np.arange(len(best))[:, None, None], np.arange(6), best[..., None]]
@@ -647,16 +646,17 @@ def twin_ring(ok: np.ndarray, thinner: np.ndarray, rings: np.ndarray, best: np.n
     if not want.any():   # (nearly always: the rest is not needed)
         return want
     middle, band = fast_mean(samples[..., :7, :], 2), fast_mean(samples[..., 7:, :], 2)
-    mean = fast_mean(samples, 2)
-
-    def apart(x: np.ndarray) -> np.ndarray:      # cards x 6 x 6
-        return np.linalg.norm(x[:, :, None] - x[:, None, :], axis=-1)
-
-    twin = np.maximum(apart(middle), apart(band))
+    twin = np.maximum(_apart(middle), _apart(band))
     near = np.where(rings[:, None, :], twin, np.inf).min(-1)
     other = ok & ~model.neutral[best]
-    rival = np.where(other[:, None, :], apart(mean), np.inf).min(-1)
+    rival = np.where(other[:, None, :], _apart(fast_mean(samples, 2)), np.inf).min(-1)
     return want & (near <= RING_TWIN_MATCH) & (rival >= RING_TWIN_APART)
+
+
+def _apart(colours: np.ndarray) -> np.ndarray:
+    """The distance between every two of each card's symbols' colours (cards x 6 x 3):
+    cards x 6 x 6."""
+    return np.linalg.norm(colours[:, :, None] - colours[:, None, :], axis=-1)
 
 
 def clipped_rim(second: np.ndarray, score: np.ndarray, member: np.ndarray, kind: np.ndarray,
