@@ -6,7 +6,8 @@ far better than with any other code. These helpers sample a quad module by modul
 and correlate the module means, zero-mean and unit-norm, with the expected markers' codes in
 their four quarter turns (optionally with the black border and a ring of the white quiet zone).
 What counts as a clear match is the caller's: `hexapod_markers.match_quads` for case markers,
-`calibration.match_markers` for table markers.
+`calibration.match_markers` for table markers. Where blur left the decoder no outline at all,
+`dark_quads` proposes quads from the dark blobs of a marker's size.
 """
 
 from __future__ import annotations
@@ -139,3 +140,41 @@ def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.n
     d = quad_sides(q)
     lo, hi = d.min(axis=1), d.max(axis=1)
     return q[(lo >= max(sides[0], 8.0)) & (hi <= sides[1]) & (hi <= 2.0 * lo)]
+
+
+def dark_quads(grey: np.ndarray, sides: tuple[float, float], windows: tuple[int, ...],
+               offsets: tuple[float, ...] = (5.0, 15.0)) -> list[np.ndarray]:
+    """Quads (4 x 2, image pixels) outlining dark blobs of a marker's size: each blob of pixels
+    darker by `offsets` than the mean of a `windows` square about them, its convex hull
+    simplified to four corners. A marker blurred by about a module no longer shows the sharp
+    corners the ArUco decoder's polygon fit wants (its outline rounds off into more vertices,
+    or its border merges with the dark modules next to it), yet its black border and dark
+    modules still make one dark, nearly convex blob on its white quiet zone. `sides`: the
+    plausible side lengths (px). The quads are proposals only: `code_scores` decides."""
+    lo, hi = max(sides[0], 8.0), min(sides[1], float(max(grey.shape)))
+    out: list[np.ndarray] = []
+    for win in windows:
+        for off in offsets:
+            dark = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                         cv2.THRESH_BINARY_INV, win | 1, off)
+            _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+            w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+            big = np.maximum(w, h)
+            # a marker's square seen at up to 60 degrees, turned any way: its box spans its
+            # side to 1.5 sides, and its dark pixels cover at least a third of its square
+            keep = np.flatnonzero((big >= lo) & (big <= 1.5 * hi) & (area >= lo * lo / 3.0)
+                                  & (np.minimum(w, h) >= 0.4 * big))
+            for k in keep[keep > 0]:
+                x, y, bw, bh = stats[k, :4]
+                blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
+                contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                hull = cv2.convexHull(max(contours, key=len))
+                if area[k] < 0.6 * cv2.contourArea(hull):
+                    continue                  # a ragged blob: no square's border
+                per = cv2.arcLength(hull, True)
+                for eps in (0.03, 0.05, 0.08, 0.12):
+                    p = cv2.approxPolyDP(hull, eps * per, True)
+                    if len(p) == 4:
+                        out.append(p.reshape(4, 2) + np.array([x, y], np.float64))
+                        break
+    return out

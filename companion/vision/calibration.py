@@ -8,10 +8,12 @@ in it. Three markers are enough (a hand or a cup on the fourth is common at a ta
 twelve corners still fix the homography and the rectangle's two sides. Markers laid by hand form
 no exact rectangle and lie turned a little each; where the rectangle misses their corners by far
 more than each marker fitted as its own square on one plane does (`fit_free`), that fit is
-used. Optional camera intrinsics (`CameraCalibration`, from ChArUco views) remove lens
-distortion before the homography. `TableView` is what the reader uses: image <-> plane for many
-points at once (identity when there is no calibration: the camera is then assumed to look nearly
-straight down).
+used. Markers the decoder cannot read are matched by their code among the quads it rejected
+(`match_markers`) and, while fewer than three are found, among the dark blobs of a marker's
+size, whose corners motion blur rounded off (`dark_markers`). Optional camera intrinsics
+(`CameraCalibration`, from ChArUco views) remove lens distortion before the homography.
+`TableView` is what the reader uses: image <-> plane for many points at once (identity when
+there is no calibration: the camera is then assumed to look nearly straight down).
 """
 
 from __future__ import annotations
@@ -192,7 +194,8 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """Table markers found in `image`: id -> 4 x 2 corners (ArUco order, clockwise from the
     marker's own top-left), sub-pixel refined. Only ids 0-3 are decoded. Markers no pass could
     decode are looked for among the quads the passes rejected, by their code
-    (`match_markers`)."""
+    (`match_markers`), and while fewer than three are found, among the dark blobs of a
+    marker's size (`dark_markers`)."""
     import cv2
 
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -244,7 +247,39 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     missing = tuple(i for i in MARKER_IDS if i not in found)
     if missing and rejected:
         found |= match_markers(grey, rejected, missing, [*found.values()])
+    missing = tuple(i for i in MARKER_IDS if i not in found)
+    if len(found) < MIN_MARKERS:
+        # too few for a calibration: the markers blur left without an outline (`dark_markers`)
+        found |= match_markers(grey, dark_markers(grey, missing, [*found.values()]), missing,
+                               [*found.values()])
     return found
+
+
+DARK_WINDOW = 2.5    # `dark_quads`' threshold window, in the decoded markers' sides
+DARK_CODE = 0.6      # a dark blob's quad is refined when its code correlates this well
+
+
+def dark_markers(grey: np.ndarray, missing: tuple[int, ...], decoded: list[np.ndarray]
+                 ) -> list[np.ndarray]:
+    """Quads outlining dark blobs of a marker's size (`aruco_match.dark_quads`) whose code
+    looks like a missing marker's, each with its corners refined on its edges: proposals for
+    `match_markers` where the decoder found no outline at all (motion blur of about a module
+    rounds a small marker's corners off: rendered hard tables, sides 20-30 px, blur 4-6 px)."""
+    from .aruco_match import code_scores, code_templates, dark_quads, plausible_quads, quad_side
+
+    if decoded:
+        side = float(np.median([quad_side(c) for c in decoded]))
+        sides, windows = (side / SIDE_RATIO, side * SIDE_RATIO), (round(DARK_WINDOW * side),)
+    else:   # (a marker a quarter of the frame across decodes: no blur smears it that far)
+        sides, windows = (8.0, min(grey.shape[:2]) / 4.0), (31, 61)
+    q = plausible_quads(dark_quads(grey, sides, windows), sides)
+    if not len(q):
+        return []
+    n = _dictionary().markerSize + 2
+    flat = code_scores(grey, q, code_templates(MARKER_DICT, MARKER_IDS, n), n)
+    want = np.repeat(np.isin(np.asarray(MARKER_IDS), missing), 4)
+    close = np.flatnonzero(flat[:, want].max(axis=1) >= DARK_CODE)
+    return [refine_corners(grey, q[k].astype(np.float64)) for k in close]
 
 
 # Blurred table markers the decoder rejected (rendered hard tables, motion blur 5-6 px, defocus

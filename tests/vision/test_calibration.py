@@ -259,7 +259,9 @@ def test_a_smeared_marker_is_matched_by_its_code_within_a_pixel():
     from companion.vision.calibration import match_markers
 
     grey, corners = _marker_patch(1)
-    assert 1 not in detect_markers(grey)
+    ids = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(
+        cv2.aruco.DICT_4X4_50)).detectMarkers(grey)[1]
+    assert ids is None or 1 not in ids.ravel()          # the decoder gives up
     got = match_markers(grey, [np.roll(corners, 1, 0).round()], (0, 1), [])
     assert sorted(got) == [1]
     assert np.linalg.norm(got[1] - corners, axis=1).max() < 1.25
