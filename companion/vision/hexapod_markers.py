@@ -787,8 +787,8 @@ def partial_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[
 # labelled on every other pixel, with every located case's sheet painted white first (its card
 # drawings make most of a frame's dark blobs, and no missing case lies on it). The search is
 # made only for a case of which one marker at least was seen (decoded or matched), and only
-# within reach of those markers: every case it found on hard 0..699 and 20000..20699 had one
-# (or a misread marker near it), and without this bound it ran on twice as many frames. The fit
+# within reach of those markers: without this bound it ran on twice as many frames of hard
+# 0..699 and 20000..20699 and found one case more (20697). The fit
 # (`fit_matched`) sees at most `DARK_PER_ID` places an id, near duplicates merged, the markers
 # seen first: every choice of one place an id is one homography to fit.
 DARK_WINDOW = 25
