@@ -143,32 +143,48 @@ def plausible_quads(quads: list[np.ndarray], sides: tuple[float, float]) -> np.n
 
 
 def dark_quads(grey: np.ndarray, sides: tuple[float, float], windows: tuple[int, ...],
-               offsets: tuple[float, ...] = (5.0, 15.0)) -> list[np.ndarray]:
+               offsets: tuple[float, ...] = (5.0, 15.0), step: int = 1) -> list[np.ndarray]:
     """Quads (4 x 2, image pixels) outlining dark blobs of a marker's size: each blob of pixels
     darker by `offsets` than the mean of a `windows` square about them, its convex hull
     simplified to four corners. A marker blurred by about a module no longer shows the sharp
     corners the ArUco decoder's polygon fit wants (its outline rounds off into more vertices,
     or its border merges with the dark modules next to it), yet its black border and dark
     modules still make one dark, nearly convex blob on its white quiet zone. `sides`: the
-    plausible side lengths (px). The quads are proposals only: `code_scores` decides."""
+    plausible side lengths (px). `step` > 1 labels the blobs on every `step`-th pixel each way
+    (labelling is most of the cost; a blob of a marker's size stays one blob there) and
+    outlines each one kept on the full thresholded image about it. The quads are proposals
+    only: `code_scores` decides."""
     lo, hi = max(sides[0], 8.0), min(sides[1], float(max(grey.shape)))
     out: list[np.ndarray] = []
     for win in windows:
         for off in offsets:
             dark = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                          cv2.THRESH_BINARY_INV, win | 1, off)
-            _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-            w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+            coarse = dark if step == 1 else np.ascontiguousarray(dark[::step, ::step])
+            _, labels, stats, _ = cv2.connectedComponentsWithStats(coarse, connectivity=8)
+            w, h, area = step * stats[:, 2], step * stats[:, 3], step * step * stats[:, 4]
             big = np.maximum(w, h)
             # a marker's square seen at up to 60 degrees, turned any way: its box spans its
             # side to 1.5 sides, and its dark pixels cover at least a third of its square
             keep = np.flatnonzero((big >= lo) & (big <= 1.5 * hi) & (area >= lo * lo / 3.0)
                                   & (np.minimum(w, h) >= 0.4 * big))
             for k in keep[keep > 0]:
-                x, y, bw, bh = stats[k, :4]
-                blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
-                contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-                hull = cv2.convexHull(max(contours, key=len))
+                x, y = step * stats[k, 0], step * stats[k, 1]
+                if step == 1:
+                    bw, bh = w[k], h[k]
+                    blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
+                    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL,
+                                                   cv2.CHAIN_APPROX_SIMPLE)
+                    outline = max(contours, key=len)
+                else:
+                    # the box on the full image, a step's margin round it for the pixels the
+                    # coarse grid skipped: the largest outline there is the blob's
+                    x, y = max(x - step, 0), max(y - step, 0)
+                    bw, bh = w[k] + 2 * step, h[k] + 2 * step
+                    contours, _ = cv2.findContours(dark[y:y + bh, x:x + bw].copy(),
+                                                   cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                    outline = max(contours, key=cv2.contourArea)
+                hull = cv2.convexHull(outline)
                 if area[k] < 0.6 * cv2.contourArea(hull):
                     continue                  # a ragged blob: no square's border
                 per = cv2.arcLength(hull, True)

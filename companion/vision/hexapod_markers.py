@@ -22,7 +22,10 @@ at their places, a hand over a third bending the outline there) is looked for wh
 its others, each place in a window of its own under thresholds the whole-frame search cannot
 afford, the same codes and three-marker geometry deciding (`partial_cases`); a sheet whose
 four markers all show framed, two of them read, is placed by its measured corners and all four
-markers' centres (`hexapod_boards.framed_pairs`). A case fitted
+markers' centres (`hexapod_boards.framed_pairs`). A case still missing of which one marker at
+least was seen is looked for, within reach of those, among the dark blobs of a marker's size
+(blur rounds a marker's corners off past any quad, yet it stays one dark square on the white
+sheet), matched and fitted as above (`dark_cases`). A case fitted
 through three markers extrapolates their corners' noise to the far grid corner (3-9 px there on
 blurred scenes): when the fourth is a rejected quad where the three put it, of its size, turn
 and code, the case is refitted through all four (`complete`). Corners stay as the detector finds
@@ -54,6 +57,7 @@ from ..faces import CASE_CORNERS, HEXAPOD_CASE, HEXAPOD_PLAYERS, HexapodCase
 from .aruco_match import (
     code_scores,
     code_templates,
+    dark_quads,
     plausible_quads,
     quad_side,
     quad_sides,
@@ -773,6 +777,89 @@ def partial_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[
     return poses
 
 
+# Motion blur of 4-6 px over markers of 14-25 px rounds their corners off and merges the border
+# with the dark modules and the quiet zone's shade: the decoder's threshold gives no quad at any
+# size, and fewer than two markers of the case were read to look from (`partial_cases`). The
+# blurred marker still makes one dark, nearly convex blob of its size on the white sheet
+# (`aruco_match.dark_quads`), whose inside matches its code (`match_quads`). The blobs are
+# thresholded against the mean of a `DARK_WINDOW` px square (about two of the smallest markers'
+# sides; a 41 px window found no case on hard 0..699 that 25 px missed, at twice the cost) and
+# labelled on every other pixel, with every located case's sheet painted white first (its card
+# drawings make most of a frame's dark blobs, and no missing case lies on it). The search is
+# made only for a case of which one marker at least was seen (decoded or matched), and only
+# within reach of those markers: without this bound it ran on twice as many frames of hard
+# 0..699 and 20000..20699 and found one case more (20697). The fit
+# (`fit_matched`) sees at most `DARK_PER_ID` places an id, near duplicates merged, the markers
+# seen first: every choice of one place an id is one homography to fit.
+DARK_WINDOW = 25
+DARK_OFFSETS = (5.0, 15.0)   # grey levels under the window's mean: a dim blob, a hand's edge cut
+DARK_REACH = 1.3         # the sheet's diagonal in marker sides, times this for perspective
+DARK_PER_ID = 2
+DARK_SAME = 0.5          # two places of one id whose centres lie within this share of a side
+
+
+def _distinct(found: list[tuple], per_id: int = DARK_PER_ID) -> list[tuple]:
+    """`found` ((id, corners, ...) each) with a place dropped when an earlier one of its id
+    lies within `DARK_SAME` of a side of it (one marker outlined twice), and at most `per_id`
+    places an id (the first)."""
+    kept: list[tuple] = []
+    for place in found:
+        i, c = place[0], place[1]
+        mine = [k[1] for k in kept if k[0] == i]
+        if len(mine) >= per_id:
+            continue
+        centre, side = c.mean(axis=0), quad_side(c)
+        if all(np.linalg.norm(k.mean(axis=0) - centre) > DARK_SAME * side for k in mine):
+            kept.append(place)
+    return kept
+
+
+def dark_cases(grey: np.ndarray, seen: list[tuple[int, Quad]], located: list[CasePose],
+               size: tuple[float, float], layout: CaseLayout = LAYOUT) -> list[CasePose]:
+    """Cases, of players not `located` of whom `seen` (markers decoded or matched: id,
+    corners) holds one marker at least, found from the dark blobs of a marker's size within
+    reach of those markers (see `DARK_WINDOW`) whose insides match one of those players'
+    codes (`match_quads`, mean sides within `size` px), their corners refined on their edges,
+    fitted with the markers seen as `fit_matched` does: three markers of one case in the
+    printed layout through one homography, or no case."""
+    have = {p.player for p in located}
+    mine = [(i, c) for i, c in seen if layout.owner(i)[0] not in have]
+    want = {layout.owner(i)[0] for i, _ in mine}
+    if not want:
+        return []
+    # one printed size on one sheet: the case's other markers are about as big as those seen
+    # (a tilted sheet foreshortens its far markers by far less than these bounds allow)
+    quads = np.array([c for _, c in mine])
+    mean_sides = quad_sides(quads).mean(axis=1)
+    side = float(np.median(mean_sides))
+    sides = (max(size[0], 0.6 * side), min(size[1], 1.6 * side))
+    # the case's other markers lie within its sheet's diagonal of a marker seen (in that
+    # marker's sides, with room for perspective): the blobs are looked for only there
+    _, _, w, h = layout.sheet_mm
+    reach = DARK_REACH * math.hypot(w, h) / layout.marker_mm
+    centres = quads.mean(axis=1)
+    radius = reach * mean_sides[:, None]
+    lo = np.maximum(np.floor((centres - radius).min(axis=0)), 0).astype(int)
+    hi = np.minimum(np.ceil((centres + radius).max(axis=0)),
+                    (grey.shape[1], grey.shape[0])).astype(int)
+    if (hi - lo).min() < 8:
+        return []
+    image = grey[lo[1]:hi[1], lo[0]:hi[0]].copy()
+    for pose in located:
+        sheet = pose.sheet_corners(layout) - lo
+        if np.isfinite(sheet).all():
+            cv2.fillConvexPoly(image, np.round(sheet).astype(np.int32), 255)
+    blobs = [q + lo for q in dark_quads(image, sides, (DARK_WINDOW,), DARK_OFFSETS, step=2)]
+    matched = [(i, c) for i, c in match_quads(grey, blobs, layout, size=size)
+               if layout.owner(i)[0] in want]
+    if not matched:
+        return []
+    # (a blob's corners refined only once it is kept: refining costs about a millisecond)
+    kept = _distinct([(i, c, False) for i, c in mine] + [(i, c, True) for i, c in matched])
+    return fit_matched([(i, refine_corners(grey, c) if blob else c) for i, c, blob in kept],
+                       layout)
+
+
 FULL_SEARCH_EVERY = 15   # frames between whole-frame marker searches while tracking
 OUTLINE_EVERY = 5        # whole-frame searches per outline search while one finds nothing
 # From one video frame to the next a board moves a few millimetres, so a marker's outline keeps
@@ -921,6 +1008,11 @@ class MarkerTracker:
                     boards += framed_pairs(framed, [*poses, *boards],
                                            grey if frame.bgr is None else frame.bgr,
                                            self.layout, grey)
+                    located |= {p.player for p in boards}
+                if len(located) < GAME_CASES or self.known - located:
+                    # a case whose blurred markers left no quad and no outline: found by its
+                    # markers' dark blobs (`dark_cases`)
+                    boards += dark_cases(grey, seen, [*poses, *boards], size, self.layout)
                 if not poses and not boards:
                     # no case at all: markers too small for the decoder (under ~18 px, a
                     # module under three pixels, turned) are looked for in the frame at

@@ -3,15 +3,17 @@ hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the pi
 walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
 the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases
 (`lined_board`, `dung_card`, `lay_card`); `assert_glare_card_kept` reads a held-out glare
-picture."""
+picture; `paint_marker` prints another code (or white) over a rendered marker."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
+from companion.faces import HEXAPOD_CASE
 from companion.scenarios import hexapod_scene
 from companion.synth.hexapod_face import render_card
 from companion.synth.scene import sample_params
@@ -162,3 +164,27 @@ def visible_read_right(case, seen) -> int:
             assert got in (code, UNKNOWN), (r, c, code, got)
             read += got == code and case.visible[r][c] >= 1.0
     return read
+
+
+def paint_marker(image: np.ndarray, quad: np.ndarray, marker_id: int | None) -> np.ndarray:
+    """`image` with the marker at `quad` replaced: by the code of `marker_id` (the printed
+    black border and modules, as blurred as the scene's), or by the paper's white (None)."""
+    out = image.copy()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    mask = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
+    white = float(np.percentile(grey[cv2.dilate(mask, np.ones((9, 9), np.uint8)) > mask], 80))
+    if marker_id is None:
+        art = np.full((60, 60), 255, np.uint8)
+    else:
+        dictionary = cv2.aruco.getPredefinedDictionary(
+            getattr(cv2.aruco, HEXAPOD_CASE.dictionary))
+        art = cv2.resize(dictionary.generateImageMarker(marker_id, 6, borderBits=1), (60, 60),
+                         interpolation=cv2.INTER_NEAREST)
+    H = cv2.getPerspectiveTransform(np.float32([(0, 0), (60, 0), (60, 60), (0, 60)]),
+                                    quad.astype(np.float32))
+    warped = cv2.warpPerspective(art, H, grey.shape[::-1], flags=cv2.INTER_AREA,
+                                 borderValue=255)
+    warped = cv2.GaussianBlur(warped.astype(np.float32), (0, 0), 1.2) / 255.0 * white
+    keep = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.0)[..., None] / 255.0
+    return (out * (1 - keep) + warped[..., None] * keep).astype(np.uint8)

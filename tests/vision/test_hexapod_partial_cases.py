@@ -12,9 +12,9 @@ import pytest
 
 from companion.vision import hexapod_markers
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_markers import LAYOUT, case_codes, detect, make_detector
+from companion.vision.hexapod_markers import case_codes, detect, make_detector
 
-from .hexapod_scenes import assert_case_found, hard_scene
+from .hexapod_scenes import assert_case_found, hard_scene, paint_marker
 
 
 @pytest.mark.parametrize(("seed", "player", "min_right"), [(409, 2, 2), (154, 1, 11)])
@@ -25,29 +25,6 @@ def test_a_case_seen_by_two_markers_is_found(seed, player, min_right):
     size. The case is found, and reads no cell wrong (a hidden cell only '?' or its own code)
     and at least `min_right` right."""
     assert_case_found(seed, player, min_right)
-
-
-def _paint(image: np.ndarray, quad: np.ndarray, marker_id: int | None) -> np.ndarray:
-    """`image` with the marker at `quad` replaced: by the code of `marker_id` (the printed
-    black border and modules, as blurred as the scene's), or by the paper's white (None)."""
-    out = image.copy()
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    mask = np.zeros(grey.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
-    white = float(np.percentile(grey[cv2.dilate(mask, np.ones((9, 9), np.uint8)) > mask], 80))
-    if marker_id is None:
-        art = np.full((60, 60), 255, np.uint8)
-    else:
-        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, LAYOUT.dictionary))
-        art = cv2.resize(dictionary.generateImageMarker(marker_id, 6, borderBits=1), (60, 60),
-                         interpolation=cv2.INTER_NEAREST)
-    H = cv2.getPerspectiveTransform(np.float32([(0, 0), (60, 0), (60, 60), (0, 60)]),
-                                    quad.astype(np.float32))
-    warped = cv2.warpPerspective(art, H, grey.shape[::-1], flags=cv2.INTER_AREA,
-                                 borderValue=255)
-    warped = cv2.GaussianBlur(warped.astype(np.float32), (0, 0), 1.2) / 255.0 * white
-    keep = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.0)[..., None] / 255.0
-    return (out * (1 - keep) + warped[..., None] * keep).astype(np.uint8)
 
 
 def _seen(image: np.ndarray, ids: set[int]) -> list:
@@ -72,7 +49,7 @@ def test_a_wrong_code_or_no_marker_at_the_place_makes_no_case():
     found = hexapod_markers.partial_cases(grey, seeds, [])
     assert [p.player for p in found] == [2]
     for painted in (10, 30, None):
-        frame = _paint(image, place, painted)
+        frame = paint_marker(image, place, painted)
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         assert hexapod_markers.partial_cases(grey, _seen(frame, {21, 22}), []) == []
         seen = {c.player for c in HexapodReader(track=True, keep_still=False).read(frame).cases}
