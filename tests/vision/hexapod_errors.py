@@ -1,7 +1,8 @@
 """The Hexapod reader's errors on rendered tables sorted by cause (not a test module): for each
 scene of a band, every fully visible cell the reader left '?' with the rule that did it
 (`CaseRead.why`; "case not found" when its case was missed), every cell read wrong (visible or
-hidden), and every case missed with what its markers showed. `--tiles PNG` writes the failing
+hidden), every case missed with what its markers showed, and every case reported for a player
+with no case on the table (a false case). `--tiles PNG` writes the failing
 cells cropped from the frame (through the truth's board homography, a quarter cell of margin)
 and tiled with their truth and rule, to judge by eye whether each could be read.
 
@@ -60,7 +61,7 @@ def crop(image: np.ndarray, board_to_image: np.ndarray, r: int, c: int, cell_mm:
 def analyse(seeds: range, band: str, cache: Path | None) -> dict:
     """Errors of every scene of `seeds` (see the module docstring)."""
     cv2.setNumThreads(1)
-    unread, wrong, missed = [], [], []
+    unread, wrong, missed, false = [], [], [], []
     crops = []
     n_cells = n_right = n_cases = n_exact = 0
     for seed in seeds:
@@ -68,6 +69,8 @@ def analyse(seeds: range, band: str, cache: Path | None) -> dict:
         result = HexapodReader(track=True, keep_still=False).read_full(image, 0.0, 0)
         seen = {c.player: (c, r) for c, r in zip(result.observation.cases, result.reads,
                                                   strict=True)}
+        false += [dict(seed=seed, player=p) for p in sorted(set(seen) -
+                                                            {c.player for c in truth.cases})]
         for case in truth.cases:
             shown = [round(float(m.visible), 3) for m in case.markers]
             if sum(m.visible >= 0.999 for m in case.markers) < 3:
@@ -111,7 +114,7 @@ def analyse(seeds: range, band: str, cache: Path | None) -> dict:
                                           f"{seed}/{case.player} {r}{c} {code}", why))
             n_exact += got is not None and bad == 0
     return dict(cells=n_cells, right=n_right, cases=n_cases, exact=n_exact, unread=unread,
-                wrong=wrong, missed=missed, crops=crops)
+                wrong=wrong, missed=missed, false=false, crops=crops)
 
 
 def tiles(crops: list, path: Path, per_row: int = 12) -> None:
@@ -143,7 +146,7 @@ def main() -> None:
     print(f"{args.band} {args.seed}..{args.seed + args.scenes - 1}: per cell "
           f"{100 * out['right'] / max(out['cells'], 1):.3f} %, cases exact "
           f"{out['exact']}/{out['cases']}, visible '?' {len(out['unread'])}, wrong "
-          f"{len(out['wrong'])}")
+          f"{len(out['wrong'])}, false cases {len(out['false'])}")
     by_rule = collections.Counter(u["why"] for u in out["unread"])
     print("visible '?' by rule: " + ", ".join(f"{k} {v}" for k, v in by_rule.most_common()))
     by_code = collections.Counter((u["why"], u["truth"]) for u in out["unread"])
@@ -153,6 +156,8 @@ def main() -> None:
         print(f"  missed case: {m}")
     for w in out["wrong"]:
         print(f"  WRONG: {w}")
+    for f in out["false"]:
+        print(f"  FALSE CASE: {f}")
     if args.tiles:
         tiles(out["crops"], args.tiles)
     if args.json:
