@@ -3,7 +3,8 @@ hexapod` frames and reads them (hard band, 1280 x 720, the boards filling the pi
 walks over their cases that compare what was read with the renderer's own truth. `PX` and `M` are
 the canvas's pixels per cell and margin, as the reader resamples a case, for crafted canvases
 (`lined_board`, `dung_card`, `lay_card`); `assert_glare_card_kept` reads a held-out glare
-picture; `paint_marker` prints another code (or white) over a rendered marker."""
+picture; `paint_marker` prints another code (or white) over a rendered marker, and
+`decoded_markers` lists the markers the frame's decoder reads."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from companion.scenarios import hexapod_scene
 from companion.synth.hexapod_face import render_card
 from companion.synth.scene import sample_params
 from companion.vision.hexapod import HexapodReader
+from companion.vision.hexapod_markers import case_codes, detect, make_detector
 from companion.vision.observation import UNKNOWN
 
 from .hexapod_heldout import VARIANTS, heldout_case, wrong_cells
@@ -188,3 +190,10 @@ def paint_marker(image: np.ndarray, quad: np.ndarray, marker_id: int | None) -> 
     warped = cv2.GaussianBlur(warped.astype(np.float32), (0, 0), 1.2) / 255.0 * white
     keep = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.0)[..., None] / 255.0
     return (out * (1 - keep) + warped[..., None] * keep).astype(np.uint8)
+
+
+def decoded_markers(image: np.ndarray) -> list:
+    """The case markers the frame's decoder reads in `image` (id, corners)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found, _ = detect(grey, make_detector(case_codes()), codes=case_codes())
+    return found

@@ -12,9 +12,8 @@ import pytest
 
 from companion.vision import hexapod_markers
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_markers import case_codes, detect, make_detector
 
-from .hexapod_scenes import assert_case_found, hard_scene, paint_marker
+from .hexapod_scenes import assert_case_found, decoded_markers, hard_scene, paint_marker
 
 
 @pytest.mark.parametrize(("seed", "min_right"), [(151, 9), (312, 17)])
@@ -24,13 +23,6 @@ def test_a_case_whose_blurred_marker_left_no_quad_is_found(seed, min_right):
     matches its code, and the case is found from three markers; it reads no cell wrong (a
     hidden cell only '?' or its own code) and at least `min_right` right."""
     assert_case_found(seed, 1, min_right)
-
-
-def _decoded(image: np.ndarray) -> list:
-    """The markers the frame's decoder reads in `image` (id, corners)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found, _ = detect(grey, make_detector(case_codes()), codes=case_codes())
-    return found
 
 
 def _size(found: list) -> tuple[float, float]:
@@ -45,7 +37,7 @@ def test_the_blob_search_looks_only_for_a_case_of_which_a_marker_was_seen():
     blobs) no search is made and no case is reported."""
     image, _ = hard_scene(312)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found = _decoded(image)
+    found = decoded_markers(image)
     located = [p for p in hexapod_markers.fit_cases(found) if p.player == 2]
     assert [p.player for p in located] == [2]
     mine = [(i, c) for i, c in found if i in (10, 13)]
@@ -66,7 +58,7 @@ def test_a_wrong_code_or_no_marker_at_the_blob_makes_no_case(painted):
     case = next(c for c in truth.cases if c.player == 1)
     frame = paint_marker(image, np.array(case.markers[2].corners, np.float64), painted)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = _decoded(frame)
+    found = decoded_markers(frame)
     located = [p for p in hexapod_markers.fit_cases(found) if p.player == 2]
     mine = [(i, c) for i, c in found if i in (10, 13)]
     assert hexapod_markers.dark_cases(grey, mine, located, _size(found)) == []

@@ -12,9 +12,8 @@ import pytest
 
 from companion.vision import hexapod_markers
 from companion.vision.hexapod import HexapodReader
-from companion.vision.hexapod_markers import case_codes, detect, make_detector
 
-from .hexapod_scenes import assert_case_found, hard_scene, paint_marker
+from .hexapod_scenes import assert_case_found, decoded_markers, hard_scene, paint_marker
 
 
 @pytest.mark.parametrize(("seed", "player", "min_right"), [(409, 2, 2), (154, 1, 11)])
@@ -29,9 +28,7 @@ def test_a_case_seen_by_two_markers_is_found(seed, player, min_right):
 
 def _seen(image: np.ndarray, ids: set[int]) -> list:
     """The markers of `ids` the frame's decoder reads in `image` (id, corners)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found, _ = detect(grey, make_detector(case_codes()), codes=case_codes())
-    return [(i, c) for i, c in found if i in ids]
+    return [(i, c) for i, c in decoded_markers(image) if i in ids]
 
 
 def test_a_wrong_code_or_no_marker_at_the_place_makes_no_case():
