@@ -74,8 +74,12 @@ def _is_video(source: Path) -> bool:
 
 
 def _frames(source: Path):
-    """(name, frame, time) triples from an image, a folder or a video."""
+    """(name, frame, time) triples from an image, a folder or a video. A picture the readers
+    cannot take (`frames.frame_problem`: a sliver a pixel or two wide) is an error on its
+    own, and skipped, with a word on stderr, in a folder."""
     import cv2
+
+    from ..vision.frames import frame_problem
 
     if source.is_dir():
         skipped = sorted(f.name for f in source.iterdir() if f.suffix.lower() in UNREADABLE_EXT)
@@ -84,8 +88,13 @@ def _frames(source: Path):
         files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXT)
         for i, f in enumerate(files):
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if img is not None:
-                yield f.name, img, float(i)
+            if img is None:
+                continue
+            problem = frame_problem(img)
+            if problem is not None:   # (one picture the readers cannot take: the rest go on)
+                print(f"skipped {f.name}: {problem}", file=sys.stderr)
+                continue
+            yield f.name, img, float(i)
         return
     if source.suffix.lower() in UNREADABLE_EXT:
         raise ValueError(f"cannot read {source}: {UNREADABLE_HINT}")
@@ -93,6 +102,9 @@ def _frames(source: Path):
         img = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if img is None:
             raise ValueError(f"cannot read image {source}")
+        problem = frame_problem(img)
+        if problem is not None:
+            raise ValueError(f"cannot read {source}: {problem}")
         yield source.name, img, 0.0
         return
     cap = cv2.VideoCapture(str(source))
