@@ -21,6 +21,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ._argtypes import millimetres, seconds
+
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".avif"}
 # photo formats OpenCV cannot decode (a phone's default on some models)
 UNREADABLE_EXT = {".heic", ".heif"}
@@ -48,23 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write every stage's image (mask, hexagons, lattice, samples, result)")
     p.add_argument("--calibration", metavar="DIR", default=str(CALIBRATION_DIR),
                    help="folder with saved colour/camera calibrations (default calibration/)")
-    p.add_argument("--marker-mm", type=_millimetres, default=40.0,
+    p.add_argument("--marker-mm", type=millimetres, default=40.0,
                    help="the table markers' printed size, the black square's side in mm "
                         "(`markers export --size-mm`; default 40)")
-    p.add_argument("--stable-s", type=float, default=1.0,
+    p.add_argument("--stable-s", type=seconds, default=1.0,
                    help="video: seconds a table must look the same to count (default 1.0)")
     p.set_defaults(run=run)
-
-
-def _millimetres(text: str) -> float:
-    """A positive size in millimetres (argparse's type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a size in mm above 0, got {text!r}")
-    return value
 
 
 def _is_video(source: Path) -> bool:
