@@ -22,9 +22,9 @@ REFUSED = [
     (["demo", "--pace", "0"], "--pace", "above 0"),
     (["demo", "--stable", "nan"], "--stable", "0 or more"),
     (["demo", "--duration", "-3"], "--duration", "above 0"),
-    (["markers", "export", "--out", "x", "--dpi", "0"], "--dpi", "from 50 to 1200"),
+    (["markers", "export", "--out", "x", "--dpi", "0"], "--dpi", "from 20 to 1200"),
     (["markers", "export", "--out", "x", "--size-mm", "inf"], "--size-mm", "above 0"),
-    (["cards", "export", "--out", "x", "--dpi", "100000"], "--dpi", "from 50 to 1200"),
+    (["cards", "export", "--out", "x", "--dpi", "100000"], "--dpi", "from 20 to 1200"),
     (["bench", "referee", "--fps", "0"], "--fps", "above 0"),
     (["bench", "referee", "--clients", "0"], "--clients", "1 or more"),
     (["bench", "vision", "--cards", "0"], "--cards", "from 1 to 36"),
@@ -49,11 +49,11 @@ def test_a_number_out_of_range_stops_the_command_with_a_usage_error(capsys, argv
 
 def test_the_types_take_their_whole_range_and_no_more():
     assert port("0") == 0 and port("65535") == 65535
-    assert dpi("50") == 50 and dpi("1200") == 1200
+    assert dpi("20") == 20 and dpi("1200") == 1200
     assert millimetres("0.5") == 0.5 and seconds("0") == 0.0
     assert share("0") == 0.0 and share("1") == 1.0
     assert whole(1, 6)("6") == 6 and number(0.0, above=True)("1e-9") == 1e-9
-    for parse, text in ((port, "65536"), (port, "8000.5"), (dpi, "49"), (millimetres, "0"),
+    for parse, text in ((port, "65536"), (port, "8000.5"), (dpi, "19"), (millimetres, "0"),
                         (millimetres, "-inf"), (seconds, "inf"), (share, "1.01"),
                         (share, "nan"), (whole(1), "one")):
         with pytest.raises(Exception) as info:

@@ -52,9 +52,9 @@ def number(low: float, high: float | None = None, *, above: bool = False
 
 # a TCP port (0: any free port, which the command prints)
 port = whole(0, 65535)
-# a PNG's resolution: below 50 dpi a face's symbols are a few pixels; above 1200 one A4 sheet
+# a PNG's resolution: below 20 dpi a face's symbols are a few pixels; above 1200 one A4 sheet
 # alone takes hundreds of megabytes
-dpi = whole(50, 1200)
+dpi = whole(20, 1200)
 # a printed size in millimetres
 millimetres = number(0.0, above=True)
 # a time in seconds, 0 allowed
