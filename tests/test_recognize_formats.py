@@ -5,6 +5,7 @@ skipped and the readable pictures are still read."""
 from __future__ import annotations
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -30,3 +31,25 @@ def test_a_folder_names_the_heic_photos_it_skips(tmp_path, capsys):
     out = capsys.readouterr()
     assert "t0.png: 2 display case(s)" in out.out
     assert "skipped IMG_0002.heic" in out.err and "JPEG" in out.err
+
+
+@pytest.mark.parametrize("game", ["hexel", "hexapod"])
+def test_a_sliver_of_a_picture_gets_a_clear_error(tmp_path, capsys, game):
+    # a 900 x 1 px picture once failed inside OpenCV's resize with a traceback
+    sliver = tmp_path / "strip.png"
+    cv2.imwrite(str(sliver), np.full((1, 900, 3), 128, np.uint8))
+    assert main(["recognize", str(sliver), "--game", game]) == 2
+    text = "".join(capsys.readouterr())
+    assert "strip.png" in text and "900 x 1 px" in text and "16 px" in text
+    assert "Traceback" not in text and "OpenCV" not in text
+
+
+def test_a_folder_skips_a_sliver_and_reads_the_rest(tmp_path, capsys):
+    image, _ = hexapod_scene(0, "topdown")
+    cv2.imwrite(str(tmp_path / "t0.png"), image)
+    cv2.imwrite(str(tmp_path / "a_strip.png"), np.full((8, 700, 3), 200, np.uint8))
+    assert main(["recognize", str(tmp_path), "--game", "hexapod"]) == 0
+    out = capsys.readouterr()
+    assert "t0.png: 2 display case(s)" in out.out
+    assert "skipped a_strip.png" in out.err and "700 x 8 px" in out.err
+    assert "a_strip.png:" not in out.out

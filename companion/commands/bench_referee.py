@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from ..cli import group
+from ._argtypes import number, seconds, whole
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,11 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = group(sub, "bench", "Benchmarks (not tests): print timings.")
     p = g.add_parser("referee", help="placement→announcement and SSE push latency",
                      description=__doc__.split("\n\n")[0])
-    p.add_argument("--placements", type=int, default=12, help="cards to lay (default 12)")
-    p.add_argument("--stable", type=float, default=0.5, help="stability window, s (default 0.5)")
-    p.add_argument("--fps", type=float, default=15.0, help="synthetic camera fps (default 15)")
-    p.add_argument("--clients", type=int, default=30, help="SSE clients (default 30)")
-    p.add_argument("--pushes", type=int, default=40, help="SSE updates to time (default 40)")
+    p.add_argument("--placements", type=whole(1), default=12, help="cards to lay (default 12)")
+    p.add_argument("--stable", type=seconds, default=0.5, help="stability window, s (default 0.5)")
+    p.add_argument("--fps", type=number(0.0, above=True), default=15.0,
+                   help="synthetic camera fps (default 15)")
+    p.add_argument("--clients", type=whole(1), default=30, help="SSE clients (default 30)")
+    p.add_argument("--pushes", type=whole(1), default=40, help="SSE updates to time (default 40)")
     p.add_argument("--no-camera", action="store_true",
                    help="observe the simulated table directly (no rendering or reading)")
     p.add_argument("--seed", type=int, default=3)

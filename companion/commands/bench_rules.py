@@ -14,6 +14,7 @@ import statistics
 import time
 
 from ..cli import group
+from ._argtypes import whole
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,9 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = group(sub, "bench", "Benchmarks (not tests): speed figures for the README.")
     p = g.add_parser("rules", help="Hex'el placement enumeration and simulated games per second",
                      description=__doc__)
-    p.add_argument("--layouts", type=int, default=200, help="30-card layouts to time (200)")
-    p.add_argument("--games", type=int, default=200, help="games to simulate (200)")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--layouts", type=whole(1), default=200, help="30-card layouts to time (200)")
+    p.add_argument("--games", type=whole(1), default=200, help="games to simulate (200)")
+    p.add_argument("--players", type=whole(1, 6), default=4,
+                   help="seats at the table, 1-6 (default 4)")
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=run)
 

@@ -33,6 +33,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ..cli import group
+from ._argtypes import whole
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,9 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", choices=["hexel", "hexapod"], default="hexel")
     p.add_argument("--edition", choices=["holodex", "web", "both"], default="both",
                    help="card edition (default both, alternating by scene)")
-    p.add_argument("--scenes", type=int, default=100, help="scenes per band (default 100)")
+    p.add_argument("--scenes", type=whole(1), default=100, help="scenes per band (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first scene seed (default 0)")
-    p.add_argument("--cards", type=int, default=20, help="cards per table (default 20)")
+    p.add_argument("--cards", type=whole(1, 36), default=20,
+                   help="cards per table, 1-36 (default 20)")
     p.add_argument("--bands", default=None,
                    help="comma-separated bands (default easy,hard; hexapod: topdown,easy,hard)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -243,6 +245,7 @@ def run_hexapod(args: argparse.Namespace) -> int:
     from ..rules.hexapod import score_case
     from ..scenarios import hexapod_scene
     from ..synth.scene import sample_params
+    from ..vision.frames import MIN_SIDE
     from ..vision.hexapod import HexapodReader
     from ..vision.hexapod_calibrate import hexapod_params
     from ..vision.observation import UNKNOWN
@@ -255,6 +258,9 @@ def run_hexapod(args: argparse.Namespace) -> int:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         print(f"error: --size must look like 1280x720, got {args.size!r}")
+        return 2
+    if min(width, height) < MIN_SIDE:
+        print(f"error: --size must be at least {MIN_SIDE} px each way, got {args.size!r}")
         return 2
     cell_params = hexapod_params(getattr(args, "calibration", None))
     report = {}

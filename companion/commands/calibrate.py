@@ -86,14 +86,15 @@ def run_colours(args: argparse.Namespace) -> int:
 
     from ..vision.calibration import TableView, calibrate_table
     from ..vision.colour import colours_path
+    from ..vision.frames import check_frame
     from ..vision.learn_inks import learn_colours
 
     img = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if img is None:
         print(f"error: cannot read {args.image}", file=sys.stderr)
         return 2
-    view = TableView(calibrate_table(img))
     try:
+        view = TableView(calibrate_table(check_frame(img, "the colour calibration")))
         model = learn_colours(img, args.edition, view)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

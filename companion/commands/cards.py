@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cli import group
+from ._argtypes import dpi
 
 
 @dataclass(frozen=True)
@@ -246,5 +247,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="output folder (created if missing)")
     p.add_argument("--deck", default=None,
                    help="deck file (JSON with a 'cards' list); default: the standard deck")
-    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    p.add_argument("--dpi", type=dpi, default=300, help="PNG resolution (default 300)")
     p.set_defaults(run=run_export)

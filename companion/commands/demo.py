@@ -20,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 
+from ._argtypes import number, port, seconds, share
+
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay")
 
 
@@ -29,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=__doc__.split("\n\n")[0])
     p.add_argument("--game", choices=["hexel", "hexapod"], default="hexel",
                    help="the game at the table (default hexel; hexapod: two display cases)")
-    p.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
+    p.add_argument("--port", type=port, default=8000,
+                   help="web port, 0-65535 (default 8000; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to serve on (default 127.0.0.1; 0.0.0.0 for phones on the LAN)")
     p.add_argument("--seed", type=int, default=1, help="random seed of the players (default 1)")
@@ -39,18 +42,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="skip rendering and reading images: observe the simulated table directly")
     p.add_argument("--manual", action="store_true",
                    help="no auto-confirm: moves wait for CONFIRM on the admin page")
-    p.add_argument("--pace", type=float, default=1.0,
+    p.add_argument("--pace", type=number(0.0, above=True), default=1.0,
                    help="seconds per player gesture (default 1.0; smaller is faster)")
-    p.add_argument("--illegal", type=float, default=0.15,
+    p.add_argument("--illegal", type=share, default=0.15,
                    help="share of moves first laid wrongly (default 0.15)")
     p.add_argument("--store", type=Path, default=None,
                    help="game store file to keep (default: a fresh temporary one)")
     p.add_argument("--pin", default=None, help="admin PIN (default: random, printed)")
     p.add_argument("--edition", choices=["holodex", "web"], default="holodex")
-    p.add_argument("--stable", type=float, default=0.8, help="stability window, s (default 0.8)")
+    p.add_argument("--stable", type=seconds, default=0.8, help="stability window, s (default 0.8)")
     p.add_argument("--speak", action="store_true",
                    help="speak announcements through espeak-ng (if installed)")
-    p.add_argument("--duration", type=float, default=None,
+    p.add_argument("--duration", type=number(0.0, above=True), default=None,
                    help="stop after this many seconds (default: run until Ctrl-C)")
     p.set_defaults(run=run)
 
@@ -103,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
                        else f"http://127.0.0.1:{args.port}/")
     except OSError as exc:
         print(f"error: cannot serve on {args.host}:{args.port}: {exc} (try --port)")
+        # (nothing started yet: let go of the sensor's camera and the store as a stop does)
+        _close(sensor)
+        store.close()
         return 2
     speaker = Speaker() if args.speak else None
     if speaker is not None and not speaker.available:
@@ -136,15 +142,20 @@ def run(args: argparse.Namespace) -> int:
     camera.stop()
     outputs.stop()
     web.stop()
-    closer = getattr(sensor, "close", None)
-    if closer is not None:
-        closer()
+    _close(sensor)
     store.close()
     wrong = "at a wrong rotation" if game == "hexel" else "where P2 forbids it"
     print(f"{players.moves} cards laid, {players.illegal_laid} {wrong} "
           f"({players.illegal_caught} caught by the referee); {len(referee.log)} actions "
           f"committed.")
     return 0
+
+
+def _close(sensor) -> None:
+    """Close the sensor's camera source, where it has one to close."""
+    closer = getattr(sensor, "close", None)
+    if closer is not None:
+        closer()
 
 
 def _options(game: str, players: int, args: argparse.Namespace):

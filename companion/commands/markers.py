@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from ..cli import group
+from ._argtypes import dpi, millimetres
 
 
 def export(out: Path, size_mm: float, dpi: int = 300) -> list[Path]:
@@ -53,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "white quiet zone as an A4 PDF and a PNG, plus the ChArUco board for "
                     "`companion calibrate camera`. Print at 100 % (actual size).")
     p.add_argument("--out", required=True, help="output folder (created if missing)")
-    p.add_argument("--size-mm", type=float, default=40.0,
+    p.add_argument("--size-mm", type=millimetres, default=40.0,
                    help="marker side in mm, black border included (default 40)")
-    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    p.add_argument("--dpi", type=dpi, default=300, help="PNG resolution (default 300)")
     p.set_defaults(run=run_export)

@@ -21,6 +21,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ._argtypes import millimetres, seconds
+
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".avif"}
 # photo formats OpenCV cannot decode (a phone's default on some models)
 UNREADABLE_EXT = {".heic", ".heif"}
@@ -48,23 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write every stage's image (mask, hexagons, lattice, samples, result)")
     p.add_argument("--calibration", metavar="DIR", default=str(CALIBRATION_DIR),
                    help="folder with saved colour/camera calibrations (default calibration/)")
-    p.add_argument("--marker-mm", type=_millimetres, default=40.0,
+    p.add_argument("--marker-mm", type=millimetres, default=40.0,
                    help="the table markers' printed size, the black square's side in mm "
                         "(`markers export --size-mm`; default 40)")
-    p.add_argument("--stable-s", type=float, default=1.0,
+    p.add_argument("--stable-s", type=seconds, default=1.0,
                    help="video: seconds a table must look the same to count (default 1.0)")
     p.set_defaults(run=run)
-
-
-def _millimetres(text: str) -> float:
-    """A positive size in millimetres (argparse's type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a size in mm above 0, got {text!r}")
-    return value
 
 
 def _is_video(source: Path) -> bool:
@@ -74,8 +65,12 @@ def _is_video(source: Path) -> bool:
 
 
 def _frames(source: Path):
-    """(name, frame, time) triples from an image, a folder or a video."""
+    """(name, frame, time) triples from an image, a folder or a video. A picture the readers
+    cannot take (`frames.frame_problem`: a sliver a pixel or two wide) is an error on its
+    own, and skipped, with a word on stderr, in a folder."""
     import cv2
+
+    from ..vision.frames import frame_problem
 
     if source.is_dir():
         skipped = sorted(f.name for f in source.iterdir() if f.suffix.lower() in UNREADABLE_EXT)
@@ -84,8 +79,13 @@ def _frames(source: Path):
         files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXT)
         for i, f in enumerate(files):
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if img is not None:
-                yield f.name, img, float(i)
+            if img is None:
+                continue
+            problem = frame_problem(img)
+            if problem is not None:   # (one picture the readers cannot take: the rest go on)
+                print(f"skipped {f.name}: {problem}", file=sys.stderr)
+                continue
+            yield f.name, img, float(i)
         return
     if source.suffix.lower() in UNREADABLE_EXT:
         raise ValueError(f"cannot read {source}: {UNREADABLE_HINT}")
@@ -93,6 +93,9 @@ def _frames(source: Path):
         img = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if img is None:
             raise ValueError(f"cannot read image {source}")
+        problem = frame_problem(img)
+        if problem is not None:
+            raise ValueError(f"cannot read {source}: {problem}")
         yield source.name, img, 0.0
         return
     cap = cv2.VideoCapture(str(source))

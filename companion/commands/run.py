@@ -45,6 +45,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.check:
+        found = problems(config)
+        if found:
+            print(f"error: {args.config} has {len(found)} problem(s) beyond its syntax:",
+                  file=sys.stderr)
+            for problem in found:
+                print(f"  - {problem}", file=sys.stderr)
+            return 2
         print(f"{args.config}: OK")
         return 0
     code = Table(config, mock_pins=args.pin_factory == "mock").serve()
@@ -60,6 +67,31 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+def problems(config) -> list[str]:
+    """What `serve` would refuse in a config whose syntax is valid, found without opening the
+    camera, the store or the pins: the camera source's spec (`open_source`, unopened), the
+    saved calibrations (`load_saved`) and the game's options (`game_options`)."""
+    from ..rules.core import RulesError
+    from ..sources import SourceError, open_source
+    from ..vision.saved import CalibrationError, load_saved
+
+    c, found = config, []
+    try:
+        open_source(c.camera.source, size=c.camera.size, settle_s=c.camera.settle_s,
+                    exposure_ev=c.camera.exposure_ev)
+    except SourceError as exc:
+        found.append(f"camera.source: {exc}")
+    try:
+        load_saved(c.camera.calibration)
+    except CalibrationError as exc:
+        found.append(f"camera.calibration: {exc}")
+    try:
+        game_options(c.game)
+    except RulesError as exc:
+        found.append(f"game: {exc}")
+    return found
 
 
 class Table:

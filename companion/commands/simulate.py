@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 from ..cli import group
+from ._argtypes import whole
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chips", type=int, default=100, help="buy-in per seat (default 100)")
     p.add_argument("--deck", type=str, default=None,
                    help="deck file (JSON with a 'cards' list; default: the standard 36)")
-    p.add_argument("--max-hedge", type=int, default=3,
+    p.add_argument("--max-hedge", type=whole(0), default=3,
                    help="simulated players hedge 0..N stakes a round (default 3)")
     p.set_defaults(run=run_hexel)
 

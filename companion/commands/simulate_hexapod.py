@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..cli import group
 
-DECK_PATH = Path("models/hexapod-deck.json")
+# the shipped deck, found from the package wherever the command is run
+DECK_PATH = Path(__file__).resolve().parents[2] / "models" / "hexapod-deck.json"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                  "otherwise they usually spend a coin, else pass.")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--deck", type=Path, default=DECK_PATH, help=f"deck file ({DECK_PATH})")
+    p.add_argument("--deck", type=Path, default=DECK_PATH,
+                   help="deck file (default: the shipped models/hexapod-deck.json)")
     p.add_argument("--uniform", action="store_true",
                    help="pick uniformly among all legal actions (passes included)")
     p.set_defaults(run=run_hexapod)

@@ -56,6 +56,12 @@ class CharucoSpec:
                                       self.marker_mm, d)
 
 
+# `CameraCalibration.for_size`: frames whose width-to-height ratio is within this share of the
+# calibration's are the same picture scaled (1920 x 1080 and 1280 x 720, or 1640 x 1232 and
+# 820 x 616 on the Pi camera); any other ratio is a mode that crops the sensor
+SAME_SHAPE = 0.005
+
+
 @dataclass(frozen=True)
 class CameraCalibration:
     """Pinhole intrinsics and distortion coefficients (OpenCV model) for one image size."""
@@ -89,6 +95,26 @@ class CameraCalibration:
         out, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.k,
                                    self.dist)
         return out.reshape(-1, 2)
+
+    def for_size(self, width: int, height: int) -> CameraCalibration | None:
+        """These intrinsics for frames `width` x `height` px: themselves at their own size; for
+        the same picture scaled (the camera's other output size of the same shape, within
+        SAME_SHAPE), the focal lengths and principal point scaled with it (pixel centres on
+        pixel centres; the distortion, a function of the normalised image point, unchanged);
+        None for frames of another shape (a mode that crops the sensor: the lens correction
+        would be laid off centre)."""
+        w0, h0 = self.image_size
+        if (width, height) == (w0, h0):
+            return self
+        if w0 <= 0 or h0 <= 0 or abs((width / height) / (w0 / h0) - 1.0) > SAME_SHAPE:
+            return None
+        sx, sy = width / w0, height / h0
+        k = self.k
+        matrix = ((k[0, 0] * sx, k[0, 1] * sx, (k[0, 2] + 0.5) * sx - 0.5),
+                  (0.0, k[1, 1] * sy, (k[1, 2] + 0.5) * sy - 0.5),
+                  (0.0, 0.0, 1.0))
+        return CameraCalibration(tuple(tuple(float(v) for v in r) for r in matrix),
+                                 self.distortion, (width, height), self.rms_px * sx)
 
     def to_json(self) -> dict:
         return {"matrix": [list(r) for r in self.matrix], "distortion": list(self.distortion),

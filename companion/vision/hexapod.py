@@ -42,6 +42,7 @@ import numpy as np
 
 from .change import REREAD_FRAMES, Coarse, StillFrames, changed_blocks, region
 from .colourless import colourless
+from .frames import check_frame
 from .hexapod_cells import CaseRead, read_case
 from .hexapod_colour import clipped_channels
 from .hexapod_markers import LAYOUT, CaseLayout, CasePose, MarkerTracker
@@ -124,9 +125,10 @@ class HexapodReader:
 
     def read_full(self, frame_bgr: np.ndarray, t: float = 0.0, frame_seq: int = 0
                   ) -> HexapodRead:
-        """Like `read`, with the poses, per-case evidence and stage timings."""
-        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
-            raise ValueError("the Hexapod reader takes a BGR colour image")
+        """Like `read`, with the poses, per-case evidence and stage timings. A frame that is no
+        BGR colour image of 8-bit channels, MIN_SIDE px each way, is refused
+        (`frames.check_frame`: ValueError) before the reader's state changes."""
+        check_frame(frame_bgr, "the Hexapod reader")
         self._frames += 1
         if not self.keep_still:
             return self._read_full(frame_bgr, t, frame_seq)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..colour_chart import CHART, CHART_IDS, PAPER_KIND, ColourChart
 from .colourless import colourless
+from .frames import check_frame
 from .hexapod_colour import KINDS, ColourParams, hue_deg
 from .hexapod_windows import DEFAULT, CellParams
 from .observation import NO_COLOUR_LEARN
@@ -176,7 +177,9 @@ def read_swatch(canvas: np.ndarray, rect: tuple[float, float, float, float], inn
 def learn_chart(image: np.ndarray, chart: ColourChart = CHART, source: str = "") -> ChartInks:
     """The inks of the chart in `image` (BGR); raises ValueError (saying why) when the chart is
     not found whole, too many of an ink's swatches are unreadable or disagree, or an ink reads
-    implausibly, or the photo has no colour at all (`colourless`)."""
+    implausibly, or the photo has no colour at all (`colourless`) or is no BGR colour frame of
+    8-bit channels (`frames.check_frame`)."""
+    check_frame(image, "the colour chart calibration")
     if colourless(image):
         raise ValueError(NO_COLOUR_LEARN)
     canvas = rectify(image, find_chart(image, chart), chart)

@@ -43,6 +43,7 @@ from .calibration import TableView
 from .cards import consistent_sizes, fit_hexagons, paper_blobs, paper_mask
 from .colour import NEUTRAL_SPREAD, ColourModel, builtin_model, normalise
 from .colourless import colourless
+from .frames import check_frame
 from .inks import MIN_TURN_DEG, chroma, turn_ink, wrap_angle
 from .observation import NO_COLOUR_LEARN
 from .reader import HexelReader
@@ -69,7 +70,9 @@ def learn_colours(frame: np.ndarray, edition: str, view: TableView | None = None
                   params: ReaderParams = ReaderParams()) -> ColourModel:
     """The colour model of the print in `frame` (BGR), which shows the edition's three
     single-kind cards (RRRRRR, BBBBBB and VVVVVV or YYYYYY) whole and flat; see the module
-    docstring. Raises ValueError, saying why, where the frame does not show them clearly."""
+    docstring. Raises ValueError, saying why, where the frame does not show them clearly (or
+    is no BGR colour frame of 8-bit channels, `frames.check_frame`)."""
+    check_frame(frame, "the colour calibration")
     if colourless(frame):
         raise ValueError(NO_COLOUR_LEARN)
     view = view or TableView()

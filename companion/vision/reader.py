@@ -64,6 +64,7 @@ from .change import StillFrames
 from .colour import ColourModel, builtin_model
 from .colourless import colourless, grey_symbols
 from .far_cells import far_cells
+from .frames import check_frame
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
 from .inks import adapt_inks, confused_letters, faint_letters, symbol_cores
@@ -126,6 +127,7 @@ MARKER_RETRY_FRAMES = 30   # an uncalibrated reader looks for the table markers 
 UNCALIBRATED = "uncalibrated: table markers not found"
 THREE_MARKERS = "calibrated from three table markers"
 MARKER_SIZE = "times as wide as the table markers"
+OTHER_SHAPE = "lens correction not used"
 MIN_SIZED = 2   # whole cards that measure the face's size where the markers' size hid them
 FEW_CARDS = 3              # fewer whole cards than this: their paper is looked for by its
                            # local range too (`_by_contrast`)
@@ -145,6 +147,9 @@ def camera_setup(obs: HexelObservation) -> str:
             ratio = n.split()[1]
             said.append(f"cards {ratio} times the size the table markers give: set the "
                         "markers' size (marker_mm)")
+        elif n.startswith(OTHER_SHAPE):
+            said.append("the camera calibration is for frames of another shape: calibrate "
+                        "the camera at this size")
     return "; ".join(said)
 
 
@@ -185,6 +190,8 @@ class HexelReader:
         if self.model.edition != edition:
             raise ValueError(f"colour model is for {self.model.edition!r}, not {edition!r}")
         self.camera = camera
+        # the intrinsics as saved, for their own frame size (`camera`: as used at this size)
+        self._lens = camera
         self.view = TableView(table, camera)
         self.find_markers = find_markers
         self.params = params
@@ -201,6 +208,9 @@ class HexelReader:
         self._still: StillFrames[ReadResult] = StillFrames()
         self._doubt: dict[str, int] = {}   # letter in doubt -> full reads it stays so
         self._grey_print = False   # the last frame's cards printed without colour (`_read`)
+        # the frame size (height, width) the table calibration maps, once a frame was seen or
+        # markers found (`_same_size`)
+        self._view_shape: tuple[int, int] | None = None
 
     def card_px(self, shape: tuple[int, ...]) -> float | None:
         """Expected card width in frame pixels: from the last frame's cards, else from the table
@@ -217,7 +227,11 @@ class HexelReader:
     def calibrate(self, frame: np.ndarray, marker_mm: float | None = None) -> bool:
         """Look for the table markers (all four, or three when one is covered), `marker_mm`
         wide (default: the reader's `marker_mm`); on success use them from now on. A
-        calibration from all four is not given up for one from three."""
+        calibration from all four is not given up for one from three. A frame that is no BGR
+        colour image of 8-bit channels, MIN_SIDE px each way, is refused (`frames.check_frame`:
+        ValueError) and the calibration kept."""
+        check_frame(frame, "the table calibration")
+        self._same_size(frame)
         table = calibrate_table(frame, marker_mm or self.marker_mm, self.camera)
         if table is None:
             return False
@@ -226,6 +240,32 @@ class HexelReader:
             self.view = TableView(table, self.camera)
             self._card_px = self._card_area = None
         return True
+
+    def _same_size(self, frame: np.ndarray) -> None:
+        """Keep the table calibration only for frames of the size it was made on: a camera
+        switched to another mode (or a picture of another size) maps the table to other
+        pixels, and the old homography would lay every card's samples off its card. On a
+        change of size the calibration and the cards' size are dropped, and the markers
+        searched for on this frame (`find_markers`; else it is read in image pixels, noted).
+        The camera's intrinsics, saved for one size, are used at this one as
+        `CameraCalibration.for_size` gives them (scaled, or none for another shape: noted)."""
+        shape = (frame.shape[0], frame.shape[1])
+        if self._view_shape == shape:
+            return
+        first = self._view_shape is None
+        self._view_shape = shape
+        camera = None if self._lens is None else self._lens.for_size(shape[1], shape[0])
+        if first:
+            # (a table given with the reader was given for these frames)
+            if camera != self.camera:
+                self.camera = camera
+                self.view = TableView(self.view.table, camera)
+            return
+        self.camera = camera
+        self.view = TableView(None, camera)
+        self._card_px = self._card_area = None
+        self._ahead = None
+        self._since_search = MARKER_RETRY_FRAMES
 
     def _detect(self, frame: np.ndarray, scale: float, roi: tuple[int, int, int, int] | None,
                 card_area: float | None, shapes: tuple | None = None
@@ -499,9 +539,11 @@ class HexelReader:
 
     def read(self, frame: np.ndarray, t: float = 0.0, seq: int = 0,
              keep_stages: bool = False) -> ReadResult:
-        """Read one BGR frame (a still table, with `keep_still`: by keeping the last full read)."""
-        if frame.ndim != 3 or frame.shape[2] != 3:
-            raise ValueError("the reader needs a BGR colour frame (H x W x 3)")
+        """Read one BGR frame (a still table, with `keep_still`: by keeping the last full read).
+        A frame that is no BGR colour image of 8-bit channels, MIN_SIDE px each way, is refused
+        (`frames.check_frame`: ValueError) before the reader's state changes."""
+        check_frame(frame, "the Hex'el reader")
+        self._same_size(frame)
         self._since_search += 1
         if not self.keep_still:
             return self._read(frame, t, seq, keep_stages)
@@ -660,6 +702,12 @@ class HexelReader:
         notes = [] if view.calibrated else [
             f"{UNCALIBRATED}, working in image pixels (assumes a camera looking nearly straight "
             "down)"]
+        if self._lens is not None and self.camera is None:
+            w0, h0 = self._lens.image_size
+            notes.append(f"{OTHER_SHAPE}: the camera calibration was made on {w0} x {h0} frames, "
+                         f"these are {frame.shape[1]} x {frame.shape[0]} (read without its lens "
+                         "correction; calibrate the camera at this size: `companion calibrate "
+                         "camera`)")
         if view.table is not None and not view.table.complete:
             hidden = [i for i in range(4) if i not in view.table.markers]
             notes.append(f"{THREE_MARKERS} (marker {hidden[0]} not seen, or left out as not "

@@ -27,6 +27,7 @@ from .security import (
     csrf_token,
     is_admin,
     pin_matches,
+    refuse,
     require_admin,
     require_csrf,
     wants_json,
@@ -91,9 +92,16 @@ def logout():
 @require_csrf
 @require_admin
 def act():
-    """Run one admin command (see `COMMANDS`)."""
-    params = dict(request.get_json(silent=True) or {}) if request.is_json else \
-        request.form.to_dict()
+    """Run one admin command (see `COMMANDS`). A JSON body must be one object of strings
+    and numbers (`{"action": "next"}`): anything else is refused (400) and changes nothing."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            refuse(400, "The request must be a JSON object such as {\"action\": \"next\"}"
+                   + (": its body is not JSON." if body is None else "."))
+        params = dict(body)
+    else:
+        params = request.form.to_dict()
     name = str(params.pop("action", ""))
     params.pop("csrf", None)
     if name not in COMMANDS:

@@ -38,7 +38,7 @@ def pin_matches(pin: str) -> bool:
     return hmac.compare_digest(pin.strip().encode(), expected.encode())
 
 
-def _refuse(status: int, message: str):
+def refuse(status: int, message: str):
     if wants_json():
         response = jsonify(ok=False, message=message)
         response.status_code = status
@@ -59,7 +59,7 @@ def require_csrf(view):
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
         token = session.get("csrf", "")
         if not token or not hmac.compare_digest(sent.encode(), token.encode()):
-            _refuse(400, "The form expired or came from elsewhere (CSRF check): reload the page.")
+            refuse(400, "The form expired or came from elsewhere (CSRF check): reload the page.")
         return view(*args, **kwargs)
 
     return wrapped
@@ -71,7 +71,7 @@ def require_admin(view):
     @wraps(view)
     def wrapped(*args, **kwargs):
         if not is_admin():
-            _refuse(403, "Admin actions need the table PIN: log in on the admin page.")
+            refuse(403, "Admin actions need the table PIN: log in on the admin page.")
         return view(*args, **kwargs)
 
     return wrapped

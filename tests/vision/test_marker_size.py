@@ -125,12 +125,12 @@ def test_recognize_takes_the_markers_size(monkeypatch, tmp_path, capsys):
     assert len(notes["40"]) == 1 and notes["66.67"] == []
 
 
-@pytest.mark.parametrize("mm", ["0", "-40", "forty", "nan"])
+@pytest.mark.parametrize("mm", ["0", "-40", "forty", "nan", "inf"])
 def test_recognize_refuses_a_markers_size_that_is_no_size(tmp_path, capsys, mm):
     with pytest.raises(SystemExit) as info:
         main(["recognize", str(tmp_path / "x.png"), "--marker-mm", mm])
     assert info.value.code == 2
-    assert "expected a size in mm above 0" in capsys.readouterr().err
+    assert "--marker-mm: expected a number above 0" in capsys.readouterr().err
 
 
 def test_the_reader_refuses_a_markers_size_that_is_no_size():

@@ -258,3 +258,22 @@ def test_a_hand_pot_is_taken_into_the_stock_between_games_only(client, referee, 
     assert referee.state.ledger[f"stock:{seat}"] == stock + chips
     assert referee.state.ledger.total == total
     assert "form-take-hand-pot" in client.get("/admin/").get_data(as_text=True)
+
+
+def test_a_json_body_that_is_no_object_is_refused_and_changes_nothing(client, store, referee,
+                                                                     facade):
+    # a list, a string or a number as the body once raised inside the view (HTTP 500)
+    token = admin_token(client)
+    before, snap = store.actions(referee.game_id), facade.snapshot()
+    for body in ('["next"]', '"next"', "7", "null", '{"action": "next"', "\xff\xfe"):
+        r = client.post("/admin/act", data=body, content_type="application/json",
+                        headers={"X-CSRF-Token": token})
+        assert r.status_code == 400, body
+        assert r.get_json() == {"ok": False, "message": r.get_json()["message"]}
+        assert "JSON object" in r.get_json()["message"]
+    assert store.actions(referee.game_id) == before
+    assert facade.snapshot() == snap
+    # and the same command as an object is taken
+    r = client.post("/admin/act", json={"action": "next"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.get_json()["ok"]
+    assert len(store.actions(referee.game_id)) > len(before)
