@@ -53,3 +53,37 @@ def test_a_folder_skips_a_sliver_and_reads_the_rest(tmp_path, capsys):
     assert "t0.png: 2 display case(s)" in out.out
     assert "skipped a_strip.png" in out.err and "700 x 8 px" in out.err
     assert "a_strip.png:" not in out.out
+
+
+def test_a_folder_names_a_damaged_picture_it_skips(tmp_path, capsys):
+    image, _ = hexapod_scene(0, "topdown")
+    cv2.imwrite(str(tmp_path / "t0.png"), image)
+    (tmp_path / "b_torn.jpg").write_bytes(b"\xff\xd8\xff\xe0 not the rest of a JPEG")
+    assert main(["recognize", str(tmp_path), "--game", "hexapod"]) == 0
+    out = capsys.readouterr()
+    assert "t0.png: 2 display case(s)" in out.out
+    assert "skipped b_torn.jpg: cannot read it as a picture" in out.err
+
+
+@pytest.mark.parametrize("game", ["hexel", "hexapod"])
+def test_outputs_that_cannot_be_written_are_refused_before_the_read(tmp_path, capsys, game):
+    # an annotation under a folder that could not be made was silently not written (exit 0), one
+    # named .xyz failed in OpenCV after the whole read, --dump-stages naming a file raised
+    image, _ = hexapod_scene(0, "topdown")
+    photo = tmp_path / "t0.png"
+    cv2.imwrite(str(photo), image)
+    (tmp_path / "afile").write_text("x")
+    for extra, words in ((["--annotate", str(tmp_path / "afile" / "seen.png")], "its folder"),
+                         (["--annotate", str(tmp_path / "seen.xyz")], ".png, .jpg"),
+                         (["--annotate", str(tmp_path)], "is a folder"),
+                         (["--dump-stages", str(tmp_path / "afile")], "is a file")):
+        assert main(["recognize", str(photo), "--game", game, *extra]) == 2
+        out = capsys.readouterr()
+        assert words in out.out + out.err and "Traceback" not in out.err
+        assert "t0.png:" not in out.out   # (refused before reading)
+    # a folder that does not exist yet is made
+    seen = tmp_path / "new" / "deeper" / "seen.jpg"
+    assert main(["recognize", str(photo), "--game", game, "--annotate", str(seen),
+                 "--dump-stages", str(tmp_path / "stages")]) == 0
+    assert cv2.imread(str(seen)).shape == image.shape
+    assert any((tmp_path / "stages").iterdir())

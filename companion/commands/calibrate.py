@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..cli import group
 
@@ -45,6 +46,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     col.set_defaults(run=run_colours)
 
 
+def _unwritable(path: Path) -> str | None:
+    """Why the calibration cannot be saved at `path` (its folder made where missing), found
+    before the photos are read, or None: a folder of that name, a folder that cannot be made,
+    or one this user cannot write in. Before, such a path failed with a traceback once the
+    calibration had been worked out."""
+    import os
+
+    if path.is_dir():
+        return f"{path} is a folder: name the file to save"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make the folder for {path}: {exc}"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"cannot write {path}: no permission"
+    return None
+
+
+def _save(path: Path, text: str) -> str | None:
+    """Write `text` to `path`; why it could not be written, or None."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        return f"cannot write {path}: {exc}"
+    return None
+
+
 def _charuco_spec():
     """The printed board's spec (from synth) if available, else vision's identical default."""
     try:
@@ -60,6 +88,11 @@ def run_camera(args: argparse.Namespace) -> int:
 
     from ..vision.calibration import calibrate_camera, save_json
 
+    out = Path(args.out)
+    problem = _unwritable(out)
+    if problem is not None:
+        print(f"error: {problem}; nothing calibrated", file=sys.stderr)
+        return 2
     images = []
     for name in args.images:
         img = cv2.imread(name, cv2.IMREAD_COLOR)
@@ -72,7 +105,11 @@ def run_camera(args: argparse.Namespace) -> int:
     except (ValueError, cv2.error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    path = save_json(cal, args.out)
+    try:
+        path = save_json(cal, out)
+    except OSError as exc:
+        print(f"error: cannot write {out}: {exc}; nothing saved", file=sys.stderr)
+        return 2
     print(f"saved {path}: fx={cal.matrix[0][0]:.1f} fy={cal.matrix[1][1]:.1f} "
           f"rms={cal.rms_px:.3f} px")
     return 0
@@ -89,6 +126,11 @@ def run_colours(args: argparse.Namespace) -> int:
     from ..vision.frames import check_frame
     from ..vision.learn_inks import learn_colours
 
+    path = colours_path(args.out_dir, args.edition)
+    problem = _unwritable(path)
+    if problem is not None:
+        print(f"error: {problem}; nothing learned", file=sys.stderr)
+        return 2
     img = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if img is None:
         print(f"error: cannot read {args.image}", file=sys.stderr)
@@ -99,9 +141,10 @@ def run_colours(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    path = colours_path(args.out_dir, args.edition)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(model.to_json(), indent=2) + "\n")
+    problem = _save(path, json.dumps(model.to_json(), indent=2) + "\n")
+    if problem is not None:
+        print(f"error: {problem}; nothing saved", file=sys.stderr)
+        return 2
     print(f"saved {path}")
     for name, proto, said in zip(model.names, model.protos, _turns(model), strict=True):
         print(f"  {name:5s} {' '.join(f'{v:.3f}' for v in proto)}  (relative to paper, RGB)"
@@ -129,6 +172,11 @@ def run_hexapod_colours(args: argparse.Namespace) -> int:
 
     from ..vision.hexapod_calibrate import colours_file, learn_chart
 
+    path = colours_file(args.out_dir)
+    problem = _unwritable(path)
+    if problem is not None:
+        print(f"error: {problem}; nothing learned", file=sys.stderr)
+        return 2
     img = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if img is None:
         print(f"error: cannot read {args.image}", file=sys.stderr)
@@ -138,9 +186,10 @@ def run_hexapod_colours(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}; nothing saved", file=sys.stderr)
         return 2
-    path = colours_file(args.out_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(inks.to_json(), indent=2) + "\n")
+    problem = _save(path, json.dumps(inks.to_json(), indent=2) + "\n")
+    if problem is not None:
+        print(f"error: {problem}; nothing saved", file=sys.stderr)
+        return 2
     print(f"saved {path}")
     hues = inks.hues()
     for kind, rgb in inks.inks.items():

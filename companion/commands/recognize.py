@@ -65,9 +65,9 @@ def _is_video(source: Path) -> bool:
 
 
 def _frames(source: Path):
-    """(name, frame, time) triples from an image, a folder or a video. A picture the readers
-    cannot take (`frames.frame_problem`: a sliver a pixel or two wide) is an error on its
-    own, and skipped, with a word on stderr, in a folder."""
+    """(name, frame, time) triples from an image, a folder or a video. A picture that cannot
+    be read, or that the readers cannot take (`frames.frame_problem`: a sliver a pixel or two
+    wide), is an error on its own, and skipped, with a word on stderr, in a folder."""
     import cv2
 
     from ..vision.frames import frame_problem
@@ -79,7 +79,8 @@ def _frames(source: Path):
         files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXT)
         for i, f in enumerate(files):
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if img is None:
+            if img is None:   # (a damaged or empty file: named, as a sliver is)
+                print(f"skipped {f.name}: cannot read it as a picture", file=sys.stderr)
                 continue
             problem = frame_problem(img)
             if problem is not None:   # (one picture the readers cannot take: the rest go on)
@@ -140,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
+    problem = _outputs_problem(args)
+    if problem is not None:
+        return _fail(problem)
     saved = _saved(args)
     if isinstance(saved, int):
         return saved
@@ -194,8 +198,9 @@ def run(args: argparse.Namespace) -> int:
         from ..vision.annotate import annotate
 
         frame, result = last
-        cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
-                                            result.view, result.loose_poses))
+        if not cv2.imwrite(args.annotate, annotate(frame, result.observation, result.poses,
+                                                   result.view, result.loose_poses)):
+            return _fail(f"could not write {args.annotate}")
     return 0
 
 
@@ -217,14 +222,47 @@ def _fail(message: str) -> int:
 
 
 def _dump(directory: str, name: str, stages: dict) -> None:
-    """Write each stage image of frame `name` as DIR/<stem>_<stage>.png."""
+    """Write each stage image of frame `name` as DIR/<stem>_<stage>.png (ValueError where one
+    cannot be written)."""
     import cv2
 
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     stem = Path(name).stem.replace(" ", "_")
     for stage, img in stages.items():
-        cv2.imwrite(str(out / f"{stem}_{stage}.png"), img)
+        path = out / f"{stem}_{stage}.png"
+        if not cv2.imwrite(str(path), img):
+            raise ValueError(f"could not write {path}")
+
+
+# the picture formats `--annotate` can be written as (OpenCV's writers for them are built in)
+WRITABLE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+def _outputs_problem(args: argparse.Namespace) -> str | None:
+    """Why `--annotate` or `--dump-stages` cannot be written where they name, found before any
+    frame is read (their folders made where missing), or None. Before, an annotation to a
+    folder that did not exist was silently not written (exit 0), one named `.xyz` failed with
+    OpenCV's traceback after the whole read, and `--dump-stages` naming a file raised."""
+    if args.annotate:
+        path = Path(args.annotate)
+        if path.is_dir():
+            return f"--annotate {args.annotate} is a folder: name a picture file in it"
+        if path.suffix.lower() not in WRITABLE_EXT:
+            return (f"--annotate {args.annotate}: name a picture file ending in "
+                    f"{', '.join(WRITABLE_EXT)}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"--annotate {args.annotate}: cannot make its folder: {exc}"
+    if args.dump_stages:
+        out = Path(args.dump_stages)
+        if out.exists() and not out.is_dir():
+            return f"--dump-stages {args.dump_stages} is a file: name a folder"
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"--dump-stages {args.dump_stages}: cannot make the folder: {exc}"
+    return None
 
 
 def _print_hexapod(name: str, obs, as_json: bool) -> None:
@@ -251,6 +289,9 @@ def run_hexapod(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if not source.exists():
         return _fail(f"{source} does not exist")
+    problem = _outputs_problem(args)
+    if problem is not None:
+        return _fail(problem)
     is_video = _is_video(source)
     saved = _saved(args)
     if isinstance(saved, int):
@@ -279,5 +320,6 @@ def run_hexapod(args: argparse.Namespace) -> int:
         return _fail(f"no readable image in {source}")
     if args.annotate:
         frame, result = last
-        cv2.imwrite(args.annotate, annotate(frame, result))
+        if not cv2.imwrite(args.annotate, annotate(frame, result)):
+            return _fail(f"could not write {args.annotate}")
     return 0

@@ -70,3 +70,32 @@ def test_recognize_prints_json_annotates_and_dumps_stages(tmp_path, capsys):
 def test_recognize_explains_a_missing_file(tmp_path, capsys):
     assert main(["recognize", str(tmp_path / "nope.png")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_calibration_that_cannot_be_saved_is_refused_before_the_photos_are_read(tmp_path,
+                                                                                 capsys):
+    # a place it could not be saved at failed with a traceback once the calibration had been
+    # worked out (the photo path here does not exist: the place is checked first)
+    (tmp_path / "afile").write_text("x")
+    missing = str(tmp_path / "no-such-photo.jpg")
+    for argv, words in (
+            (["calibrate", "colours", missing, "--out-dir", str(tmp_path / "afile" / "c")],
+             "nothing learned"),
+            (["calibrate", "colours", missing, "--game", "hexapod", "--out-dir",
+              str(tmp_path / "afile")], "nothing learned"),
+            (["calibrate", "camera", missing, "--out", str(tmp_path / "afile" / "cam.json")],
+             "nothing calibrated"),
+            (["calibrate", "camera", missing, "--out", str(tmp_path)], "is a folder")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert words in err and "cannot read" not in err and "Traceback" not in err
+
+
+def test_a_calibration_saved_where_its_folder_is_missing_makes_the_folder(tmp_path):
+    layout = {(0, 0): "RRRRRR", (1, 0): "BBBBBB", (2, 0): "YYYYYY"}
+    photo = tmp_path / "three.png"
+    cv2.imwrite(str(photo), draw_scene(13, layout=layout, edition="web", surface="wood").image)
+    out = tmp_path / "new" / "calibration"
+    assert main(["calibrate", "colours", str(photo), "--edition", "web",
+                 "--out-dir", str(out)]) == 0
+    assert load_model("web", out).source.endswith("colours-web.json")
