@@ -11,11 +11,15 @@ corner markers in every picture.)
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cli import group
+from ._paths import unwritable_file
+
+if TYPE_CHECKING:
+    from ..vision.calibration import Saveable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,28 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     col.set_defaults(run=run_colours)
 
 
-def _unwritable(path: Path) -> str | None:
-    """Why the calibration cannot be saved at `path` (its folder made where missing), found
-    before the photos are read, or None: a folder of that name, a folder that cannot be made,
-    or one this user cannot write in. Before, such a path failed with a traceback once the
-    calibration had been worked out."""
-    import os
+def _save(calibration: Saveable, path: Path) -> str | None:
+    """Save `calibration` (anything with `to_json`) at `path` (`save_json`); why it could not
+    be saved, or None."""
+    from ..vision.calibration import save_json
 
-    if path.is_dir():
-        return f"{path} is a folder: name the file to save"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        return f"cannot make the folder for {path}: {exc}"
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return f"cannot write {path}: no permission"
-    return None
-
-
-def _save(path: Path, text: str) -> str | None:
-    """Write `text` to `path`; why it could not be written, or None."""
-    try:
-        path.write_text(text)
+        save_json(calibration, path)
     except OSError as exc:
         return f"cannot write {path}: {exc}"
     return None
@@ -86,10 +75,10 @@ def _charuco_spec():
 def run_camera(args: argparse.Namespace) -> int:
     import cv2
 
-    from ..vision.calibration import calibrate_camera, save_json
+    from ..vision.calibration import calibrate_camera
 
     out = Path(args.out)
-    problem = _unwritable(out)
+    problem = unwritable_file(out)
     if problem is not None:
         print(f"error: {problem}; nothing calibrated", file=sys.stderr)
         return 2
@@ -105,12 +94,11 @@ def run_camera(args: argparse.Namespace) -> int:
     except (ValueError, cv2.error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:
-        path = save_json(cal, out)
-    except OSError as exc:
-        print(f"error: cannot write {out}: {exc}; nothing saved", file=sys.stderr)
+    problem = _save(cal, out)
+    if problem is not None:
+        print(f"error: {problem}; nothing saved", file=sys.stderr)
         return 2
-    print(f"saved {path}: fx={cal.matrix[0][0]:.1f} fy={cal.matrix[1][1]:.1f} "
+    print(f"saved {out}: fx={cal.matrix[0][0]:.1f} fy={cal.matrix[1][1]:.1f} "
           f"rms={cal.rms_px:.3f} px")
     return 0
 
@@ -127,7 +115,7 @@ def run_colours(args: argparse.Namespace) -> int:
     from ..vision.learn_inks import learn_colours
 
     path = colours_path(args.out_dir, args.edition)
-    problem = _unwritable(path)
+    problem = unwritable_file(path)
     if problem is not None:
         print(f"error: {problem}; nothing learned", file=sys.stderr)
         return 2
@@ -141,7 +129,7 @@ def run_colours(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    problem = _save(path, json.dumps(model.to_json(), indent=2) + "\n")
+    problem = _save(model, path)
     if problem is not None:
         print(f"error: {problem}; nothing saved", file=sys.stderr)
         return 2
@@ -173,7 +161,7 @@ def run_hexapod_colours(args: argparse.Namespace) -> int:
     from ..vision.hexapod_calibrate import colours_file, learn_chart
 
     path = colours_file(args.out_dir)
-    problem = _unwritable(path)
+    problem = unwritable_file(path)
     if problem is not None:
         print(f"error: {problem}; nothing learned", file=sys.stderr)
         return 2
@@ -186,7 +174,7 @@ def run_hexapod_colours(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}; nothing saved", file=sys.stderr)
         return 2
-    problem = _save(path, json.dumps(inks.to_json(), indent=2) + "\n")
+    problem = _save(inks, path)
     if problem is not None:
         print(f"error: {problem}; nothing saved", file=sys.stderr)
         return 2

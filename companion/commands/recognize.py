@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ._argtypes import millimetres, seconds
+from ._paths import unwritable_file, unwritable_folder
 
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".avif"}
 # photo formats OpenCV cannot decode (a phone's default on some models)
@@ -240,28 +241,21 @@ WRITABLE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 def _outputs_problem(args: argparse.Namespace) -> str | None:
     """Why `--annotate` or `--dump-stages` cannot be written where they name, found before any
-    frame is read (their folders made where missing), or None. Before, an annotation to a
-    folder that did not exist was silently not written (exit 0), one named `.xyz` failed with
-    OpenCV's traceback after the whole read, and `--dump-stages` naming a file raised."""
+    frame is read (their folders made where missing: `_paths`), or None. Before, an annotation
+    to a folder that did not exist was silently not written (exit 0), one named `.xyz` failed
+    with OpenCV's traceback after the whole read, and `--dump-stages` naming a file raised."""
     if args.annotate:
         path = Path(args.annotate)
-        if path.is_dir():
-            return f"--annotate {args.annotate} is a folder: name a picture file in it"
-        if path.suffix.lower() not in WRITABLE_EXT:
+        if not path.is_dir() and path.suffix.lower() not in WRITABLE_EXT:
             return (f"--annotate {args.annotate}: name a picture file ending in "
                     f"{', '.join(WRITABLE_EXT)}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return f"--annotate {args.annotate}: cannot make its folder: {exc}"
+        problem = unwritable_file(path)
+        if problem is not None:
+            return f"--annotate: {problem}"
     if args.dump_stages:
-        out = Path(args.dump_stages)
-        if out.exists() and not out.is_dir():
-            return f"--dump-stages {args.dump_stages} is a file: name a folder"
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return f"--dump-stages {args.dump_stages}: cannot make the folder: {exc}"
+        problem = unwritable_folder(Path(args.dump_stages))
+        if problem is not None:
+            return f"--dump-stages: {problem}"
     return None
 
 

@@ -23,6 +23,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -743,7 +744,14 @@ def calibrate_camera(images: list[np.ndarray], spec: CharucoSpec | None = None
                              tuple(float(v) for v in np.ravel(dist)), size, float(rms))
 
 
-def save_json(obj: TableCalibration | CameraCalibration, path: str | Path) -> Path:
+class Saveable(Protocol):
+    """A calibration `save_json` writes: the table's or camera's here, a learned colour model,
+    the Hexapod chart's inks."""
+
+    def to_json(self) -> dict: ...
+
+
+def save_json(obj: Saveable, path: str | Path) -> Path:
     """Write a calibration as JSON (creating the folder)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
