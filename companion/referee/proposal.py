@@ -21,7 +21,7 @@ from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
 from ..vision.observation import (
     FAINT_INK,
-    GREY_PRINT_SAY,
+    GREY_PRINT_SAY_HEXEL,
     NO_COLOUR_SAY,
     HexelObservation,
     SeenCard,
@@ -145,7 +145,7 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     if obs.grey_print:   # nor this: cards printed without colour show no ink
-        return Proposal("problem", GREY_PRINT_SAY)
+        return Proposal("problem", GREY_PRINT_SAY_HEXEL)
     if obs.other_edition:   # nor this: the cards laid are not this match's edition
         return Proposal("problem", f"The cards on the table read as the {obs.other_edition} "
                         "edition's, not this match's: start a new match with the "
