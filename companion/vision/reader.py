@@ -1123,6 +1123,9 @@ class HexelReader:
         if stages:
             from .annotate import annotate
 
+            stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, list(all_poses[:n]),
+                                                [], [])
+            stages["4_samples"] = _draw_samples(frame, all_poses, view)
             stages["5_result"] = annotate(frame, obs, all_poses, view,
                                           [pose for _, pose in loose])
         return ReadResult(obs, view, lat, all_poses, (), stages,

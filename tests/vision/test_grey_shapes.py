@@ -47,7 +47,10 @@ def test_web_cards_printed_in_grey_are_read_by_their_shapes(seed):
 
 def test_web_cards_in_a_grey_picture_are_read_by_their_shapes():
     scene = heldout.heldout_scene(3, variant=heldout.VARIANTS["default"])
-    obs = HexelReader("web").read(_grey(scene.image)).observation
+    result = HexelReader("web").read(_grey(scene.image), keep_stages=True)
+    assert {"1_paper_mask", "2_hexagons", "3_lattice", "4_samples", "5_result"} <= set(
+        result.stages)       # (`recognize --dump-stages`)
+    obs = result.observation
     assert obs.by_shape and not obs.no_colour
     score = score_table(obs.cards, scene.truth)
     assert score.correct == 20 and score.misreads == 0
@@ -91,6 +94,22 @@ def test_each_printed_shape_reads_as_its_letter():
             assert scores[0, d, 2] > plain[0, d, 2] + 0.01
 
 
+def test_a_soft_shadow_edge_across_a_symbol_is_taken_off_its_picture():
+    # a hand's or a lamp's soft shadow edge running through the E symbol, the table dimmed to
+    # half beyond it: the paper round the symbol shades across its picture, which matched no
+    # silhouette (the triangle at 0.57, the disc at 0.92) until the plane of the picture's
+    # outer ring, paper round every silhouette, was taken off it
+    for symbols in ("YBRYBR", "RRRRRR"):
+        image, pose = _card_on_table(symbols, 120)
+        x = np.arange(image.shape[1])[None, :, None]
+        edge, width = pose.centre[0] + 0.6 * pose.apothem, 0.2 * pose.apothem
+        shade = 1.0 - 0.5 / (1.0 + np.exp(-(x - edge) / width))
+        image = (image * shade).astype(np.uint8)
+        paper = image[int(pose.centre[1]) - 24, int(pose.centre[0])].astype(np.float64)
+        scores, _ = grey_matches(image, [pose], TableView(), paper[None])
+        assert grey_letters(scores) == [symbols]
+
+
 def test_a_symbol_of_no_plain_shape_is_left_unread():
     # a blot of ink over half a symbol and the paper beside it: no silhouette fits it, and
     # its card reads '?' there instead of the nearest shape's letter
@@ -113,3 +132,18 @@ def test_a_grey_print_read_by_shape_becomes_the_stable_table():
         stable = f.update(reader.read(scene.image, t=t).observation, t)
     assert stable is not None and stable.by_shape
     assert score_table(stable.cards, scene.truth).correct == 20
+
+
+def test_cards_off_the_lattice_are_listed_as_the_colour_read_lists_them():
+    # cards laid by hand with gaps up to half a card: some lie off the lattice, listed apart by
+    # their own edges from the one facing nearest image-right, in both reads alike
+    variant = heldout.Variant(laid=0.5, turn_deg=5.0)
+    grey = heldout.heldout_scene(5, variant=heldout.Variant(mono=True, laid=0.5, turn_deg=5.0))
+    colour = heldout.heldout_scene(5, variant=variant)
+    by_shape = HexelReader("web").read(grey.image).observation
+    by_colour = HexelReader("web").read(colour.image).observation
+    assert by_shape.by_shape and len(by_colour.loose) == 3
+    assert [(c.symbols, c.occluded) for c in by_shape.loose] == [
+        (c.symbols, c.occluded) for c in by_colour.loose]
+    assert np.allclose([c.centre_px for c in by_shape.loose],
+                       [c.centre_px for c in by_colour.loose], atol=2.0)
