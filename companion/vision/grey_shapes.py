@@ -6,12 +6,14 @@ frame's cards show no colour (`colourless.grey_symbols`) or the picture has none
 (`colourless.colourless`). The holodex edition prints R and B both as discs: without colour
 they cannot be told apart, and such a print stays unread (`observation.GREY_PRINT`).
 
-Each symbol is sampled as `shape_ink` samples it (a GRID x GRID picture at the card's pose),
-each sample taken as its share of the way from the card's paper to the symbol's core
-(`grey_matches`). A soft shadow's edge or a lamp's fall-off across the symbol shades the paper
-round it from one side to the other, which no silhouette has: the plane fitted to the
-picture's outer ring of samples (paper round every silhouette, at every shift) is taken off
-first. The shares are then clipped to 0..1: the face draws every symbol inside a darker rim,
+Each symbol is sampled as `shape_ink` samples it (a GRID x GRID picture at the card's pose).
+A soft shadow's edge or a lamp's fall-off across the symbol shades the paper round it from one
+side to the other, which no silhouette has: the picture is first divided by the plane fitted
+through its paper (`ring_shape.flattened`, the samples GREY_PAPER_FROM radii out and beyond,
+clear of every silhouette at every shift), so that paper reads 1 all over it (`mono-lamp`, a
+lamp and a shadow: 94.75 % of cards read without it, see below). Each sample is taken as its
+share of the way from that paper to the symbol's core (`grey_matches`), clipped to 0..1: the
+face draws every symbol inside a darker rim,
 and a yellow triangle printed grey is a pale fill inside a dark rim, which the clip makes one
 solid silhouette (unclipped, its best match with the triangle falls to ~0.93 on a clean table,
 where a disc's or a diamond's reaches ~0.98). The picture is correlated with the three
@@ -31,52 +33,38 @@ and border that shows fewer than MIN_SHAPES plain shapes is taken for no card at
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 
 from .calibration import TableView
+from .ring_shape import MIN_HOLE_PX, flat_matches, flattened, hole_px, ring_plain
 from .shape_ink import GRID, SHAPES, correlations, symbol_pictures, web_templates
 from .symbol_samples import Pose
 
+GREY_PAPER_FROM = 1.35    # symbol radii: paper round every silhouette at every shift (1.32)
 GREY_MATCH = 0.88         # the best silhouette's correlation, at least
 DISC_MATCH = 0.94         # ... the disc's, at least
 GREY_LEAD = 0.05          # ... and its lead over the next shape's
 MIN_SHAPES = 4            # plain shapes a hexagon shows, at least, to be taken for a card
 SHAPE_CONFIDENCE = 0.8    # a card read whole by its shapes alone
+RING_CARDS = 2            # hexagons plainly showing the holodex ring: holodex cards
+DISCS_ONLY = 12           # plain shapes all discs, this many or more: holodex cards
 
 
-def grey_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
-                 whites: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def grey_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """(cards x 6 x 3 each symbol's best correlation with the disc, the diamond and the
-    triangle; cards whether all their samples lie in the frame) of the cards at `poses`, their
-    paper's colour `whites` (cards x 3 BGR): each sample's share of the way from the paper to the
-    symbol's core (the mean of the picture's middle 3 x 3), less the plane fitted to the
-    picture's outer ring (paper round every silhouette: `_ring_plane`), rescaled so that the
-    core is 1 again, and clipped to 0..1."""
+    triangle; cards whether all their samples lie in the frame) of the cards at `poses`: each
+    picture divided by the plane through its paper (`ring_shape.flattened`, its samples
+    GREY_PAPER_FROM radii out and beyond), each sample's share of the way from that paper to
+    the symbol's core (the mean of the picture's middle 3 x 3), clipped to 0..1."""
     vals, inside = symbol_pictures(bgr, poses, view)
+    flat = flattened(vals, GREY_PAPER_FROM) - 1.0          # paper 0, whatever its shade
     mid = GRID // 2
     core_at = [(mid + i) * GRID + mid + j for i in (-1, 0, 1) for j in (-1, 0, 1)]
-    white = np.asarray(whites, np.float64).reshape(-1, 1, 1, 3)
-    span = vals[:, :, core_at].mean(2, keepdims=True) - white
-    share = ((vals - white) * span).sum(-1) / np.maximum((span * span).sum(-1), 1e-6)
-    ring, fit, design = _ring_plane()
-    plane = (share[..., ring] @ fit.T) @ design.T
-    core = (share - plane)[..., core_at].mean(-1, keepdims=True)
-    share = (share - plane) / np.maximum(core, 1e-3)
+    span = flat[:, :, core_at].mean(2, keepdims=True)
+    share = (flat * span).sum(-1) / np.maximum((span * span).sum(-1), 1e-6)
     return correlations(np.clip(share, 0.0, 1.0), web_templates()), inside
-
-
-@cache
-def _ring_plane() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the picture's outer ring of samples, the least-squares map from their values to a
-    plane's three coefficients, the plane's design over all GRID² samples): the ring lies
-    EXTENT symbol radii out, beyond every silhouette at every shift."""
-    at = np.linspace(-1.0, 1.0, GRID)
-    u, v = np.meshgrid(at, at, indexing="ij")
-    design = np.stack([np.ones(GRID * GRID), u.ravel(), v.ravel()], 1)
-    ring = np.flatnonzero(((np.abs(u) == 1.0) | (np.abs(v) == 1.0)).ravel())
-    return ring, np.linalg.pinv(design[ring]), design
 
 
 def grey_letters(scores: np.ndarray) -> list[str]:
@@ -94,3 +82,23 @@ def grey_letters(scores: np.ndarray) -> list[str]:
 def plain_count(symbols: str) -> int:
     """How many of a card's symbols read (`grey_letters`)."""
     return sum(c != "?" for c in symbols)
+
+
+def holodex_print(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
+                  letters: Sequence[str]) -> bool:
+    """Whether the hexagons at `poses` (their shapes read `letters`, `grey_letters`) are the
+    holodex edition's cards, laid for a web match: RING_CARDS of them or more show the
+    holodex ring plainly (`ring_shape.ring_plain` on its pictures flattened by their paper, a
+    hole of MIN_HOLE_PX), or DISCS_ONLY plain shapes or more are every one a disc (the holodex
+    prints R and B both as discs; a web table, whose cards mostly carry diamonds or
+    triangles, shows so many discs alone only laid with the RRRRRR card twice over). Read by
+    the web's shapes, a holodex card of discs reads RRRRRR. Measured on held-out tables printed
+    grey (`mono`, 0-15): web hexagons match the ring at 0.82 at most, none plainly; holodex
+    tables show 17-20 cards with a ring."""
+    if not poses:
+        return False
+    scores, contrast, _ = flat_matches(bgr, poses, view)
+    rings = ring_plain(scores, contrast) & (hole_px(poses, view) >= MIN_HOLE_PX)[:, None]
+    shapes = "".join(letters).replace("?", "")
+    return (int(rings.any(1).sum()) >= RING_CARDS
+            or (len(shapes) >= DISCS_ONLY and set(shapes) == {"R"}))

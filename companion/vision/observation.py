@@ -139,6 +139,10 @@ GREY_PRINT_NOTE = (f"{GREY_PRINT}: the cards show no colour where the picture do
 # without colour are read by their shapes: `BY_SHAPE`)
 GREY_PRINT_WEB = ("or print the web edition (`companion cards export --edition web`), whose "
                   "symbols differ in shape and read in black and white too")
+# ... and its note where a web reader's table without colour shows the holodex edition's cards
+# (rings, or discs only: `grey_shapes.holodex_print`), which no shape reads
+HOLODEX_GREY_NOTE = ("these cards look like the holodex edition's (rings, or nothing but "
+                     "discs): printed without colour its R and B discs cannot be told apart")
 # The Hex'el reader's note for web cards read by their symbols' shapes alone
 # (`vision.grey_shapes`): printed without colour, or seen by a camera without it. Read, with a
 # symbol whose shape is not plain left unread (`HexelObservation.by_shape`).

@@ -67,7 +67,14 @@ from .far_cells import far_cells
 from .frames import check_frame
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
-from .grey_shapes import MIN_SHAPES, SHAPE_CONFIDENCE, grey_letters, grey_matches, plain_count
+from .grey_shapes import (
+    MIN_SHAPES,
+    SHAPE_CONFIDENCE,
+    grey_letters,
+    grey_matches,
+    holodex_print,
+    plain_count,
+)
 from .inks import adapt_inks, confused_letters, faint_letters, symbol_cores
 from .lattice import (
     GrownLattice,
@@ -78,6 +85,7 @@ from .observation import (
     BY_SHAPE_NOTE,
     GREY_PRINT_NOTE,
     GREY_PRINT_WEB,
+    HOLODEX_GREY_NOTE,
     NO_COLOUR_NOTE,
     HexelObservation,
     LooseCard,
@@ -1062,12 +1070,16 @@ class HexelReader:
         nearly whole (`probe.whole_read`'s measures, of a read at that pose). A card with all
         six symbols plain is read at SHAPE_CONFIDENCE, one with fewer reported covered with
         its '?' (never guessed)."""
-        view, p, own = self.view, self.params, self._own
+        view, p = self.view, self.params
         self._ahead = None
-        notes.append(BY_SHAPE_NOTE)
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
-        whites = np.array([own[id(f)].white_bgr for f in plain]).reshape(-1, 3)
-        letters = grey_letters(grey_matches(frame, poses, view, whites)[0]) if plain else []
+        letters = grey_letters(grey_matches(frame, poses, view)[0]) if plain else []
+        if holodex_print(frame, poses, view, letters):
+            # (the holodex edition's cards, laid for a web match: no shape tells R from B)
+            self._grey_print = True
+            obs = HexelObservation((), view.calibrated, t, seq, (*notes, HOLODEX_GREY_NOTE))
+            return ReadResult(obs, view, stages=stages)
+        notes.append(BY_SHAPE_NOTE)
         cards = [f for f, s in zip(plain, letters, strict=True) if plain_count(s) >= MIN_SHAPES]
         if stages:
             stages["1_paper_mask"] = mask
@@ -1084,9 +1096,8 @@ class HexelReader:
             [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn, f.shape)
              for i, f in enumerate(placed)]
             + [Pose(f.centre, f.apothem, _image_right(f, view), lat.turn, f.shape) for f in off])
-        whites = np.array([own[id(f)].white_bgr for f in [*placed, *off]]).reshape(-1, 3)
-        read = grey_letters(grey_matches(frame, all_poses, view, whites)[0])
-        all_poses, read = _band_read(frame, view, all_poses, read, whites)
+        read = grey_letters(grey_matches(frame, all_poses, view)[0])
+        all_poses, read = _band_read(frame, view, all_poses, read)
         n = len(placed)
         cand = probe_cells(mask, scale, lat, set(cells), view, p, frame,
                            [f.iou for f in placed])[0]
@@ -1095,8 +1106,7 @@ class HexelReader:
                       for q, b in zip(cand.values(), band_poses(frame, view, list(cand.values())),
                                       strict=True)]
             banded = read_cards(frame, probed, view, self.model)
-            letters = grey_letters(grey_matches(
-                frame, probed, view, np.array([r.white_bgr for r in banded]))[0])
+            letters = grey_letters(grey_matches(frame, probed, view)[0])
             keep = [k for k, (r, s) in enumerate(zip(banded, letters, strict=True))
                     if "?" not in s and r.in_frame and r.paper_ok >= p.min_paper_ok
                     and r.border_ok >= p.min_border_ok]
@@ -1151,8 +1161,8 @@ class HexelReader:
         return _reading_order(out, self.view)
 
 
-def _band_read(frame: np.ndarray, view: TableView, poses: tuple[Pose, ...], read: list[str],
-               whites: np.ndarray) -> tuple[tuple[Pose, ...], list[str]]:
+def _band_read(frame: np.ndarray, view: TableView, poses: tuple[Pose, ...], read: list[str]
+               ) -> tuple[tuple[Pose, ...], list[str]]:
     """`poses` and their shape reads `read` (`grey_shapes`), with every card whose symbols do
     not all show a plain shape read again at the pose its printed band gives
     (`band_pose.band_poses`), and that pose and read kept where every symbol shows one there."""
@@ -1163,8 +1173,7 @@ def _band_read(frame: np.ndarray, view: TableView, poses: tuple[Pose, ...], read
     again = [(k, b[0]) for k, b in zip(todo, fitted, strict=True) if b is not None]
     if not again:
         return poses, read
-    letters = grey_letters(grey_matches(frame, [q for _, q in again], view,
-                                        whites[[k for k, _ in again]])[0])
+    letters = grey_letters(grey_matches(frame, [q for _, q in again], view)[0])
     out_poses, out_read = list(poses), list(read)
     for (k, q), s in zip(again, letters, strict=True):
         if "?" not in s:

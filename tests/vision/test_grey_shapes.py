@@ -14,7 +14,7 @@ from companion.referee.proposal import unclear
 from companion.synth.cardface import face_centre, render_face
 from companion.vision.calibration import TableView
 from companion.vision.grey_shapes import GREY_MATCH, SHAPE_CONFIDENCE, grey_letters, grey_matches
-from companion.vision.observation import BY_SHAPE, GREY_PRINT, GREY_PRINT_WEB
+from companion.vision.observation import BY_SHAPE, GREY_PRINT, GREY_PRINT_WEB, HOLODEX_GREY_NOTE
 from companion.vision.reader import HexelReader
 from companion.vision.scoring import score_table
 from companion.vision.shape_ink import shape_matches
@@ -66,6 +66,20 @@ def test_a_holodex_print_in_grey_stays_unread_and_names_the_web_edition():
     assert all(c.symbols == "??????" and c.occluded for c in obs.cards)
 
 
+@pytest.mark.parametrize("variant", ["mono", "mono-small"])
+def test_holodex_cards_in_grey_laid_for_a_web_match_are_not_read_by_shape(variant):
+    # the holodex prints R and B both as discs (and V as a ring): read by the web's shapes,
+    # a card of discs read RRRRRR, unoccluded (before: 1-2 such cards on each of these tables)
+    scene = heldout.heldout_scene(0, variant=heldout.VARIANTS[variant])
+    assert scene.edition == "holodex"
+    obs = HexelReader("web").read(scene.image).observation
+    assert not obs.by_shape and obs.grey_print
+    assert HOLODEX_GREY_NOTE in obs.notes
+    assert all(c.occluded and c.symbols == "??????" for c in obs.cards)
+    said = unclear(obs)
+    assert said is not None and said.kind == "problem"
+
+
 def _card_on_table(symbols: str, px: int = 200) -> tuple[np.ndarray, Pose]:
     """A web face printed grey, `px` across the flats, upright on a mid-grey table, and its
     pose (E edge facing image-right)."""
@@ -83,7 +97,7 @@ def test_each_printed_shape_reads_as_its_letter():
     symbols = "YBRYBR"
     image, pose = _card_on_table(symbols)
     paper = image[int(pose.centre[1]) - 40, int(pose.centre[0])].astype(np.float64)
-    scores, inside = grey_matches(image, [pose], TableView(), paper[None])
+    scores, inside = grey_matches(image, [pose], TableView())
     assert inside.all() and grey_letters(scores) == [symbols]
     # the triangle's pale fill inside its dark rim: as a share of the way to its core's ink,
     # clipped, it is one solid silhouette and matches the triangle better than unclipped
@@ -105,8 +119,7 @@ def test_a_soft_shadow_edge_across_a_symbol_is_taken_off_its_picture():
         edge, width = pose.centre[0] + 0.6 * pose.apothem, 0.2 * pose.apothem
         shade = 1.0 - 0.5 / (1.0 + np.exp(-(x - edge) / width))
         image = (image * shade).astype(np.uint8)
-        paper = image[int(pose.centre[1]) - 24, int(pose.centre[0])].astype(np.float64)
-        scores, _ = grey_matches(image, [pose], TableView(), paper[None])
+        scores, _ = grey_matches(image, [pose], TableView())
         assert grey_letters(scores) == [symbols]
 
 
@@ -114,12 +127,11 @@ def test_a_symbol_of_no_plain_shape_is_left_unread():
     # a blot of ink over half a symbol and the paper beside it: no silhouette fits it, and
     # its card reads '?' there instead of the nearest shape's letter
     image, pose = _card_on_table("RRRRRR")
-    paper = image[int(pose.centre[1]) - 40, int(pose.centre[0])].astype(np.float64)
     x, y = pose.centre[0] + 0.6 * pose.apothem, pose.centre[1]    # the E symbol's centre
     r = 0.2 * pose.apothem
     cv2.rectangle(image, (int(x), int(y - 1.4 * r)), (int(x + 1.4 * r), int(y + 1.4 * r)),
                   (60, 60, 60), -1)
-    scores, _ = grey_matches(image, [pose], TableView(), paper[None])
+    scores, _ = grey_matches(image, [pose], TableView())
     assert grey_letters(scores) == ["?RRRRR"]
 
 
