@@ -10,24 +10,28 @@ Each symbol is sampled as `shape_ink` samples it (a GRID x GRID picture at the c
 A soft shadow's edge or a lamp's fall-off across the symbol shades the paper round it from one
 side to the other, which no silhouette has: the picture is first divided by the plane fitted
 through its paper (`ring_shape.flattened`, the samples GREY_PAPER_FROM radii out and beyond,
-clear of every silhouette at every shift), so that paper reads 1 all over it (`mono-lamp`, a
-lamp and a shadow: 94.75 % of cards read without it, see below). Each sample is taken as its
-share of the way from that paper to the symbol's core (`grey_matches`), clipped to 0..1: the
-face draws every symbol inside a darker rim,
-and a yellow triangle printed grey is a pale fill inside a dark rim, which the clip makes one
-solid silhouette (unclipped, its best match with the triangle falls to ~0.93 on a clean table,
-where a disc's or a diamond's reaches ~0.98). The picture is correlated with the three
-silhouettes (`shape_ink.correlations`), and the symbol reads as the best one's letter where that
+clear of every silhouette at every shift), so that paper reads 1 all over it (held-out
+`mono-lamp`, a lamp and a shadow: 94.75 % of cards read without it, 99.95 % with it). Each
+sample is taken as its share of the way from that paper to the symbol's core (`grey_matches`),
+clipped to 0..1: the face draws every symbol inside a darker rim, and a yellow triangle printed
+grey is a pale fill inside a dark rim, which the clip makes one solid silhouette (unclipped, its
+best match with the triangle falls to ~0.93 on a clean table, where a disc's or a diamond's
+reaches ~0.98). The picture is correlated with the three silhouettes
+(`shape_ink.correlations`), and the symbol reads as the best one's letter where that
 correlation reaches GREY_MATCH and leads the next by GREY_LEAD (`grey_letters`), else '?'.
-A diamond or a triangle smeared by motion blur rounds towards a disc: on held-out web tables
+
+A diamond or a triangle smeared by motion blur rounds towards a disc. On held-out web tables
 printed grey (ten conditions, `tests/vision/heldout.py`'s `mono` variants: plain, under a lamp,
 in a dim room, smeared, sleeved, small, tilted, under arms, with fingertips, harsh; 100 tables
-each, 19 140 hexagons, read at their fitted poses), of 103 910 symbols read so, 199 read
-wrong, every one as the disc (191 diamonds, 8 triangles), at a correlation of 0.931 at most: the
-disc must reach DISC_MATCH, and then none of the 99 945 symbols read was read wrong.
-Colour, the second cue a colour print gives, is missing, so the shape alone must be plain; a
-card is trusted only with all six symbols read so (at SHAPE_CONFIDENCE), and a hexagon of paper
-and border that shows fewer than MIN_SHAPES plain shapes is taken for no card at all.
+each, 19 140 hexagons, read at their fitted poses), of 103 362 symbols so read, 177 were wrong,
+every one read as the disc (175 diamonds, 2 triangles), at a correlation of 0.931 at most: the
+disc must reach DISC_MATCH, and then none of the 99 422 symbols read was wrong. Colour, the
+second cue a colour print gives, is missing, so the shape alone must be plain; a card is
+trusted only with all six symbols read so (at SHAPE_CONFIDENCE), and a hexagon of paper and
+border that shows fewer than MIN_SHAPES plain shapes is taken for no card at all. The holodex
+edition's cards laid for a web match, printed grey, are told by their rings (or by nothing but
+discs, `holodex_print`) and left unread: read by the web's shapes, a card of discs reads
+RRRRRR.
 """
 
 from __future__ import annotations

@@ -110,9 +110,9 @@ def test_each_printed_shape_reads_as_its_letter():
 
 def test_a_soft_shadow_edge_across_a_symbol_is_taken_off_its_picture():
     # a hand's or a lamp's soft shadow edge running through the E symbol, the table dimmed to
-    # half beyond it: the paper round the symbol shades across its picture, which matched no
-    # silhouette (the triangle at 0.57, the disc at 0.92) until the plane of the picture's
-    # outer ring, paper round every silhouette, was taken off it
+    # half beyond it: the paper round the symbol shades across its picture, and the pale
+    # triangle matched no silhouette (0.67, divided by its paper's mean shade alone) until the
+    # picture was divided by the plane through its paper; a disc there reads as ever
     for symbols in ("YBRYBR", "RRRRRR"):
         image, pose = _card_on_table(symbols, 120)
         x = np.arange(image.shape[1])[None, :, None]
@@ -159,3 +159,20 @@ def test_cards_off_the_lattice_are_listed_as_the_colour_read_lists_them():
         (c.symbols, c.occluded) for c in by_colour.loose]
     assert np.allclose([c.centre_px for c in by_shape.loose],
                        [c.centre_px for c in by_colour.loose], atol=2.0)
+
+
+def test_web_cards_in_grey_laid_for_a_holodex_match_name_the_web_edition():
+    # the holodex reader leaves them unread (no colour in the print); the match's edition
+    # watch reads them with the web's shapes, and the referee says to start a web match
+    from companion.vision.edition import EditionWatch
+
+    scene = heldout.heldout_scene(1, variant=heldout.VARIANTS["mono"])
+    reader = HexelReader("holodex")
+    watch = EditionWatch(HexelReader("web", find_markers=False, keep_still=False))
+    result = watch.look(scene.image, reader.read(scene.image), reader)
+    obs = result.observation
+    assert obs.grey_print and obs.other_edition == "web"
+    said = unclear(obs)
+    assert said is not None and said.kind == "problem"
+    assert "start a new match with the web edition" in said.message
+
