@@ -21,7 +21,7 @@ from ..rules.hexel.game import LayLine, Place, Placed
 from ..rules.hexgrid import Cell
 from ..vision.observation import (
     FAINT_INK,
-    GREY_PRINT_SAY,
+    GREY_PRINT_SAY_HEXEL,
     NO_COLOUR_SAY,
     HexelObservation,
     SeenCard,
@@ -144,12 +144,14 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     announced; `companion bench vision` counts the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
-    if obs.grey_print:   # nor this: cards printed without colour show no ink
-        return Proposal("problem", GREY_PRINT_SAY)
+    # (the web edition's cards printed without colour, laid for a holodex match, are both: the
+    # web reads them by their shapes, so the other edition's match is the quicker help)
     if obs.other_edition:   # nor this: the cards laid are not this match's edition
         return Proposal("problem", f"The cards on the table read as the {obs.other_edition} "
                         "edition's, not this match's: start a new match with the "
                         f"{obs.other_edition} edition (admin page), or lay this match's cards.")
+    if obs.grey_print:   # nor this: cards printed without colour show no ink
+        return Proposal("problem", GREY_PRINT_SAY_HEXEL)
     doubt = obs.ink_doubt
     # (no hand clears this: the print's colours must be learnt; but a web card whose symbols
     # of those letters each show their letter by their printed shape too reads whole, and a

@@ -135,10 +135,30 @@ GREY_PRINT = "no colour in the print"
 GREY_PRINT_NOTE = (f"{GREY_PRINT}: the cards show no colour where the picture does (printed in "
                    "black and white?), and they are told by their inks: nothing read; print the "
                    "cards in colour")
+# ... and its word, on a Hex'el table, for the holodex edition (the web edition's cards printed
+# without colour are read by their shapes: `BY_SHAPE`)
+GREY_PRINT_WEB = ("or print the web edition (`companion cards export --edition web`), whose "
+                  "symbols differ in shape and read in black and white too")
+# ... and its note where a web reader's table without colour shows the holodex edition's cards
+# (rings, or discs only: `grey_shapes.holodex_print`), which no shape reads
+HOLODEX_GREY_NOTE = ("these cards look like the holodex edition's (rings, or nothing but "
+                     "discs): printed without colour its R and B discs cannot be told apart")
+# The Hex'el reader's note for web cards read by their symbols' shapes alone
+# (`vision.grey_shapes`): printed without colour, or seen by a camera without it. Read, with a
+# symbol whose shape is not plain left unread (`HexelObservation.by_shape`).
+BY_SHAPE = "read by shape alone"
+BY_SHAPE_NOTE = (f"{BY_SHAPE}: the cards show no colour (printed in black and white, or a "
+                 "camera without colour), so their symbols are read by their printed shapes "
+                 "(R the disc, B the diamond, Y the triangle); a symbol whose shape is not "
+                 "plain is left unread")
 # and what the referee says then (both games)
 GREY_PRINT_SAY = ("The cards show no colour: they look printed in black and white, and the "
                   "camera tells them by their inks, so nothing is read. Print the cards in "
                   "colour (`companion cards export`).")
+# ... and on a Hex'el table, where the web edition's cards would be read by their shapes
+GREY_PRINT_SAY_HEXEL = (f"{GREY_PRINT_SAY} Or print the web edition (`companion cards export "
+                        "--edition web`): its symbols differ in shape, and read in black and "
+                        "white too.")
 
 # The Hexapod reader's note for a board whose white paper the camera clips in two of its three
 # colours (`hexapod.OVER_EXPOSED_CHANNELS`), and the scoreboard's camera line from its notes.
@@ -214,6 +234,8 @@ class HexelObservation:
     unnamed_ink: int = 0
     no_colour: bool = False   # a picture without colour: nothing read (NO_COLOUR)
     grey_print: bool = False   # cards printed without colour: nothing read (GREY_PRINT)
+    # web cards without colour (a print or a picture) read by their shapes alone (BY_SHAPE)
+    by_shape: bool = False
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
     # the other edition, where the cards read clearly better with its colours than with the
     # edition read with: the cards on the table are that edition's (`edition.EditionWatch`)

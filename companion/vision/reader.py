@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from ..faces import HEXEL_FACE
-from .band_pose import band_repose
+from .band_pose import band_poses, band_repose
 from .calibration import (
     MARKER_MM,
     CameraCalibration,
@@ -67,6 +67,14 @@ from .far_cells import far_cells
 from .frames import check_frame
 from .gathered_size import sized_by_read
 from .geometry import axial_distance, hexagon
+from .grey_shapes import (
+    MIN_SHAPES,
+    SHAPE_CONFIDENCE,
+    grey_letters,
+    grey_matches,
+    holodex_print,
+    plain_count,
+)
 from .inks import adapt_inks, confused_letters, faint_letters, symbol_cores
 from .lattice import (
     GrownLattice,
@@ -74,7 +82,10 @@ from .lattice import (
     grow_lattice,
 )
 from .observation import (
+    BY_SHAPE_NOTE,
     GREY_PRINT_NOTE,
+    GREY_PRINT_WEB,
+    HOLODEX_GREY_NOTE,
     NO_COLOUR_NOTE,
     HexelObservation,
     LooseCard,
@@ -112,7 +123,7 @@ from .shape_ink import (
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
-from .symbols import StagedRead, read_together, uncrossed, undimmed
+from .symbols import StagedRead, read_cards, read_together, uncrossed, undimmed
 from .unnamed_ink import UNNAMED_WHOLE, unnamed_ink
 from .veil import veil_passes
 from .washed_holodex import washed_holodex
@@ -208,6 +219,7 @@ class HexelReader:
         self._still: StillFrames[ReadResult] = StillFrames()
         self._doubt: dict[str, int] = {}   # letter in doubt -> full reads it stays so
         self._grey_print = False   # the last frame's cards printed without colour (`_read`)
+        self._colourless = False   # the last frame a picture without colour (`_read`)
         # the frame size (height, width) the table calibration maps, once a frame was seen or
         # markers found (`_same_size`)
         self._view_shape: tuple[int, int] | None = None
@@ -566,11 +578,14 @@ class HexelReader:
         cards reported, none of them read."""
         base = self.model
         self._grey_print = False
+        self._colourless = colourless(frame)
         try:
             result = self._read_frame(frame, t, seq, keep_stages)
         finally:
             self.model = base
-        if colourless(frame):
+        if result.observation.by_shape:
+            return result
+        if self._colourless:
             return _without_colour(result)
         return _without_colour(result, grey_print=True) if self._grey_print else result
 
@@ -741,6 +756,9 @@ class HexelReader:
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)
         self._grey_print = grey_symbols(cores)
+        if self.model.edition == "web" and (self._grey_print or self._colourless):
+            # (web cards without colour: read by their symbols' shapes alone, `grey_shapes`)
+            return self._read_by_shape(frame, mask, scale, plain, rest, notes, t, seq, stages)
         # the cards told again with the table's inks (see `_table_inks`), the first taken
         for inks, turned in self._table_inks(plain, cores):
             first = _Telling(self.model, mask, whole, not_cards, rest, px, self._own)
@@ -1038,6 +1056,91 @@ class HexelReader:
         return unnamed_ink(cores.reshape(-1, 6, 3), [r.symbols for r in kept], named,
                            [r.crossed for r in kept])
 
+    def _read_by_shape(self, frame: np.ndarray, mask: np.ndarray, scale: float,
+                       plain: list[CardFit], rest: list[Blob], notes: list[str], t: float,
+                       seq: int, stages: dict[str, np.ndarray]) -> ReadResult:
+        """A web table without colour (cards printed so, or a picture without it) read by its
+        symbols' shapes alone (`grey_shapes`): the hexagons whose paper and border band say
+        they are cards (`plain`, as `_plain` gives them) and that show MIN_SHAPES plain shapes
+        at least are the cards; the lattice is grown on them (`_grow`), each placed card's
+        symbols read at its lattice pose, those the lattice leaves off listed apart at theirs
+        (`LooseCard`). The free cells next to them where a card whose outline the paper mask
+        lost may lie (`probe.probe_cells`: its paper merged with a pale table) hold a card
+        where all six of its symbols show a plain shape there and its paper and band are
+        nearly whole (`probe.whole_read`'s measures, of a read at that pose). A card with all
+        six symbols plain is read at SHAPE_CONFIDENCE, one with fewer reported covered with
+        its '?' (never guessed)."""
+        view, p = self.view, self.params
+        self._ahead = None
+        poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
+        letters = grey_letters(grey_matches(frame, poses, view)[0]) if plain else []
+        if holodex_print(frame, poses, view, letters):
+            # (the holodex edition's cards, laid for a web match: no shape tells R from B)
+            self._grey_print = True
+            obs = HexelObservation((), view.calibrated, t, seq, (*notes, HOLODEX_GREY_NOTE))
+            return ReadResult(obs, view, stages=stages)
+        notes.append(BY_SHAPE_NOTE)
+        cards = [f for f, s in zip(plain, letters, strict=True) if plain_count(s) >= MIN_SHAPES]
+        if stages:
+            stages["1_paper_mask"] = mask
+            stages["2_hexagons"] = _draw_blobs(frame, cards, rest)
+        if not cards:
+            self._card_px = _card_px(plain, view) or self._card_px
+            obs = HexelObservation((), view.calibrated, t, seq, (*notes, "no whole card found"),
+                                   by_shape=True)
+            return ReadResult(obs, view, stages=stages)
+        self._card_px = _card_px(cards, view) or self._card_px
+        lat, placed, off = _grow(cards, view, p)
+        cells = [lat.cells[i] for i in range(len(placed))]
+        all_poses = tuple(
+            [Pose(f.centre, f.apothem, _facing(f.angle, lat.rect_angle_e(i)), lat.turn, f.shape)
+             for i, f in enumerate(placed)]
+            + [Pose(f.centre, f.apothem, _image_right(f, view), lat.turn, f.shape) for f in off])
+        read = grey_letters(grey_matches(frame, all_poses, view)[0])
+        all_poses, read = _band_read(frame, view, all_poses, read)
+        n = len(placed)
+        cand = probe_cells(mask, scale, lat, set(cells), view, p, frame,
+                           [f.iou for f in placed])[0]
+        if cand:
+            probed = [q if b is None else b[0]
+                      for q, b in zip(cand.values(), band_poses(frame, view, list(cand.values())),
+                                      strict=True)]
+            banded = read_cards(frame, probed, view, self.model)
+            letters = grey_letters(grey_matches(frame, probed, view)[0])
+            keep = [k for k, (r, s) in enumerate(zip(banded, letters, strict=True))
+                    if "?" not in s and r.in_frame and r.paper_ok >= p.min_paper_ok
+                    and r.border_ok >= p.min_border_ok]
+            keys = list(cand)
+            cells += [keys[k] for k in keep]
+            read = [*read[:n], *(letters[k] for k in keep), *read[n:]]
+            all_poses = (*all_poses[:n], *(probed[k] for k in keep), *all_poses[n:])
+            n += len(keep)
+        at = _centres_px(all_poses, view)
+
+        def seen(s: str) -> tuple[float, bool]:
+            whole = "?" not in s
+            return (SHAPE_CONFIDENCE if whole else 0.0), not whole
+
+        found = [SeenCard(tuple(int(v) for v in c), s, *seen(s), xy)
+                 for c, s, xy in zip(cells, read[:n], at[:n], strict=True)]
+        found.sort(key=lambda c: (c.cell[1], c.cell[0]))
+        if off:
+            notes.append(f"{len(off)} card(s) off the lattice: listed apart, without a cell")
+        loose = _reading_order([(LooseCard(s, *seen(s), xy), pose) for s, xy, pose in zip(
+            read[n:], at[n:], all_poses[n:], strict=True)], view)
+        obs = HexelObservation(tuple(found), view.calibrated, t, seq, tuple(notes),
+                               loose=tuple(card for card, _ in loose), by_shape=True)
+        if stages:
+            from .annotate import annotate
+
+            stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, list(all_poses[:n]),
+                                                [], [])
+            stages["4_samples"] = _draw_samples(frame, all_poses, view)
+            stages["5_result"] = annotate(frame, obs, all_poses, view,
+                                          [pose for _, pose in loose])
+        return ReadResult(obs, view, lat, all_poses, (), stages,
+                          loose_poses=tuple(pose for _, pose in loose))
+
     def _loose(self, off: list[CardFit], lat: GrownLattice, confused: str
                ) -> list[tuple[LooseCard, Pose]]:
         """The cards the lattice left `off`, each with its pose, as read at its own pose
@@ -1056,6 +1159,26 @@ class HexelReader:
             card = _verdict((0, 0), f.iou, read, xy, self.params)
             out.append((LooseCard(card.symbols, card.confidence, card.occluded, xy), pose))
         return _reading_order(out, self.view)
+
+
+def _band_read(frame: np.ndarray, view: TableView, poses: tuple[Pose, ...], read: list[str]
+               ) -> tuple[tuple[Pose, ...], list[str]]:
+    """`poses` and their shape reads `read` (`grey_shapes`), with every card whose symbols do
+    not all show a plain shape read again at the pose its printed band gives
+    (`band_pose.band_poses`), and that pose and read kept where every symbol shows one there."""
+    todo = [k for k, s in enumerate(read) if "?" in s]
+    if not todo:
+        return poses, read
+    fitted = band_poses(frame, view, [poses[k] for k in todo])
+    again = [(k, b[0]) for k, b in zip(todo, fitted, strict=True) if b is not None]
+    if not again:
+        return poses, read
+    letters = grey_letters(grey_matches(frame, [q for _, q in again], view)[0])
+    out_poses, out_read = list(poses), list(read)
+    for (k, q), s in zip(again, letters, strict=True):
+        if "?" not in s:
+            out_poses[k], out_read[k] = q, s
+    return tuple(out_poses), out_read
 
 
 def _reposed(frame: np.ndarray, whole: list[CardFit], lat: GrownLattice, poses: list[Pose],
@@ -1205,7 +1328,8 @@ def _without_colour(result: ReadResult, grey_print: bool = False) -> ReadResult:
     loose = tuple(replace(c, symbols="?" * 6, confidence=0.0, occluded=True) for c in obs.loose)
     return replace(result, observation=replace(
         obs, cards=cards, loose=loose, no_colour=not grey_print, grey_print=grey_print,
-        notes=(*obs.notes, GREY_PRINT_NOTE if grey_print else NO_COLOUR_NOTE)))
+        notes=(*obs.notes, f"{GREY_PRINT_NOTE}, {GREY_PRINT_WEB}" if grey_print
+               else NO_COLOUR_NOTE)))
 
 
 def _blanked(read: CardRead, letters: str) -> CardRead:

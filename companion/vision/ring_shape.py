@@ -145,12 +145,13 @@ def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: n
 
 
 @cache
-def _paper_fit() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(which of a picture's GRID² samples are paper, the least-squares solve of a plane
-    through them, the plane's design over all samples): see `flat_matches`."""
+def _paper_fit(paper_from: float = PAPER_FROM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(which of a picture's GRID² samples are paper, `paper_from` symbol radii out and beyond,
+    the least-squares solve of a plane through them, the plane's design over all samples): see
+    `flat_matches`."""
     at = np.linspace(-EXTENT, EXTENT, GRID)
     u, v = (a.ravel() for a in np.meshgrid(at, at, indexing="ij"))
-    paper = np.hypot(u, v) >= PAPER_FROM
+    paper = np.hypot(u, v) >= paper_from
     design = np.c_[np.ones_like(u), u, v]
     return paper, np.linalg.pinv(design[paper]), design
 
@@ -166,11 +167,11 @@ def flat_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
     return (*shape_of(flattened(vals), np.ones((1, 1, 3))), inside)
 
 
-def flattened(vals: np.ndarray) -> np.ndarray:
+def flattened(vals: np.ndarray, paper_from: float = PAPER_FROM) -> np.ndarray:
     """Symbol pictures `vals` (cards x 6 x GRID² x 3 BGR) each divided, channel by channel, by
-    the plane fitted through its paper (its samples PAPER_FROM radii out and beyond): paper
+    the plane fitted through its paper (its samples `paper_from` radii out and beyond): paper
     reads 1 there, whatever the light's slope across the symbol."""
-    paper, solve, design = _paper_fit()
+    paper, solve, design = _paper_fit(paper_from)
     # (the plane's three coefficients per channel first, then its value at every sample: two
     # small matrix products, where one three-operand einsum loops over all the samples)
     plane = design @ (solve @ vals[:, :, paper])

@@ -119,7 +119,7 @@ def _inside(shape: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _templates() -> np.ndarray:
+def web_templates() -> np.ndarray:
     """(shapes x shifts x GRID²) each web silhouette's templates (`templates_of`)."""
     return templates_of(tuple(partial(_inside, shape) for shape in SHAPES))
 
@@ -180,7 +180,7 @@ def shape_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
     core = vals[:, :, core_at].mean(2)
     span = core - np.asarray(whites, np.float64)[:, None, :]
     unit = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
-    return correlations((vals * unit[:, :, None, :]).sum(-1), _templates()), inside
+    return correlations((vals * unit[:, :, None, :]).sum(-1), web_templates()), inside
 
 
 def symbol_pictures(bgr: np.ndarray, poses: Sequence[Pose], view: TableView

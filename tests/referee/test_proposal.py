@@ -12,7 +12,7 @@ from companion.rules.hexel.game import Hedge, LayLine, Place, Shuffle
 from companion.rules.hexel.layout import EdgeMismatch
 from companion.vision.observation import (
     GREY_PRINT_NOTE,
-    GREY_PRINT_SAY,
+    GREY_PRINT_SAY_HEXEL,
     NO_COLOUR_NOTE,
     NO_COLOUR_SAY,
     ink_doubt_note,
@@ -261,7 +261,8 @@ def test_discs_whose_colour_reads_as_the_ring_ask_for_light():
 
 @pytest.mark.parametrize("flag, note, say, hints", [
     ("no_colour", NO_COLOUR_NOTE, NO_COLOUR_SAY, ("colour", "Set the camera")),
-    ("grey_print", GREY_PRINT_NOTE, GREY_PRINT_SAY, ("black and white", "in colour")),
+    ("grey_print", GREY_PRINT_NOTE, GREY_PRINT_SAY_HEXEL,
+     ("black and white", "in colour", "--edition web")),
 ])
 def test_a_picture_or_print_without_colour_says_what_will_help(flag, note, say, hints):
     """A greyscale photo, or a camera in a monochrome mode (`HexelObservation.no_colour`), and

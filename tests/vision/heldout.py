@@ -157,6 +157,17 @@ VARIANTS = {
     "phone-photo": Variant(sleeves=True, curl=0.03, halftone=True, lens=True, dirt=2),
     "mono": Variant(mono=True),
     "mono-lamp": Variant(mono=True, lamp=True, shadows=1),
+    # (the web edition printed so is read by its shapes: the print in the conditions above)
+    "mono-tilted": Variant(mono=True, perspective=4e-4),
+    "mono-small": Variant(mono=True, scale=0.6),
+    "mono-hands": Variant(mono=True, hands=2),
+    "mono-lowlight": Variant(mono=True, lowlight=True),
+    "mono-halftone": Variant(mono=True, halftone=True),
+    "mono-curl": Variant(mono=True, curl=0.05),
+    "mono-office": Variant(mono=True, printer=8.0, pale=0.4),
+    "mono-motion": Variant(mono=True, motion=True),
+    "mono-sleeves": Variant(mono=True, sleeves=True),
+    "mono-phone": Variant(mono=True, sleeves=True, curl=0.03, halftone=True, lens=True, dirt=2),
 }
 
 
@@ -1047,8 +1058,9 @@ def _visible_share(outline: np.ndarray, cover: np.ndarray) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     """Print the reader's figures on held-out tables: `python tests/vision/heldout.py [--seeds N]
-    [--start S] [--variant NAME] [--backgrounds unseen]` (seeds S..S+N-1; see `VARIANTS`;
-    `unseen`: the tables laid on `UNSEEN_BACKGROUNDS`)."""
+    [--start S] [--variant NAME] [--backgrounds unseen] [--edition E]` (seeds S..S+N-1; see
+    `VARIANTS`; `unseen`: the tables laid on `UNSEEN_BACKGROUNDS`; `--edition`: only that
+    edition's seeds, the even ones holodex, the odd ones web)."""
     import argparse
 
     from companion.referee.proposal import unclear
@@ -1058,6 +1070,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
     ap.add_argument("--backgrounds", choices=("ours", "unseen"), default="ours")
+    ap.add_argument("--edition", choices=("holodex", "web"), default=None,
+                    help="only the seeds of this edition (default: both)")
     ap.add_argument("--calibrate", action="store_true",
                     help="learn the print's colours first, as `companion calibrate colours` "
                     "does, from the same table, printer and light with only the three "
@@ -1065,8 +1079,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     names = UNSEEN_BACKGROUNDS if args.backgrounds == "unseen" else BACKGROUNDS
     full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
-    unnamed = refused = 0
+    unnamed = refused = tables = 0
     for seed in range(args.start, args.start + args.seeds):
+        if args.edition is not None and ("holodex", "web")[seed % 2] != args.edition:
+            continue
+        tables += 1
         variant = VARIANTS[args.variant]
         model = None
         if args.calibrate:
@@ -1085,8 +1102,9 @@ def main(argv: list[str] | None = None) -> None:
         judged += s.misreads if unclear(obs) is None else 0
     last = args.start + args.seeds - 1
     print(f"{args.variant}{' (unseen backgrounds)' * (names is UNSEEN_BACKGROUNDS)}, "
-          f"seeds {args.start}-{last}: {100.0 * correct / max(full, 1):.2f} % per "
-          f"card ({correct}/{full}), {100.0 * exact / args.seeds:.0f} % tables exact, "
+          f"seeds {args.start}-{last}{f' ({args.edition})' if args.edition else ''}: "
+          f"{100.0 * correct / max(full, 1):.2f} % per "
+          f"card ({correct}/{full}), {100.0 * exact / max(tables, 1):.0f} % tables exact, "
           f"{misreads} misreads ({judged} on tables the referee would judge), {false} false "
           "cards"
           + (f"; {hidden} cards partly under a hand, {hidden_read} of them read right anyway"
