@@ -41,8 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .calibration import TableView
-from .ring_shape import MIN_HOLE_PX, flat_matches, flattened, hole_px, ring_plain
-from .shape_ink import GRID, SHAPES, correlations, symbol_pictures, web_templates
+from .ring_shape import MIN_HOLE_PX, flattened, hole_px, ring_plain, shape_of
+from .shape_ink import CORE_AT, SHAPES, correlations, symbol_pictures, web_templates
 from .symbol_samples import Pose
 
 GREY_PAPER_FROM = 1.35    # symbol radii: paper round every silhouette at every shift (1.32)
@@ -58,17 +58,22 @@ DISCS_ONLY = 12           # plain shapes all discs, this many or more: holodex c
 def grey_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(cards x 6 x 3 each symbol's best correlation with the disc, the diamond and the
-    triangle; cards whether all their samples lie in the frame) of the cards at `poses`: each
-    picture divided by the plane through its paper (`ring_shape.flattened`, its samples
-    GREY_PAPER_FROM radii out and beyond), each sample's share of the way from that paper to
-    the symbol's core (the mean of the picture's middle 3 x 3), clipped to 0..1."""
+    triangle, `grey_scores`; cards whether all their samples lie in the frame) of the cards
+    at `poses`."""
     vals, inside = symbol_pictures(bgr, poses, view)
+    return grey_scores(vals), inside
+
+
+def grey_scores(vals: np.ndarray) -> np.ndarray:
+    """(cards x 6 x 3) each symbol picture's (`vals`, cards x 6 x GRID² x 3 BGR,
+    `shape_ink.symbol_pictures`) best correlation with the disc, the diamond and the triangle:
+    the picture divided by the plane through its paper (`ring_shape.flattened`, its samples
+    GREY_PAPER_FROM radii out and beyond), each sample's share of the way from that paper to
+    the symbol's core (`shape_ink.CORE_AT`), clipped to 0..1."""
     flat = flattened(vals, GREY_PAPER_FROM) - 1.0          # paper 0, whatever its shade
-    mid = GRID // 2
-    core_at = [(mid + i) * GRID + mid + j for i in (-1, 0, 1) for j in (-1, 0, 1)]
-    span = flat[:, :, core_at].mean(2, keepdims=True)
+    span = flat[:, :, list(CORE_AT)].mean(2, keepdims=True)
     share = (flat * span).sum(-1) / np.maximum((span * span).sum(-1), 1e-6)
-    return correlations(np.clip(share, 0.0, 1.0), web_templates()), inside
+    return correlations(np.clip(share, 0.0, 1.0), web_templates())
 
 
 def grey_letters(scores: np.ndarray) -> list[str]:
@@ -88,20 +93,21 @@ def plain_count(symbols: str) -> int:
     return sum(c != "?" for c in symbols)
 
 
-def holodex_print(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
+def holodex_print(vals: np.ndarray, poses: Sequence[Pose], view: TableView,
                   letters: Sequence[str]) -> bool:
-    """Whether the hexagons at `poses` (their shapes read `letters`, `grey_letters`) are the
-    holodex edition's cards, laid for a web match: RING_CARDS of them or more show the
-    holodex ring plainly (`ring_shape.ring_plain` on its pictures flattened by their paper, a
-    hole of MIN_HOLE_PX), or DISCS_ONLY plain shapes or more are every one a disc (the holodex
-    prints R and B both as discs; a web table, whose cards mostly carry diamonds or
-    triangles, shows so many discs alone only laid with the RRRRRR card twice over). Read by
-    the web's shapes, a holodex card of discs reads RRRRRR. Measured on held-out tables printed
-    grey (`mono`, 0-15): web hexagons match the ring at 0.82 at most, none plainly; holodex
-    tables show 17-20 cards with a ring."""
+    """Whether the hexagons at `poses` (their symbol pictures `vals`,
+    `shape_ink.symbol_pictures`; their shapes read `letters`, `grey_letters`) are the holodex
+    edition's cards, laid for a web match: RING_CARDS of them or more show the holodex ring
+    plainly (`ring_shape.ring_plain` on the pictures flattened by their paper, as
+    `ring_shape.flat_matches` takes them, a hole of MIN_HOLE_PX), or DISCS_ONLY plain shapes or
+    more are every one a disc (the holodex prints R and B both as discs; a web table, whose
+    cards mostly carry diamonds or triangles, shows so many discs alone only laid with the
+    RRRRRR card twice over). Read by the web's shapes, a holodex card of discs reads RRRRRR.
+    Measured on held-out tables printed grey (`mono`, 0-15): web hexagons match the ring at
+    0.82 at most, none plainly; holodex tables show 17-20 cards with a ring."""
     if not poses:
         return False
-    scores, contrast, _ = flat_matches(bgr, poses, view)
+    scores, contrast = shape_of(flattened(vals), np.ones((1, 1, 3)))
     rings = ring_plain(scores, contrast) & (hole_px(poses, view) >= MIN_HOLE_PX)[:, None]
     shapes = "".join(letters).replace("?", "")
     return (int(rings.any(1).sum()) >= RING_CARDS

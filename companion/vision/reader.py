@@ -72,6 +72,7 @@ from .grey_shapes import (
     SHAPE_CONFIDENCE,
     grey_letters,
     grey_matches,
+    grey_scores,
     holodex_print,
     plain_count,
 )
@@ -119,6 +120,7 @@ from .shape_ink import (
     shape_matches,
     shape_named,
     shown,
+    symbol_pictures,
 )
 from .symbol_crossings import off_table_ink
 from .symbol_pose import symbol_repose
@@ -1073,8 +1075,10 @@ class HexelReader:
         view, p = self.view, self.params
         self._ahead = None
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
-        letters = grey_letters(grey_matches(frame, poses, view)[0]) if plain else []
-        if holodex_print(frame, poses, view, letters):
+        # (their pictures sampled once: read by the web's shapes, and looked at for rings)
+        pictures = symbol_pictures(frame, poses, view)[0] if plain else None
+        letters = [] if pictures is None else grey_letters(grey_scores(pictures))
+        if pictures is not None and holodex_print(pictures, poses, view, letters):
             # (the holodex edition's cards, laid for a web match: no shape tells R from B)
             self._grey_print = True
             obs = HexelObservation((), view.calibrated, t, seq, (*notes, HOLODEX_GREY_NOTE))

@@ -86,6 +86,8 @@ GRID = 11                # samples along each side of a symbol's picture
 EXTENT = 1.4             # symbol radii from its centre to the picture's edge
 SHIFT = 0.2              # symbol radii: the silhouettes shifted by this, each way
 SUPER = 6                # each picture sample's coverage from SUPER x SUPER points
+# the picture's middle 3 x 3 samples (GRID² indices): the symbol's core
+CORE_AT = tuple((GRID // 2 + i) * GRID + GRID // 2 + j for i in (-1, 0, 1) for j in (-1, 0, 1))
 MIN_MATCH = 0.9          # the best correlation a shape shown reaches
 MISS_SHARE = 0.5         # its shortfall from 1, at most this share of the next shape's
 INK_DIST = 0.12          # paper-normalised RGB: a symbol this near its fellows' median core
@@ -175,9 +177,7 @@ def shape_matches(bgr: np.ndarray, poses: Sequence[Pose], view: TableView,
     and the triangle, see the module docstring; cards whether all their samples lie in the
     frame) of the cards at `poses`, `whites` (cards x 3 BGR) their paper's colour."""
     vals, inside = symbol_pictures(bgr, poses, view)
-    mid = GRID // 2
-    core_at = [(mid + i) * GRID + mid + j for i in (-1, 0, 1) for j in (-1, 0, 1)]
-    core = vals[:, :, core_at].mean(2)
+    core = vals[:, :, list(CORE_AT)].mean(2)
     span = core - np.asarray(whites, np.float64)[:, None, :]
     unit = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
     return correlations((vals * unit[:, :, None, :]).sum(-1), web_templates()), inside
