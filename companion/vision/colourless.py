@@ -65,6 +65,8 @@ GREY_SYMBOLS = 12       # such cores on a table, at least (two cards' worth)
 GREY_SYMBOL_INK = 0.2   # of them, at most this share coloured
 CLIP_LEVEL = 250.0      # a card's paper this bright in a channel (0-255), or more: clipped
 MAX_CLIP_GAIN = 2.0     # the paper taken as at most this many times brighter there
+GAIN_SPREAD = 0.15      # a dark core's ratio this near the median's (a share of it)...
+GAIN_AGREE = 0.9        # ... on this share of them, at least: one tint on every symbol
 
 
 def colourless(frame: np.ndarray) -> bool:
@@ -129,8 +131,9 @@ def unclipped(cores: np.ndarray, whites: np.ndarray) -> np.ndarray:
     grey ink reflects every channel alike, so its cores' ratio of that channel to the unclipped
     ones is the gain, the same on every symbol; a colour print's inks give ratios far apart.
     Each clipped channel is divided by the median ratio of the dark cores (GREY_SYMBOL_DARK) on
-    the cards clipped there, taken between 1 and MAX_CLIP_GAIN: a grey print's cores come out
-    grey again, a colour print's red or blue stays coloured. Returns new cores."""
+    the cards clipped there, taken between 1 and MAX_CLIP_GAIN, where GAIN_AGREE of those
+    ratios lie within GAIN_SPREAD of it: a grey print's cores come out grey again, a colour
+    print's are left as they are. Returns new cores."""
     rgb = np.asarray(whites, np.float64).reshape(-1, 3)[:, ::-1]
     cores = np.array(cores, np.float64).reshape(len(rgb), 6, 3)
     clipped = rgb >= CLIP_LEVEL
@@ -144,8 +147,11 @@ def unclipped(cores: np.ndarray, whites: np.ndarray) -> np.ndarray:
         on = np.repeat(clipped[:, ch], 6) & dark
         if np.count_nonzero(on) < GREY_SYMBOLS:
             continue
-        gain = float(np.clip(np.median(flat[on, ch] / base[on]), 1.0, MAX_CLIP_GAIN))
-        cores[clipped[:, ch], :, ch] /= gain
+        ratio = flat[on, ch] / base[on]
+        median = float(np.median(ratio))
+        if np.mean(np.abs(ratio / median - 1.0) <= GAIN_SPREAD) < GAIN_AGREE:
+            continue      # (the inks' own ratios, far apart: a colour print)
+        cores[clipped[:, ch], :, ch] /= float(np.clip(median, 1.0, MAX_CLIP_GAIN))
     return cores
 
 
