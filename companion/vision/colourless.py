@@ -136,6 +136,8 @@ def unclipped(cores: np.ndarray, whites: np.ndarray) -> np.ndarray:
     print's are left as they are. Returns new cores."""
     rgb = np.asarray(whites, np.float64).reshape(-1, 3)[:, ::-1]
     cores = np.array(cores, np.float64).reshape(len(rgb), 6, 3)
+    if not len(rgb):
+        return cores
     clipped = rgb >= CLIP_LEVEL
     table = clipped.mean(axis=0) > 0.5
     if not table.any() or table.all():

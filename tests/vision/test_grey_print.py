@@ -9,6 +9,8 @@ one."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -60,6 +62,10 @@ def test_grey_symbols_on_paper_the_camera_clips_are_grey_again():
     for inks in ([red, blue, yellow] * 2, [red] * 4 + [blue, yellow], [red] * 5 + [blue]):
         cores = np.array([_clipped(c, gain) for c in inks] * 3)
         assert not grey_symbols(cores, whites), inks
+    # no card in view: nothing to judge, and no warning (an empty table's mean)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not grey_symbols(np.zeros((0, 6, 3)), np.zeros((0, 3)))
 
 
 @pytest.mark.parametrize(("variant", "seed"), [("mono-harsh", 227), ("mono-sleeves", 255)])
