@@ -36,7 +36,17 @@ hole, paper (blurred, a third of the symbols at most). Measured per frame: the h
 show 0.41 coloured at least, most 0.7-1; held-out `office-lowlight` (its blues grey in the dim
 room) 0.63, a print paler still in that light 0.33; tables of cards printed grey (held-out
 `mono`, `mono-lamp`, in a dim room, with a phone's lens) 0.00-0.02, under glossy sleeves (their
-sheen tints a grey) mostly below 0.2, now and then up to 0.5 (left unflagged)."""
+sheen tints a grey) mostly below 0.2, now and then up to 0.5 (left unflagged).
+
+A camera that clips the paper in some channel (a warm lamp's red and green, a sleeve's sheen's
+blue and green) makes every grey core tinted that way against its clipped white reference, the
+same tint on every symbol: held-out `mono-harsh` 227's cores read red 1.45 times their blue,
+and that print was taken for a colour one whose red came out pale (three cards read RRRRRR
+whole; `mono-sleeves` 255, one). The cores are first taken back by the gain the dark cores
+show (`unclipped`), where most cards' paper is clipped in a channel but not in all three.
+Measured on the tables whose paper is so clipped: hard 0-699, 259 of them, coloured 0.62 at
+least before and 0.54 after; held-out `default`, `harsh`, `sleeves` (0-99) 0.94, 0.76, 0.84
+before and 0.94, 0.69, 0.79 after; `mono-harsh` 200-399, 0.00 (227 now told grey)."""
 
 from __future__ import annotations
 
@@ -53,6 +63,10 @@ GREY_TILE_KINDS = 4    # cells read as dung beetles, at least this many times th
 GREY_SYMBOL_DARK = 0.2  # a Hex'el symbol's core this much darker than its card's paper, at least
 GREY_SYMBOLS = 12       # such cores on a table, at least (two cards' worth)
 GREY_SYMBOL_INK = 0.2   # of them, at most this share coloured
+CLIP_LEVEL = 250.0      # a card's paper this bright in a channel (0-255), or more: clipped
+MAX_CLIP_GAIN = 2.0     # the paper taken as at most this many times brighter there
+GAIN_SPREAD = 0.15      # a dark core's ratio this near the median's (a share of it)...
+GAIN_AGREE = 0.9        # ... on this share of them, at least: one tint on every symbol
 
 
 def colourless(frame: np.ndarray) -> bool:
@@ -93,11 +107,15 @@ def grey_tiles(labels: np.ndarray, sat: np.ndarray, covered: np.ndarray, px: int
     return cv2.countNonZero(inked) <= GREY_TILE_INK * cv2.countNonZero(tile)
 
 
-def grey_symbols(cores: np.ndarray) -> bool:
+def grey_symbols(cores: np.ndarray, whites: np.ndarray | None = None) -> bool:
     """Whether a Hex'el table's cards are printed without colour (see the module docstring):
-    `cores`, the paper-normalised RGB of the symbols' cores on its cards (… x 3, paper 1)."""
+    `cores`, the paper-normalised RGB of the symbols' cores on its cards (… x 3, paper 1);
+    `whites`, the cards' white references (cards x 3 BGR, as `cores` were normalised by), taken
+    for the channels the camera clips on the paper (`unclipped`)."""
     from .inks import MIN_CHROMA, chroma
 
+    if whites is not None:
+        cores = unclipped(cores, whites)
     cores = np.asarray(cores, np.float64).reshape(-1, 3)
     dark = cores[cores.mean(axis=1) <= 1.0 - GREY_SYMBOL_DARK]
     if len(dark) < GREY_SYMBOLS:
@@ -105,4 +123,38 @@ def grey_symbols(cores: np.ndarray) -> bool:
     return np.count_nonzero(chroma(dark)[0] >= MIN_CHROMA) <= GREY_SYMBOL_INK * len(dark)
 
 
-__all__ = ["colourless", "grey_symbols", "grey_tiles"]
+def unclipped(cores: np.ndarray, whites: np.ndarray) -> np.ndarray:
+    """The symbols' cores (cards x 6 x 3 paper-normalised RGB) of cards whose white references
+    (`whites`, cards x 3 BGR) the camera clipped in some channel (CLIP_LEVEL or brighter, on
+    most cards; not in all three): the paper is brighter there than the reference says, by a
+    gain no frame shows, and each core's value in that channel was divided by too little. A
+    grey ink reflects every channel alike, so its cores' ratio of that channel to the unclipped
+    ones is the gain, the same on every symbol; a colour print's inks give ratios far apart.
+    Each clipped channel is divided by the median ratio of the dark cores (GREY_SYMBOL_DARK) on
+    the cards clipped there, taken between 1 and MAX_CLIP_GAIN, where GAIN_AGREE of those
+    ratios lie within GAIN_SPREAD of it: a grey print's cores come out grey again, a colour
+    print's are left as they are. Returns new cores."""
+    rgb = np.asarray(whites, np.float64).reshape(-1, 3)[:, ::-1]
+    cores = np.array(cores, np.float64).reshape(len(rgb), 6, 3)
+    if not len(rgb):
+        return cores
+    clipped = rgb >= CLIP_LEVEL
+    table = clipped.mean(axis=0) > 0.5
+    if not table.any() or table.all():
+        return cores
+    flat = cores.reshape(-1, 3)
+    base = flat[:, ~table].mean(axis=1)
+    dark = (flat.mean(axis=1) <= 1.0 - GREY_SYMBOL_DARK) & (base > 0.0)
+    for ch in np.flatnonzero(table):
+        on = np.repeat(clipped[:, ch], 6) & dark
+        if np.count_nonzero(on) < GREY_SYMBOLS:
+            continue
+        ratio = flat[on, ch] / base[on]
+        median = float(np.median(ratio))
+        if np.mean(np.abs(ratio / median - 1.0) <= GAIN_SPREAD) < GAIN_AGREE:
+            continue      # (the inks' own ratios, far apart: a colour print)
+        cores[clipped[:, ch], :, ch] /= float(np.clip(median, 1.0, MAX_CLIP_GAIN))
+    return cores
+
+
+__all__ = ["colourless", "grey_symbols", "grey_tiles", "unclipped"]

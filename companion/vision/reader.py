@@ -757,7 +757,8 @@ class HexelReader:
         mask, whole, not_cards, rest = detected
         plain, cores = self._plain(frame, [*whole, *not_cards])
         # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)
-        self._grey_print = grey_symbols(cores)
+        self._grey_print = grey_symbols(
+            cores, np.array([self._own[id(f)].white_bgr for f in plain]).reshape(-1, 3))
         if self.model.edition == "web" and (self._grey_print or self._colourless):
             # (web cards without colour: read by their symbols' shapes alone, `grey_shapes`)
             return self._read_by_shape(frame, mask, scale, plain, rest, notes, t, seq, stages)

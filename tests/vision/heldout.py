@@ -168,6 +168,8 @@ VARIANTS = {
     "mono-motion": Variant(mono=True, motion=True),
     "mono-sleeves": Variant(mono=True, sleeves=True),
     "mono-phone": Variant(mono=True, sleeves=True, curl=0.03, halftone=True, lens=True, dirt=2),
+    "mono-fingers": Variant(mono=True, fingers=2, motion=True),
+    "mono-harsh": Variant(mono=True, shadows=2, glare=1, motion=True, lamp=True),
 }
 
 

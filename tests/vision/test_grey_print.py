@@ -9,6 +9,8 @@ one."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,47 @@ def test_grey_symbol_cores_are_told_from_coloured_ones():
     assert not grey_symbols(np.array([red, grey_blue, grey_blue] * 6))
     # too few dark cores (one card) say nothing
     assert not grey_symbols(np.array([grey_red] * (GREY_SYMBOLS - 1) + [ring_hole] * 20))
+
+
+def _clipped(rgb: tuple[float, float, float], gain: np.ndarray) -> tuple[float, ...]:
+    """A core's paper-normalised RGB where the camera clipped the paper, its true brightness
+    `gain` times the clip per channel: each channel divided by too little."""
+    return tuple(float(min(v * g, 1.0)) for v, g in zip(rgb, gain, strict=True))
+
+
+def test_grey_symbols_on_paper_the_camera_clips_are_grey_again():
+    # a warm lamp over-exposes the paper's red 1.45x and its green 1.05x past the clip: each
+    # grey core, against the clipped paper, reads reddish (0.16 chroma), and the grey print
+    # was taken for a colour one whose red came out pale (held-out mono-harsh 227: three cards
+    # read RRRRRR whole; mono-sleeves 255, a sheen's blue and green, one)
+    gain = np.array([1.45, 1.05, 1.0])
+    whites = np.tile([231.0, 254.0, 254.0], (3, 1))            # BGR: red and green clipped
+    greys = [(d, d, d) for d in (0.35, 0.42, 0.5, 0.55, 0.6, 0.97)]
+    cores = np.array([_clipped(c, gain) for c in greys] * 3)
+    assert not grey_symbols(cores)
+    assert grey_symbols(cores, whites)
+    # the same paper unclipped (its whites below the clip) is not corrected: nothing to undo
+    assert not grey_symbols(cores, np.tile([231.0, 240.0, 240.0], (3, 1)))
+    # a colour print under that lamp stays a colour print, whatever share of red it shows
+    red, blue, yellow = (0.9, 0.25, 0.25), (0.2, 0.35, 0.85), (0.95, 0.85, 0.2)
+    for inks in ([red, blue, yellow] * 2, [red] * 4 + [blue, yellow], [red] * 5 + [blue]):
+        cores = np.array([_clipped(c, gain) for c in inks] * 3)
+        assert not grey_symbols(cores, whites), inks
+    # no card in view: nothing to judge, and no warning (an empty table's mean)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not grey_symbols(np.zeros((0, 6, 3)), np.zeros((0, 3)))
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("mono-harsh", 227), ("mono-sleeves", 255)])
+def test_a_grey_print_on_clipped_paper_is_no_pale_colour_print(variant, seed):
+    # before: taken for a colour print whose red (227) or blue (255) came out pale, and 3 and
+    # 1 cards reported whole with the wrong symbols; now a grey print, read by its shapes
+    scene = heldout.heldout_scene(seed, variant=heldout.VARIANTS[variant])
+    obs = HexelReader("web").read(scene.image).observation
+    assert obs.by_shape
+    score = score_table(obs.cards, scene.truth)
+    assert score.misreads == 0 and score.false_cards == 0
 
 
 def test_grey_tiles_are_told_from_coloured_ones():
