@@ -43,10 +43,15 @@ blue and green) makes every grey core tinted that way against its clipped white 
 same tint on every symbol: held-out `mono-harsh` 227's cores read red 1.45 times their blue,
 and that print was taken for a colour one whose red came out pale (three cards read RRRRRR
 whole; `mono-sleeves` 255, one). The cores are first taken back by the gain the dark cores
-show (`unclipped`), where most cards' paper is clipped in a channel but not in all three.
-Measured on the tables whose paper is so clipped: hard 0-699, 259 of them, coloured 0.62 at
-least before and 0.54 after; held-out `default`, `harsh`, `sleeves` (0-99) 0.94, 0.76, 0.84
-before and 0.94, 0.69, 0.79 after; `mono-harsh` 200-399, 0.00 (227 now told grey)."""
+show (`unclipped`), where most cards' paper is clipped in a channel but not in all three and
+the dark cores agree on that gain. Grey prints so clipped agree (`mono-harsh` 200-399, 45
+tables: 97 % of their ratios or more within GAIN_SPREAD of the median); a colour print's inks
+do not (hard 0-699, 159 tables: 83 % at most; held-out `office-lowlight` 36, a holodex table of
+reds beside blues gone grey in a dim room, 74 %, and taken back it fell from 0.74 to 0.40
+coloured). Measured on the tables whose paper is so clipped: hard 0-699 (259), held-out
+`default`, `harsh`, `sleeves`, `phone-photo`, `lowlight`, `office-lowlight`, `lamp`,
+`printer`, `deep-shadowed` (0-99): coloured as before, 0.62 at least; `mono-harsh` 200-399
+0.00 (227 now told grey)."""
 
 from __future__ import annotations
 
