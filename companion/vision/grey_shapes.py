@@ -27,7 +27,8 @@ each, 19 140 hexagons, read at their fitted poses), of 103 362 symbols so read, 
 every one read as the disc (175 diamonds, 2 triangles), at a correlation of 0.931 at most: the
 disc must reach DISC_MATCH, and then none of the 99 422 symbols read was wrong. Measured again
 on fourteen conditions (those ten, and halftone, curled, office-printed and phone-photographed
-prints; odd seeds 1-199, 26 192 visible cards' symbols at their fitted poses): a triangle
+prints; odd seeds 1-199, every card the lattice placed at its fitted pose, 26 312 of them in
+full view): a triangle
 smeared or dim matches its silhouette at 0.84-0.88 with a clear lead, and no other symbol
 read as the triangle leads by more than 0.009 from 0.84 (TRIANGLE_MATCH); a disc there
 matches at 0.92-0.94 and leads the diamond and the triangle by far, while every other symbol
