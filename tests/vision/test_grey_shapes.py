@@ -132,8 +132,8 @@ def test_smeared_symbols_read_as_their_letter_or_not_at_all():
                     px, symbols, length, degrees, read)
     # read whole now, with a '?' before the triangle's floor fell to TRIANGLE_MATCH and a disc
     # leading the next shape by CLEAR_DISC_LEAD was taken from CLEAR_DISC_MATCH (held-out
-    # `mono-motion`: diamonds smeared into discs lead by less, a fingertip's round blob over a
-    # diamond matches the disc at 0.90 at most)
+    # `mono` variants: every symbol not a disc that the disc matched best matched it below 0.90
+    # or led by 0.094 at most: diamonds smeared into discs, fingertips over diamonds)
     for px, symbols, length, degrees in ((80, "YBRYBR", 6, 30), (80, "YBRYBR", 6, 150),
                                          (100, "YBRYBR", 8, 0), (100, "RRYYBB", 8, 0)):
         image, pose = _card_on_table(symbols, px)
