@@ -28,9 +28,9 @@ every one read as the disc (175 diamonds, 2 triangles), at a correlation of 0.93
 disc must reach DISC_MATCH, and then none of the 99 422 symbols read was wrong. Measured again
 on fourteen conditions (those ten, and halftone, curled, office-printed and phone-photographed
 prints; odd seeds 1-199, every card the lattice placed at its fitted pose, 26 312 of them in
-full view): a triangle
-smeared or dim matches its silhouette at 0.84-0.88 with a clear lead, and no other symbol
-read as the triangle leads by more than 0.009 from 0.84 (TRIANGLE_MATCH); a disc there
+full view): a triangle smeared or dim matches its silhouette at 0.84-0.88 with a clear lead,
+and no other symbol read as the triangle leads by more than 0.009 from 0.84 (TRIANGLE_MATCH);
+a disc there
 matches at 0.92-0.94 and leads the diamond and the triangle by far, while every other symbol
 read as the disc either matches it below 0.90 (a fingertip's round blob over a diamond leads
 by up to 0.23 at 0.88) or leads by 0.094 at most (CLEAR_DISC_MATCH and CLEAR_DISC_LEAD). With
@@ -62,6 +62,7 @@ TRIANGLE_MATCH = 0.84     # ... the triangle's, at least
 GREY_LEAD = 0.05          # ... and its lead over the next shape's
 CLEAR_DISC_MATCH = 0.92   # or the disc's, at least, where it leads the next by
 CLEAR_DISC_LEAD = 0.12    # ... this much
+_FLOORS = {"R": DISC_MATCH, "B": GREY_MATCH, "Y": TRIANGLE_MATCH}   # each letter's shape's
 MIN_SHAPES = 4            # plain shapes a hexagon shows, at least, to be taken for a card
 SHAPE_CONFIDENCE = 0.8    # a card read whole by its shapes alone
 RING_CARDS = 2            # hexagons plainly showing the holodex ring: holodex cards
@@ -97,7 +98,7 @@ def grey_letters(scores: np.ndarray) -> list[str]:
     order = np.sort(scores, -1)
     best = scores.argmax(-1)
     top, lead = order[..., -1], order[..., -1] - order[..., -2]
-    floor = np.array([DISC_MATCH, GREY_MATCH, TRIANGLE_MATCH])[best]
+    floor = np.array([_FLOORS[letter] for letter in SHAPES])[best]
     disc = best == SHAPES.index("R")
     plain = ((top >= floor) & (lead >= GREY_LEAD)
              | disc & (top >= CLEAR_DISC_MATCH) & (lead >= CLEAR_DISC_LEAD))

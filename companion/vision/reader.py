@@ -632,18 +632,20 @@ class HexelReader:
         return [(inks, full)] if turned.protos == inks.protos else [
             (inks, full), (turned, _changed(self.model, turned))]
 
-    def _plain(self, frame: np.ndarray, fits: list[CardFit]) -> tuple[list[CardFit], np.ndarray]:
+    def _plain(self, frame: np.ndarray, fits: list[CardFit]
+               ) -> tuple[list[CardFit], np.ndarray, np.ndarray]:
         """The hexagons of `fits` whose paper and border band say they are cards whatever
-        their symbols read, and their symbols' cores (`inks.symbol_cores`, each card against
-        the white reference its read found; cards x 6 x 3, cards not all in the frame left
-        out of both)."""
+        their symbols read, their symbols' cores (`inks.symbol_cores`, each card against
+        the white reference its read found; cards x 6 x 3) and those white references (cards
+        x 3 BGR); cards not all in the frame left out of all three."""
         p, own = self.params, self._own
         plain = [f for f in fits if own[id(f)].paper_ok >= p.min_card_paper
                  and own[id(f)].border_ok >= p.min_card_border]
         poses = [Pose(f.centre, f.apothem, f.angle, 1, f.shape) for f in plain]
         whites = np.array([own[id(f)].white_bgr for f in plain]).reshape(-1, 3)
         cores, inside = symbol_cores(frame, poses, whites, self.view)
-        return [f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3)
+        return ([f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3),
+                whites[inside])
 
     def _off_ink(self, frame: np.ndarray, poses: list[Pose], found_poses: list[Pose],
                  part_poses: list[Pose], reads: list[CardRead], found_reads: list[CardRead]
@@ -755,10 +757,9 @@ class HexelReader:
                 "the markers' printed size (`recognize --marker-mm`, `marker_mm` in the config's "
                 "[camera])")
         mask, whole, not_cards, rest = detected
-        plain, cores = self._plain(frame, [*whole, *not_cards])
+        plain, cores, whites = self._plain(frame, [*whole, *not_cards])
         # (cards printed without colour are read as none: `_read`, `colourless.grey_symbols`)
-        self._grey_print = grey_symbols(
-            cores, np.array([self._own[id(f)].white_bgr for f in plain]).reshape(-1, 3))
+        self._grey_print = grey_symbols(cores, whites)
         if self.model.edition == "web" and (self._grey_print or self._colourless):
             # (web cards without colour: read by their symbols' shapes alone, `grey_shapes`)
             return self._read_by_shape(frame, mask, scale, plain, rest, notes, t, seq, stages)
@@ -775,7 +776,7 @@ class HexelReader:
                                 [*whole, *not_cards], self._own,
                                 turned)):
                 notes.append(f"ink hues measured on the table: {inks.source.split(': ')[-1]}")
-                plain, cores = self._plain(frame, [*whole, *not_cards])
+                plain, cores, _ = self._plain(frame, [*whole, *not_cards])
                 break
             self.model, mask, whole, not_cards, rest, px, self._own = first
         rest = _with_blobs(rest, not_cards)

@@ -173,6 +173,11 @@ VARIANTS = {
 }
 
 
+def seed_edition(seed: int) -> str:
+    """The edition a held-out table of `seed` is laid in: the even seeds holodex, the odd web."""
+    return ("holodex", "web")[seed % 2]
+
+
 @dataclass(frozen=True)
 class HeldOut:
     image: np.ndarray
@@ -516,7 +521,7 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     BBBBBB and the third letter's, at the first three cells; the truth still lists the table
     as drawn without), as `companion calibrate colours` learns a print from."""
     rng = np.random.default_rng([seed, 424242])
-    edition = ("holodex", "web")[seed % 2]
+    edition = seed_edition(seed)
     letters = list(SYMBOLS[edition])
     card_px = float(rng.uniform(*variant.card_px))
     # faces rendered at a multiple of FACE_PX no smaller than the card (a close-up stays sharp)
@@ -1083,7 +1088,7 @@ def main(argv: list[str] | None = None) -> None:
     full = correct = misreads = false = exact = hidden = hidden_read = judged = 0
     unnamed = refused = tables = 0
     for seed in range(args.start, args.start + args.seeds):
-        if args.edition is not None and ("holodex", "web")[seed % 2] != args.edition:
+        if args.edition is not None and seed_edition(seed) != args.edition:
             continue
         tables += 1
         variant = VARIANTS[args.variant]
