@@ -105,24 +105,26 @@ def pose_at(pose: Pose, centre: tuple[float, float]) -> Pose:
 
 
 CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `card_contrast`'s points
-# `symbol_contrast`'s points: the six symbols' centres, then the paper places and the bare
-# paper round each symbol
+# `symbol_contrast`'s points: the six symbols' samples (`SYMBOL_PTS`, symbol by symbol), then
+# the paper places and the bare paper round each symbol
 SYMBOL_CONTRAST_PTS = np.concatenate([SYMBOL_PTS.reshape(-1, 2), PAPER_PTS, HALO_PTS])
 _N_SYMBOL_PTS = SYMBOL_PTS.shape[0] * SYMBOL_PTS.shape[1]
 SYMBOL_PAPER_TOL = 0.15   # a paper place within this (of the paper's grey) of the paper's colour
 SYMBOL_INK = 0.2          # a symbol's sample at least this far from it in some channel
 SYMBOL_INKED = 0.4        # at this share of a symbol's samples: the symbol shows
-SYMBOL_ENOUGH = 1.55      # `symbol_contrast` a pose must score: e.g. six symbols, 0.7 paper
+SYMBOL_ENOUGH = 1.55      # `symbol_contrast` a pose must score: six symbols and 0.55 of the
+                          # paper places, or five and 0.72
 
 
 def symbol_contrast(frame: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Per pose (pts: ... x SYMBOL_CONTRAST_PTS x 2, frame pixels), how plainly the frame shows
     a card's symbols there: the share of its paper places (and the paper round each symbol)
-    within SYMBOL_PAPER_TOL of their median colour, plus the share of its six symbol centres
-    inked, SYMBOL_INK from that colour (out of 2; -1 where a point leaves the frame or the
-    paper is darker than PROBE_DIM). A card's symbols are broad marks set in even paper:
-    only at its own place do all six centres fall on ink and the rings round them on paper,
-    where its thin border band, smeared on a small card, no longer shows."""
+    within SYMBOL_PAPER_TOL of their median colour, plus the share of its six symbols inked,
+    SYMBOL_INKED of a symbol's samples SYMBOL_INK from that colour in some channel (a holodex
+    ring shows ink round its bare middle); out of 2, -1 where a point leaves the frame or the
+    paper is darker than PROBE_DIM. A card's symbols are broad marks set in even paper: only
+    at its own place do all six fall on ink and the rings round them on paper, where its thin
+    border band, smeared on a small card, no longer shows."""
     vals, inside = sample(frame, pts)
     paper = vals[..., _N_SYMBOL_PTS:, :]
     ref = np.median(paper, axis=-2)                       # ... x 3

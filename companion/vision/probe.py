@@ -9,7 +9,8 @@ paper and border band (`probe_band`, whose missing band places may be lit by gla
 `band_lit`; or half its band, smeared by motion, with nearly all its paper: `smeared_band`),
 and no symbol that most of the near-best poses saw crossed by an object (`crossed_near`).
 Found cards seed further rounds outwards (`probe_onwards`). Cells whose band shows dark about
-the prediction are first looked about for the card's own contrast (`refit`). A placed card
+the prediction are first looked about for the card's own contrast (`refit`), or, where a smear
+took a small card's band, for its symbols (`refit_by_symbols`). A placed card
 whose outline fits its hexagon loosely (pulled off the print) and that does not read whole
 at its fitted pose gets the same search in place (`repose_unread`), whose pose fills in no
 symbol by an edge whose band shows paper (`edge_paper`). Every search is made pass by pass
