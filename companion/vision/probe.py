@@ -299,7 +299,8 @@ def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], 
     out to REFIT_FAR but near a card the lattice left `off` (within REFIT_FAR and two
     apothems of its centre): no hop placed that card surely, and a long look from a free
     cell beside it would place it there (held-out cards laid with gaps to half a card, the
-    camera leaning, table 54: a misread)."""
+    camera leaning, table 54: a misread). A cell `refit` leaves where it is is looked about
+    for the card's symbols instead (`refit_by_symbols`), as far."""
     cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
     poses = list(cells.values())
     far = np.ones(len(poses), bool)
