@@ -16,7 +16,16 @@ from .calibration import TableView
 from .lattice import (
     GrownLattice,
 )
-from .symbol_samples import BORDER_DEPTHS, BORDER_PTS, N_PAPER, PAPER_PTS, Pose, sample
+from .symbol_samples import (
+    BORDER_DEPTHS,
+    BORDER_PTS,
+    HALO_PTS,
+    N_PAPER,
+    PAPER_PTS,
+    SYMBOL_PTS,
+    Pose,
+    sample,
+)
 
 
 def card_apothems(lat: GrownLattice) -> list[float]:
@@ -96,3 +105,39 @@ def pose_at(pose: Pose, centre: tuple[float, float]) -> Pose:
 
 
 CONTRAST_PTS = np.concatenate([PAPER_PTS, BORDER_PTS])   # `card_contrast`'s points
+# `symbol_contrast`'s points: every other sample of each of the six symbols (`SYMBOL_PTS`:
+# its middle, three of its inner ring and six of its outer one), symbol by symbol, then the
+# paper places and the bare paper round each symbol
+_SYMBOL_SAMPLES = SYMBOL_PTS[:, ::2]
+_N_SYMBOL_PTS = _SYMBOL_SAMPLES.shape[0] * _SYMBOL_SAMPLES.shape[1]
+SYMBOL_CONTRAST_PTS = np.concatenate([_SYMBOL_SAMPLES.reshape(-1, 2), PAPER_PTS, HALO_PTS])
+SYMBOL_PAPER_TOL = 0.15   # a paper place within this (of the paper's grey) of the paper's colour
+SYMBOL_INK = 0.2          # a symbol's sample at least this far from it in some channel
+SYMBOL_INKED = 0.4        # at this share of a symbol's samples: the symbol shows
+SYMBOL_ENOUGH = 1.55      # `symbol_contrast` a pose must score: six symbols and 0.55 of the
+                          # paper places, or five and 0.72
+
+
+def symbol_contrast(frame: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Per pose (pts: ... x SYMBOL_CONTRAST_PTS x 2, frame pixels), how plainly the frame shows
+    a card's symbols there: the share of its paper places (and the paper round each symbol)
+    within SYMBOL_PAPER_TOL of the paper places' median colour, plus the share of its six
+    symbols inked, SYMBOL_INKED of a symbol's samples SYMBOL_INK from that colour in some
+    channel (a holodex ring shows ink round its bare middle); out of 2, -1 where a point
+    leaves the frame or the paper is darker than PROBE_DIM. A card's symbols are broad marks
+    set in even paper: only at its own place do all six fall on ink and the rings round them
+    on paper, where its thin border band, smeared on a small card, no longer shows."""
+    vals, inside = sample(frame, pts)
+    # the paper's colour: the median of the paper places alone (those round the symbols only
+    # count towards the share); each point's distance from it, its largest channel's
+    ref = np.median(vals[..., _N_SYMBOL_PTS:_N_SYMBOL_PTS + N_PAPER, :], axis=-2)   # ... x 3
+    mid = ref.mean(-1)
+    d = np.abs(vals - ref[..., None, :])
+    far = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    share = np.count_nonzero(far[..., _N_SYMBOL_PTS:] <= (SYMBOL_PAPER_TOL * mid)[..., None],
+                             -1) / (far.shape[-1] - _N_SYMBOL_PTS)
+    ink = far[..., :_N_SYMBOL_PTS] >= (SYMBOL_INK * mid)[..., None]
+    ink = np.count_nonzero(ink.reshape(*ink.shape[:-1], 6, -1), -1) >= (
+        SYMBOL_INKED * _SYMBOL_SAMPLES.shape[1])
+    score = share + np.count_nonzero(ink, -1) / 6.0
+    return np.where(inside.all(-1) & (mid >= PROBE_DIM), score, -1.0)

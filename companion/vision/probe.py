@@ -9,7 +9,8 @@ paper and border band (`probe_band`, whose missing band places may be lit by gla
 `band_lit`; or half its band, smeared by motion, with nearly all its paper: `smeared_band`),
 and no symbol that most of the near-best poses saw crossed by an object (`crossed_near`).
 Found cards seed further rounds outwards (`probe_onwards`). Cells whose band shows dark about
-the prediction are first looked about for the card's own contrast (`refit`). A placed card
+the prediction are first looked about for the card's own contrast (`refit`), or, where a smear
+took a small card's band, for its symbols (`refit_by_symbols`). A placed card
 whose outline fits its hexagon loosely (pulled off the print) and that does not read whole
 at its fitted pose gets the same search in place (`repose_unread`), whose pose fills in no
 symbol by an edge whose band shows paper (`edge_paper`). Every search is made pass by pass
@@ -19,7 +20,7 @@ symbol by an edge whose band shows paper (`edge_paper`). Every search is made pa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -27,12 +28,16 @@ import numpy as np
 from .calibration import TableView
 from .cards import CardFit
 from .cell_poses import (
+    CONTRAST_PTS,
     PROBE_BAND_SHARE,
+    SYMBOL_CONTRAST_PTS,
+    SYMBOL_ENOUGH,
     card_apothems,
     card_contrast,
     cell_pose,
     on_mask,
     pose_at,
+    symbol_contrast,
 )
 from .colour import ColourModel
 from .lattice import (
@@ -202,18 +207,40 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
     fall on it all round, and a card a few mm off still shows part of it (`least`) at the
     predicted place, where alone the others are looked about: in short steps out to
     REFIT_REACH, in long ones beyond where asked, and about the best long one in short steps
-    again. (The shifts are a few mm: each is carried into the frame by the plane-to-frame
-    map's derivative at the pose, not mapped point by point.)"""
+    again (`shifted`)."""
     out: list[Pose | None] = [None] * len(poses)
     if not poses:
         return out
-    local = pose_points(poses, np.concatenate([PAPER_PTS, BORDER_PTS]))
+    local = pose_points(poses, CONTRAST_PTS)
     _, dark, lit = card_contrast(frame, view, local)
     part = np.flatnonzero(lit & (dark >= least) & (dark < 1.0)).tolist()
     if not part:
         return out
-    poses, local = [poses[i] for i in part], local[part]
+
+    def contrast(pts: np.ndarray) -> np.ndarray:
+        even, dark, _ = card_contrast(frame, None, pts)
+        return np.where(even, dark, -1.0)
+
+    for i, moved in zip(part, shifted(frame, view, [poses[i] for i in part], CONTRAST_PTS,
+                                      contrast, PROBE_BAND_SHARE, REFIT_BAND_SHARE,
+                                      None if far is None else far[part]), strict=True):
+        out[i] = moved
+    return out
+
+
+def shifted(frame: np.ndarray, view: TableView, poses: list[Pose], points: np.ndarray,
+            score: Callable[[np.ndarray], np.ndarray], enough: float, again_from: float,
+            far: np.ndarray | None = None) -> list[Pose | None]:
+    """Each pose moved to the shift (card frame, apothems) at which `score` (of the frame
+    pixels of the card-frame `points`: rows x shifts x points x 2 -> rows x shifts) is best,
+    looked for in short steps out to REFIT_REACH, in long ones out to REFIT_FAR for the poses
+    `far` marks, and about the best long one in short steps again where it scores
+    `again_from` and no short step `enough` (a long step sees a thin mark only near its
+    place); None where the best is the pose itself or scores below `enough`. The shifts are
+    a few mm: each is carried into the frame by the plane-to-frame map's derivative at the
+    pose, not mapped point by point."""
     n = len(poses)
+    local = pose_points(poses, points)
     m = pose_matrices(poses)                                    # poses x 2 x 2
     centres = np.array([q.centre for q in poses], np.float64)
     h = 0.1 * np.array([[q.apothem] for q in poses], np.float64)   # a step of 0.1 apothem
@@ -224,40 +251,38 @@ def refit(frame: np.ndarray, view: TableView, poses: list[Pose],
     jac = np.stack([(img[-2 * n:-n] - c0) / h, (img[-n:] - c0) / h], -1)
 
     def scores(rows: np.ndarray, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The contrast score of poses `rows` at each of their `shifts` (rows x shifts x 2,
-        apothems, card frame), and the shifts in the plane."""
+        """The score of poses `rows` at each of their `shifts` (rows x shifts x 2, apothems,
+        card frame), and the shifts in the plane."""
         moves = np.einsum("pab,psb->psa", m[rows], shifts)      # rows x shifts x 2, plane
         shift_img = np.einsum("pab,psb->psa", jac[rows], moves)  # rows x shifts x 2, frame
-        even, dark, _ = card_contrast(frame, None, pts[rows, None] + shift_img[:, :, None])
-        return np.where(even, dark, -1.0), moves
+        return score(pts[rows, None] + shift_img[:, :, None]), moves
 
     at = np.arange(n)
-    score = np.full((n, len(_REFIT_SHIFTS)), -1.0)
+    score_all = np.full((n, len(_REFIT_SHIFTS)), -1.0)
     moves = np.zeros((n, len(_REFIT_SHIFTS), 2))
-    score[:, :_N_NEAR], moves[:, :_N_NEAR] = scores(
+    score_all[:, :_N_NEAR], moves[:, :_N_NEAR] = scores(
         at, np.broadcast_to(_REFIT_SHIFTS[:_N_NEAR], (n, _N_NEAR, 2)))
-    wide = np.flatnonzero(far[part]) if far is not None else at[:0]
+    wide = np.flatnonzero(far) if far is not None else at[:0]
     if wide.size:
         long_steps = _REFIT_SHIFTS[_N_NEAR:]
-        score[wide, _N_NEAR:], moves[wide, _N_NEAR:] = scores(
+        score_all[wide, _N_NEAR:], moves[wide, _N_NEAR:] = scores(
             wide, np.broadcast_to(long_steps, (wide.size, *long_steps.shape)))
-    best = score.argmax(1)
-    top, move = score[at, best], moves[at, best]
-    # (the long steps see a thin band only near its place: the best of them is looked about
-    # where it shows the band at REFIT_BAND_SHARE, and no short step a card's contrast)
-    again = np.flatnonzero((score[:, _N_NEAR:].max(1) >= REFIT_BAND_SHARE)
-                           & ((best >= _N_NEAR) | (score[:, :_N_NEAR].max(1) < PROBE_BAND_SHARE)))
+    best = score_all.argmax(1)
+    top, move = score_all[at, best], moves[at, best]
+    again = np.flatnonzero((score_all[:, _N_NEAR:].max(1) >= again_from)
+                           & ((best >= _N_NEAR) | (score_all[:, :_N_NEAR].max(1) < enough)))
     if again.size:
-        k = _N_NEAR + score[again, _N_NEAR:].argmax(1)
+        k = _N_NEAR + score_all[again, _N_NEAR:].argmax(1)
         s2, m2 = scores(again, _REFIT_SHIFTS[k][:, None] + _REFIT_AGAIN)
         j = s2.argmax(1)
         better = s2[np.arange(again.size), j] > top[again]
         rows = again[better]
         top[rows], move[rows] = s2[better, j[better]], m2[better, j[better]]
         best[rows] = k[better]
-    for i, pose, k, mv, sc in zip(part, poses, best.tolist(), move, top.tolist(),
-                                  strict=True):
-        if k > 0 and sc >= PROBE_BAND_SHARE:
+    out: list[Pose | None] = [None] * n
+    for i, (pose, k, mv, sc) in enumerate(zip(poses, best.tolist(), move, top.tolist(),
+                                              strict=True)):
+        if k > 0 and sc >= enough:
             c = np.asarray(pose.centre) + mv
             out[i] = pose_at(pose, (float(c[0]), float(c[1])))
     return out
@@ -274,7 +299,8 @@ def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], 
     out to REFIT_FAR but near a card the lattice left `off` (within REFIT_FAR and two
     apothems of its centre): no hop placed that card surely, and a long look from a free
     cell beside it would place it there (held-out cards laid with gaps to half a card, the
-    camera leaning, table 54: a misread)."""
+    camera leaning, table 54: a misread). A cell `refit` leaves where it is is looked about
+    for the card's symbols instead (`refit_by_symbols`), as far."""
     cells = {**cand, **doubtful}       # (disjoint: a doubtful cell is not probed as it is)
     poses = list(cells.values())
     far = np.ones(len(poses), bool)
@@ -283,7 +309,38 @@ def refit_cells(frame: np.ndarray, view: TableView, cand: dict[tuple[int, int], 
         for f in off:
             far &= np.hypot(*(at - f.centre).T) >= (REFIT_FAR + 2.0) * f.apothem
     moved = refit(frame, view, poses, REFIT_PAPER_SHARE, far)
+    rest = [i for i, q in enumerate(moved) if q is None]
+    for i, q in zip(rest, refit_by_symbols(frame, view, [poses[i] for i in rest], far[rest]),
+                    strict=True):
+        moved[i] = q
     return {k: q for k, q in zip(cells, moved, strict=True) if q is not None}
+
+
+def refit_by_symbols(frame: np.ndarray, view: TableView, poses: list[Pose],
+                     far: np.ndarray) -> list[Pose | None]:
+    """Each pose whose symbols the frame does not show plainly there (`symbol_contrast` below
+    SYMBOL_ENOUGH) moved to where it shows them best within REFIT_REACH (REFIT_FAR where `far`
+    says), where that reaches SYMBOL_ENOUGH; None where it does not, or where the pose shows
+    them already. `refit`'s mark, the thin printed band, is gone on small cards smeared by
+    motion or defocus (held-out `cloth-small`: cards of 35-60 px, a 4-12 px smear; hard 494,
+    cards of 37 px on gingham): a card laid 0.1-0.3 apothem off its neighbours' lattice showed
+    its band at a third of its places even where it lay, and was never looked about, while
+    its symbols, broad marks set in paper, still show where the card lies. As for `refit`,
+    the pose found is read, the probe searches from it only where that read shows five
+    symbols (`better`), and keeps a card only where one pose reads it whole."""
+    out: list[Pose | None] = [None] * len(poses)
+    if not poses:
+        return out
+    local = pose_points(poses, SYMBOL_CONTRAST_PTS)
+    img = view.to_image(local.reshape(-1, 2)).reshape(local.shape)
+    hidden = np.flatnonzero(symbol_contrast(frame, img) < SYMBOL_ENOUGH).tolist()
+    if hidden:
+        found = shifted(frame, view, [poses[i] for i in hidden], SYMBOL_CONTRAST_PTS,
+                        lambda pts: symbol_contrast(frame, pts), SYMBOL_ENOUGH, SYMBOL_ENOUGH,
+                        far[hidden])
+        for i, q in zip(hidden, found, strict=True):
+            out[i] = q
+    return out
 
 
 # (a partial blob's cells, poses and reads at them: `_partials`)

@@ -68,7 +68,10 @@ def test_held_out_cloth_small_motion_smeared_cards_found_by_the_probe(monkeypatc
     score, obs = heldout.scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= 18, score
-    assert "3 card(s) found by probing the lattice" in obs.notes
+    # (three found so; a fourth, laid off its neighbours' lattice, found by its symbols since:
+    # tests/vision/test_symbol_refit.py)
+    probed = [n for n in obs.notes if n.endswith("card(s) found by probing the lattice")]
+    assert probed and int(probed[0].split()[0]) >= 3, obs.notes
     monkeypatch.setattr(probe, "smeared_band", lambda r, p: False)
     before, _ = heldout.scored(scene)
     assert before.misreads == 0 and before.correct <= 15, before
