@@ -886,7 +886,7 @@ def whole_read(r: CardRead, p: ReaderParams) -> bool:
 def smeared_band(r: CardRead, p: ReaderParams) -> bool:
     """Whether a read is whole though its band falls short of what `whole_read` (or the probe's
     `probe_band`) asks: all six symbols read, in frame, min_smeared_paper of its paper places
-    paper (16 of 18: on a card of 45-60 px the smear carries the band or a symbol's edge over
+    paper (16 of 18: on a card of 46-61 px the smear carries the band or a symbol's edge over
     one or two of them, held-out `cloth-small` 19, 25 and 73) and as much of its band as makes a
     hexagon a card at all (min_card_border). The band is the card's one thin line: motion blur
     smears it into the paper and the table on the edges across the motion, leaving about half

@@ -5,6 +5,7 @@ the paper and the table (about half its places dark) is a whole card, not an occ
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 
@@ -14,6 +15,7 @@ from companion.vision.reader_params import ReaderParams
 from companion.vision.symbol_samples import CardRead
 
 from . import heldout
+from .reader_spy import replaced
 
 P = ReaderParams()
 
@@ -92,7 +94,7 @@ def test_held_out_cloth_small_motion_smeared_cards_found_by_the_probe(monkeypatc
 
 @pytest.mark.parametrize(("seed", "before"), [(19, 13), (25, 19), (73, 19)])
 def test_held_out_cloth_small_cards_with_two_paper_places_smeared_read_whole(
-        seed: int, before: int, monkeypatch) -> None:
+        seed: int, before: int) -> None:
     """Held-out `cloth-small` 19, 25 and 73 (cards of 52, 61 and 46 px): cards whose six
     symbols and half or more of their band read but two of their 18 paper places fell on the
     smear were reported occluded (19: two such cards, 13 of 20 read; 25 and 73: one, 19 of
@@ -102,12 +104,10 @@ def test_held_out_cloth_small_cards_with_two_paper_places_smeared_read_whole(
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= before + 1, score
     # asking 17 of the 18 places, as before, reads only what was read then
-    real = probe.smeared_band
+    def seventeen(real: Callable[[CardRead, ReaderParams], bool]
+                  ) -> Callable[[CardRead, ReaderParams], bool]:
+        return lambda r, p: real(r, dataclasses.replace(p, min_smeared_paper=17 / 18))
 
-    def seventeen(r: CardRead, p: ReaderParams) -> bool:
-        return real(r, dataclasses.replace(p, min_smeared_paper=17 / 18))
-
-    monkeypatch.setattr(reader, "smeared_band", seventeen)
-    monkeypatch.setattr(probe, "smeared_band", seventeen)
-    then, _ = heldout.scored(scene)
+    with replaced("smeared_band", seventeen):
+        then, _ = heldout.scored(scene)
     assert then.misreads == 0 and then.correct == before, then
