@@ -92,9 +92,9 @@ def test_a_hollow_reading_on_a_web_card_is_not_its_diamond():
                                                       (14024, ("RRVVRR", "VRRBRB"), False, 14)])
 def test_the_tables_do_not_read_their_rings_blue(seed, rings, read, correct):
     # held-out `office-lowlight-fingers` tables whose smeared rings were read blue on cards in
-    # full view: now read right (42) or left unread (14024), and the cards the misreads left in
-    # doubt are read (42: 9 of its 18 in full view had been left unread as a print whose inks
-    # are in doubt; 14024: 8 of 17)
+    # full view: now read right (42) or left unread (14024), and the cards the misreads left
+    # unread are read (the misread rings faded the blue and red the table measured, `inks`;
+    # 42: 9 of its 18 in full view had been read, 14024: 8 of 17)
     scene = heldout_scene(seed, variant=VARIANTS["office-lowlight-fingers"])
     assert scene.edition == "holodex"
     score, obs = scored(scene)
