@@ -22,6 +22,7 @@ from .colour import (
     CLIP_HIGH,
     CLIP_LOW,
     OTHER,
+    PAPER_K,
     ColourModel,
     clip,
 )
@@ -83,8 +84,12 @@ HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.
 # their middles 0 and 0.05 of ink against 0.26 and 0.58 round them, that ink on both sides of
 # the middle (0.39 and 0.18 of it one-sided, `_lopsided`). A pose a little off a disc leaves its
 # middle on paper too, its ink all on one side (held-out `sleeves` 61: a red disc at a search's
-# pose, 1.0 one-sided), and a card read there is read as its disc's colour, rightly.
+# pose, 1.0 one-sided), and a card read there is read as its disc's colour, rightly. A hole is
+# paper (HOLLOW_PAPER of the 7 middle samples; those rings' 6, 6 and 7): a diamond a warm, dim
+# lamp dulls until most of its samples fit no ink's line is weak in its middle too, but not
+# paper there (tests/vision/test_symbol_twin_mean.py, its mean colour its twins').
 HOLLOW_SHARE = 0.25
+HOLLOW_PAPER = 5
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 # On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
 # grey line) than its ink at their fitted fraction makes them by at most this much on average
@@ -320,7 +325,8 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     own01 = np.where(is_best, clip(alpha, 0.0, 1.0), 0.0)
     own_middle = fast_mean(own01[..., :7])
     ring_ok &= grey | (own_middle > HOLLOW_SHARE * fast_mean(own01[..., 7:])) | (
-        _lopsided(own01, own_middle) > RING_LOPSIDED)
+        _lopsided(own01, own_middle) > RING_LOPSIDED) | (
+        np.count_nonzero(kind[..., :7] == PAPER_K, -1) < HOLLOW_PAPER)
     # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
