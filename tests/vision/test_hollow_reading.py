@@ -7,7 +7,8 @@ whose 7 middle samples was ink, six of its outer ones blue at 0.35-0.84, was rea
 disc of a card in full view (and two on never-seen 14024). Printed ink peaks in a symbol's
 middle: a coloured reading whose middle samples hold at most `HOLLOW_SHARE` of the ink its
 outer ones do (mean ink fractions), that ink round it on both sides (a pose a little off a
-disc leaves its middle on paper and its ink on one side), is now left '?'. Decide-level cards
+disc leaves its middle on paper and its ink on one side) and its middle paper
+(`HOLLOW_PAPER`), is now left '?'. Decide-level cards
 (the samples that table showed) check the rule and its bounds; the tables are read end to end."""
 
 from __future__ import annotations
