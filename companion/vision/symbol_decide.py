@@ -80,14 +80,15 @@ PURE_VOTE, PURE_SECOND, PURE_OTHER, PURE_PEAK = 3.0, 0.3, 2, 0.45
 HOLLOW_MIDDLE = 0.2           # a symbol's middle this little dark (of ink's ~0.8) is bare paper
 # Printed ink peaks in a coloured symbol's middle; a ring's band smeared over its hole leaves the
 # middle far paler than the band round it: held-out `office-lowlight-fingers` 42 and 14024 (an
-# office print in a dim room, smeared), void rings read as the blue disc on cards in full view,
-# their middles 0 and 0.05 of ink against 0.26 and 0.58 round them, that ink on both sides of
-# the middle (0.39 and 0.18 of it one-sided, `_lopsided`). A pose a little off a disc leaves its
-# middle on paper too, its ink all on one side (held-out `sleeves` 61: a red disc at a search's
-# pose, 1.0 one-sided), and a card read there is read as its disc's colour, rightly. A hole is
-# paper (HOLLOW_PAPER of the 7 middle samples; those rings' 6, 6 and 7): a diamond a warm, dim
-# lamp dulls until most of its samples fit no ink's line is weak in its middle too, but not
-# paper there (tests/vision/test_symbol_twin_mean.py, its mean colour its twins').
+# office print in a dim room, smeared), three void rings read as the blue disc on cards in full
+# view, their middles 0, 0 and 0.05 of ink against 0.26, 0.54 and 0.58 round them, that ink on
+# both sides of the middle (0.39, 0.26 and 0.18 of it one-sided, `_lopsided`). A pose a little
+# off a disc leaves its middle on paper too, its ink all on one side (held-out `sleeves` 61: a
+# red disc at a search's pose, 1.0 one-sided), and a card read there is read as its disc's
+# colour, rightly. A hole is paper (HOLLOW_PAPER of the 7 middle samples; those rings' 6, 7 and
+# 6): a diamond a warm, dim lamp dulls until most of its samples fit no ink's line is weak in its
+# middle too, but not paper there (tests/vision/test_symbol_twin_mean.py: its mean colour is its
+# twins', and they read it).
 HOLLOW_SHARE = 0.25
 HOLLOW_PAPER = 5
 SOLID_CORE_ALPHA = 0.7        # a coloured disc's 7 middle samples, all at least this much ink
@@ -321,7 +322,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # Dim light lifts bare paper's darkness to that bound, and motion smears a ring's band
     # over its hole: a coloured reading whose middle holds at most HOLLOW_SHARE of the ink its
     # outer samples do (mean ink fractions), that ink round it on both sides (RING_LOPSIDED),
-    # is hollow all the same (see HOLLOW_SHARE)
+    # and HOLLOW_PAPER of its middle samples paper, is hollow all the same (see HOLLOW_SHARE)
     own01 = np.where(is_best, clip(alpha, 0.0, 1.0), 0.0)
     own_middle = fast_mean(own01[..., :7])
     ring_ok &= grey | (own_middle > HOLLOW_SHARE * fast_mean(own01[..., 7:])) | (
