@@ -323,10 +323,12 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # over its hole: a coloured reading whose middle holds at most HOLLOW_SHARE of the ink its
     # outer samples do (mean ink fractions), that ink round it on both sides (RING_LOPSIDED),
     # and HOLLOW_PAPER of its middle samples paper, is hollow all the same (see HOLLOW_SHARE)
-    own01 = np.where(is_best, clip(alpha, 0.0, 1.0), 0.0)
-    own_middle = fast_mean(own01[..., :7])
-    ring_ok &= grey | (own_middle > HOLLOW_SHARE * fast_mean(own01[..., 7:])) | (
-        _lopsided(own01, own_middle) > RING_LOPSIDED) | (
+    # (the winning ink's fraction per sample, 0 for the others; `pale_centred` below too)
+    alpha01 = clip(alpha, 0.0, 1.0)
+    best_alpha = np.where(is_best, alpha01, 0.0)
+    own_middle, own_outer = fast_mean(best_alpha[..., :7]), fast_mean(best_alpha[..., 7:])
+    ring_ok &= grey | (own_middle > HOLLOW_SHARE * own_outer) | (
+        _lopsided(best_alpha, own_middle) > RING_LOPSIDED) | (
         np.count_nonzero(kind[..., :7] == PAPER_K, -1) < HOLLOW_PAPER)
     # A ring's blurred fringe — paper mixed with a little grey ink under a slight colour cast —
     # can fit a coloured ink's line at a low fraction as well as the grey one. In a ring those
@@ -361,10 +363,7 @@ def decide(kind: np.ndarray, alpha: np.ndarray, dark: np.ndarray, model: ColourM
     # so does a small coloured symbol's (a triangle, a diamond) smeared by motion, and it is
     # still read when its ink is all in its middle and the ring of samples around it is
     # bare paper: printed ink peaks there, a fingertip's or a stain's tint spreads evenly
-    alpha01 = clip(alpha, 0.0, 1.0)
-    best_alpha = np.where(is_best, alpha01, 0.0)
-    pale_centred = (~grey & (fast_mean(best_alpha[..., :7]) >= PALE_MIDDLE)
-                    & (fast_mean(best_alpha[..., 7:]) <= PALE_OUTER))
+    pale_centred = ~grey & (own_middle >= PALE_MIDDLE) & (own_outer <= PALE_OUTER)
     if allow is not None:   # whole cards only
         pale_centred &= allow[:, None]
     peak_ok = top_peak >= np.where(pale_centred, 0.38,
