@@ -96,7 +96,10 @@ MIN_BOTH = 2
 # and strong in chroma beside the ring's pale hole, and a symbol left unread elsewhere on the
 # card takes nothing from that (held-out tables printed 30° off, sleeved: 36 cut to 4 cards
 # and 46 read the violet as the ring beside a card showing both inks that read a '?'; hard
-# 0-699 and held-out fingers, hands, busy: unchanged).
+# 0-699 and held-out fingers, hands, busy: unchanged). Its darker cores must then be the
+# stronger in chroma too: a phone's saturation boost tints a ring's pale hole while a smear
+# darkens another's, the pale core the strong one (held-out `phone-photo` 20016: 0.16 at 0.91
+# of the paper beside 0.01 at 0.58, one ink; every ring of the table had been left unread).
 ONE_CARD_DEG = 18.0
 ONE_CARD_CHROMA = 0.15
 ONE_CARD_LIGHT = 0.75
@@ -501,6 +504,8 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
             low, high = lit[:cut[c] + 1].mean(), lit[cut[c] + 1:mine[c].sum()].mean()
             if min(low, high) >= ONE_CARD_LIGHT * max(low, high):
                 continue
+            if grey and low < high:
+                continue   # (a grey letter's paler cores the stronger: no violet, see above)
             # (the darker side: the cores below the cut, or above it)
             dark = order[c][:cut[c] + 1] if low < high else order[c][cut[c] + 1:mine[c].sum()]
             if grey or not _bridged(at[c][mine[c]], clipped[c][mine[c]], gap, ink_hue,

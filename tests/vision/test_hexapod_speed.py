@@ -1,9 +1,12 @@
-"""The Hexapod cell stage's shortcuts give OpenCV's and NumPy's plain results bit for bit: the
-canvas is warped from a BGRA copy of the part of the frame it covers (OpenCV warps four
-channels faster than three), big regions are labelled with 16-bit labels, and the local grey
-gain skips its fallback where no pixel needs it. Each is compared here with the plain call on
-random and edge-case inputs, so an OpenCV or NumPy upgrade that broke one fails here rather
-than shifting a case's labels unseen."""
+"""The Hexapod cell stage's shortcuts give OpenCV's and NumPy's plain results: the canvas is
+warped from a BGRA copy of the part of the frame it covers (OpenCV warps four channels faster
+than three), big regions are labelled with 16-bit labels, and the local grey gain skips its
+fallback where no pixel needs it. Each is compared here with the plain call on random and
+edge-case inputs, so an OpenCV or NumPy upgrade that broke one fails here rather than shifting
+a case's labels unseen. The labels and gains agree bit for bit; the warps to within one level
+of rounding (`_same_warp`): on an AVX-512 machine OpenCV rounds a four-channel warp's pixels
+beside the frame's edge (border replication) a level apart from a three-channel one's at a few
+of them, where its AVX2 code gives the same bits."""
 
 from __future__ import annotations
 
@@ -58,6 +61,18 @@ POSES = [
 ]
 
 
+WARP_SHARE = 0.05   # the share of a warp's values that may be a level off (1.6 % seen: a canvas
+# wholly beyond the frame's edge, every value a replicated border pixel)
+
+
+def _same_warp(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two warps of one frame agree but for rounding: each value within one level, and
+    at most WARP_SHARE of them off at all (a source cut at the wrong place, or a wrong map,
+    puts whole regions many levels off)."""
+    d = np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64))
+    return a.shape == b.shape and d.max() <= 1.0 and np.count_nonzero(d) <= WARP_SHARE * d.size
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_rectify_is_the_plain_warp(seed):
     frame = _frame(seed)
@@ -65,7 +80,7 @@ def test_rectify_is_the_plain_warp(seed):
     for args in POSES:
         pose = _pose(*args)
         factors.add(int(min(3, max(1, round(pose.cell_px(LAYOUT) / 38.4 + 0.4)))))
-        assert np.array_equal(rectify(frame, pose), _plain_rectify(frame, pose)), args
+        assert _same_warp(rectify(frame, pose), _plain_rectify(frame, pose)), args
     assert factors == {1, 2, 3}
 
 
@@ -81,7 +96,7 @@ def test_bgra_source_holds_what_the_warp_reads():
         assert src.shape[0] <= frame.shape[0] and src.shape[1] <= frame.shape[1]
         warp = [cv2.warpPerspective(img, H, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REPLICATE) for img in (frame, src)]
-        assert np.array_equal(warp[0], warp[1][..., :3]), args
+        assert _same_warp(warp[0], warp[1][..., :3]), args
 
 
 def test_bgra_source_declines_what_it_cannot_bound():
