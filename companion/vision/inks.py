@@ -101,6 +101,13 @@ MIN_BOTH = 2
 # darkens another's, the pale core the strong one (held-out `phone-photo` 20016: 0.16 at 0.91
 # of the paper beside 0.01 at 0.58, one ink; every ring of the table had been left unread).
 ONE_CARD_DEG = 18.0
+# A coloured letter's two sides on one card are one ink where the table fills the hue between
+# them: a phone's tone mapping and saturation boost spread one ink's cores over 30° of hue
+# (darker where more orange, held-out `phone-photo` 20027: its yellows at 64-95°, one card
+# 64° at 0.49-0.57 beside 84-87° at 0.76-0.78, every step between filled by other cards'),
+# where a second ink read as the letter leaves the hue between the two empty.
+FILL_CARDS = 2
+FILL_SHARE = 0.5
 ONE_CARD_CHROMA = 0.15
 ONE_CARD_LIGHT = 0.75
 ONE_CARD_STRENGTH = 0.7
@@ -508,10 +515,25 @@ def _two_on_one_card(model: ColourModel, cores: np.ndarray, letters: np.ndarray,
                 continue   # (a grey letter's paler cores the stronger: no violet, see above)
             # (the darker side: the cores below the cut, or above it)
             dark = order[c][:cut[c] + 1] if low < high else order[c][cut[c] + 1:mine[c].sum()]
-            if grey or not _bridged(at[c][mine[c]], clipped[c][mine[c]], gap, ink_hue,
-                                    at[c][dark]):
+            if grey or not (_bridged(at[c][mine[c]], clipped[c][mine[c]], gap, ink_hue,
+                                     at[c][dark])
+                            or _filled(at, c, at[c, order[c][cut[c]]],
+                                       at[c, order[c][cut[c] + 1]], gap)):
                 out.add(n)
     return out
+
+
+def _filled(at: np.ndarray, c: int, below: float, above: float, gap: float) -> bool:
+    """Whether the letter's cores on the table's other cards (`at`: cards x 6, their hues
+    about the ink, NaN at the other places) fill card `c`'s gap in hue from `below` to
+    `above`: cores of FILL_CARDS cards at least lie in it, and with its two sides they leave
+    no step of FILL_SHARE of the one-card `gap` or more (see ONE_CARD_DEG)."""
+    other = np.delete(at, c, axis=0)
+    inside = (other > below) & (other < above)
+    if np.count_nonzero(inside.any(1)) < FILL_CARDS:
+        return False
+    seq = np.sort(np.concatenate([[below], other[inside], [above]]))
+    return bool(np.diff(seq).max() < FILL_SHARE * gap)
 
 
 def _clip_arc(at: np.ndarray, clipped: np.ndarray, ink_hue: float

