@@ -101,16 +101,17 @@ MIN_BOTH = 2
 # darkens another's, the pale core the strong one (held-out `phone-photo` 20016: 0.16 at 0.91
 # of the paper beside 0.01 at 0.58, one ink; every ring of the table had been left unread).
 ONE_CARD_DEG = 18.0
-# A coloured letter's two sides on one card are one ink where the table fills the hue between
-# them: a phone's tone mapping and saturation boost spread one ink's cores over 30° of hue
-# (darker where more orange, held-out `phone-photo` 20027: its yellows at 64-95°, one card
-# 64° at 0.49-0.57 beside 84-87° at 0.76-0.78, every step between filled by other cards'),
-# where a second ink read as the letter leaves the hue between the two empty.
-FILL_CARDS = 2
-FILL_SHARE = 0.5
 ONE_CARD_CHROMA = 0.15
 ONE_CARD_LIGHT = 0.75
 ONE_CARD_STRENGTH = 0.7
+# A coloured letter's two sides on one card are one ink where the table's other cards fill
+# the hue between them (FILL_CARDS of them, no step of FILL_SHARE of ONE_CARD_DEG left): a
+# phone's tone mapping and saturation boost spread one ink's cores over 30° of hue, darker
+# where more orange (held-out `phone-photo` 20027: its yellows at 64-95°, one card 64° at
+# 0.49-0.57 beside 84-87° at 0.76-0.78, every step between filled by other cards'), where a
+# second ink read as the letter leaves the hue between the two empty.
+FILL_CARDS = 2
+FILL_SHARE = 0.5
 # A core whose channel (nearly) clipped (its mean at CLIP_NEAR or above: a sleeve's sheen or a
 # glare over the symbol, a phone exposing bright) shows that channel too low by an unknown
 # amount: its true colour lies further along that channel, its hue anywhere between the one it
