@@ -115,6 +115,7 @@ from .shape_confirmed import confirmable, shape_confirmed
 from .shape_ink import (
     MIN_NAMED,
     disagreeing,
+    faint_unshown,
     hue_named,
     shape_kept,
     shape_matches,
@@ -998,8 +999,11 @@ class HexelReader:
         scores, whole = shape_matches(frame, [poses[k] for k in at], self.view,
                                       np.array([reads[k].white_bgr for k in at]))
         out = list(reads)
+        faint = faint_letters(self.model)
         for i, k in enumerate(at):
-            gone = disagreeing(out[k].symbols, scores[i])
+            gone = [a or b for a, b in zip(disagreeing(out[k].symbols, scores[i]),
+                                           faint_unshown(out[k].symbols, scores[i], faint),
+                                           strict=True)]
             if any(gone):
                 out[k] = uncrossed(out[k], tuple(gone))
         if doubted is not None:
