@@ -125,6 +125,15 @@ FILL_SHARE = 0.5
 # tables printed 30° off, sleeved: 23 read two cards with red as yellow without this), and a
 # sheen's darker side, the symbols it misses, lies within 10° (held-out phone photos 0-99).
 SHEEN_INK_DEG = 12.0
+# A turn (`ink_turns`) may not bring an inked core nearer another ink than it was given (two inks
+# printed towards each other: turning one would take the other's symbols), but for a core
+# whose lightness says it is the taking ink's: nearer the median lightness of that ink's cores
+# than of its first ink's by TAKEN_LIGHT of the paper at least (each ink MIN_CORES cores). A
+# printer's red turned towards yellow stays as dark as a red; a pale yellow triangle whose hue
+# noise put halfway between our red and yellow is as light as the yellows (held-out
+# `office-lowlight` 43: at 53°, 0.61 of the paper, its yellows at 0.64-0.73, its reds 0.36-0.48;
+# the yellows turned 13°, the blues 30°, or every yellow of the table left unread).
+TAKEN_LIGHT = 0.08
 _PRIMARY_HUE = (math.radians(30.0), math.radians(150.0), math.radians(-90.0))   # R, G, B
 CORE_PTS = np.ascontiguousarray(SYMBOL_PTS[:, :N_CORE].reshape(-1, 2))   # card frame
 
@@ -234,7 +243,7 @@ def ink_turns(model: ColourModel, cores: np.ndarray) -> dict[str, float]:
     # two inks printed towards each other, one turned beyond reach, the other turned would
     # take the first one's symbols)
     turned = ink_hue + np.array([turns.get(model.letters[i], 0.0) for i in col])
-    if _takes_cores(hue, turned, nearest):
+    if _takes_cores(hue, turned, nearest, given.rgb.mean(1)):
         return {}
     for i in range(len(col)):
         for j in range(i + 1, len(col)):
@@ -259,10 +268,25 @@ def _towards_foreign(foreign: np.ndarray, ink_hue: float, turn: float) -> bool:
     return bool((np.abs(towards[ahead]) * FOREIGN_SHARE <= abs(turn)).any())
 
 
-def _takes_cores(hue: np.ndarray, turned: np.ndarray, nearest: np.ndarray) -> bool:
+def _takes_cores(hue: np.ndarray, turned: np.ndarray, nearest: np.ndarray,
+                 light: np.ndarray | None = None) -> bool:
     """Whether, with the coloured inks at the hues `turned`, any inked core of hue `hue` lies
-    nearest another ink than the one it was given (`nearest`)."""
-    return bool((np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1) != nearest).any())
+    nearest another ink than the one it was given (`nearest`), but for a core whose lightness
+    (`light`: the mean of its channels, when given) says it is the taking ink's (see
+    TAKEN_LIGHT)."""
+    now = np.abs(wrap_angle(hue[:, None] - turned[None, :])).argmin(1)
+    taken = np.flatnonzero(now != nearest)
+    if light is None or len(taken) == 0:
+        return len(taken) > 0
+    light = np.asarray(light, np.float64)
+    for i in taken:
+        was = light[(nearest == nearest[i]) & (now == nearest)]
+        goes = light[(nearest == now[i]) & (now == nearest)]
+        if (len(was) < MIN_CORES or len(goes) < MIN_CORES
+                or abs(light[i] - float(np.median(was))) - abs(light[i] - float(np.median(goes)))
+                < TAKEN_LIGHT):
+            return True
+    return False
 
 
 def foreign_hues(model: ColourModel) -> np.ndarray:

@@ -115,6 +115,7 @@ from .shape_confirmed import confirmable, shape_confirmed
 from .shape_ink import (
     MIN_NAMED,
     disagreeing,
+    faint_unshown,
     hue_named,
     shape_kept,
     shape_matches,
@@ -896,10 +897,15 @@ class HexelReader:
                 reads[:n], found_reads = checked[:n], checked[n:]
                 notes.append(no_ring_note(no_ring))
         # (a holodex symbol washed pale, read by its shape and hue where no ink is in doubt:
-        # `washed_holodex`)
+        # `washed_holodex`; its discs only where the table shows no ink that no letter names:
+        # such an ink washed pale leans to whichever letter's hue lies nearest, a blue printed
+        # towards magenta to a pink that our red's hue names, see `unnamed_ink`)
         if self.model.edition == "holodex" and not confused:
+            foreign_ink = any(any(r.unread_ink) for r in reads[:n] + found_reads) and not (
+                faint_letters(self.model)) and self._unnamed(frame, all_poses[:m],
+                                                             reads[:n] + found_reads)
             named, _ = washed_holodex(frame, all_poses[:m], reads[:n] + found_reads, view,
-                                      self.model)
+                                      self.model, "" if foreign_ink else None)
             reads[:n], found_reads = named[:n], named[n:]
         # (a web symbol whose colour names no letter, read by its shape where the table shows
         # that shape's symbols in one ink: `shape_ink`)
@@ -993,8 +999,11 @@ class HexelReader:
         scores, whole = shape_matches(frame, [poses[k] for k in at], self.view,
                                       np.array([reads[k].white_bgr for k in at]))
         out = list(reads)
+        faint = faint_letters(self.model)
         for i, k in enumerate(at):
-            gone = disagreeing(out[k].symbols, scores[i])
+            gone = [a or b for a, b in zip(disagreeing(out[k].symbols, scores[i]),
+                                           faint_unshown(out[k].symbols, scores[i], faint),
+                                           strict=True)]
             if any(gone):
                 out[k] = uncrossed(out[k], tuple(gone))
         if doubted is not None:

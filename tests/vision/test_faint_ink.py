@@ -150,3 +150,37 @@ def test_a_faint_blue_under_motion_blur_reads_without_false_cards(seed, before):
     assert score.misreads == 0 and score.false_cards == 0, score
     assert score.correct >= before + 5, score
     assert any("B paler" in n for n in obs.notes), obs.notes
+
+
+def test_a_letter_of_a_faint_ink_must_show_its_shape():
+    """`shape_ink.faint_unshown`: a web symbol read as a faint ink's letter whose own silhouette
+    matches it below FAINT_SHAPE and FAINT_RIVAL below another letter's is left unread; a faint
+    letter whose shape is plain, or weak but about as good as the others (a smear weakens every
+    shape), stands, and a letter of a full ink is left to the colour (and to `disagreeing`)."""
+    from companion.vision.shape_ink import FAINT_RIVAL, FAINT_SHAPE, faint_unshown
+
+    weak, better, tie = FAINT_SHAPE - 0.1, FAINT_SHAPE - 0.1 + FAINT_RIVAL + 0.01, 0.51
+    scores = np.array([[weak, better, 0.3],                 # R: the diamond matches better
+                       [FAINT_SHAPE + 0.05, 0.9, 0.3],      # R: plain, whatever else matches
+                       [weak, 0.3, tie],                    # R: weak, about the best
+                       [0.3, weak, better],                 # B: the triangle matches better
+                       [weak, 0.3, 0.3], [weak, better, 0.3]])
+    assert faint_unshown("RRRBY?", scores, frozenset("R")) == [True, False, False, False,
+                                                              False, False]
+    assert faint_unshown("RRRBY?", scores, frozenset()) == [False] * 6
+    assert faint_unshown("RRRBY?", scores, frozenset("B")) == [False, False, False, True,
+                                                              False, False]
+
+
+def test_a_yellow_turned_into_a_faint_red_is_not_read_red():
+    """Held-out table 35 printed with hues turned 30° (`heldout._printer`) in a dim room
+    (web): its red so faint that the reader learns it from the faint cores, among which its
+    yellow, printed towards red and dimmed, falls; a card printed `YYBYRY` was reported
+    `RRBRRR` (confidence 0.71), its triangles matching the disc at 0.34-0.52. The card beside
+    it, whose true red discs match theirs at 0.66 and more, still reads."""
+    scene = heldout.heldout_scene(35, variant=heldout.Variant(printer=30.0, lowlight=True))
+    assert scene.edition == "web"
+    s, obs = heldout.scored(scene)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert any(n.startswith(FAINT_INK) and "R printed" in n for n in obs.notes), obs.notes
+    assert s.correct >= 1, s

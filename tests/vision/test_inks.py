@@ -79,6 +79,30 @@ def test_no_ink_is_turned_into_its_neighbour():
     assert ink_turns(model, capture) == {}
 
 
+def test_a_core_as_light_as_the_turned_ink_may_go_to_it():
+    """A turn may take a core from the ink it was given only where the core's lightness says
+    it is the taking ink's (`inks.TAKEN_LIGHT`): held-out `office-lowlight` 43, a pale
+    yellow triangle whose noise put its hue just nearer our red than our yellow kept the
+    table's yellows (turned 13° towards red) from being measured, and every yellow was left
+    unread. A core there as dark as the reds is a red printed towards yellow: no turn."""
+    model = builtin_model("web")
+    red, blue, yellow = model.inks
+    rng = np.random.default_rng(7)
+    toward_red = -np.sign(chroma(yellow)[1] - chroma(red)[1])
+    table = [_cores(red, 0.0, 20, rng), _cores(blue, 0.0, 20, rng),
+             _cores(yellow, 13.0 * toward_red, 20, rng)]
+    stray_yellow = _cores(yellow, 24.0 * toward_red, 1, rng)   # just nearer red than yellow
+    stray_red = _cores(red, 22.0 * -toward_red, 1, rng)        # as far, and as dark as a red
+    for stray in (stray_yellow, stray_red):
+        (_, h), (_, r), (_, y) = chroma(stray[0]), chroma(red), chroma(yellow)
+        turned = y + math.radians(13.0) * toward_red
+        assert abs(h - turned) < abs(h - r) < abs(h - y)   # given to red, taken by the turn
+    turns = ink_turns(model, np.concatenate([*table, stray_yellow]))
+    assert set(turns) == {"Y"}
+    assert math.degrees(turns["Y"]) == pytest.approx(13.0 * toward_red, abs=2.0)
+    assert ink_turns(model, np.concatenate([*table, stray_red])) == {}
+
+
 @pytest.mark.parametrize("seed, edition", [
     (20, "holodex"),   # red to orange, blue to violet: 17 of 20 read before
     (29, "web"),       # yellow and blue turned: 19 of 20 before
@@ -135,3 +159,15 @@ def test_two_inks_printed_towards_each_other_are_not_misread(monkeypatch, seed):
     assert scene.edition == "web"
     s, _ = heldout.scored(scene)
     assert s.misreads == 0 and s.false_cards == 0, s
+
+
+def test_an_office_print_in_a_dim_room_has_its_yellows_measured():
+    """Held-out `office-lowlight` 43 (a paler office print photographed in a dim room, its
+    noise in blotches): one yellow triangle's hue lay just nearer our red, and the turn of the
+    table's yellows that would take it was refused; 8 cards read whole of 20, every card
+    with a yellow left unread. Its lightness is the yellows' (`inks.TAKEN_LIGHT`)."""
+    scene = heldout.heldout_scene(43, variant=heldout.VARIANTS["office-lowlight"])
+    s, obs = heldout.scored(scene)
+    assert s.misreads == 0 and s.false_cards == 0, s
+    assert any("ink hues measured on the table" in n and "Y -1" in n for n in obs.notes), obs.notes
+    assert s.correct >= 18, s

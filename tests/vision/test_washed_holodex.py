@@ -24,6 +24,7 @@ from companion.vision.shape_ink import HUE_CHROMA, HUE_DEG, hue_named
 from companion.vision.symbol_samples import CardRead
 
 from .heldout import VARIANTS, heldout_scene, scored
+from .heldout import Variant as heldout_variant
 from .test_shade_rings import _coin_on_disc
 from .test_symbol_clip import COOL, RINGS_READ_BLUE
 from .test_symbol_clip2 import RINGS_BESIDE_BLUE
@@ -251,3 +252,36 @@ def test_sleeved_holodex_cards_with_a_red_washed_towards_orange_read_whole(seed)
     # (18 before: one card's red, washed towards orange, was left unread)
     score, _ = scored(scene)
     assert (score.correct, score.full, score.misreads, score.false_cards) == (19, 20, 0, 0)
+
+
+def test_a_pink_washed_from_an_ink_no_letter_names_is_not_read_as_red():
+    """Held-out table 78 printed with hues turned 30° (`heldout._printer`), in glossy sleeves:
+    its blue printed towards magenta reads as no letter (`unnamed_ink`), and one such disc
+    washed pink by a sheen (hue 39° off our red, 102° off our blue) was named red by its
+    shape and hue: the card read `RRVVRR`, printed `RBVVRR`. Where the table shows an ink no
+    letter names, no washed disc is named by its hue; the rings are still read by theirs."""
+    scene = heldout_scene(78, variant=heldout_variant(printer=30.0, sleeves=True))
+    assert scene.edition == "holodex"
+    score, obs = scored(scene)
+    assert score.misreads == 0 and score.false_cards == 0, score
+    assert obs.unnamed_ink >= 3, obs.notes
+    assert not any(c.symbols == "RRVVRR" and not c.occluded for c in obs.cards)
+
+
+def test_washed_discs_are_named_where_every_ink_has_a_name(monkeypatch):
+    """The same guard leaves a table whose inks are all named as it was: the discs a sheen
+    washed on held-out `sleeves` 18 are named by their hue on the final reads."""
+    calls = []
+    real = reader_module.washed_holodex
+
+    def spy(*args, **kwargs):
+        out = real(*args, **kwargs)
+        calls.append((args[5] if len(args) > 5 else kwargs.get("letters"), out[1]))
+        return out
+
+    monkeypatch.setattr(reader_module, "washed_holodex", spy)
+    scene = heldout_scene(18, variant=VARIANTS["sleeves"])
+    score, obs = scored(scene)
+    assert score.misreads == 0 and obs.unnamed_ink == 0
+    assert calls and all(letters is None for letters, _ in calls)
+    assert sum(n for _, n in calls) >= 1, calls
