@@ -27,7 +27,9 @@ symbol read as a letter in doubt is kept where its shape shows that letter (`sha
 red printed so orange that the model reads it as yellow is a disc, and is left unread. On every
 web card (the reader matches each card's shapes once a frame), a letter read whose own
 silhouette falls RIVAL_GAP short of another letter's (`disagreeing`) is left unread too: colour
-and shape disagree, and a colour misread would have to pass both.
+and shape disagree, and a colour misread would have to pass both. A letter of a faint ink
+(`inks.faint_letters`: learned from cores no letter was read for) is left unread too where its
+own silhouette is weak and another's plainly better (`faint_unshown`).
 
 A symbol that colour left unread with nothing over it is also read where its own shape and hue
 agree (`hue_named`), one symbol at a time: its shape shows a letter, and its core's hue, with
