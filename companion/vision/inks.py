@@ -279,9 +279,10 @@ def _takes_cores(hue: np.ndarray, turned: np.ndarray, nearest: np.ndarray,
     if light is None or len(taken) == 0:
         return len(taken) > 0
     light = np.asarray(light, np.float64)
+    stay = now == nearest                     # (the cores each ink keeps: their lightness)
     for i in taken:
-        was = light[(nearest == nearest[i]) & (now == nearest)]
-        goes = light[(nearest == now[i]) & (now == nearest)]
+        was = light[stay & (nearest == nearest[i])]
+        goes = light[stay & (nearest == now[i])]
         if (len(was) < MIN_CORES or len(goes) < MIN_CORES
                 or abs(light[i] - float(np.median(was))) - abs(light[i] - float(np.median(goes)))
                 < TAKEN_LIGHT):

@@ -93,9 +93,10 @@ def test_a_core_as_light_as_the_turned_ink_may_go_to_it():
              _cores(yellow, 13.0 * toward_red, 20, rng)]
     stray_yellow = _cores(yellow, 24.0 * toward_red, 1, rng)   # just nearer red than yellow
     stray_red = _cores(red, 22.0 * -toward_red, 1, rng)        # as far, and as dark as a red
+    (_, r), (_, y) = chroma(red), chroma(yellow)
+    turned = y + math.radians(13.0) * toward_red
     for stray in (stray_yellow, stray_red):
-        (_, h), (_, r), (_, y) = chroma(stray[0]), chroma(red), chroma(yellow)
-        turned = y + math.radians(13.0) * toward_red
+        h = chroma(stray[0])[1]
         assert abs(h - turned) < abs(h - r) < abs(h - y)   # given to red, taken by the turn
     turns = ink_turns(model, np.concatenate([*table, stray_yellow]))
     assert set(turns) == {"Y"}

@@ -23,8 +23,7 @@ from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import HUE_CHROMA, HUE_DEG, hue_named
 from companion.vision.symbol_samples import CardRead
 
-from .heldout import VARIANTS, heldout_scene, scored
-from .heldout import Variant as heldout_variant
+from .heldout import VARIANTS, Variant, heldout_scene, scored
 from .test_shade_rings import _coin_on_disc
 from .test_symbol_clip import COOL, RINGS_READ_BLUE
 from .test_symbol_clip2 import RINGS_BESIDE_BLUE
@@ -260,7 +259,7 @@ def test_a_pink_washed_from_an_ink_no_letter_names_is_not_read_as_red():
     washed pink by a sheen (hue 39° off our red, 102° off our blue) was named red by its
     shape and hue: the card read `RRVVRR`, printed `RBVVRR`. Where the table shows an ink no
     letter names, no washed disc is named by its hue; the rings are still read by theirs."""
-    scene = heldout_scene(78, variant=heldout_variant(printer=30.0, sleeves=True))
+    scene = heldout_scene(78, variant=Variant(printer=30.0, sleeves=True))
     assert scene.edition == "holodex"
     score, obs = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
