@@ -139,9 +139,10 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
     problem of a picture or print without colour, of cards of the other edition than the
     match's, of inks it cannot tell apart or cannot name, or of discs whose colour reads as the
-    grey ring), or None when it will: no card is covered, none lies off the lattice, none is
-    read with a '?' or below `min_confidence`. A misread on a frame it will not judge is never
-    announced; `companion bench vision` counts the misreads on the frames it would."""
+    grey ring, or rings whose colour reads as a disc), or None when it will: no card is
+    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
+    misread on a frame it will not judge is never announced; `companion bench vision` counts
+    the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     # (the web edition's cards printed without colour, laid for a holodex match, are both: the
@@ -173,6 +174,10 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     if obs.no_ring:   # nor this: a pale blue disc in dim light reads as the grey ring
         return Proposal("problem", f"{obs.no_ring} symbol(s) whose colour reads as the grey "
                         "ring show a solid disc (a pale print's blue in dim light?): "
+                        + MORE_LIGHT)
+    if obs.no_disc:   # nor this: the grey ring tinted by the light reads as a coloured disc
+        return Proposal("problem", f"{obs.no_disc} symbol(s) whose colour reads as a coloured "
+                        "disc show the grey ring's hole (the ring tinted by the light?): "
                         + MORE_LIGHT)
     covered = [c for c in obs.cards if c.occluded]
     if covered:

@@ -107,6 +107,20 @@ def no_ring_note(symbols: int) -> str:
             "this print's colours learned (`companion calibrate colours`), will read them")
 
 
+# The reader's note for holodex symbols whose colour read them as a coloured disc while their
+# picture shows the ring (`vision.ring_shape.disc_contradicted`): the grey ring tinted by a dim
+# room's cast. They are left unread; more light, or learning the print's colours, reads them.
+NO_DISC = "no disc"
+
+
+def no_disc_note(symbols: int) -> str:
+    """The note for `symbols` symbols read as a coloured disc that show the ring (NO_DISC)."""
+    return (f"{NO_DISC}: {symbols} symbol(s) whose colour reads as a coloured disc show the "
+            "grey ring's hole (the ring tinted by the light?), left unread; more light on the "
+            "table, or this print's colours learned (`companion calibrate colours`), will read "
+            "them")
+
+
 # The reader's note for a picture without colour (`vision.colourless`): a greyscale photo or a
 # camera in a monochrome mode. The cards' inks cannot be told, so nothing is read
 # (`HexelObservation.no_colour`, `HexapodObservation.no_colour`); no hand and no light will
@@ -237,6 +251,7 @@ class HexelObservation:
     # web cards without colour (a print or a picture) read by their shapes alone (BY_SHAPE)
     by_shape: bool = False
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
+    no_disc: int = 0   # symbols read as a coloured disc that show the ring, unread (NO_DISC)
     # the other edition, where the cards read clearly better with its colours than with the
     # edition read with: the cards on the table are that edition's (`edition.EditionWatch`)
     other_edition: str = ""

@@ -93,6 +93,7 @@ from .observation import (
     SeenCard,
     faint_ink_note,
     ink_doubt_note,
+    no_disc_note,
     no_ring_note,
     shape_read_note,
     unnamed_ink_note,
@@ -110,7 +111,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .ring_shape import hole_px, ring_contradicted, ring_matches
+from .ring_shape import disc_contradicted, hole_px, ring_contradicted, ring_matches
 from .shape_confirmed import confirmable, shape_confirmed
 from .shape_ink import (
     MIN_NAMED,
@@ -890,12 +891,16 @@ class HexelReader:
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         # (a holodex symbol read as the grey ring whose picture shows a solid disc: `ring_shape`)
-        no_ring = 0
+        no_ring = no_disc = 0
         if self.model.edition == "holodex" and self.model.grey_k is not None:
-            checked, no_ring = self._ring_checked(frame, all_poses[:m], reads[:n] + found_reads)
-            if no_ring:
+            checked, no_ring, no_disc = self._ring_checked(frame, all_poses[:m],
+                                                            reads[:n] + found_reads)
+            if no_ring or no_disc:
                 reads[:n], found_reads = checked[:n], checked[n:]
+            if no_ring:
                 notes.append(no_ring_note(no_ring))
+            if no_disc:
+                notes.append(no_disc_note(no_disc))
         # (a holodex symbol washed pale, read by its shape and hue where no ink is in doubt:
         # `washed_holodex`; its discs only where the table shows no ink that no letter names:
         # such an ink washed pale leans to whichever letter's hue lies nearest, a blue printed
@@ -946,7 +951,8 @@ class HexelReader:
         elif unnamed:
             notes.append(unnamed_ink_note(unnamed))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
-                               tuple(card for card, _ in loose), unnamed, no_ring=no_ring)
+                               tuple(card for card, _ in loose), unnamed, no_ring=no_ring,
+                               no_disc=no_disc)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                 part_poses)
@@ -960,25 +966,33 @@ class HexelReader:
                           loose_poses=tuple(pose for _, pose in loose))
 
     def _ring_checked(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
-                      ) -> tuple[list[CardRead], int]:
+                      ) -> tuple[list[CardRead], int, int]:
         """`reads` (of the holodex cards at `poses`) with every symbol read as the grey ring
-        whose picture shows a disc left unread (`ring_shape.ring_contradicted`), and how many
-        were."""
+        whose picture shows a disc (`ring_shape.ring_contradicted`), and every symbol read as
+        a coloured disc whose picture shows the ring (`ring_shape.disc_contradicted`), left
+        unread; and how many of each were (of the latter, those on cards that would otherwise
+        have been reported whole, `_verdict`: on a card a hand covers anyway, such a symbol is
+        the hand's doing as likely as the light's, and the referee waits for a clear view)."""
         ring = self.model.letters[self.model.grey_k]
-        at = [k for k, r in enumerate(reads) if ring in r.symbols]
+        at = [k for k, r in enumerate(reads) if r.letters]
         if not at:
-            return reads, 0
+            return reads, 0, 0
         scores, contrast = ring_matches(frame, [poses[k] for k in at], self.view,
                                         np.array([reads[k].white_bgr for k in at]))
-        out, count = list(reads), 0
+        out, rings, discs = list(reads), 0, 0
         holes = hole_px([poses[k] for k in at], self.view)
-        for k, gone in zip(at, ring_contradicted([reads[k] for k in at], scores, contrast,
-                                                 ring, holes, faint_letters(self.model)),
-                           strict=True):
+        faint = faint_letters(self.model)
+        chosen = [reads[k] for k in at]
+        for k, no_ring, no_disc in zip(
+                at, ring_contradicted(chosen, scores, contrast, ring, holes, faint),
+                disc_contradicted(chosen, scores, contrast, ring, holes, faint), strict=True):
+            gone = tuple(a or b for a, b in zip(no_ring, no_disc, strict=True))
             if any(gone):
                 out[k] = uncrossed(out[k], gone)
-                count += sum(gone)
-        return out, count
+                rings += sum(no_ring)
+                if whole_read(reads[k], self.params) or smeared_band(reads[k], self.params):
+                    discs += sum(no_disc)
+        return out, rings, discs
 
     def _web_shapes(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead],
                     doubted: list[bool] | None) -> tuple[list[CardRead], int]:

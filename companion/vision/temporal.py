@@ -76,11 +76,12 @@ class StableFilter:
         lies half out of the frame for good). Before the first stable table every frame counts,
         and so does one whose cards the reader left unread for the print's inks
         (`HexelObservation.ink_doubt`, `HexelObservation.unnamed_ink`, a disc whose colour
-        reads as the ring, `HexelObservation.no_ring`) or read nothing of, in
+        reads as the ring, `HexelObservation.no_ring`, a ring whose colour reads as a disc,
+        `HexelObservation.no_disc`) or read nothing of, in
         a picture without colour (`HexelObservation.no_colour`) or of cards printed without
         it (`HexelObservation.grey_print`)."""
         if (self.stable is None or obs.ink_doubt or obs.unnamed_ink or obs.no_ring
-                or obs.no_colour or obs.grey_print):
+                or obs.no_disc or obs.no_colour or obs.grey_print):
             return True   # (cards left unread for the print's inks, not for a hand: it stays)
         known = [c for c in self.stable.cards if c.occluded]
         return all(any(_match(c, k, tol) for k in known) for c in obs.cards if c.occluded)

@@ -16,6 +16,7 @@ from companion.vision.observation import (
     NO_COLOUR_NOTE,
     NO_COLOUR_SAY,
     ink_doubt_note,
+    no_disc_note,
     no_ring_note,
     unnamed_ink_note,
 )
@@ -240,23 +241,26 @@ def test_a_print_whose_ink_the_camera_cannot_name_asks_for_its_colours():
     assert waiting.kind == "wait" and "calibrate" not in waiting.message, waiting.message
 
 
-def test_discs_whose_colour_reads_as_the_ring_ask_for_light():
+@pytest.mark.parametrize("flag, note, say", [
+    ("no_ring", no_ring_note(3), "solid disc"), ("no_disc", no_disc_note(3), "grey ring's hole")])
+def test_symbols_whose_colour_and_shape_disagree_ask_for_light(flag, note, say):
     """A pale print's blue discs in dim light read as the grey ring by colour, their shape a
-    solid disc (`HexelObservation.no_ring`): the reader leaves them unread, no hand lifting will
-    clear that, and the referee says so rather than waiting for a clear view."""
+    solid disc (`HexelObservation.no_ring`); or a grey ring tinted by the light reads as a blue
+    disc, its hole showing (`HexelObservation.no_disc`): the reader leaves them unread, no hand
+    lifting will clear that, and the referee says so rather than waiting for a clear view."""
     state = playing()
     move = a_legal_place(state)
     obs = table(state, [(move.cell, orient(move.card, move.rotation))])
     blanked = dataclasses.replace(
-        obs, notes=(no_ring_note(3),), no_ring=3,
+        obs, notes=(note,), **{flag: 3},
         cards=tuple(dataclasses.replace(c, occluded=True, symbols="?" + c.symbols[1:])
                     for c in obs.cards))
     p = propose(state, blanked)
     assert p.kind == "problem" and p.action is None, p
-    assert "3 symbol(s)" in p.message and "solid disc" in p.message, p.message
+    assert "3 symbol(s)" in p.message and say in p.message, p.message
     assert "calibrate colours" in p.message and "light" in p.message, p.message
-    waiting = propose(state, dataclasses.replace(blanked, no_ring=0))
-    assert waiting.kind == "wait" and "solid disc" not in waiting.message, waiting.message
+    waiting = propose(state, dataclasses.replace(blanked, **{flag: 0}))
+    assert waiting.kind == "wait" and say not in waiting.message, waiting.message
 
 
 @pytest.mark.parametrize("flag, note, say, hints", [

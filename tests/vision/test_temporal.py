@@ -8,6 +8,7 @@ from companion.vision.observation import (
     HexelObservation,
     SeenCard,
     ink_doubt_note,
+    no_disc_note,
     no_ring_note,
     unnamed_ink_note,
 )
@@ -88,13 +89,16 @@ def test_cards_left_unread_for_the_print_s_inks_are_no_hand():
 
 
 @pytest.mark.parametrize("flag, note", [("unnamed_ink", unnamed_ink_note(2)),
-                                        ("no_ring", no_ring_note(4))])
+                                        ("no_ring", no_ring_note(4)),
+                                        ("no_disc", no_disc_note(1))])
 def test_cards_left_unread_for_the_light_are_no_hand(flag, note):
     """A pale print in dim light leaves an ink no letter names (`HexelObservation.unnamed_ink`),
     or its blue discs read as the grey ring though their shape shows a disc
-    (`HexelObservation.no_ring`): those symbols are unread on every card showing one, for as
-    long as the light stays, so such frames are the table as it is and become the stable table
-    (the referee then asks for light or the colours); a hand over a card is still ignored."""
+    (`HexelObservation.no_ring`), or a grey ring tinted by the light reads as a disc though its
+    shape shows the hole (`HexelObservation.no_disc`): those symbols are unread on every card
+    showing one, for as long as the light stays, so such frames are the table as it is and
+    become the stable table (the referee then asks for light or the colours); a hand over a
+    card is still ignored."""
     f = StableFilter(stable_s=0.5)
     for t in (0.0, 0.6):
         f.update(obs(A, B), t)
