@@ -45,6 +45,19 @@ What else is a pale round blob of an ink's hue on a card:
   (0.75, 0.76), hue red, as pale as a washed red. Its lead falls 0.10 and 0.12 short of its
   card's discs', beyond DISC_KIN; the washed reds and blues of held-out `sleeves` and
   `phone-photo` fall at most 0.09 short (all but one at most 0.07).
+- the same fingertip in a dim room (held-out, one fingertip and a little motion, 6): a disc
+  to the picture (0.79), its lead 0.06 short of its card's red discs', within DISC_KIN, hue
+  red, on the only card the fingertip covers (a table the referee would judge). But a wash
+  mixes the ink with white, lifting every channel the same share of the way to the paper, and
+  the ink's own channel with them; skin is duller than paper in every channel. Against its
+  card's red discs read by colour ([0.80, 0.16, 0.16] of the paper in RGB) the fingertip
+  ([0.86, 0.73, 0.69]) is lifted 0.63 of the way in green and blue, and its red falls 0.067
+  short of that wash's (`wash_short`). Every disc named so on held-out `sleeves` and `harsh`
+  0-299 falls 0.008 short or less (72 named, 11 of them on cards with no red read by colour,
+  not judged), and on seeds 0-99 of `fingers`, `busy`, `lowlight`, `office-lowlight-fingers`,
+  sleeves with fingertips and the dim room with one and two fingertips (113 named, 99 of them
+  blue) all but that fingertip (named on both dim tables 6) 0.013 or less: WASH_SHORT lies between
+  (`washed_alike`). It also refuses the pink fingertips of `fingers` 6 and 70 above.
 - a coin: dark, refused by the darkness bound. What a grey coin leaves of a disc may look like
   a ring, but it keeps the disc's hue: of 345 symbols left unread on 1 500 crafted cards with a
   grey coin over part of a disc in its shadow (`test_shade_rings`'s), 2 show the ring's shape,
