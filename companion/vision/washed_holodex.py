@@ -17,7 +17,9 @@ sheen's edge slopes the light across a symbol) and the ring's hole spanning
   nearer our ink than the other edition's yellow: web cards read as holodex, their yellow
   triangles leading the ring by more than the card's red discs and 43-45° from red, must stay
   unread for the edition's choice, `edition`; but on a card whose ring reads by its colour, a
-  holodex card, that yellow is no rival);
+  holodex card, that yellow is no rival), and that core is a wash of the ink as the card's
+  discs of that letter read by colour show it (`washed_alike`: its ink's own channel lifted
+  with the other two; a card with none is not judged);
 - as the ring where its picture matches the ring at RING_SHOWN or more and leads the disc by
   `ring_shape.RING_LEAD` or more (`ring_shape.ring_plain`), its stroke (the picture between
   0.6 and 1 symbol radii, disc and ring alike) stands RING_CONTRAST or more off the paper and
