@@ -17,7 +17,9 @@ sheen's edge slopes the light across a symbol) and the ring's hole spanning
   nearer our ink than the other edition's yellow: web cards read as holodex, their yellow
   triangles leading the ring by more than the card's red discs and 43-45° from red, must stay
   unread for the edition's choice, `edition`; but on a card whose ring reads by its colour, a
-  holodex card, that yellow is no rival);
+  holodex card, that yellow is no rival), and that core is a wash of the ink as the card's
+  discs of that letter read by colour show it (`washed_alike`: its ink's own channel lifted
+  with the other two; a card with none is not judged);
 - as the ring where its picture matches the ring at RING_SHOWN or more and leads the disc by
   `ring_shape.RING_LEAD` or more (`ring_shape.ring_plain`), its stroke (the picture between
   0.6 and 1 symbol radii, disc and ring alike) stands RING_CONTRAST or more off the paper and
@@ -45,6 +47,19 @@ What else is a pale round blob of an ink's hue on a card:
   (0.75, 0.76), hue red, as pale as a washed red. Its lead falls 0.10 and 0.12 short of its
   card's discs', beyond DISC_KIN; the washed reds and blues of held-out `sleeves` and
   `phone-photo` fall at most 0.09 short (all but one at most 0.07).
+- the same fingertip in a dim room (held-out, one fingertip and a little motion, 6): a disc
+  to the picture (0.79), its lead 0.06 short of its card's red discs', within DISC_KIN, hue
+  red, on the only card the fingertip covers (a table the referee would judge). But a wash
+  mixes the ink with white, lifting every channel the same share of the way to the paper, and
+  the ink's own channel with them; skin is duller than paper in every channel. Against its
+  card's red discs read by colour ([0.80, 0.16, 0.16] of the paper in RGB) the fingertip
+  ([0.86, 0.73, 0.69]) is lifted 0.63 of the way in green and blue, and its red falls 0.067
+  short of that wash's (`wash_short`). Every disc named so on held-out `sleeves` and `harsh`
+  0-299 falls 0.008 short or less (72 named, 11 of them on cards with no red read by colour,
+  not judged), and on seeds 0-99 of `fingers`, `busy`, `lowlight`, `office-lowlight-fingers`,
+  sleeves with fingertips and the dim room with one and two fingertips (113 named, 99 of them
+  blue) all but that fingertip (named on both dim tables 6) 0.013 or less: WASH_SHORT lies between
+  (`washed_alike`). It also refuses the pink fingertips of `fingers` 6 and 70 above.
 - a coin: dark, refused by the darkness bound. What a grey coin leaves of a disc may look like
   a ring, but it keeps the disc's hue: of 345 symbols left unread on 1 500 crafted cards with a
   grey coin over part of a disc in its shadow (`test_shade_rings`'s), 2 show the ring's shape,
@@ -69,6 +84,10 @@ DISC_LEAD = 0.15    # ... above the ring's by this at least
 DISC_KIN = 0.07     # ... and that lead at most this short of its card's colour-read discs'
 RING_SHOWN = 0.75   # the flattened picture's correlation with the ring, at least
 RING_CONTRAST = 0.08   # its stroke's distance from the paper over the paper's length, at least
+# A disc so named must be its card's ink washed (`washed_alike`): in its ink's own channel no
+# more than this short of what a wash lifting the ink as far as its other channels show leaves
+# (`wash_short`; see the module docstring).
+WASH_SHORT = 0.04
 
 
 def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardRead],
@@ -119,8 +138,57 @@ def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardR
     if (shows != ".").any():
         cores, core_in = symbol_cores(bgr, some_poses, np.array([r.white_bgr for r in some]),
                                       view)
-        some, named = hue_named(some, shows, cores.reshape(-1, 6, 3), core_in, model, discs)
-        count += named
+        cores = cores.reshape(-1, 6, 3)
+        named_some, named = hue_named(some, shows, cores, core_in, model, discs)
+        some, unwashed = washed_alike(some, named_some, cores, core_in)
+        count += named - unwashed
     for k, r in zip(at, some, strict=True):
         out[k] = r
     return out, count
+
+
+def wash_short(core: np.ndarray, ink: np.ndarray) -> float:
+    """How far a core (paper-relative RGB) falls short, in its ink's own channel (the one the
+    ink `ink` leaves brightest), of what a wash lifting the ink as far as its other two
+    channels show would leave there: a wash mixes the ink with white (a sheen or a glare adds
+    the lamp's light), so it lifts every channel the same share of the way to the paper, and
+    the ink's own channel, already near the paper, rises with the rest. Something of its own
+    colour lying over the disc (a fingertip, duller than paper in every channel) lifts the
+    other two channels where the ink kept them dark without the third following (see
+    WASH_SHORT)."""
+    own = int(np.argmax(ink))
+    others = [c for c in range(3) if c != own]
+    lift = min((core[c] - ink[c]) / max(1.0 - ink[c], 1e-3) for c in others)
+    return float(ink[own] + lift * (1.0 - ink[own]) - core[own])
+
+
+def washed_alike(reads: Sequence[CardRead], named: Sequence[CardRead], cores: np.ndarray,
+                 inside: np.ndarray) -> tuple[list[CardRead], int]:
+    """`named` (`reads` with washed discs named by `hue_named`) with each disc so named left
+    unread again where its core falls WASH_SHORT or more short of a wash of its letter's ink as
+    the same card prints it (the median core of the card's discs of that letter read by their
+    colour: one print, one lamp; a card with none is not judged), and how many were. `cores`
+    (k x 6 x 3 RGB) the cores of the cards `inside` the frame (`inks.symbol_cores`)."""
+    out, undone = list(named), 0
+    row = np.cumsum(inside) - 1
+    for k, (was, now) in enumerate(zip(reads, named, strict=True)):
+        if now is was or not inside[k]:
+            continue
+        symbols, conf = list(now.symbols), list(now.edge_confidence)
+        unread, by_hue = list(now.unread_ink), list(now.by_hue)
+        for d in range(6):
+            letter = now.symbols[d]
+            if letter == was.symbols[d]:
+                continue
+            kin = [j for j, c in enumerate(was.colour_symbols) if c == letter]
+            if not kin:
+                continue
+            ink = np.median(cores[row[k], kin], axis=0)
+            if wash_short(cores[row[k], d], ink) >= WASH_SHORT:
+                symbols[d], conf[d] = was.symbols[d], was.edge_confidence[d]
+                unread[d], by_hue[d] = was.unread_ink[d], (was.by_hue or (False,) * 6)[d]
+                undone += 1
+        if symbols != list(now.symbols):
+            out[k] = replace(now, symbols="".join(symbols), edge_confidence=tuple(conf),
+                             unread_ink=tuple(unread), by_hue=tuple(by_hue))
+    return out, undone
