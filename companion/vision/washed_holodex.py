@@ -139,9 +139,9 @@ def washed_holodex(bgr: np.ndarray, poses: Sequence[Pose], reads: Sequence[CardR
         cores, core_in = symbol_cores(bgr, some_poses, np.array([r.white_bgr for r in some]),
                                       view)
         cores = cores.reshape(-1, 6, 3)
-        named_some, named = hue_named(some, shows, cores, core_in, model, discs)
-        some, unwashed = washed_alike(some, named_some, cores, core_in)
-        count += named - unwashed
+        shows = washed_alike(some, shows, cores, core_in)
+        some, named = hue_named(some, shows, cores, core_in, model, discs)
+        count += named
     for k, r in zip(at, some, strict=True):
         out[k] = r
     return out, count
@@ -162,33 +162,23 @@ def wash_short(core: np.ndarray, ink: np.ndarray) -> float:
     return float(ink[own] + lift * (1.0 - ink[own]) - core[own])
 
 
-def washed_alike(reads: Sequence[CardRead], named: Sequence[CardRead], cores: np.ndarray,
-                 inside: np.ndarray) -> tuple[list[CardRead], int]:
-    """`named` (`reads` with washed discs named by `hue_named`) with each disc so named left
-    unread again where its core falls WASH_SHORT or more short of a wash of its letter's ink as
-    the same card prints it (the median core of the card's discs of that letter read by their
-    colour: one print, one lamp; a card with none is not judged), and how many were. `cores`
-    (k x 6 x 3 RGB) the cores of the cards `inside` the frame (`inks.symbol_cores`)."""
-    out, undone = list(named), 0
+def washed_alike(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
+                 inside: np.ndarray) -> np.ndarray:
+    """`shows` (cards x 6, the disc letters each symbol's shape allows, for `hue_named`) less,
+    per symbol, each letter whose ink its core is not a wash of: WASH_SHORT or more short of a
+    wash of that letter's ink as the same card prints it (the median core of the card's discs
+    of that letter read by their colour: one print, one lamp; a card with none is not judged).
+    `cores` (k x 6 x 3 RGB) the cores of the cards `inside` the frame (`inks.symbol_cores`)."""
+    out = shows.copy()
     row = np.cumsum(inside) - 1
-    for k, (was, now) in enumerate(zip(reads, named, strict=True)):
-        if now is was or not inside[k]:
+    for k, d in zip(*np.nonzero(shows != "."), strict=True):
+        if not inside[k]:
             continue
-        symbols, conf = list(now.symbols), list(now.edge_confidence)
-        unread, by_hue = list(now.unread_ink), list(now.by_hue)
-        for d in range(6):
-            letter = now.symbols[d]
-            if letter == was.symbols[d]:
-                continue
-            kin = [j for j, c in enumerate(was.colour_symbols) if c == letter]
-            if not kin:
-                continue
-            ink = np.median(cores[row[k], kin], axis=0)
-            if wash_short(cores[row[k], d], ink) >= WASH_SHORT:
-                symbols[d], conf[d] = was.symbols[d], was.edge_confidence[d]
-                unread[d], by_hue[d] = was.unread_ink[d], (was.by_hue or (False,) * 6)[d]
-                undone += 1
-        if symbols != list(now.symbols):
-            out[k] = replace(now, symbols="".join(symbols), edge_confidence=tuple(conf),
-                             unread_ink=tuple(unread), by_hue=tuple(by_hue))
-    return out, undone
+        kept = ""
+        for letter in str(shows[k, d]):
+            kin = [j for j, c in enumerate(reads[k].colour_symbols) if c == letter]
+            if not kin or wash_short(cores[row[k], d],
+                                     np.median(cores[row[k], kin], axis=0)) < WASH_SHORT:
+                kept += letter
+        out[k, d] = kept or "."
+    return out
