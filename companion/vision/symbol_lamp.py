@@ -56,9 +56,9 @@ LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read fro
 # lamp's tint from the paper's, and every pale blend on the card (a ring's grey, a smeared
 # disc's fringe) is seen too bright in the clipped two. Where every channel clipped, the
 # card's printed band still tells the light (`band_white`, `dark_band_lamp`). On hard tables
-# 0-699, the 64 tables where OVER_EXPOSED_SHARE of the whole cards or more clipped so missed 25
-# of their 899 cards in full view (2.78 %), the other 636 tables 31 of 8794 (0.35 %; those
-# whose cards clipped in all three channels 0.51 %): the reader says so (`over_exposed`,
+# 0-699, the 65 tables where OVER_EXPOSED_SHARE of the whole cards or more clipped so missed 25
+# of their 911 cards in full view (2.74 %), the other 635 tables 31 of 8782 (0.35 %; those
+# whose cards clipped in all three channels about 0.5 %): the reader says so (`over_exposed`,
 # `observation.over_exposed_note`), for the camera's exposure to be lowered, as the Hexapod
 # reader does for its boards (`hexapod.OVER_EXPOSED_CHANNELS`).
 OVER_EXPOSED_CHANNELS = 2
