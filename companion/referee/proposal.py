@@ -135,12 +135,22 @@ MORE_LIGHT = ("those symbols are left unread. Put more light on the table, or le
               "cards).")
 
 
+# What the referee adds to its wait where the reader finds most cards' white paper at the
+# camera's clip in two of its colours (`HexelObservation.over_exposed`): cards left '?' or
+# unread there are as likely the exposure's doing as a hand's, and no waiting clears that.
+OVER_EXPOSED_SAY = (" The camera over-exposes the cards' white paper, which loses the light's "
+                    "colour: lower the exposure (`exposure_ev` in the config's [camera], e.g. "
+                    "-1) or move the lamp.")
+
+
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
     """Why the referee will not judge this observation yet (a `Proposal` to wait, or the
     problem of a picture or print without colour, of cards of the other edition than the
     match's, of inks it cannot tell apart or cannot name, or of discs whose colour reads as the
     grey ring, or rings whose colour reads as a disc), or None when it will: no card is
-    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`. A
+    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`.
+    Where the camera over-exposes the cards' paper, a wait for covered or unclear cards says
+    so too (`OVER_EXPOSED_SAY`). A
     misread on a frame it will not judge is never announced; `companion bench vision` counts
     the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
@@ -179,10 +189,11 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
         return Proposal("problem", f"{obs.no_disc} symbol(s) whose colour reads as a coloured "
                         "disc show the grey ring's hole (the ring tinted by the light?): "
                         + MORE_LIGHT)
+    exposure = OVER_EXPOSED_SAY if obs.over_exposed else ""
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "
-                                "clear view.")
+                                "clear view." + exposure)
     if obs.loose:
         # a card off the lattice has no cell the move could be judged at: it may be the card
         # just laid, a little too far from its neighbours, or one of the layout's that the
@@ -193,7 +204,7 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     faint = [c for c in obs.cards if c.confidence < min_confidence or "?" in c.symbols]
     if faint:
         return Proposal("wait", f"{len(faint)} card(s) cannot be read clearly: straighten "
-                                "them or improve the light.")
+                                "them or improve the light." + exposure)
     return None
 
 

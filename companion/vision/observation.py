@@ -197,6 +197,15 @@ def over_exposed_note(players: list[int]) -> str:
             "e.g. -1) or move the lamp")
 
 
+def over_exposed_cards_note(clipped: int, cards: int) -> str:
+    """The Hex'el reader's note for a table where `clipped` of its `cards` whole cards show
+    white paper at the camera's clip in two of its three colours (`symbol_lamp.over_exposed`)."""
+    return (f"{OVER_EXPOSED}: the white paper of {clipped} of {cards} card(s) lies at the "
+            "camera's clip in two of its three colours, so the light's colour is lost (symbols "
+            "may be left '?', cards unread): lower the exposure (`exposure_ev` in the config's "
+            "[camera], e.g. -1) or move the lamp")
+
+
 def cases_camera_setup(obs: HexapodObservation) -> str:
     """What the reader's notes say of how the camera sees the cases, shortly, for the
     scoreboard's camera line ('' when nothing is to be said)."""
@@ -252,6 +261,8 @@ class HexelObservation:
     by_shape: bool = False
     no_ring: int = 0   # symbols read as the ring that show a disc, left unread (NO_RING)
     no_disc: int = 0   # symbols read as a coloured disc that show the ring, unread (NO_DISC)
+    # whole cards whose paper the camera clips in two of three colours (`over_exposed_cards_note`)
+    over_exposed: int = 0
     # the other edition, where the cards read clearly better with its colours than with the
     # edition read with: the cards on the table are that edition's (`edition.EditionWatch`)
     other_edition: str = ""

@@ -88,6 +88,7 @@ from .observation import (
     GREY_PRINT_WEB,
     HOLODEX_GREY_NOTE,
     NO_COLOUR_NOTE,
+    OVER_EXPOSED,
     HexelObservation,
     LooseCard,
     SeenCard,
@@ -95,6 +96,7 @@ from .observation import (
     ink_doubt_note,
     no_disc_note,
     no_ring_note,
+    over_exposed_cards_note,
     shape_read_note,
     unnamed_ink_note,
 )
@@ -125,6 +127,7 @@ from .shape_ink import (
     symbol_pictures,
 )
 from .symbol_crossings import off_table_ink
+from .symbol_lamp import over_exposed
 from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_cards, read_together, uncrossed, undimmed
@@ -165,6 +168,8 @@ def camera_setup(obs: HexelObservation) -> str:
         elif n.startswith(OTHER_SHAPE):
             said.append("the camera calibration is for frames of another shape: calibrate "
                         "the camera at this size")
+        elif n.startswith(OVER_EXPOSED):
+            said.append("card paper over-exposed: lower exposure_ev (config [camera])")
     return "; ".join(said)
 
 
@@ -950,9 +955,14 @@ class HexelReader:
             notes.append(faint_ink_note(unnamed, "".join(sorted(faint))))
         elif unnamed:
             notes.append(unnamed_ink_note(unnamed))
+        # (the whole cards' paper at the camera's clip in two colours: the exposure to lower)
+        lit = [r.white_bgr for r in reads[:n] + found_reads if r.paper_ok >= p.min_card_paper]
+        clipped = over_exposed(np.array(lit))
+        if clipped:
+            notes.append(over_exposed_cards_note(clipped, len(lit)))
         obs = HexelObservation(tuple(seen), view.calibrated, t, seq, tuple(notes), confused,
                                tuple(card for card, _ in loose), unnamed, no_ring=no_ring,
-                               no_disc=no_disc)
+                               no_disc=no_disc, over_exposed=clipped)
         if keep_stages:
             stages["3_lattice"] = _draw_lattice(frame, lat, view, cells, poses, part_cells,
                                                 part_poses)

@@ -51,6 +51,30 @@ LAMP_SPREAD = 0.04
 LAMP_FIT = 0.08
 LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read from
 
+# A card whose white paper lies at the sensor's clip (CLIP_NEAR) in exactly two of its three
+# channels has lost the light's colour with its paper: the one channel left cannot tell a warm
+# lamp's tint from the paper's, and every pale blend on the card (a ring's grey, a smeared
+# disc's fringe) is seen too bright in the clipped two. Where every channel clipped, the
+# card's printed band still tells the light (`band_white`, `dark_band_lamp`). On hard tables
+# 0-699, the 65 tables where OVER_EXPOSED_SHARE of the whole cards or more clipped so missed 25
+# of their 911 cards in full view (2.74 %), the other 635 tables 31 of 8782 (0.35 %; those
+# whose cards clipped in all three channels about 0.5 %): the reader says so (`over_exposed`,
+# `observation.over_exposed_note`), for the camera's exposure to be lowered, as the Hexapod
+# reader does for its boards (`hexapod.OVER_EXPOSED_CHANNELS`).
+OVER_EXPOSED_CHANNELS = 2
+OVER_EXPOSED_SHARE = 0.5
+
+
+def over_exposed(whites: np.ndarray) -> int:
+    """How many of the cards whose white references are `whites` (cards x 3 BGR) clip in
+    exactly OVER_EXPOSED_CHANNELS channels, where they are OVER_EXPOSED_SHARE of the cards or
+    more; else 0 (a glare spot over one card is no over-exposed camera)."""
+    w = np.asarray(whites, np.float64).reshape(-1, 3)
+    if not len(w):
+        return 0
+    n = int(np.count_nonzero((w >= CLIP_NEAR).sum(1) == OVER_EXPOSED_CHANNELS))
+    return n if n >= OVER_EXPOSED_SHARE * len(w) else 0
+
 
 def lamp_whites(bgr: np.ndarray, poses: list[Pose], view: TableView, reads: list[CardRead],
                  todo: list[int], lamp: np.ndarray | None,

@@ -119,6 +119,28 @@ def test_occluded_or_faint_cards_make_the_referee_wait():
     assert p.kind == "wait" and "cannot be read" in p.message
 
 
+def test_a_wait_on_an_over_exposed_table_says_to_lower_the_exposure():
+    # the reader finds the cards' paper at the camera's clip in two colours
+    # (`HexelObservation.over_exposed`): cards left unread there may be the exposure's doing,
+    # and the wait says how to mend it; a clear table is judged all the same
+    state = playing()
+    move = a_legal_place(state)
+    obs = table(state, [(move.cell, orient(move.card, move.rotation))], hand=move.cell)
+    covered = propose(state, obs)
+    assert covered.kind == "wait" and "exposure_ev" not in covered.message
+    hot = dataclasses.replace(obs, over_exposed=len(obs.cards))
+    p = propose(state, hot)
+    assert p.kind == "wait" and "covered" in p.message and "exposure_ev" in p.message
+    faint = dataclasses.replace(hot, cards=tuple(dataclasses.replace(c, occluded=False,
+                                                 symbols="RRRR?R", confidence=0.0)
+                                                 for c in obs.cards))
+    p = propose(state, faint)
+    assert p.kind == "wait" and "cannot be read" in p.message and "exposure_ev" in p.message
+    clear = table(state, [(move.cell, orient(move.card, move.rotation))])
+    judged = propose(state, dataclasses.replace(clear, over_exposed=len(clear.cards)))
+    assert judged.kind == "move" and judged == propose(state, clear)
+
+
 def test_a_card_during_the_stake_phase_is_refused():
     state, _ = GAME.apply(GAME.initial_state(HexelOptions(seats=2)), Shuffle(1))
     p = propose(state, table(state, [(state.layout.frontier()[0], "RRRRRR")]))
