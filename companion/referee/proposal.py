@@ -148,11 +148,10 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
     problem of a picture or print without colour, of cards of the other edition than the
     match's, of inks it cannot tell apart or cannot name, or of discs whose colour reads as the
     grey ring, or rings whose colour reads as a disc), or None when it will: no card is
-    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`.
-    Where the camera over-exposes the cards' paper, a wait for covered or unclear cards says
-    so too (`OVER_EXPOSED_SAY`). A
-    misread on a frame it will not judge is never announced; `companion bench vision` counts
-    the misreads on the frames it would."""
+    covered, none lies off the lattice, none is read with a '?' or below `min_confidence`
+    (where the camera over-exposes the cards' paper, a wait for covered or unclear cards says
+    so too: `OVER_EXPOSED_SAY`). A misread on a frame it will not judge is never announced;
+    `companion bench vision` counts the misreads on the frames it would."""
     if obs.no_colour:   # no hand and no light clears this: a grey picture shows no ink
         return Proposal("problem", NO_COLOUR_SAY)
     # (the web edition's cards printed without colour, laid for a holodex match, are both: the

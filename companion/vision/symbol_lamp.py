@@ -59,7 +59,7 @@ LAMP_WHOLE = 0.8   # paper and border band shares of a card the lamp is read fro
 # 0-699, the 65 tables where OVER_EXPOSED_SHARE of the whole cards or more clipped so missed 25
 # of their 911 cards in full view (2.74 %), the other 635 tables 31 of 8782 (0.35 %; those
 # whose cards clipped in all three channels about 0.5 %): the reader says so (`over_exposed`,
-# `observation.over_exposed_note`), for the camera's exposure to be lowered, as the Hexapod
+# `observation.over_exposed_cards_note`), for the camera's exposure to be lowered, as the Hexapod
 # reader does for its boards (`hexapod.OVER_EXPOSED_CHANNELS`).
 OVER_EXPOSED_CHANNELS = 2
 OVER_EXPOSED_SHARE = 0.5
