@@ -104,10 +104,12 @@ def propose(state: HexelState, obs: HexelObservation, *,
         if _line_dealt(state):
             return _lay_dealt_line(committed, len(seen))
         # a card the camera no longer sees, with nothing else changed, is most often under a
-        # hand resting over it: the referee waits (and says what to do if it was moved)
+        # hand resting over it: the referee waits (and says what to do if it was moved); on a
+        # table the camera over-exposes, as likely lost to the clip (`OVER_EXPOSED_SAY`)
         return Proposal("wait", "No card seen where the game has one at "
                         + ", ".join(map(_cell, d.missing)) + ": a hand over it? If it was "
-                        "moved, put it back (or undo / override on the admin page).",
+                        "moved, put it back (or undo / override on the admin page)."
+                        + (OVER_EXPOSED_SAY if obs.over_exposed else ""),
                         cells=d.missing, alignment=chosen)
     if d.missing or d.changed:
         return _moved(d.missing, d.changed, chosen)

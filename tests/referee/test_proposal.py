@@ -139,6 +139,18 @@ def test_a_wait_on_an_over_exposed_table_says_to_lower_the_exposure():
     clear = table(state, [(move.cell, orient(move.card, move.rotation))])
     judged = propose(state, dataclasses.replace(clear, over_exposed=len(clear.cards)))
     assert judged.kind == "move" and judged == propose(state, clear)
+    # a committed card the camera no longer finds (on such a table, lost to the clip as
+    # often as under a hand): the wait says so too
+    played, _ = GAME.apply(state, move)
+    laid = table(played)
+    gone = dataclasses.replace(laid, cards=laid.cards[1:])
+    state = played
+    missing = propose(state, gone)
+    assert missing.kind == "wait" and "No card seen" in missing.message
+    assert "exposure_ev" not in missing.message
+    hot_gone = propose(state, dataclasses.replace(gone, over_exposed=len(gone.cards)))
+    assert hot_gone.kind == "wait" and "exposure_ev" in hot_gone.message
+    assert hot_gone.cells == missing.cells
 
 
 def test_a_card_during_the_stake_phase_is_refused():
