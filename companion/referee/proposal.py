@@ -22,6 +22,7 @@ from ..rules.hexgrid import Cell
 from ..vision.observation import (
     FAINT_INK,
     GREY_PRINT_SAY_HEXEL,
+    LOWER_EXPOSURE,
     NO_COLOUR_SAY,
     HexelObservation,
     SeenCard,
@@ -109,7 +110,7 @@ def propose(state: HexelState, obs: HexelObservation, *,
         return Proposal("wait", "No card seen where the game has one at "
                         + ", ".join(map(_cell, d.missing)) + ": a hand over it? If it was "
                         "moved, put it back (or undo / override on the admin page)."
-                        + (OVER_EXPOSED_SAY if obs.over_exposed else ""),
+                        + _exposure(obs),
                         cells=d.missing, alignment=chosen)
     if d.missing or d.changed:
         return _moved(d.missing, d.changed, chosen)
@@ -141,8 +142,13 @@ MORE_LIGHT = ("those symbols are left unread. Put more light on the table, or le
 # camera's clip in two of its colours (`HexelObservation.over_exposed`): cards left '?' or
 # unread there are as likely the exposure's doing as a hand's, and no waiting clears that.
 OVER_EXPOSED_SAY = (" The camera over-exposes the cards' white paper, which loses the light's "
-                    "colour: lower the exposure (`exposure_ev` in the config's [camera], e.g. "
-                    "-1) or move the lamp.")
+                    f"colour: {LOWER_EXPOSURE}.")
+
+
+def _exposure(obs: HexelObservation) -> str:
+    """What the referee adds to a wait on `obs` for the camera's exposure (`OVER_EXPOSED_SAY`
+    where the reader finds the cards' paper over-exposed, else nothing)."""
+    return OVER_EXPOSED_SAY if obs.over_exposed else ""
 
 
 def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Proposal | None:
@@ -190,7 +196,7 @@ def unclear(obs: HexelObservation, min_confidence: float = MIN_CONFIDENCE) -> Pr
         return Proposal("problem", f"{obs.no_disc} symbol(s) whose colour reads as a coloured "
                         "disc show the grey ring's hole (the ring tinted by the light?): "
                         + MORE_LIGHT)
-    exposure = OVER_EXPOSED_SAY if obs.over_exposed else ""
+    exposure = _exposure(obs)
     covered = [c for c in obs.cards if c.occluded]
     if covered:
         return Proposal("wait", "A card is covered (a hand over the table?): waiting for a "

@@ -186,6 +186,13 @@ def marker_unseen_note(player: int, marker: int) -> str:
     return f"player {player}: marker {marker} {MARKER_UNSEEN}"
 
 
+# ... what mends it, in the notes and the referee's words (`LOWER_EXPOSURE`), and on the
+# scoreboard's camera line (`LOWER_EXPOSURE_LINE`)
+LOWER_EXPOSURE = ("lower the exposure (`exposure_ev` in the config's [camera], e.g. -1) or move "
+                  "the lamp")
+LOWER_EXPOSURE_LINE = "lower exposure_ev (config [camera])"
+
+
 def over_exposed_note(players: list[int]) -> str:
     """The reader's note for the cases of `players` whose paper the exposure clips."""
     which = (f"board of player {players[0]}" if len(players) == 1 else
@@ -193,8 +200,7 @@ def over_exposed_note(players: list[int]) -> str:
              f" and {players[-1]}")
     return (f"{OVER_EXPOSED}: the white paper of the {which} lies at the "
             "camera's clip in two of its three colours, so the light's colour is lost (cells "
-            "may be left '?'): lower the exposure (`exposure_ev` in the config's [camera], "
-            "e.g. -1) or move the lamp")
+            f"may be left '?'): {LOWER_EXPOSURE}")
 
 
 def over_exposed_cards_note(clipped: int, cards: int) -> str:
@@ -202,8 +208,7 @@ def over_exposed_cards_note(clipped: int, cards: int) -> str:
     white paper at the camera's clip in two of its three colours (`symbol_lamp.over_exposed`)."""
     return (f"{OVER_EXPOSED}: the white paper of {clipped} of {cards} card(s) lies at the "
             "camera's clip in two of its three colours, so the light's colour is lost (symbols "
-            "may be left '?', cards unread): lower the exposure (`exposure_ev` in the config's "
-            "[camera], e.g. -1) or move the lamp")
+            f"may be left '?', cards unread): {LOWER_EXPOSURE}")
 
 
 def cases_camera_setup(obs: HexapodObservation) -> str:
@@ -212,7 +217,7 @@ def cases_camera_setup(obs: HexapodObservation) -> str:
     said = []
     for n in obs.notes:
         if n.startswith(OVER_EXPOSED):
-            said.append("board paper over-exposed: lower exposure_ev (config [camera])")
+            said.append(f"board paper over-exposed: {LOWER_EXPOSURE_LINE}")
         elif n.endswith(MARKER_UNSEEN):
             said.append(n.split(",")[0])
     return "; ".join(said)

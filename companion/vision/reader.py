@@ -87,6 +87,7 @@ from .observation import (
     GREY_PRINT_NOTE,
     GREY_PRINT_WEB,
     HOLODEX_GREY_NOTE,
+    LOWER_EXPOSURE_LINE,
     NO_COLOUR_NOTE,
     OVER_EXPOSED,
     HexelObservation,
@@ -169,7 +170,7 @@ def camera_setup(obs: HexelObservation) -> str:
             said.append("the camera calibration is for frames of another shape: calibrate "
                         "the camera at this size")
         elif n.startswith(OVER_EXPOSED):
-            said.append("card paper over-exposed: lower exposure_ev (config [camera])")
+            said.append(f"card paper over-exposed: {LOWER_EXPOSURE_LINE}")
     return "; ".join(said)
 
 

@@ -144,11 +144,10 @@ def test_a_wait_on_an_over_exposed_table_says_to_lower_the_exposure():
     played, _ = GAME.apply(state, move)
     laid = table(played)
     gone = dataclasses.replace(laid, cards=laid.cards[1:])
-    state = played
-    missing = propose(state, gone)
+    missing = propose(played, gone)
     assert missing.kind == "wait" and "No card seen" in missing.message
     assert "exposure_ev" not in missing.message
-    hot_gone = propose(state, dataclasses.replace(gone, over_exposed=len(gone.cards)))
+    hot_gone = propose(played, dataclasses.replace(gone, over_exposed=len(gone.cards)))
     assert hot_gone.kind == "wait" and "exposure_ev" in hot_gone.message
     assert hot_gone.cells == missing.cells
 
