@@ -300,7 +300,9 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
     `scores` (cards x 6 x 3, `shape_matches`' correlations; web cards only), when given, also
     name a symbol whose shape `shows` leaves undecided where its hue is decisive: HUE_LEAD_DEG
     nearer one coloured ink than any other, and that letter's silhouette the best match, at
-    WEAK_MATCH or better and WEAK_LEAD ahead of the next (see the module docstring)."""
+    WEAK_MATCH or better and WEAK_LEAD ahead of the next (see the module docstring). A disc
+    letter's plain shape names its letter though its hue lies nearer another ink where the
+    clip turned it so (`_clip_turned`)."""
     out = list(reads)
     inks = np.asarray(model.inks, np.float64)
     _, ink_hue = chroma(inks)

@@ -173,22 +173,23 @@ def test_a_washed_triangle_turned_so_is_not_read_as_the_disc():
     assert named[0].symbols[2] in "Y?"
 
 
+def _offs(core: np.ndarray) -> np.ndarray:
+    """Degrees between the core's hue and each web ink's (in the model's letter order)."""
+    _, ink_hue = chroma(np.asarray(builtin_model("web").inks, np.float64))
+    return np.degrees(np.abs(wrap_angle(chroma(core)[1] - ink_hue)))
+
+
 def _off_ink(core: np.ndarray, letter: str) -> float:
     """Degrees between the core's hue and the web ink of `letter`."""
-    model = builtin_model("web")
-    _, ink_hue = chroma(np.asarray(model.inks, np.float64))
-    _, hue = chroma(core)
-    return float(np.degrees(abs(wrap_angle(hue - ink_hue[model.letters.index(letter)]))))
+    return float(_offs(core)[builtin_model("web").letters.index(letter)])
 
 
 def _nearest_ink(core: np.ndarray) -> tuple[str, float, float]:
     """(the web letter whose ink's hue is nearest the core's, that angle in degrees, the
     core's chroma)."""
-    model = builtin_model("web")
-    _, ink_hue = chroma(np.asarray(model.inks, np.float64))
-    length, hue = chroma(core)
-    off = np.degrees(np.abs(wrap_angle(hue - ink_hue)))
-    return model.letters[int(off.argmin())], float(off.min()), float(length)
+    off = _offs(core)
+    return (builtin_model("web").letters[int(off.argmin())], float(off.min()),
+            float(chroma(core)[0]))
 
 
 def test_a_copper_coin_on_a_symbol_is_not_read_as_a_disc():
