@@ -328,12 +328,12 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
             if length[d] < HUE_CHROMA:
                 continue
             off = np.abs(wrap_angle(hue[d] - ink_hue[coloured]))
-            j = _clip_turned(allowed, off, cores[row[k], d], inks, letters, coloured, discs)
-            if j is None:
-                j = int(coloured[off.argmin()])
-                if scores is not None and letters[j] not in allowed:
+            i = _clip_turned(allowed, off, cores[row[k], d], inks, letters, coloured, discs)
+            if i is None:
+                i = int(off.argmin())
+                if scores is not None and letters[coloured[i]] not in allowed:
                     allowed = _weakly_shown(scores[k, d], off)
-            off_j = off[int(np.flatnonzero(coloured == j)[0])]
+            j, off_j = int(coloured[i]), off[i]
             if letters[j] not in allowed or off_j > math.radians(HUE_DEG):
                 continue
             if rivals.size and np.abs(wrap_angle(hue[d] - rivals)).min() < off_j:
@@ -350,18 +350,19 @@ def hue_named(reads: Sequence[CardRead], shows: np.ndarray, cores: np.ndarray,
 
 def _clip_turned(allowed: str, off: np.ndarray, core: np.ndarray, inks: np.ndarray,
                  letters: Sequence[str], coloured: np.ndarray, discs: str) -> int | None:
-    """The ink of the disc letter a washed symbol's plain shape shows (`allowed`, from `shown`)
-    where its hue turned off that ink by the clip (`hue_named`): its core at CLIP_TURNED or
-    more of the paper in the ink's brightest channel (a wash lifts that channel to the clip
-    first, and the other two on past it turn the hue: a red towards yellow), and its hue still
-    within HUE_DEG of the ink, though nearer another; None otherwise."""
+    """Where among the `coloured` inks (the place `off` gives its hue's angle at) lies the ink
+    of the disc letter a washed symbol's plain shape shows (`allowed`, from `shown`), where its
+    hue turned off that ink by the clip (`hue_named`): its core at CLIP_TURNED or more of the
+    paper in the ink's brightest channel (a wash lifts that channel to the clip first, and the
+    other two on past it turn the hue: a red towards yellow), and its hue still within HUE_DEG
+    of the ink, though nearer another; None otherwise."""
     if len(allowed) != 1 or allowed not in discs or allowed not in letters:
         return None
     j = letters.index(allowed)
     at = np.flatnonzero(coloured == j)
     if not at.size or off[at[0]] > math.radians(HUE_DEG):
         return None
-    return j if core[int(np.argmax(inks[j]))] >= CLIP_TURNED else None
+    return int(at[0]) if core[int(np.argmax(inks[j]))] >= CLIP_TURNED else None
 
 
 def _weakly_shown(scores: np.ndarray, off: np.ndarray) -> str:
