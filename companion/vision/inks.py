@@ -55,6 +55,13 @@ KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between 
 # MAX_FADE_SPREAD of it (median absolute deviation), is faded to them (`ink_fades`); only
 # when FADE_SHARE of the cores given to that ink lie at its hue (within MAX_SPREAD_DEG).
 FADE_BELOW = 0.8
+# A symbol read as a faded ink's letter (`faded_off_hue`) whose core's hue lies nearer another
+# coloured ink's is left unread, where the core has this much chroma (below it, its hue is
+# noise): smeared in a dim room, a web table's red faded to 0.35 of ours, its yellow
+# triangles too faint for their own ink read as that red (held-out `office-lowlight-motion`
+# 30029: eight cards in full view read wrong); their cores lay at 61-84° (chroma 0.10-0.16),
+# the yellow ink's 76°, its red discs' at 22-41° (the red ink 31°).
+HUE_CUE_CHROMA = 0.08
 MAX_FADE_SPREAD = 0.15
 FADE_SHARE = 2.0 / 3.0
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
@@ -409,6 +416,44 @@ def faint_letters(model: ColourModel) -> frozenset[str]:
     length, _ = chroma(model.inks.astype(np.float64))
     return frozenset(n for n, c, grey in zip(model.letters, length, model.neutral, strict=True)
                      if not grey and c < MIN_CHROMA)
+
+
+def faded_letters(model: ColourModel) -> frozenset[str]:
+    """The coloured letters whose ink in `model` keeps less than FADE_BELOW of the chroma of the
+    built-in model's (faded to a paler print's cores, `ink_fades`) and MIN_CHROMA or more
+    (fainter ones: `faint_letters`). A symbol read as one is read by a weaker colour cue: a
+    paler ink lies nearer every faint core, the washed or smeared symbols of the other inks
+    among them."""
+    length, _ = chroma(model.inks.astype(np.float64))
+    ours = builtin_model(model.edition)
+    full, _ = chroma(ours.inks.astype(np.float64))
+    by_letter = dict(zip(ours.letters, full.tolist(), strict=True))
+    return frozenset(n for n, c, grey in zip(model.letters, length.tolist(), model.neutral,
+                                             strict=True)
+                     if not grey and n in by_letter and MIN_CHROMA <= c < FADE_BELOW
+                     * by_letter[n])
+
+
+def faded_off_hue(symbols: str, cores: np.ndarray, model: ColourModel,
+                  faded: frozenset[str] | str) -> list[bool]:
+    """Per symbol of a card read `symbols` (its cores: 6 x 3, paper-normalised RGB, as
+    `symbol_cores` measures them), whether it was read as a letter of an ink the table faded
+    (`faded`: `faded_letters`) while its core's hue, with HUE_CUE_CHROMA or more of chroma,
+    lies nearer another coloured ink's hue in `model` than that letter's. A paler ink is
+    nearer every faint core than the full inks are, those of the other inks washed or smeared
+    too faint for their own among them; but a faint core keeps its own ink's hue."""
+    length, hue = chroma(np.asarray(cores, np.float64))
+    _, ink_hue = chroma(model.inks.astype(np.float64))
+    coloured = [k for k, grey in enumerate(model.neutral) if not grey]
+    out = []
+    for c, n, h in zip(symbols, length.tolist(), hue.tolist(), strict=True):
+        if c not in faded or c not in model.letters or n < HUE_CUE_CHROMA:
+            out.append(False)
+            continue
+        off = {k: abs(float(wrap_angle(h - ink_hue[k]))) for k in coloured}
+        own = model.letters.index(c)
+        out.append(min(v for k, v in off.items() if k != own) < off[own])
+    return out
 
 
 def fade_ink(rgb: tuple[float, float, float] | np.ndarray, share: float, light: float
