@@ -62,6 +62,12 @@ FADE_BELOW = 0.8
 # 30029: eight cards in full view read wrong); their cores lay at 61-84° (chroma 0.10-0.16),
 # the yellow ink's 76°, its red discs' at 22-41° (the red ink 31°).
 HUE_CUE_CHROMA = 0.08
+# ... but not where the core stands at CLIP_KEEP of the paper or more in its letter's ink's
+# brightest channel: a sleeve's sheen lifts a red disc's red to the clip first and its green
+# and blue on past it, turning its hue towards yellow (`shape_ink.CLIP_TURNED`; held-out
+# `sleeves` 55: a red disc at (1.00, 0.91, 0.77) of the paper, 66°, read red by the red
+# faded to 0.8 of ours); those smeared yellows stood at 0.81-0.89 in red.
+CLIP_KEEP = 0.97
 MAX_FADE_SPREAD = 0.15
 FADE_SHARE = 2.0 / 3.0
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
@@ -439,19 +445,24 @@ def faded_off_hue(symbols: str, cores: np.ndarray, model: ColourModel,
     """Per symbol of a card read `symbols` (its cores: 6 x 3, paper-normalised RGB, as
     `symbol_cores` measures them), whether it was read as a letter of an ink the table faded
     (`faded`: `faded_letters`) while its core's hue, with HUE_CUE_CHROMA or more of chroma,
-    lies nearer another coloured ink's hue in `model` than that letter's. A paler ink is
-    nearer every faint core than the full inks are, those of the other inks washed or smeared
-    too faint for their own among them; but a faint core keeps its own ink's hue."""
+    lies nearer another coloured ink's hue in `model` than that letter's, unless the core
+    stands at CLIP_KEEP of the paper or more in that ink's brightest channel (the clip turns
+    a washed ink's hue). A paler ink is nearer every faint core than the full inks are, those
+    of the other inks washed or smeared too faint for their own among them; but a faint core
+    keeps its own ink's hue."""
     length, hue = chroma(np.asarray(cores, np.float64))
     _, ink_hue = chroma(model.inks.astype(np.float64))
     coloured = [k for k, grey in enumerate(model.neutral) if not grey]
     out = []
-    for c, n, h in zip(symbols, length.tolist(), hue.tolist(), strict=True):
+    for d, (c, n, h) in enumerate(zip(symbols, length.tolist(), hue.tolist(), strict=True)):
         if c not in faded or c not in model.letters or n < HUE_CUE_CHROMA:
             out.append(False)
             continue
-        off = {k: abs(float(wrap_angle(h - ink_hue[k]))) for k in coloured}
         own = model.letters.index(c)
+        if cores[d][int(np.argmax(model.inks[own]))] >= CLIP_KEEP:
+            out.append(False)
+            continue
+        off = {k: abs(float(wrap_angle(h - ink_hue[k]))) for k in coloured}
         out.append(min(v for k, v in off.items() if k != own) < off[own])
     return out
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.vision.colour import builtin_model
 from companion.vision.inks import (
+    CLIP_KEEP,
     HUE_CUE_CHROMA,
     MIN_CHROMA,
     chroma,
@@ -94,6 +95,27 @@ def test_a_faded_letter_on_a_core_too_grey_for_a_hue_is_kept():
     cores = np.array([grey_yellow] + [_core(web, "R", 0.3, 0.45)] * 5)
     assert chroma(grey_yellow)[0] < HUE_CUE_CHROMA
     assert faded_off_hue("RRRRRR", cores, table, frozenset("R")) == [False] * 6
+
+
+def test_a_red_the_clip_turned_towards_yellow_keeps_its_read():
+    # (held-out `sleeves` 55: a sleeve's sheen lifted a red disc's red to the clip and its
+    # green and blue on past it, (1.00, 0.91, 0.77) of the paper, 66°, nearer our yellow's
+    # hue than the red's; read red by the red the table faded to 0.8 of ours, it stays red,
+    # while the same hue short of the clip in red, as a smeared yellow's, is left unread)
+    web = builtin_model("web")
+    table = _with(web, R=fade_ink(_ink(web, "R"), 0.78, 0.45))
+    assert faded_letters(table) == frozenset("R")
+    peach = np.array([1.0, 0.91, 0.77])
+    short = np.array([0.89, 0.80, 0.66])
+    (_, hp), (_, hs), (_, hr), (_, hy) = (chroma(x) for x in (peach, short, _ink(web, "R"),
+                                                              _ink(web, "Y")))
+    for h in (hp, hs):
+        assert abs(h - hy) < abs(h - hr)
+    assert peach[0] >= CLIP_KEEP > short[0]
+    red = _core(web, "R", 0.6, 0.45)
+    cores = np.array([peach, short, red, red, red, red])
+    assert faded_off_hue("RRRRRR", cores, table, frozenset("R")) == [False, True, False,
+                                                                     False, False, False]
 
 
 def test_the_hues_are_the_tables_inks():
