@@ -55,6 +55,8 @@ KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between 
 # MAX_FADE_SPREAD of it (median absolute deviation), is faded to them (`ink_fades`); only
 # when FADE_SHARE of the cores given to that ink lie at its hue (within MAX_SPREAD_DEG).
 FADE_BELOW = 0.8
+MAX_FADE_SPREAD = 0.15
+FADE_SHARE = 2.0 / 3.0
 # A symbol read as a faded ink's letter (`faded_off_hue`) whose core's hue lies nearer another
 # coloured ink's is left unread, where the core has this much chroma (below it, its hue is
 # noise): smeared in a dim room, a web table's red faded to 0.35 of ours, its yellow
@@ -68,8 +70,6 @@ HUE_CUE_CHROMA = 0.08
 # `sleeves` 55: a red disc at (1.00, 0.91, 0.77) of the paper, 66°, read red by the red
 # faded to 0.8 of ours); those smeared yellows stood at 0.81-0.89 in red.
 CLIP_KEEP = 0.97
-MAX_FADE_SPREAD = 0.15
-FADE_SHARE = 2.0 / 3.0
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
 # slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
 # one side to the other). So the cores of the plain cards' symbols read as one letter are cut
