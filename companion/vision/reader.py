@@ -76,7 +76,14 @@ from .grey_shapes import (
     holodex_print,
     plain_count,
 )
-from .inks import adapt_inks, confused_letters, faint_letters, symbol_cores
+from .inks import (
+    adapt_inks,
+    confused_letters,
+    faded_letters,
+    faded_off_hue,
+    faint_letters,
+    symbol_cores,
+)
 from .lattice import (
     GrownLattice,
     card_frame,
@@ -655,6 +662,29 @@ class HexelReader:
         return ([f for f, ok in zip(plain, inside, strict=True) if ok], cores.reshape(-1, 6, 3),
                 whites[inside])
 
+    def _faded_hues(self, frame: np.ndarray, poses: list[Pose], found_poses: list[Pose],
+                    reads: list[CardRead], found_reads: list[CardRead]
+                    ) -> tuple[list[CardRead], list[CardRead]]:
+        """`reads` (of the cards at `poses`) and `found_reads` (at `found_poses`) with every
+        symbol read as a letter of an ink the table faded (`inks.faded_letters`: a paler
+        print's) whose core's hue lies nearer another coloured ink's left unread
+        (`inks.faded_off_hue`); the cores measured only on a frame read with a faded ink, on
+        the cards that read such a letter."""
+        faded = faded_letters(self.model)
+        every = reads + found_reads
+        at = [k for k, r in enumerate(every) if faded.intersection(r.symbols)]
+        if not at:
+            return reads, found_reads
+        every_pose = poses + found_poses
+        cores, inside = symbol_cores(frame, [every_pose[k] for k in at],
+                                     np.array([every[k].white_bgr for k in at]), self.view)
+        for k, core in zip([k for k, ok in zip(at, inside, strict=True) if ok],
+                           cores.reshape(-1, 6, 3), strict=True):
+            gone = faded_off_hue(every[k].symbols, core, self.model, faded)
+            if any(gone):
+                every[k] = uncrossed(every[k], tuple(gone))
+        return every[:len(reads)], every[len(reads):]
+
     def _off_ink(self, frame: np.ndarray, poses: list[Pose], found_poses: list[Pose],
                  part_poses: list[Pose], reads: list[CardRead], found_reads: list[CardRead]
                  ) -> tuple[list[CardRead], list[CardRead]]:
@@ -894,6 +924,10 @@ class HexelReader:
         # across the paper strip at its edge, is reported unread: `off_table_ink`)
         reads, found_reads = self._off_ink(frame, poses, found_poses, part_poses, reads,
                                            found_reads)
+        # (a symbol read as an ink the table faded whose core's hue lies nearer another ink's
+        # is reported unread: `inks.faded_off_hue`)
+        reads, found_reads = self._faded_hues(frame, poses + part_poses, found_poses, reads,
+                                              found_reads)
         all_poses = tuple(poses + found_poses + part_poses)
         n, m = len(poses), len(poses) + len(found_poses)
         # (a holodex symbol read as the grey ring whose picture shows a solid disc: `ring_shape`)

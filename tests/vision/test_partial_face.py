@@ -13,6 +13,7 @@ partly cover are still reported."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
@@ -49,6 +50,22 @@ def test_a_pale_patch_ringed_by_a_cloths_pattern_is_no_covered_card():
     s, obs = scored(scene)
     assert s.false_cards == 0, [(c.cell, c.symbols, c.occluded) for c in obs.cards]
     assert s.misreads == 0 and s.correct == s.full == 20, s
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known hole: pale stones of a gravel table (and a patch of the table beside the cards in "
+    "a dim office) tinted towards blue show paper, a band whole along edges and two or three "
+    "blue 'symbols', and are reported as covered cards at cells where no card lies; the "
+    "referee then waits for a clear view for as long as they lie there. Neither their "
+    "symbols' shapes (best own-silhouette correlation 0.06-0.36, a real covered card's "
+    "lowest 0.36) nor their paper's tint (a real covered card's under a hand leans up to "
+    "5.7 % of chroma off the table's paper) tell them apart (README, 2026-12-03 night)"))
+@pytest.mark.parametrize(("variant", "seed"), [("office-lowlight", 30029),
+                                               ("office-lowlight-fingers", 30003)])
+def test_pale_stones_or_cloth_in_a_dim_room_are_no_covered_cards(variant, seed):
+    scene = heldout_scene(seed, variant=VARIANTS[variant])
+    s, obs = scored(scene)
+    assert s.false_cards == 0, [(c.cell, c.symbols, c.occluded) for c in obs.cards]
 
 
 CARD_PX = 60
