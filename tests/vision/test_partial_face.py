@@ -58,8 +58,9 @@ def test_a_pale_patch_ringed_by_a_cloths_pattern_is_no_covered_card():
     "blue 'symbols', and are reported as covered cards at cells where no card lies; the "
     "referee then waits for a clear view for as long as they lie there. Neither their "
     "symbols' shapes (best own-silhouette correlation 0.06-0.36, a real covered card's "
-    "lowest 0.36) nor their paper's tint (a real covered card's under a hand leans up to "
-    "5.7 % of chroma off the table's paper) tell them apart (README, 2026-12-03 night)"))
+    "lowest 0.36) nor their paper's tint (a real covered card's leans up to 4.8 % of "
+    "chroma off the table's cards' paper, theirs 4.7-11 %) tell them apart (README, "
+    "2026-12-03, night)"))
 @pytest.mark.parametrize(("variant", "seed"), [("office-lowlight", 30029),
                                                ("office-lowlight-fingers", 30003)])
 def test_pale_stones_or_cloth_in_a_dim_room_are_no_covered_cards(variant, seed):
