@@ -57,19 +57,21 @@ KEEP_GAP = 0.5          # of their gap, what any two coloured inks keep between 
 FADE_BELOW = 0.8
 MAX_FADE_SPREAD = 0.15
 FADE_SHARE = 2.0 / 3.0
-# A symbol read as a faded ink's letter (`faded_off_hue`) whose core's hue lies nearer another
-# coloured ink's is left unread, where the core has this much chroma (below it, its hue is
-# noise): smeared in a dim room, a web table's red faded to 0.35 of ours, its yellow
-# triangles too faint for their own ink read as that red (held-out `office-lowlight-motion`
-# 30029: eight cards in full view read wrong); their cores lay at 61-84° (chroma 0.10-0.16),
-# the yellow ink's 76°, its red discs' at 22-41° (the red ink 31°).
-HUE_CUE_CHROMA = 0.08
-# ... but not where the core stands at CLIP_KEEP of the paper or more in its letter's ink's
-# brightest channel: a sleeve's sheen lifts a red disc's red to the clip first and its green
-# and blue on past it, turning its hue towards yellow (`shape_ink.CLIP_TURNED`; held-out
-# `sleeves` 55: a red disc at (1.00, 0.91, 0.77) of the paper, 66°, read red by the red
-# faded to 0.8 of ours); those smeared yellows stood at 0.81-0.89 in red.
-CLIP_KEEP = 0.97
+# A core's chroma from which its hue counts as a cue (below it, its hue is noise): a washed
+# symbol's faint hue names its letter with its shape (`shape_ink.hue_named`), and a symbol
+# read as a faded ink's letter whose core's hue lies nearer another coloured ink's is left
+# unread (`faded_off_hue`: smeared in a dim room, a web table's red faded to 0.35 of ours,
+# its yellow triangles too faint for their own ink read as that red, held-out
+# `office-lowlight-motion` 30029, eight cards in full view read wrong; their cores lay at
+# 61-84°, chroma 0.10-0.16, the yellow ink's 76°, its red discs' at 22-41°, the red ink 31°).
+HUE_CHROMA = 0.08
+# A core this near the paper in its ink's brightest channel stands at the clip (`at_clip`),
+# which turns a washed ink's hue: a sleeve's sheen lifts a red disc's red to the clip first
+# and its green and blue on past it, turning its hue towards yellow. Such a disc is read red
+# by its shape (`shape_ink.hue_named`), and keeps its red read by a faded red
+# (`faded_off_hue`; held-out `sleeves` 55: (1.00, 0.91, 0.77) of the paper, 66°, read red by
+# the red faded to 0.8 of ours), while those smeared yellows stood at 0.81-0.89 in red.
+CLIP_TURNED = 0.97
 # One ink prints alike on one card, whatever the printer, and alike over the table but for a
 # slow drift (two lamps of different colour over it: up to 15° of hue in the hard band, from
 # one side to the other). So the cores of the plain cards' symbols read as one letter are cut
@@ -440,14 +442,21 @@ def faded_letters(model: ColourModel) -> frozenset[str]:
                      * by_letter[n])
 
 
+def at_clip(core: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether a symbol's `core` (paper-normalised RGB) stands at CLIP_TURNED of the paper or
+    more in the brightest channel of `ink` (its letter's, RGB): its hue may be the clip's
+    turn of that ink."""
+    return bool(core[int(np.argmax(ink))] >= CLIP_TURNED)
+
+
 def faded_off_hue(symbols: str, cores: np.ndarray, model: ColourModel,
                   faded: frozenset[str] | str) -> list[bool]:
     """Per symbol of a card read `symbols` (its cores: 6 x 3, paper-normalised RGB, as
     `symbol_cores` measures them), whether it was read as a letter of an ink the table faded
-    (`faded`: `faded_letters`) while its core's hue, with HUE_CUE_CHROMA or more of chroma,
-    lies nearer another coloured ink's hue in `model` than that letter's, unless the core
-    stands at CLIP_KEEP of the paper or more in that ink's brightest channel (the clip turns
-    a washed ink's hue). A paler ink is nearer every faint core than the full inks are, those
+    (`faded`: `faded_letters`) while its core's hue, with HUE_CHROMA or more of chroma, lies
+    nearer another coloured ink's hue in `model` than that letter's, unless the core stands
+    at the clip in that ink's brightest channel (`at_clip`: the clip turns a washed ink's
+    hue). A paler ink is nearer every faint core than the full inks are, those
     of the other inks washed or smeared too faint for their own among them; but a faint core
     keeps its own ink's hue."""
     length, hue = chroma(np.asarray(cores, np.float64))
@@ -455,11 +464,11 @@ def faded_off_hue(symbols: str, cores: np.ndarray, model: ColourModel,
     coloured = [k for k, grey in enumerate(model.neutral) if not grey]
     out = []
     for d, (c, n, h) in enumerate(zip(symbols, length.tolist(), hue.tolist(), strict=True)):
-        if c not in faded or c not in model.letters or n < HUE_CUE_CHROMA:
+        if c not in faded or c not in model.letters or n < HUE_CHROMA:
             out.append(False)
             continue
         own = model.letters.index(c)
-        if cores[d][int(np.argmax(model.inks[own]))] >= CLIP_KEEP:
+        if at_clip(cores[d], model.inks[own]):
             out.append(False)
             continue
         off = {k: abs(float(wrap_angle(h - ink_hue[k]))) for k in coloured}

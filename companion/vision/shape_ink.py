@@ -37,8 +37,8 @@ chroma HUE_CHROMA or more, lies nearer that letter's ink than any other coloured
 HUE_DEG of it. A glossy sleeve's sheen or a glare washes a symbol pale, its colour off any ink's
 but still leaning to its own (a red disc pale pink or peach, a blue diamond pale sky blue), and
 its shape stays plain. A pale red disc whose hue leans to yellow is read only where the clip
-turned it so (`_clip_turned`: its core at CLIP_TURNED of the paper or more in red, the ink's
-brightest channel, and its hue within HUE_DEG of the red ink's): a wash lifts red to the clip
+turned it so (`_clip_turned`: its core at `inks.CLIP_TURNED` of the paper or more in red, the
+ink's brightest channel, and its hue within HUE_DEG of the red ink's): a wash lifts red to the clip
 first and green and blue on past it, a peach the colour of a washed yellow, whose shape then
 tells it (held-out `sleeves` 30000-30099: 12 cards more read, `phone-photo` 4, none misread);
 short of the clip it keeps its '?'. A disc is read so
@@ -83,7 +83,15 @@ import numpy as np
 from ..faces import HEXEL_FACE
 from .calibration import TableView
 from .colour import ColourModel
-from .inks import MIN_CHROMA, MIN_CORES, chroma, foreign_hues, wrap_angle
+from .inks import (
+    HUE_CHROMA,
+    MIN_CHROMA,
+    MIN_CORES,
+    at_clip,
+    chroma,
+    foreign_hues,
+    wrap_angle,
+)
 from .symbol_samples import CardRead, Pose, pose_points, sample
 from .symbols import uncrossed
 
@@ -101,10 +109,8 @@ INK_DIST = 0.12          # paper-normalised RGB: a symbol this near its fellows'
 MIN_NAMED = MIN_CORES    # symbols of one shape and ink, at least
 MIN_NAMED_CARDS = 3      # on this many cards
 NAMED_CONFIDENCE = 0.8   # a symbol named by its shape (two cues: shape and one table ink)
-HUE_CHROMA = 0.08        # a core's chroma (`chroma`) from which its hue counts as a second cue
 HUE_DEG = 45.0           # ... that hue within this of the ink of the letter its shape shows
 PALE_TOL = 0.02          # a disc no darker than the red ink, less this, in any channel
-CLIP_TURNED = 0.97       # a disc's core this near the paper in its ink's brightest channel
 HUE_LEAD_DEG = 25.0      # a washed core's hue this much nearer one ink than any other...
 WEAK_MATCH = 0.8         # ...names it where that letter's shape is the best match, this good...
 WEAK_LEAD = 0.03         # ...and this much better than the next shape's (`hue_named`)
@@ -352,8 +358,8 @@ def _clip_turned(allowed: str, off: np.ndarray, core: np.ndarray, inks: np.ndarr
                  letters: Sequence[str], coloured: np.ndarray, discs: str) -> int | None:
     """Where among the `coloured` inks (the place `off` gives its hue's angle at) lies the ink
     of the disc letter a washed symbol's plain shape shows (`allowed`, from `shown`), where its
-    hue turned off that ink by the clip (`hue_named`): its core at CLIP_TURNED or more of the
-    paper in the ink's brightest channel (a wash lifts that channel to the clip first, and the
+    hue turned off that ink by the clip (`hue_named`): its core at the clip in the ink's
+    brightest channel (`inks.at_clip`: a wash lifts that channel to the clip first, and the
     other two on past it turn the hue: a red towards yellow), and its hue still within HUE_DEG
     of the ink, though nearer another; None otherwise."""
     if len(allowed) != 1 or allowed not in discs or allowed not in letters:
@@ -362,7 +368,7 @@ def _clip_turned(allowed: str, off: np.ndarray, core: np.ndarray, inks: np.ndarr
     at = np.flatnonzero(coloured == j)
     if not at.size or off[at[0]] > math.radians(HUE_DEG):
         return None
-    return int(at[0]) if core[int(np.argmax(inks[j]))] >= CLIP_TURNED else None
+    return int(at[0]) if at_clip(core, inks[j]) else None
 
 
 def _weakly_shown(scores: np.ndarray, off: np.ndarray) -> str:

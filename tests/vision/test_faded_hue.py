@@ -15,8 +15,8 @@ import numpy as np
 
 from companion.vision.colour import builtin_model
 from companion.vision.inks import (
-    CLIP_KEEP,
-    HUE_CUE_CHROMA,
+    CLIP_TURNED,
+    HUE_CHROMA,
     MIN_CHROMA,
     chroma,
     fade_ink,
@@ -79,7 +79,7 @@ def test_a_faded_letter_whose_core_keeps_another_inks_hue_is_left_unread():
         _core(web, "Y", 0.2, 0.75),     # '?': nothing to leave unread
         _core(web, "R", 0.3, 0.45),
     ])
-    assert chroma(cores[1])[0] >= HUE_CUE_CHROMA
+    assert chroma(cores[1])[0] >= HUE_CHROMA
     assert faded_off_hue("RRYB?R", cores, table, frozenset("R")) == [False, True, False,
                                                                      False, False, False]
     # (with no ink faded, nothing is left unread)
@@ -87,13 +87,13 @@ def test_a_faded_letter_whose_core_keeps_another_inks_hue_is_left_unread():
 
 
 def test_a_faded_letter_on_a_core_too_grey_for_a_hue_is_kept():
-    # (a core with less chroma than HUE_CUE_CHROMA shows noise for a hue: the read stands)
+    # (a core with less chroma than HUE_CHROMA shows noise for a hue: the read stands)
     web = builtin_model("web")
     table = _with(web, R=fade_ink(_ink(web, "R"), 0.35, 0.5))
     y = _ink(web, "Y")
-    grey_yellow = fade_ink(y, 0.5 * HUE_CUE_CHROMA / chroma(y)[0], 0.7)
+    grey_yellow = fade_ink(y, 0.5 * HUE_CHROMA / chroma(y)[0], 0.7)
     cores = np.array([grey_yellow] + [_core(web, "R", 0.3, 0.45)] * 5)
-    assert chroma(grey_yellow)[0] < HUE_CUE_CHROMA
+    assert chroma(grey_yellow)[0] < HUE_CHROMA
     assert faded_off_hue("RRRRRR", cores, table, frozenset("R")) == [False] * 6
 
 
@@ -111,7 +111,7 @@ def test_a_red_the_clip_turned_towards_yellow_keeps_its_read():
                                                               _ink(web, "Y")))
     for h in (hp, hs):
         assert abs(h - hy) < abs(h - hr)
-    assert peach[0] >= CLIP_KEEP > short[0]
+    assert peach[0] >= CLIP_TURNED > short[0]
     red = _core(web, "R", 0.6, 0.45)
     cores = np.array([peach, short, red, red, red, red])
     assert faded_off_hue("RRRRRR", cores, table, frozenset("R")) == [False, True, False,

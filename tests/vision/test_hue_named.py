@@ -19,11 +19,10 @@ from companion.faces import HEXEL_FACE
 from companion.synth.cardface import PAPER_RGB
 from companion.vision.calibration import TableView
 from companion.vision.colour import builtin_model
-from companion.vision.inks import chroma, symbol_cores, wrap_angle
+from companion.vision.inks import CLIP_TURNED, chroma, symbol_cores, wrap_angle
 from companion.vision.observation import SHAPE_READ
 from companion.vision.reader import HexelReader
 from companion.vision.shape_ink import (
-    CLIP_TURNED,
     HUE_CHROMA,
     HUE_DEG,
     HUE_LEAD_DEG,
