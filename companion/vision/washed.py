@@ -15,6 +15,7 @@ discs there), within the reads blue discs and rings only (`symbol_wash.WASH_INKS
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -52,5 +53,10 @@ def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: 
                              scores=scores)
     out = list(reads)
     for k, r in zip(at, named, strict=True):
-        out[k] = r
+        # (only what is named changes: a symbol left unread keeps the freedom its read gave it,
+        # as the read without this step would; the reader's own naming asks again)
+        was = reads[k].unread_ink or (False,) * 6
+        free = tuple(bool(u and c == "?") for u, c in zip(was, r.symbols, strict=True))
+        out[k] = r if r.unread_ink == (free if any(free) else ()) else replace(
+            r, unread_ink=free if any(free) else ())
     return out
