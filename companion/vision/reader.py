@@ -140,6 +140,7 @@ from .symbol_pose import symbol_repose
 from .symbol_samples import CardRead, Pose
 from .symbols import StagedRead, read_cards, read_together, uncrossed, undimmed
 from .unnamed_ink import UNNAMED_WHOLE, unnamed_ink
+from .unread_runs import unfree_run_out
 from .veil import veil_passes
 from .washed_holodex import washed_holodex
 
@@ -945,6 +946,11 @@ class HexelReader:
         # `washed_holodex`; its discs only where the table shows no ink that no letter names:
         # such an ink washed pale leans to whichever letter's hue lies nearest, a blue printed
         # towards magenta to a pink that our red's hue names, see `unnamed_ink`)
+        # (but no symbol whose colour runs on past the card's outline: an object lies over it,
+        # `unread_runs`)
+        if self.model.edition == "web" or (self.model.edition == "holodex" and not confused):
+            freed = unfree_run_out(frame, all_poses[:m], view, reads[:n] + found_reads)
+            reads[:n], found_reads = freed[:n], freed[n:]
         if self.model.edition == "holodex" and not confused:
             foreign_ink = any(any(r.unread_ink) for r in reads[:n] + found_reads) and not (
                 faint_letters(self.model)) and self._unnamed(frame, all_poses[:m],

@@ -15,6 +15,7 @@ discs there), within the reads blue discs and rings only (`symbol_wash.WASH_INKS
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from .inks import symbol_cores
 from .shape_ink import hue_named, shape_matches, shown
 from .symbol_samples import CardRead, Pose
 from .symbol_wash import WASH_INKS
+from .unread_runs import unfree_run_out
 from .washed_holodex import washed_holodex
 
 MIN_LETTERS = 4   # letters read on a card, within the reads, for its washed symbols to be judged
@@ -33,12 +35,14 @@ def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: 
                 reads: Sequence[CardRead]) -> list[CardRead]:
     """`reads` (of the cards at `poses`) with every symbol left unread with nothing over it
     read where its shape and hue agree (`shape_ink.hue_named` on web cards, `washed_holodex`
-    on holodex cards), on the cards with MIN_LETTERS letters read or more."""
+    on holodex cards), on the cards with MIN_LETTERS letters read or more; but no symbol whose
+    colour runs on past the card's outline (`unread_runs`)."""
     at = [k for k, r in enumerate(reads) if any(r.unread_ink) and r.letters >= MIN_LETTERS]
     if model.edition not in ("web", "holodex") or not at:
         return list(reads)
-    some = [reads[k] for k in at]
     some_poses = [poses[k] for k in at]
+    # (a symbol an object's colour runs out from is no washed one: `unread_runs`)
+    some = unfree_run_out(bgr, some_poses, view, [reads[k] for k in at])
     if model.edition == "holodex":
         named, _ = washed_holodex(bgr, some_poses, some, view, model, "".join(WASH_INKS))
     else:
@@ -49,5 +53,10 @@ def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: 
                              scores=scores)
     out = list(reads)
     for k, r in zip(at, named, strict=True):
-        out[k] = r
+        # (only what is named changes: a symbol left unread keeps the freedom its read gave it,
+        # as the read without this step would; the reader's own naming asks again)
+        was = reads[k].unread_ink or (False,) * 6
+        free = tuple(bool(u and c == "?") for u, c in zip(was, r.symbols, strict=True))
+        out[k] = r if r.unread_ink == (free if any(free) else ()) else replace(
+            r, unread_ink=free if any(free) else ())
     return out

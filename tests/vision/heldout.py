@@ -65,23 +65,25 @@ class Variant:
     white quiet zone) near the picture's corners on the table plane, and keeps the cards clear
     of them, so the reader calibrates from them as on the Pi. `cloth` lays the cards on a
     white patterned tablecloth (`cloth`: gingham, tartan, pinstripe, small check or dots)
-    instead of a photograph. Real cards and phone cameras (each from its own random stream,
-    so the table is laid as without it): `sleeves` puts each card in a glossy plastic sleeve
-    (`_sleeve`: a clear edge 3-6 % beyond the card, a soft sheen band and a broad specular
-    gradient across it); `curl` bends each card up to that fraction of its size (`_curl`: its
-    outline bowed, one side lifted towards the camera, shaded across); `halftone` prints the
-    faces as an inkjet's random dither or a laser's rotated dot screen, dots 0.8-2 picture px
-    apart (`_halftone`); `lens` is a phone's optics and processing (`_lens`, `_phone_isp`):
-    chromatic aberration of 1-2.5 px at the corners, vignetting dimming the corners 35-60 %,
-    HDR tone mapping, a saturation boost and heavy sharpening halos; `lowlight` a dim room at
-    high ISO (`_low_light`): shot and read noise in colour, a phone's denoise leaving it
-    blotchy; `frame` draws the picture at that size (w, h) instead of `SIZE` (4:3, portrait;
-    with `scale` 3.15 a 12 MP phone picture); `dirt` marks that many cards (`_dirt`): a pencil
-    scribble, a coffee ring or a crease across the card. `laid` lays the cards by hand, one by
-    one against a card already down: each lies off its place by its neighbour's offset plus a
-    gap of its own (up to `laid` of a card, its step turned up to 3°), so the gaps are uneven and
-    the offsets drift across the table (drawn from their own stream: the table is otherwise laid
-    as without them). `mono` prints the faces on a black-and-white printer (`grey_print`)."""
+    instead of a photograph; `plain` on a plain pale table (`plain_table`: white laminate, a
+    sheet of paper, pale grey or beige), as bright as the cards' paper or nearly. Real cards
+    and phone cameras (each from its own random stream, so the table is laid as without it):
+    `sleeves` puts each card in a glossy plastic sleeve (`_sleeve`: a clear edge 3-6 % beyond
+    the card, a soft sheen band and a broad specular gradient across it); `curl` bends each card
+    up to that fraction of its size (`_curl`: its outline bowed, one side lifted towards the
+    camera, shaded across); `halftone` prints the faces as an inkjet's random dither or a
+    laser's rotated dot screen, dots 0.8-2 picture px apart (`_halftone`); `lens` is a phone's
+    optics and processing (`_lens`, `_phone_isp`): chromatic aberration of 1-2.5 px at the
+    corners, vignetting dimming the corners 35-60 %, HDR tone mapping, a saturation boost and
+    heavy sharpening halos; `lowlight` a dim room at high ISO (`_low_light`): shot and read
+    noise in colour, a phone's denoise leaving it blotchy; `frame` draws the picture at that
+    size (w, h) instead of `SIZE` (4:3, portrait; with `scale` 3.15 a 12 MP phone picture);
+    `dirt` marks that many cards (`_dirt`): a pencil scribble, a coffee ring or a crease across
+    the card. `laid` lays the cards by hand, one by one against a card already down: each lies
+    off its place by its neighbour's offset plus a gap of its own (up to `laid` of a card, its
+    step turned up to 3°), so the gaps are uneven and the offsets drift across the table (drawn
+    from their own stream: the table is otherwise laid as without them). `mono` prints the faces
+    on a black-and-white printer (`grey_print`)."""
 
     gap: tuple[float, float] = (0.02, 0.06)
     jitter: float = 0.02
@@ -101,6 +103,7 @@ class Variant:
     pale: float = 0.0
     markers: bool = False
     cloth: bool = False
+    plain: bool = False
     sleeves: bool = False
     curl: float = 0.0
     halftone: bool = False
@@ -146,6 +149,13 @@ VARIANTS = {
     "markers-tilted": Variant(markers=True, perspective=4e-4),
     "cloth": Variant(cloth=True),
     "cloth-small": Variant(cloth=True, scale=0.6, motion=True),
+    # (a plain pale table, as bright as the paper: the cards' outline is their printed band)
+    "plain": Variant(plain=True),
+    "plain-busy": Variant(plain=True, hands=2, fingers=2, lamp=True, shadows=1),
+    "plain-harsh": Variant(plain=True, shadows=2, glare=1, motion=True, lamp=True),
+    "plain-fingers": Variant(plain=True, fingers=2, motion=True),
+    "plain-phone": Variant(plain=True, sleeves=True, curl=0.03, halftone=True, lens=True,
+                           dirt=2),
     "sleeves": Variant(sleeves=True),
     "curl": Variant(curl=0.05),
     "halftone": Variant(halftone=True),
@@ -392,6 +402,27 @@ def cloth(rng: np.random.Generator, hom: np.ndarray, card_px: float,
     return (refl * white).astype(np.float32)
 
 
+# plain tables' colours, BGR: white laminate, a sheet of paper, pale grey, beige, pale birch
+PLAIN_TABLES = ((246, 246, 244), (250, 250, 250), (208, 210, 210), (200, 222, 232),
+                (190, 214, 226))
+
+
+def plain_table(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> np.ndarray:
+    """A plain pale table (float BGR, `size`): one of `PLAIN_TABLES`, a little off, under a
+    soft linear gradient of light (to 15 % across the picture), with a faint fine grain (a
+    laminate's or a sheet's, deviation 1-3 levels). Drawn from scratch, nothing of
+    `companion.synth`."""
+    w, h = size
+    base = np.array(PLAIN_TABLES[int(rng.integers(len(PLAIN_TABLES)))], np.float64)
+    base = np.clip(base * rng.uniform(0.97, 1.02, 3), 0, 255)
+    turn = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    ramp = (np.cos(turn) * (xx / w - 0.5) + np.sin(turn) * (yy / h - 0.5))
+    light = 1.0 + rng.uniform(0.0, 0.15) * ramp
+    grain = rng.normal(0.0, rng.uniform(1.0, 3.0), (h, w, 1))
+    return np.clip(base * light[..., None] + grain, 0, 255).astype(np.float32)
+
+
 def _layout(rng: np.random.Generator, n: int) -> list[tuple[int, int]]:
     """A connected set of n cells grown from (0, 0), favouring cells with many neighbours."""
     cells = [(0, 0)]
@@ -516,10 +547,11 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
                   backgrounds: tuple[str, ...] = BACKGROUNDS, single_kinds: bool = False
                   ) -> HeldOut:
     """One held-out table, deterministic by seed (and variant), on a crop of one of the
-    photographs `backgrounds` (unless the variant lays a cloth). `single_kinds`: the same
-    table, printer and light with only the edition's three single-kind cards on it (RRRRRR,
-    BBBBBB and the third letter's, at the first three cells; the truth still lists the table
-    as drawn without), as `companion calibrate colours` learns a print from."""
+    photographs `backgrounds` (unless the variant lays a cloth or a plain table).
+    `single_kinds`: the same table, printer and light with only the edition's three single-kind
+    cards on it (RRRRRR, BBBBBB and the third letter's, at the first three cells; the truth
+    still lists the table as drawn without), as `companion calibrate colours` learns a print
+    from."""
     rng = np.random.default_rng([seed, 424242])
     edition = seed_edition(seed)
     letters = list(SYMBOLS[edition])
@@ -559,6 +591,8 @@ def heldout_scene(seed: int, max_cards: int = 20, variant: Variant = Variant(),
     img = _background(rng, size, backgrounds).astype(np.float32)
     if variant.cloth:   # (its own stream: the rest of the table is drawn as without it)
         img = cloth(np.random.default_rng([seed, 5151]), hom, card_px, size)
+    if variant.plain:   # (likewise)
+        img = plain_table(np.random.default_rng([seed, 5252]), size)
     for m in markers:
         img = _paste(img, m.image, hom @ m.to_plane)
     printed = _printer(seed, variant.printer, variant.pale)

@@ -128,22 +128,40 @@ def test_sheen_bands_add_no_wrong_letter(monkeypatch):
     assert whole[1] >= whole[0] + 10, whole
 
 
+def _no_runs(bgr, poses, view, reads):
+    return list(reads)
+
+
+def _without_runs(m) -> None:
+    """Within the monkeypatch context `m`, no symbol is taken from those free to be named for
+    its colour running out past the card (`unread_runs.unfree_run_out`)."""
+    m.setattr(reader_module, "unfree_run_out", _no_runs)
+    m.setattr(washed, "unfree_run_out", _no_runs)
+
+
 @pytest.mark.parametrize("seed", [6, 70])
 def test_a_fingertip_over_a_ring_is_not_read_as_a_washed_red(seed, monkeypatch):
     """Held-out `fingers` tables where a pink fingertip lies over a ring: round and pale
     pink, it matches the disc and its hue names red. Its lead over the ring falls short of
     its card's printed discs' by more than DISC_KIN, and its red channel does not follow the
-    lift of its green and blue as a wash's would (WASH_SHORT): either test alone keeps the card
-    covered; without both it would be reported whole, misread."""
+    lift of its green and blue as a wash's would (WASH_SHORT); and the finger's colour runs on
+    from the ring's middle past the card's outline, which no washed symbol's does
+    (`unread_runs`): any one of the three keeps the card covered; without all three it would be
+    reported whole, misread."""
     scene = heldout_scene(seed, variant=VARIANTS["fingers"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
-    for loosened in (("DISC_KIN",), ("WASH_SHORT",), ("DISC_KIN", "WASH_SHORT")):
+
+    for loosened in (("DISC_KIN",), ("WASH_SHORT",), ("DISC_KIN", "WASH_SHORT"),
+                     ("DISC_KIN", "WASH_SHORT", "runs")):
         with monkeypatch.context() as m:
             for name in loosened:
-                m.setattr(washed_holodex, name, 9.0)
+                if name == "runs":
+                    _without_runs(m)
+                else:
+                    m.setattr(washed_holodex, name, 9.0)
             loose, _ = scored(scene)
-        assert loose.misreads == (len(loosened) == 2), (loosened, loose)
+        assert loose.misreads == (len(loosened) == 3), (loosened, loose)
 
 
 LOWLIGHT_ONE_FINGER = Variant(lowlight=True, fingers=1, motion=True)
@@ -195,12 +213,16 @@ def test_a_fingertip_over_a_ring_in_a_dim_room_is_not_read_as_a_washed_red(monke
     within DISC_KIN of its card's red discs (0.06 short) and has a red hue, and was read red on
     the only card the fingertip covers, a table the referee would have judged. Its red channel
     does not follow the lift of its green and blue (`wash_short` 0.067): no wash, so it stays
-    unread."""
+    unread. (The skin's colour also runs on from the ring's middle past the card's outline,
+    `unread_runs`: without that test too it would be misread.)"""
     scene = heldout_scene(6, variant=LOWLIGHT_ONE_FINGER)
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     with monkeypatch.context() as m:
         m.setattr(washed_holodex, "WASH_SHORT", 9.0)
+        loose, _ = scored(scene)
+        assert loose.misreads == 0, loose
+        _without_runs(m)
         loose, obs = scored(scene)
     assert loose.misreads == 1 and unclear(obs) is None, loose
 
@@ -274,11 +296,17 @@ def test_a_pen_over_a_blue_disc_is_not_found_as_a_washed_red(monkeypatch):
     pale disc of a red hue to the shape and hue, its halo the paper's colour under that lamp.
     Within the reads only blue discs are read so (nothing else on a table keeps green above
     red, `symbol_wash.WASH_INKS`), and the card is not found; reading reds there too, the
-    probe finds it whole, misread."""
+    probe finds it whole, misread, unless the pen's colour running on from the disc's middle
+    past the card's outline keeps the disc from being named (`unread_runs`; the same table on a
+    plain pale table found the card by its outline, and the pen was read so, `plain-busy` 18 in
+    `test_unread_runs`)."""
     scene = heldout_scene(18, variant=VARIANTS["busy"])
     score, _ = scored(scene)
     assert score.misreads == 0 and score.false_cards == 0, score
     monkeypatch.setattr(washed, "WASH_INKS", ("R", "B"))
+    loose, _ = scored(scene)
+    assert loose.misreads == 0, loose
+    _without_runs(monkeypatch)
     loose, _ = scored(scene)
     assert loose.misreads == 1, loose
 
