@@ -121,7 +121,7 @@ from .probe import (
     whole_read,
 )
 from .reader_params import LOOSE_FIT_IOU, ReaderParams
-from .ring_shape import disc_contradicted, hole_px, ring_contradicted, ring_matches
+from .ring_shape import disc_contradicted, disc_unseen, hole_px, ring_contradicted, ring_matches
 from .shape_confirmed import confirmable, shape_confirmed
 from .shape_ink import (
     MIN_NAMED,
@@ -936,8 +936,7 @@ class HexelReader:
         if self.model.edition == "holodex" and self.model.grey_k is not None:
             checked, no_ring, no_disc = self._ring_checked(frame, all_poses[:m],
                                                             reads[:n] + found_reads)
-            if no_ring or no_disc:
-                reads[:n], found_reads = checked[:n], checked[n:]
+            reads[:n], found_reads = checked[:n], checked[n:]
             if no_ring:
                 notes.append(no_ring_note(no_ring))
             if no_disc:
@@ -1019,9 +1018,11 @@ class HexelReader:
     def _ring_checked(self, frame: np.ndarray, poses: Sequence[Pose], reads: list[CardRead]
                       ) -> tuple[list[CardRead], int, int]:
         """`reads` (of the holodex cards at `poses`) with every symbol read as the grey ring
-        whose picture shows a disc (`ring_shape.ring_contradicted`), and every symbol read as
-        a coloured disc whose picture shows the ring (`ring_shape.disc_contradicted`), left
-        unread; and how many of each were (of the latter, those on cards that would otherwise
+        whose picture shows a disc (`ring_shape.ring_contradicted`), every symbol read as
+        a coloured disc whose picture shows the ring (`ring_shape.disc_contradicted`), and
+        every one read as a coloured disc whose picture shows no disc where its card's other
+        discs do (`ring_shape.disc_unseen`), left unread; and how many of the first two were
+        (of the latter, those on cards that would otherwise
         have been reported whole, `_verdict`: on a card a hand covers anyway, such a symbol is
         the hand's doing as likely as the light's, and the referee waits for a clear view)."""
         ring = self.model.letters[self.model.grey_k]
@@ -1034,10 +1035,11 @@ class HexelReader:
         holes = hole_px([poses[k] for k in at], self.view)
         faint = faint_letters(self.model)
         chosen = [reads[k] for k in at]
-        for k, no_ring, no_disc in zip(
+        for k, no_ring, no_disc, unseen in zip(
                 at, ring_contradicted(chosen, scores, contrast, ring, holes, faint),
-                disc_contradicted(chosen, scores, contrast, ring, holes, faint), strict=True):
-            gone = tuple(a or b for a, b in zip(no_ring, no_disc, strict=True))
+                disc_contradicted(chosen, scores, contrast, ring, holes, faint),
+                disc_unseen(chosen, scores, contrast, ring, holes, faint), strict=True):
+            gone = tuple(a or b or c for a, b, c in zip(no_ring, no_disc, unseen, strict=True))
             if any(gone):
                 out[k] = uncrossed(out[k], gone)
                 rings += sum(no_ring)
