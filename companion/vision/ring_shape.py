@@ -156,6 +156,18 @@ def hole_px(poses: Sequence[Pose], view: TableView) -> np.ndarray:
     return apothem * HEXEL_FACE.symbol_radius_frac * HOLE
 
 
+def _seen_discs(reads: Sequence[CardRead], contrast: np.ndarray, ring: str, holes: np.ndarray,
+                faint: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(letters, seen, discs), cards x 6: each symbol's letter as read; whether its shape can be
+    seen (its stroke's contrast MIN_CONTRAST or more, the card's hole MIN_HOLE_PX or more);
+    and the seen symbols read as a coloured disc of no `faint` ink, the discs the card's
+    symbols are measured against."""
+    seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
+    letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
+    discs = seen & (letters != ring) & (letters != "?") & ~np.isin(letters, list(faint))
+    return letters, seen, discs
+
+
 def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: np.ndarray,
                       ring: str, holes: np.ndarray, faint: frozenset[str] = frozenset()
                       ) -> list[tuple[bool, ...]]:
@@ -167,15 +179,12 @@ def ring_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: n
     reading that tells them apart is the one in question (a grey pen over a faint blue disc,
     read as the ring, leads the disc less than the card's faint blue discs do)."""
     lead = scores[..., 0] - scores[..., 1]
-    seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
-    letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
+    letters, seen, discs = _seen_discs(reads, contrast, ring, holes, faint)
     rings = (letters == ring) & seen & (lead >= NOT_RING)
     out = [(False,) * 6] * len(reads)
     for k in np.flatnonzero(rings.any(1)):
-        discs = seen[k] & (letters[k] != ring) & (letters[k] != "?") & ~np.isin(
-            letters[k], list(faint))
-        if discs.any():
-            rings[k] &= lead[k] >= np.median(lead[k][discs]) - DISC_MARGIN
+        if discs[k].any():
+            rings[k] &= lead[k] >= np.median(lead[k][discs[k]]) - DISC_MARGIN
         out[k] = tuple(rings[k].tolist())
     return out
 
@@ -194,9 +203,7 @@ def disc_contradicted(reads: Sequence[CardRead], scores: np.ndarray, contrast: n
     The discs of a faint ink (`faint`) are neither judged nor measured against: so faint an
     ink is nearly the ring's grey, and its discs lead less."""
     lead = scores[..., 0] - scores[..., 1]
-    seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
-    letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
-    discs = seen & (letters != ring) & (letters != "?") & ~np.isin(letters, list(faint))
+    _, _, discs = _seen_discs(reads, contrast, ring, holes, faint)
     ringlike = discs & (scores[..., 1] >= RING_SEEN) & (lead <= NOT_DISC)
     out = [(False,) * 6] * len(reads)
     for k in np.flatnonzero(ringlike.any(1)):
@@ -227,9 +234,7 @@ def disc_unseen(reads: Sequence[CardRead], scores: np.ndarray, contrast: np.ndar
     well). A card with no other disc seen is not judged."""
     disc = scores[..., 0]
     low = (disc < DISC_SEEN) & (scores[..., 1] >= disc)
-    seen = (contrast >= MIN_CONTRAST) & (np.asarray(holes)[:, None] >= MIN_HOLE_PX)
-    letters = np.array([list(r.symbols) for r in reads]).reshape(len(reads), 6)
-    discs = seen & (letters != ring) & (letters != "?") & ~np.isin(letters, list(faint))
+    letters, _, discs = _seen_discs(reads, contrast, ring, holes, faint)
     coloured = (letters != ring) & (letters != "?")
     out = [(False,) * 6] * len(reads)
     for k in np.flatnonzero((coloured & low).any(1)):

@@ -57,6 +57,5 @@ def washed_read(bgr: np.ndarray, poses: Sequence[Pose], view: TableView, model: 
         # as the read without this step would; the reader's own naming asks again)
         was = reads[k].unread_ink or (False,) * 6
         free = tuple(bool(u and c == "?") for u, c in zip(was, r.symbols, strict=True))
-        out[k] = r if r.unread_ink == (free if any(free) else ()) else replace(
-            r, unread_ink=free if any(free) else ())
+        out[k] = replace(r, unread_ink=free if any(free) else ())
     return out
